@@ -1,0 +1,97 @@
+//! Printing: JSON objects, text tables, the games catalogue, and atomic file output.
+
+use nimlab_core::table::Table;
+use nimlab_core::{Error, Game, Play};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// The keys every position answer starts with.
+pub fn header(game: &dyn Game, p: &[u64], play: Play) -> Value {
+    json!({
+        "game": game.id(),
+        "position": p,
+        "play": play.name(),
+    })
+}
+
+pub fn print_json(v: &Value) {
+    println!("{}", serde_json::to_string(v).unwrap());
+}
+
+/// The method of an answer in words.
+pub fn method_in_words(method: &str) -> String {
+    if method == "search" {
+        "exhaustive search".to_string()
+    } else {
+        match nimlab_theory::all().into_iter().find(|t| t.id() == method) {
+            Some(t) => format!("{} ({})", t.id(), t.source()),
+            None => method.to_string(),
+        }
+    }
+}
+
+pub fn table_text(game: &dyn Game, t: &Table, total: u64, elapsed: Duration, with_positions: bool) -> String {
+    let d = &t.domain;
+    let mut s = format!(
+        "{}, {} play, entries in {}..={}, lengths {:?}: {} positions in the box\nP-positions: {} as ordered tuples, {} up to symmetry ({:.3} s)\n",
+        game.id(),
+        t.play,
+        d.lo,
+        d.hi,
+        d.lengths,
+        total,
+        t.count,
+        t.canonical_count,
+        elapsed.as_secs_f64()
+    );
+    if d.lengths.len() > 1 {
+        for &(m, c, cc) in &t.by_length {
+            s.push_str(&format!("  length {m}: {c} ordered, {cc} up to symmetry\n"));
+        }
+    }
+    if with_positions {
+        for p in &t.positions {
+            s.push_str(&game.format_position(p));
+            s.push('\n');
+        }
+    }
+    s
+}
+
+pub fn games(as_json: bool) -> Result<(), Error> {
+    let cat = nimlab_games::catalogue();
+    if as_json {
+        let v: Vec<Value> = cat
+            .iter()
+            .map(|e| {
+                json!({
+                    "name": e.name, "title": e.title, "parameters": e.parameters,
+                    "position": e.position, "rules": e.rules, "example": e.example, "source": e.source,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&v).unwrap());
+    } else {
+        for e in cat {
+            println!("{} — {}", e.name, e.title);
+            println!("  parameters: {}", e.parameters);
+            println!("  position:   {}", e.position);
+            println!("  rules:      {}", e.rules);
+            println!("  source:     {}", e.source);
+            println!("  example:    {}", e.example);
+            println!();
+        }
+        println!("Every game is also played misère with --misere (the player who moves last loses).");
+    }
+    Ok(())
+}
+
+/// Writes `data` to `path` through a temporary file in the same folder, renamed into place only when
+/// complete, so an interrupted run never leaves a file that looks finished.
+pub fn write_atomically(path: &std::path::Path, data: &[u8]) -> Result<(), Error> {
+    let tmp = path.with_extension("partial");
+    let io = |e: std::io::Error| Error::Unsupported(format!("cannot write {}: {e}", path.display()));
+    std::fs::write(&tmp, data).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)?;
+    Ok(())
+}

@@ -1,0 +1,26 @@
+//! # nimlab-core
+//!
+//! The pieces every game family and front end shares:
+//!
+//! * [`game`]: the [`Game`] trait — positions, options, terminal test, canonical form under the
+//!   game's symmetries, optional decomposition into independent parts, parsing and printing;
+//! * [`value`]: play conventions, outcomes and the other values of a position;
+//! * [`solver`]: an exact memoizing solver over any [`Game`] (Grundy value, normal and misère outcome,
+//!   remoteness, winning moves), with an up-front refusal of searches that would not finish;
+//! * [`table`]: bounded tabulation of the P-positions of a whole box;
+//! * [`position`]: the shared position syntax.
+//!
+//! Positions are plain vectors of non-negative integers (`Vec<u64>`); what the numbers mean (stack
+//! heights, pile sizes, box contents) is up to each game.
+
+pub mod error;
+pub mod game;
+pub mod position;
+pub mod solver;
+pub mod table;
+pub mod value;
+
+pub use error::{Error, Result};
+pub use game::{BoxDomain, Game, Pos};
+pub use solver::{Budget, Solver};
+pub use value::{Outcome, Play};

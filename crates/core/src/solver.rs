@@ -1,0 +1,359 @@
+//! An exact, memoizing solver over any [`Game`].
+//!
+//! Values are memoized on the canonical form of each position, in tables that belong to one solver and
+//! therefore to one ruleset ([`Game::id`]); nothing is shared between rulesets.
+//!
+//! * Grundy values (normal play) use [`Game::split`]: when a position is a sum of independent parts, its
+//!   value is the XOR of theirs, which keeps searches on cut circles small.
+//! * The misère outcome and the remoteness of a position are computed by a full search of its game tree
+//!   (misère play and remoteness do not add over sums).
+//!
+//! Before a search starts, [`Solver::check_budget`] estimates its size and refuses it when the estimate
+//! is above the [`Budget`], with a message naming the estimate and the option that lifts the limit.
+
+use crate::error::{Error, Result};
+use crate::game::{Game, Pos};
+use crate::value::{mex, Outcome, Play};
+use rustc_hash::FxHashMap;
+
+/// How much work a single search may do, as an estimated number of option visits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    pub limit: f64,
+    /// The command-line option that lifts the limit, named in the refusal.
+    pub flag: &'static str,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            limit: 2e9,
+            flag: "--limit",
+        }
+    }
+}
+
+/// Everything a full search knows about one position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Full {
+    pub normal: Outcome,
+    pub misere: Outcome,
+    /// Steinhaus remoteness in normal play: 0 at a terminal position; a winner moves to the P-option of
+    /// least remoteness, a loser to the option of greatest remoteness.
+    pub remoteness_normal: u64,
+    /// The same in misère play (a terminal position is won by the player to move, in 0 moves).
+    pub remoteness_misere: u64,
+}
+
+impl Full {
+    pub fn outcome(&self, play: Play) -> Outcome {
+        match play {
+            Play::Normal => self.normal,
+            Play::Misere => self.misere,
+        }
+    }
+    pub fn remoteness(&self, play: Play) -> u64 {
+        match play {
+            Play::Normal => self.remoteness_normal,
+            Play::Misere => self.remoteness_misere,
+        }
+    }
+}
+
+/// One option of a position with its value, as listed by `moves --all`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The position moved to, in the orientation of the position moved from.
+    pub to: Pos,
+    /// The outcome of the option under the chosen convention (a move is winning when this is `P`).
+    pub outcome: Outcome,
+    /// The Grundy value of the option (normal play only).
+    pub grundy: Option<u64>,
+}
+
+type Key = Box<[u8]>;
+
+fn key_of(p: &[u64]) -> Key {
+    // LEB128-style varints: self-delimiting, so positions of different lengths never collide.
+    let mut out = Vec::with_capacity(p.len() + 1);
+    for &x in p {
+        let mut v = x;
+        loop {
+            let byte = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                out.push(byte);
+                break;
+            }
+            out.push(byte | 0x80);
+        }
+    }
+    out.into_boxed_slice()
+}
+
+/// Called with the number of positions solved so far, every few thousand positions.
+pub type ProgressFn = Box<dyn FnMut(u64) + Send>;
+
+/// An exact solver for one ruleset.
+pub struct Solver<'g> {
+    game: &'g dyn Game,
+    ruleset: String,
+    grundy: FxHashMap<Key, u64>,
+    full: FxHashMap<Key, Full>,
+    progress: Option<ProgressFn>,
+    solved: u64,
+}
+
+const RED_ZONE: usize = 128 * 1024;
+const STACK_CHUNK: usize = 8 * 1024 * 1024;
+
+impl<'g> Solver<'g> {
+    pub fn new(game: &'g dyn Game) -> Self {
+        Solver {
+            game,
+            ruleset: game.id(),
+            grundy: FxHashMap::default(),
+            full: FxHashMap::default(),
+            progress: None,
+            solved: 0,
+        }
+    }
+
+    /// The ruleset this solver's caches belong to.
+    pub fn ruleset(&self) -> &str {
+        &self.ruleset
+    }
+
+    pub fn game(&self) -> &'g dyn Game {
+        self.game
+    }
+
+    /// Installs a progress callback (the command line shows a spinner with it).
+    pub fn set_progress(&mut self, f: ProgressFn) {
+        self.progress = Some(f);
+    }
+
+    /// Number of positions whose values are memoized.
+    pub fn cached_positions(&self) -> usize {
+        self.grundy.len() + self.full.len()
+    }
+
+    fn tick(&mut self) {
+        self.solved += 1;
+        if self.solved % 4096 == 0 {
+            if let Some(f) = self.progress.as_mut() {
+                f(self.solved);
+            }
+        }
+    }
+
+    /// Estimated number of option visits of a search from `p`: for a position that splits, the sum
+    /// over its parts; otherwise (positions below p) × (options per position).
+    pub fn work_estimate(&self, p: &[u64], full_search: bool) -> f64 {
+        if !full_search {
+            if let Some(parts) = self.game.split(p) {
+                return parts.iter().map(|q| self.work_estimate(q, false)).sum();
+            }
+        }
+        self.game.state_bound(p) * self.game.branching_bound(p).max(1.0)
+    }
+
+    /// Refuses a search whose estimated size is above the budget.
+    /// `full_search` is true for misère outcomes and remoteness, which cannot use [`Game::split`].
+    pub fn check_budget(&self, p: &[u64], full_search: bool, budget: Budget) -> Result<()> {
+        let est = self.work_estimate(p, full_search);
+        if est > budget.limit {
+            return Err(Error::TooLarge(format!(
+                "searching {} from {} may visit about {:.1e} options ({:.1e} positions × up to {:.1e} options each), above the limit of {:.1e}; no closed form applies here, so pass {} {:.0e} to search anyway (it may need much time and memory)",
+                self.ruleset,
+                self.game.format_position(p),
+                est,
+                self.game.state_bound(p),
+                self.game.branching_bound(p),
+                budget.limit,
+                budget.flag,
+                est.ceil()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The Grundy value (normal play) of `p`.
+    pub fn grundy(&mut self, p: &[u64]) -> u64 {
+        let c = self.game.canonical(p);
+        let key = key_of(&c);
+        if let Some(&g) = self.grundy.get(&key) {
+            return g;
+        }
+        let g = stacker::maybe_grow(RED_ZONE, STACK_CHUNK, || {
+            if let Some(parts) = self.game.split(&c) {
+                parts.iter().fold(0, |acc, q| acc ^ self.grundy(q))
+            } else {
+                let mut vals: Vec<u64> = self
+                    .game
+                    .options(&c)
+                    .iter()
+                    .map(|q| self.grundy(q))
+                    .collect();
+                mex(&mut vals)
+            }
+        });
+        self.grundy.insert(key, g);
+        self.tick();
+        g
+    }
+
+    /// Everything a full search knows about `p`: both outcomes and both remotenesses.
+    pub fn full(&mut self, p: &[u64]) -> Full {
+        let c = self.game.canonical(p);
+        let key = key_of(&c);
+        if let Some(&f) = self.full.get(&key) {
+            return f;
+        }
+        let f = stacker::maybe_grow(RED_ZONE, STACK_CHUNK, || {
+            let opts = self.game.options(&c);
+            if opts.is_empty() {
+                return Full {
+                    normal: Outcome::P,
+                    misere: Outcome::N,
+                    remoteness_normal: 0,
+                    remoteness_misere: 0,
+                };
+            }
+            let vals: Vec<Full> = opts.iter().map(|q| self.full(q)).collect();
+            let (normal, remoteness_normal) = combine(vals.iter().map(|v| (v.normal, v.remoteness_normal)));
+            let (misere, remoteness_misere) = combine(vals.iter().map(|v| (v.misere, v.remoteness_misere)));
+            Full {
+                normal,
+                misere,
+                remoteness_normal,
+                remoteness_misere,
+            }
+        });
+        self.full.insert(key, f);
+        self.tick();
+        f
+    }
+
+    /// The outcome of `p` under `play` (normal play from the Grundy value, misère by full search).
+    pub fn outcome(&mut self, p: &[u64], play: Play) -> Outcome {
+        match play {
+            Play::Normal => Outcome::from_is_p(self.grundy(p) == 0),
+            Play::Misere => self.full(p).misere,
+        }
+    }
+
+    /// The remoteness of `p` under `play`.
+    pub fn remoteness(&mut self, p: &[u64], play: Play) -> u64 {
+        self.full(p).remoteness(play)
+    }
+
+    /// Every option of `p` with its value under `play`.
+    pub fn all_moves(&mut self, p: &[u64], play: Play) -> Vec<MoveValue> {
+        let opts = self.game.options(p);
+        opts.into_iter()
+            .map(|q| {
+                let (outcome, grundy) = match play {
+                    Play::Normal => {
+                        let g = self.grundy(&q);
+                        (Outcome::from_is_p(g == 0), Some(g))
+                    }
+                    Play::Misere => (self.full(&q).misere, None),
+                };
+                MoveValue {
+                    to: q,
+                    outcome,
+                    grundy,
+                }
+            })
+            .collect()
+    }
+
+    /// The winning moves of `p` under `play`: the options that are P-positions.
+    pub fn winning_moves(&mut self, p: &[u64], play: Play) -> Vec<Pos> {
+        self.all_moves(p, play)
+            .into_iter()
+            .filter(|m| m.outcome.is_p())
+            .map(|m| m.to)
+            .collect()
+    }
+}
+
+/// Outcome and remoteness of a non-terminal position from those of its options.
+fn combine(options: impl Iterator<Item = (Outcome, u64)>) -> (Outcome, u64) {
+    let mut best_win: Option<u64> = None; // least remoteness among P-options
+    let mut longest: u64 = 0; // greatest remoteness among all options
+    for (o, r) in options {
+        if o.is_p() {
+            best_win = Some(best_win.map_or(r, |b| b.min(r)));
+        }
+        longest = longest.max(r);
+    }
+    match best_win {
+        Some(r) => (Outcome::N, r + 1),
+        None => (Outcome::P, longest + 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ops::ControlFlow;
+
+    /// Subtraction game on one heap: remove 1 or 2.
+    struct Sub12;
+    impl Game for Sub12 {
+        fn id(&self) -> String {
+            "sub12".into()
+        }
+        fn family(&self) -> &'static str {
+            "sub12"
+        }
+        fn validate(&self, _p: &[u64]) -> Result<()> {
+            Ok(())
+        }
+        fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+            for t in 1..=2u64 {
+                if p[0] >= t && f(&[p[0] - t]).is_break() {
+                    return;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn subtraction_game_values_by_hand() {
+        let g = Sub12;
+        let mut s = Solver::new(&g);
+        // Grundy values of S(1,2) are n mod 3.
+        for n in 0..30u64 {
+            assert_eq!(s.grundy(&[n]), n % 3);
+        }
+        // Misère: heaps 1 and 4 are P (hand computation: 0 is N, 1 -> 0 only, so P; 2 -> 1 so N; 3 -> 1 so N; 4 -> 3,2 both N so P).
+        let misere: Vec<bool> = (0..8).map(|n| s.outcome(&[n], Play::Misere).is_p()).collect();
+        assert_eq!(misere, vec![false, true, false, false, true, false, false, true]);
+        // Remoteness in normal play: 0, 1, 1, 2 (P: 1 + max(1,1)), 3, 3, 4.
+        let rem: Vec<u64> = (0..7).map(|n| s.remoteness(&[n], Play::Normal)).collect();
+        assert_eq!(rem, vec![0, 1, 1, 2, 3, 3, 4]);
+        assert_eq!(s.winning_moves(&[5], Play::Normal), vec![vec![3]]);
+    }
+
+    #[test]
+    fn deep_searches_do_not_overflow_the_stack() {
+        let g = Sub12;
+        let mut s = Solver::new(&g);
+        assert_eq!(s.grundy(&[300_000]), 0);
+    }
+
+    #[test]
+    fn budget_refusal_names_the_flag() {
+        let g = Sub12;
+        let s = Solver::new(&g);
+        let err = s
+            .check_budget(&[1_000_000], false, Budget { limit: 10.0, flag: "--limit" })
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("--limit"), "{err}");
+        assert!(s.check_budget(&[2], false, Budget::default()).is_ok());
+    }
+}

@@ -1,0 +1,225 @@
+//! Bounded tabulation: every P-position of a whole box.
+//!
+//! The box ([`BoxDomain`]) is swept so that every position comes after all of its options: shorter
+//! positions first, then by increasing coordinate sum. Positions of one length and one sum cannot
+//! reach each other, so each such tier is solved in parallel. A position is P when none of its options
+//! is P (and, in misère play, when it is not terminal). One bit per position is kept.
+//!
+//! This is the straightforward method: it enumerates the options of each position (stopping at the
+//! first P-option). It is exact for every game with a box.
+
+use crate::error::{Error, Result};
+use crate::game::{BoxDomain, Game, Pos};
+use crate::value::Play;
+use rayon::prelude::*;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// The P-positions of a box.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    pub game: String,
+    pub domain: BoxDomain,
+    pub play: Play,
+    /// Number of P-positions counted as ordered tuples.
+    pub count: u64,
+    /// Number of P-positions up to the game's symmetries.
+    pub canonical_count: u64,
+    /// Per length (in the order of `domain.lengths`): (length, ordered count, canonical count).
+    pub by_length: Vec<(usize, u64, u64)>,
+    /// The canonical P-positions (least tuple of each class), shortest first, then lexicographically.
+    /// Empty when only counts were asked for.
+    pub positions: Vec<Pos>,
+}
+
+/// Largest box the straightforward method accepts (positions).
+pub const MAX_BOX: f64 = 4.0e9;
+
+/// Options for a tabulation run.
+pub struct TableRun<'a> {
+    pub play: Play,
+    /// Keep the canonical positions (otherwise count only).
+    pub keep_positions: bool,
+    /// Set to true from another thread to stop early with [`Error::Interrupted`].
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called now and then with (positions done, positions in all).
+    pub progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
+}
+
+struct Indexer {
+    lengths: Vec<usize>,
+    offsets: Vec<u64>,
+    lo: u64,
+    radix: u64,
+}
+
+impl Indexer {
+    fn new(d: &BoxDomain) -> Indexer {
+        let mut offsets = Vec::new();
+        let mut acc = 0u64;
+        for &m in &d.lengths {
+            offsets.push(acc);
+            acc += d.radix().pow(m as u32);
+        }
+        offsets.push(acc);
+        Indexer {
+            lengths: d.lengths.clone(),
+            offsets,
+            lo: d.lo,
+            radix: d.radix(),
+        }
+    }
+    fn total(&self) -> u64 {
+        *self.offsets.last().unwrap()
+    }
+    /// Index of `q`, or `None` when `q` is outside the box.
+    fn index(&self, q: &[u64]) -> Option<u64> {
+        let li = self.lengths.iter().position(|&m| m == q.len())?;
+        let mut idx = 0u64;
+        for &x in q {
+            if x < self.lo || x - self.lo >= self.radix {
+                return None;
+            }
+            idx = idx * self.radix + (x - self.lo);
+        }
+        Some(self.offsets[li] + idx)
+    }
+    fn position(&self, li: usize, mut local: u64) -> Pos {
+        let m = self.lengths[li];
+        let mut p = vec![0u64; m];
+        for i in (0..m).rev() {
+            p[i] = self.lo + local % self.radix;
+            local /= self.radix;
+        }
+        p
+    }
+}
+
+struct Bits(Vec<AtomicU64>);
+impl Bits {
+    fn new(n: u64) -> Bits {
+        Bits((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+    fn get(&self, i: u64) -> bool {
+        self.0[(i / 64) as usize].load(Ordering::Relaxed) >> (i % 64) & 1 == 1
+    }
+    fn set(&self, i: u64) {
+        self.0[(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
+    }
+}
+
+/// Tabulates the P-positions of `game` in `domain` under `run.play`.
+pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<Table> {
+    let size = domain.size_f64();
+    if size > MAX_BOX {
+        return Err(Error::TooLarge(format!(
+            "the box holds {size:.2e} positions, more than the {MAX_BOX:.0e} the tabulation accepts; use a smaller --max"
+        )));
+    }
+    let ix = Indexer::new(domain);
+    let total = ix.total();
+    let is_p = Bits::new(total);
+    let done = AtomicU64::new(0);
+    let misere = run.play == Play::Misere;
+    let escaped = AtomicBool::new(false);
+
+    for (li, &m) in domain.lengths.iter().enumerate() {
+        // Group the positions of this length by coordinate sum (counting sort).
+        let count = ix.offsets[li + 1] - ix.offsets[li];
+        let max_sum = (m as u64) * (domain.radix() - 1);
+        let sums: Vec<u32> = (0..count)
+            .map(|l| {
+                let mut s = 0u64;
+                let mut v = l;
+                for _ in 0..m {
+                    s += v % ix.radix;
+                    v /= ix.radix;
+                }
+                s as u32
+            })
+            .collect();
+        let mut starts = vec![0usize; max_sum as usize + 2];
+        for &s in &sums {
+            starts[s as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut order = vec![0u64; count as usize];
+        let mut fill = starts.clone();
+        for (l, &s) in sums.iter().enumerate() {
+            order[fill[s as usize]] = l as u64;
+            fill[s as usize] += 1;
+        }
+        drop(sums);
+        for s in 0..=max_sum as usize {
+            if run.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Err(Error::Interrupted);
+            }
+            let tier = &order[starts[s]..starts[s + 1]];
+            tier.par_iter().for_each(|&local| {
+                let p = ix.position(li, local);
+                let mut any_option = false;
+                let mut reaches_p = false;
+                game.for_each_option(&p, &mut |q| {
+                    any_option = true;
+                    match ix.index(q) {
+                        Some(j) if is_p.get(j) => {
+                            reaches_p = true;
+                            ControlFlow::Break(())
+                        }
+                        Some(_) => ControlFlow::Continue(()),
+                        None => {
+                            escaped.store(true, Ordering::Relaxed);
+                            ControlFlow::Break(())
+                        }
+                    }
+                });
+                let p_pos = !reaches_p && !(misere && !any_option);
+                if p_pos {
+                    is_p.set(ix.offsets[li] + local);
+                }
+            });
+            if escaped.load(Ordering::Relaxed) {
+                return Err(Error::Unsupported(format!(
+                    "{}: an option left the tabulation box (a bug in the game's box)",
+                    game.id()
+                )));
+            }
+            let d = done.fetch_add(tier.len() as u64, Ordering::Relaxed) + tier.len() as u64;
+            if let Some(pf) = run.progress {
+                pf(d, total);
+            }
+        }
+    }
+
+    // Count, and collect canonical representatives.
+    let mut table = Table {
+        game: game.id(),
+        domain: domain.clone(),
+        play: run.play,
+        count: 0,
+        canonical_count: 0,
+        by_length: Vec::new(),
+        positions: Vec::new(),
+    };
+    for (li, &m) in domain.lengths.iter().enumerate() {
+        let (mut c, mut cc) = (0u64, 0u64);
+        for local in 0..ix.offsets[li + 1] - ix.offsets[li] {
+            if is_p.get(ix.offsets[li] + local) {
+                c += 1;
+                let p = ix.position(li, local);
+                if game.canonical(&p) == p {
+                    cc += 1;
+                    if run.keep_positions {
+                        table.positions.push(p);
+                    }
+                }
+            }
+        }
+        table.count += c;
+        table.canonical_count += cc;
+        table.by_length.push((m, c, cc));
+    }
+    Ok(table)
+}

@@ -1,0 +1,25 @@
+//! # nimlab-games
+//!
+//! One module per game family, each implementing [`nimlab_core::Game`]:
+//!
+//! | module | game | name on the command line |
+//! |---|---|---|
+//! | [`nim`] | Nim, any number of heaps | `nim` |
+//! | [`moore`] | Moore's Nim_k: lower up to k heaps | `moore(k)` |
+//! | [`circular`] | Circular Nim CN(n,k) | `CN(n,k)` |
+//! | [`shrinking`] | Shrinking Circular Nim SCN(n,k) | `SCN(n,k)` |
+//!
+//! [`registry`] turns a name such as `CN(7,4)` into a game and lists the games for `nimlab games`.
+
+pub mod circular;
+pub mod moore;
+pub mod nim;
+pub mod registry;
+pub mod shrinking;
+mod window;
+
+pub use circular::CircularNim;
+pub use moore::MooreNim;
+pub use nim::Nim;
+pub use registry::{catalogue, parse_game, GameEntry};
+pub use shrinking::ShrinkingCircularNim;

@@ -1,0 +1,94 @@
+//! Moore's Nim_k: heaps of tokens; a move takes tokens from at least one and at most k heaps (any
+//! number from each). Nim_1 is Nim. Symmetry: any permutation of the heaps.
+
+use crate::nim::{heaps_domain, sorted, validate_heaps};
+use nimlab_core::{BoxDomain, Error, Game, Pos, Result};
+use std::ops::ControlFlow;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MooreNim {
+    pub k: usize,
+}
+
+impl MooreNim {
+    pub fn new(k: usize) -> Result<MooreNim> {
+        if k == 0 || k > crate::nim::MAX_HEAPS {
+            return Err(Error::BadGame(format!(
+                "moore({k}): k (the most heaps one move may touch) must be between 1 and {}",
+                crate::nim::MAX_HEAPS
+            )));
+        }
+        Ok(MooreNim { k })
+    }
+}
+
+/// Lowers, by at least one each, every heap of a chosen set of at most `k` heaps (sets taken in
+/// increasing order of indices from `from`), reporting each resulting position once.
+fn lower_sets(
+    p: &[u64],
+    from: usize,
+    left: usize,
+    chosen: bool,
+    buf: &mut Vec<u64>,
+    f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if chosen {
+        f(buf)?;
+    }
+    if left == 0 {
+        return ControlFlow::Continue(());
+    }
+    for i in from..p.len() {
+        for v in (0..p[i]).rev() {
+            buf[i] = v;
+            lower_sets(p, i + 1, left - 1, true, buf, f)?;
+        }
+        buf[i] = p[i];
+    }
+    ControlFlow::Continue(())
+}
+
+impl Game for MooreNim {
+    fn id(&self) -> String {
+        format!("moore({})", self.k)
+    }
+    fn family(&self) -> &'static str {
+        "moore"
+    }
+    fn params(&self) -> Vec<u64> {
+        vec![self.k as u64]
+    }
+    fn validate(&self, p: &[u64]) -> Result<()> {
+        validate_heaps(&self.id(), p)
+    }
+    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+        let mut buf = p.to_vec();
+        let _ = lower_sets(p, 0, self.k, false, &mut buf, f);
+    }
+    fn canonical(&self, p: &[u64]) -> Pos {
+        sorted(p)
+    }
+    fn table_domain(&self, hi: u64, len: Option<usize>) -> Result<BoxDomain> {
+        heaps_domain(&self.id(), hi, len)
+    }
+    fn rules(&self) -> String {
+        format!(
+            "Heaps of tokens; a move takes tokens from at least one and at most {} heaps.",
+            self.k
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn options_touch_at_most_k_heaps() {
+        let g = MooreNim::new(2).unwrap();
+        let opts = g.options(&[1, 1, 1]);
+        // Lower one heap (3 ways) or two heaps (3 ways); never all three.
+        assert_eq!(opts.len(), 6);
+        assert!(!opts.contains(&vec![0, 0, 0]));
+        assert!(MooreNim::new(0).is_err());
+    }
+}

@@ -1,0 +1,141 @@
+//! Game names on the command line, and the catalogue shown by `nimlab games`.
+
+use crate::{CircularNim, MooreNim, Nim, ShrinkingCircularNim};
+use nimlab_core::{Error, Game, Result};
+
+/// One family in the catalogue.
+#[derive(Debug, Clone)]
+pub struct GameEntry {
+    /// The name pattern, e.g. `CN(n,k)`.
+    pub name: &'static str,
+    pub title: &'static str,
+    pub parameters: &'static str,
+    pub position: &'static str,
+    pub example: &'static str,
+    pub rules: &'static str,
+    pub source: &'static str,
+}
+
+/// Every game family nimlab knows.
+pub fn catalogue() -> Vec<GameEntry> {
+    vec![
+        GameEntry {
+            name: "nim",
+            title: "Nim",
+            parameters: "none; any number of heaps",
+            position: "heap sizes, e.g. 3,5,7",
+            example: "nimlab outcome nim 3,5,7",
+            rules: "a move takes any number of tokens from one heap",
+            source: "Bouton (1901)",
+        },
+        GameEntry {
+            name: "moore(k)",
+            title: "Moore's Nim_k",
+            parameters: "k >= 1: the most heaps one move may touch",
+            position: "heap sizes, e.g. 1,2,3,4",
+            example: "nimlab outcome 'moore(2)' 1,2,3",
+            rules: "a move takes tokens from at least one and at most k heaps",
+            source: "Moore (1910)",
+        },
+        GameEntry {
+            name: "CN(n,k)",
+            title: "Circular Nim",
+            parameters: "1 <= k <= n: n stacks on a circle, windows of k consecutive stacks",
+            position: "n stack heights in circle order, e.g. 1,7,5,6,2,3,6 for CN(7,4)",
+            example: "nimlab outcome 'CN(7,4)' 1,7,5,6,2,3,6",
+            rules: "a move picks k consecutive stacks and lowers any of them (at least one token in all)",
+            source: "Dufour & Heubach (2013); Dufour, Heubach & Vo, Integers 21B (2021)",
+        },
+        GameEntry {
+            name: "SCN(n,k)",
+            title: "Shrinking Circular Nim",
+            parameters: "1 <= k <= n: a circle of at most n positive piles, windows of k piles",
+            position: "the positive piles in circle order (at most n), e.g. 1,6,2,3,3,6; () is the empty circle",
+            example: "nimlab outcome 'SCN(6,3)' 1,6,2,3,3,6",
+            rules: "as Circular Nim, but emptied piles vanish and the circle closes up; with at most k piles left, any of them may be lowered",
+            source: "Oginuma & Shinoda (2024)",
+        },
+    ]
+}
+
+fn known() -> String {
+    catalogue()
+        .iter()
+        .map(|e| e.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn params(name: &str, inner: &str, want: usize) -> Result<Vec<usize>> {
+    let parts: Vec<&str> = inner.split(',').collect();
+    if parts.len() != want {
+        return Err(Error::BadGame(format!(
+            "{name} takes {want} parameter{}, got '{inner}'",
+            if want == 1 { "" } else { "s" }
+        )));
+    }
+    parts
+        .iter()
+        .map(|s| {
+            s.parse::<usize>().map_err(|_| {
+                Error::BadGame(format!(
+                    "{name}: parameter '{s}' is not a non-negative integer"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Turns a game name (case-insensitive, spaces ignored) into a game.
+pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
+    let s: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let call = |prefix: &str| -> Option<String> {
+        s.strip_prefix(prefix)
+            .and_then(|r| r.strip_prefix('('))
+            .and_then(|r| r.strip_suffix(')'))
+            .map(|r| r.to_string())
+    };
+    if s == "nim" {
+        return Ok(Box::new(Nim));
+    }
+    if let Some(inner) = call("moore") {
+        let v = params("moore(k)", &inner, 1)?;
+        return Ok(Box::new(MooreNim::new(v[0])?));
+    }
+    if let Some(inner) = call("scn") {
+        let v = params("SCN(n,k)", &inner, 2)?;
+        return Ok(Box::new(ShrinkingCircularNim::new(v[0], v[1])?));
+    }
+    if let Some(inner) = call("cn") {
+        let v = params("CN(n,k)", &inner, 2)?;
+        return Ok(Box::new(CircularNim::new(v[0], v[1])?));
+    }
+    Err(Error::BadGame(format!(
+        "unknown game '{text}'; known games: {} (see `nimlab games`)",
+        known()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn names_are_case_insensitive() {
+        assert_eq!(parse_game("cn(7,4)").unwrap().id(), "CN(7,4)");
+        assert_eq!(parse_game("CN( 7, 4 )").unwrap().id(), "CN(7,4)");
+        assert_eq!(parse_game("Scn(6,3)").unwrap().id(), "SCN(6,3)");
+        assert_eq!(parse_game("NIM").unwrap().id(), "nim");
+        assert_eq!(parse_game("Moore(2)").unwrap().id(), "moore(2)");
+    }
+    #[test]
+    fn bad_names_get_one_line_errors() {
+        for bad in ["CN(3,4)", "CN(3,0)", "CN(3)", "CN(a,b)", "chess", "moore(0)", "SCN(2,3)", "CN(-1,2)"] {
+            let e = parse_game(bad).err().unwrap().to_string();
+            assert!(!e.contains('\n') && !e.is_empty(), "{bad}: {e}");
+        }
+    }
+}

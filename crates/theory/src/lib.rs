@@ -1,0 +1,61 @@
+//! # nimlab-theory
+//!
+//! Proven results as values. Each [`Theorem`] carries its source, the games it covers, a membership
+//! test for its P-set (which decides the outcome of every position it covers), and the winning moves it
+//! constructs without enumerating options, so it answers for positions of any size. Every entry is
+//! checked against exhaustive search by the shared harness in this crate's tests
+//! (`tests/harness.rs`).
+//!
+//! The command line asks [`find`] for a result that decides a position and falls back to search.
+
+mod nim;
+
+use nimlab_core::{Game, Play, Pos};
+
+pub use nim::{Bouton, BoutonMisere, MooreTheorem};
+
+/// What a result says about one position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// True when the position is in the P-set.
+    pub is_p: bool,
+    /// The Grundy value, when the result gives one.
+    pub grundy: Option<u64>,
+    /// Every winning move, when the result constructs them (empty for a P-position).
+    pub winning_moves: Option<Vec<Pos>>,
+}
+
+/// A proven result about the P-positions of a family of games.
+pub trait Theorem: Send + Sync {
+    /// Short stable identifier, e.g. `bouton`.
+    fn id(&self) -> &'static str;
+    /// The games covered, e.g. `nim, CN(n,1)`.
+    fn games(&self) -> &'static str;
+    /// The statement in words and symbols.
+    fn statement(&self) -> &'static str;
+    /// Where it is proven (paper and theorem).
+    fn source(&self) -> &'static str;
+    /// The play convention the result is about.
+    fn play(&self) -> Play;
+    /// True when the result covers `game`.
+    fn covers(&self, game: &dyn Game) -> bool;
+    /// The verdict for `p`, or `None` when the result does not decide this position.
+    fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict>;
+}
+
+/// Every result nimlab knows.
+pub fn all() -> Vec<Box<dyn Theorem>> {
+    vec![
+        Box::new(Bouton),
+        Box::new(BoutonMisere),
+        Box::new(MooreTheorem),
+    ]
+}
+
+/// The first result that covers `game` under `play` and decides `p`, with its verdict.
+pub fn find(game: &dyn Game, p: &[u64], play: Play) -> Option<(Box<dyn Theorem>, Verdict)> {
+    all()
+        .into_iter()
+        .filter(|t| t.play() == play && t.covers(game))
+        .find_map(|t| t.decide(game, p).map(|v| (t, v)))
+}
