@@ -121,9 +121,18 @@ pub fn run() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
                 let _ = e.print();
-                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { ExitCode::from(2) } else { ExitCode::SUCCESS };
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
             }
             let text = e.render().to_string();
             // One line: the error and its details, without the usage block.
@@ -133,7 +142,10 @@ pub fn run() -> ExitCode {
                 .map(|l| l.trim())
                 .filter(|l| !l.is_empty())
                 .collect();
-            eprintln!("nimlab: {} (see nimlab --help)", line.join(" ").trim_start_matches("error: "));
+            eprintln!(
+                "nimlab: {} (see nimlab --help)",
+                line.join(" ").trim_start_matches("error: ")
+            );
             return ExitCode::from(2);
         }
     };
@@ -152,16 +164,36 @@ pub fn run() -> ExitCode {
 
 fn dispatch(cmd: Command) -> Result<(), Error> {
     match cmd {
-        Command::Outcome { target, misere, remoteness, common } => {
-            cmd_outcome(&target, Play::from_misere(misere), remoteness, &common)
-        }
+        Command::Outcome {
+            target,
+            misere,
+            remoteness,
+            common,
+        } => cmd_outcome(&target, Play::from_misere(misere), remoteness, &common),
         Command::Grundy { target, common } => cmd_grundy(&target, &common),
-        Command::Moves { target, misere, all, common } => {
-            cmd_moves(&target, Play::from_misere(misere), all, &common)
-        }
-        Command::Table { game, max, heaps, misere, count_only, output, common } => {
-            cmd_table(&game, max, heaps, Play::from_misere(misere), count_only, output, &common)
-        }
+        Command::Moves {
+            target,
+            misere,
+            all,
+            common,
+        } => cmd_moves(&target, Play::from_misere(misere), all, &common),
+        Command::Table {
+            game,
+            max,
+            heaps,
+            misere,
+            count_only,
+            output,
+            common,
+        } => cmd_table(
+            &game,
+            max,
+            heaps,
+            Play::from_misere(misere),
+            count_only,
+            output,
+            &common,
+        ),
         Command::Games { json } => output::games(json),
     }
 }
@@ -187,7 +219,12 @@ fn search_spinner(solver: &mut Solver) -> ProgressBar {
     bar
 }
 
-fn cmd_outcome(target: &Target, play: Play, with_remoteness: bool, common: &Common) -> Result<(), Error> {
+fn cmd_outcome(
+    target: &Target,
+    play: Play,
+    with_remoteness: bool,
+    common: &Common,
+) -> Result<(), Error> {
     let (game, p) = load(target)?;
     let mut solver = Solver::new(game.as_ref());
     let theory = nimlab_theory::find(game.as_ref(), &p, play);
@@ -249,8 +286,8 @@ fn cmd_outcome(target: &Target, play: Play, with_remoteness: bool, common: &Comm
 
 fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
     let (game, p) = load(target)?;
-    let theory = nimlab_theory::find(game.as_ref(), &p, Play::Normal)
-        .filter(|(_, v)| v.grundy.is_some());
+    let theory =
+        nimlab_theory::find(game.as_ref(), &p, Play::Normal).filter(|(_, v)| v.grundy.is_some());
     let (g, method) = match theory {
         Some((t, v)) => (v.grundy.unwrap(), t.id().to_string()),
         None => {
@@ -269,7 +306,11 @@ fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
         v["method"] = json!(method);
         output::print_json(&v);
     } else {
-        println!("{} {}: Grundy value {g}", game.id(), game.format_position(&p));
+        println!(
+            "{} {}: Grundy value {g}",
+            game.id(),
+            game.format_position(&p)
+        );
         println!("method: {}", output::method_in_words(&method));
     }
     Ok(())
@@ -296,7 +337,11 @@ fn cmd_moves(target: &Target, play: Play, all: bool, common: &Common) -> Result<
         let bar = search_spinner(&mut solver);
         let moves = solver.all_moves(&p, play);
         bar.finish_and_clear();
-        let winning: Vec<Pos> = moves.iter().filter(|m| m.outcome.is_p()).map(|m| m.to.clone()).collect();
+        let winning: Vec<Pos> = moves
+            .iter()
+            .filter(|m| m.outcome.is_p())
+            .map(|m| m.to.clone())
+            .collect();
         // A terminal position is P in normal play and N in misère play; otherwise N iff a move wins.
         let terminal = moves.is_empty();
         let outcome = Outcome::from_is_p(winning.is_empty() && !(terminal && play == Play::Misere));
@@ -341,9 +386,21 @@ fn cmd_moves(target: &Target, play: Play, all: bool, common: &Common) -> Result<
             if all {
                 println!("all options ({}):", ms.len());
                 for m in ms {
-                    let g = m.grundy.map(|g| format!(", Grundy {g}")).unwrap_or_default();
-                    let tag = if m.outcome.is_p() { "winning" } else { "losing" };
-                    println!("  -> {}  {}{} ({tag})", game.format_position(&m.to), m.outcome, g);
+                    let g = m
+                        .grundy
+                        .map(|g| format!(", Grundy {g}"))
+                        .unwrap_or_default();
+                    let tag = if m.outcome.is_p() {
+                        "winning"
+                    } else {
+                        "losing"
+                    };
+                    println!(
+                        "  -> {}  {}{} ({tag})",
+                        game.format_position(&m.to),
+                        m.outcome,
+                        g
+                    );
                 }
             }
         }
@@ -389,7 +446,12 @@ fn cmd_table(
             if bar.is_hidden() {
                 bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
                 bar.set_length(total);
-                bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})").unwrap());
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})",
+                    )
+                    .unwrap(),
+                );
             }
             bar.set_position(done);
         }

@@ -30,7 +30,13 @@ pub fn method_in_words(method: &str) -> String {
     }
 }
 
-pub fn table_text(game: &dyn Game, t: &Table, total: u64, elapsed: Duration, with_positions: bool) -> String {
+pub fn table_text(
+    game: &dyn Game,
+    t: &Table,
+    total: u64,
+    elapsed: Duration,
+    with_positions: bool,
+) -> String {
     let d = &t.domain;
     let mut s = format!(
         "{}, {} play, entries in {}..={}, lengths {:?}: {} positions in the box\nP-positions: {} as ordered tuples, {} up to symmetry ({:.3} s)\n",
@@ -81,7 +87,9 @@ pub fn games(as_json: bool) -> Result<(), Error> {
             println!("  example:    {}", e.example);
             println!();
         }
-        println!("Every game is also played misère with --misere (the player who moves last loses).");
+        println!(
+            "Every game is also played misère with --misere (the player who moves last loses)."
+        );
     }
     Ok(())
 }
@@ -90,7 +98,8 @@ pub fn games(as_json: bool) -> Result<(), Error> {
 /// complete, so an interrupted run never leaves a file that looks finished.
 pub fn write_atomically(path: &std::path::Path, data: &[u8]) -> Result<(), Error> {
     let tmp = path.with_extension("partial");
-    let io = |e: std::io::Error| Error::Unsupported(format!("cannot write {}: {e}", path.display()));
+    let io =
+        |e: std::io::Error| Error::Unsupported(format!("cannot write {}: {e}", path.display()));
     std::fs::write(&tmp, data).map_err(io)?;
     std::fs::rename(&tmp, path).map_err(io)?;
     Ok(())

@@ -173,7 +173,10 @@ mod tests {
     fn dihedral_min_finds_least_rotation_or_reflection() {
         assert_eq!(dihedral_min(&[3, 1, 2]), vec![1, 2, 3]);
         assert_eq!(dihedral_min(&[2, 1, 3]), vec![1, 2, 3]);
-        assert_eq!(dihedral_min(&[1, 7, 5, 6, 2, 3, 6]), vec![1, 6, 3, 2, 6, 5, 7]);
+        assert_eq!(
+            dihedral_min(&[1, 7, 5, 6, 2, 3, 6]),
+            vec![1, 6, 3, 2, 6, 5, 7]
+        );
         assert_eq!(dihedral_min(&[]), Vec::<u64>::new());
     }
 }

@@ -17,7 +17,10 @@ pub fn parse_list(text: &str) -> Result<Vec<u64>> {
     if out.is_empty() && !inner.trim().is_empty() {
         return Err(Error::BadPosition(format!("cannot read position '{text}'")));
     }
-    if inner.contains(",,") || inner.trim_start().starts_with(',') || inner.trim_end().ends_with(',') {
+    if inner.contains(",,")
+        || inner.trim_start().starts_with(',')
+        || inner.trim_end().ends_with(',')
+    {
         return Err(Error::BadPosition(format!(
             "position '{text}' has an empty entry between commas"
         )));
@@ -71,10 +74,19 @@ mod tests {
     }
     #[test]
     fn rejects_bad_entries_with_a_message() {
-        assert!(parse_list("1,-2,3").unwrap_err().to_string().contains("negative"));
-        assert!(parse_list("1,x,3").unwrap_err().to_string().contains("not a non-negative"));
+        assert!(parse_list("1,-2,3")
+            .unwrap_err()
+            .to_string()
+            .contains("negative"));
+        assert!(parse_list("1,x,3")
+            .unwrap_err()
+            .to_string()
+            .contains("not a non-negative"));
         assert!(parse_list("1,,3").is_err());
-        assert!(parse_list("99999999999999999999999").unwrap_err().to_string().contains("too large"));
+        assert!(parse_list("99999999999999999999999")
+            .unwrap_err()
+            .to_string()
+            .contains("too large"));
         assert!(parse_list("1.5").is_err());
     }
 }

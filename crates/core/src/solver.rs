@@ -221,8 +221,10 @@ impl<'g> Solver<'g> {
                 };
             }
             let vals: Vec<Full> = opts.iter().map(|q| self.full(q)).collect();
-            let (normal, remoteness_normal) = combine(vals.iter().map(|v| (v.normal, v.remoteness_normal)));
-            let (misere, remoteness_misere) = combine(vals.iter().map(|v| (v.misere, v.remoteness_misere)));
+            let (normal, remoteness_normal) =
+                combine(vals.iter().map(|v| (v.normal, v.remoteness_normal)));
+            let (misere, remoteness_misere) =
+                combine(vals.iter().map(|v| (v.misere, v.remoteness_misere)));
             Full {
                 normal,
                 misere,
@@ -330,8 +332,13 @@ mod tests {
             assert_eq!(s.grundy(&[n]), n % 3);
         }
         // Misère: heaps 1 and 4 are P (hand computation: 0 is N, 1 -> 0 only, so P; 2 -> 1 so N; 3 -> 1 so N; 4 -> 3,2 both N so P).
-        let misere: Vec<bool> = (0..8).map(|n| s.outcome(&[n], Play::Misere).is_p()).collect();
-        assert_eq!(misere, vec![false, true, false, false, true, false, false, true]);
+        let misere: Vec<bool> = (0..8)
+            .map(|n| s.outcome(&[n], Play::Misere).is_p())
+            .collect();
+        assert_eq!(
+            misere,
+            vec![false, true, false, false, true, false, false, true]
+        );
         // Remoteness in normal play: 0, 1, 1, 2 (P: 1 + max(1,1)), 3, 3, 4.
         let rem: Vec<u64> = (0..7).map(|n| s.remoteness(&[n], Play::Normal)).collect();
         assert_eq!(rem, vec![0, 1, 1, 2, 3, 3, 4]);
@@ -350,7 +357,14 @@ mod tests {
         let g = Sub12;
         let s = Solver::new(&g);
         let err = s
-            .check_budget(&[1_000_000], false, Budget { limit: 10.0, flag: "--limit" })
+            .check_budget(
+                &[1_000_000],
+                false,
+                Budget {
+                    limit: 10.0,
+                    flag: "--limit",
+                },
+            )
             .unwrap_err()
             .to_string();
         assert!(err.contains("--limit"), "{err}");

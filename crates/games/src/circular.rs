@@ -193,7 +193,10 @@ mod tests {
         assert_eq!(g.pieces(&[1, 0, 0, 2, 3, 0, 0]), vec![vec![1], vec![2, 3]]);
         // One cut: the piece wraps around through the short zero run.
         assert_eq!(g.pieces(&[1, 0, 0, 2, 0, 3, 0]), vec![vec![2, 0, 3, 0, 1]]);
-        assert_eq!(g.pieces(&[1, 0, 2, 0, 3, 0, 4]), vec![vec![1, 0, 2, 0, 3, 0, 4]]);
+        assert_eq!(
+            g.pieces(&[1, 0, 2, 0, 3, 0, 4]),
+            vec![vec![1, 0, 2, 0, 3, 0, 4]]
+        );
         assert_eq!(g.pieces(&[0; 7]), Vec::<Vec<u64>>::new());
         // One cut only: a single piece (a path), which does not split.
         assert!(g.split(&[1, 2, 0, 0, 3, 1, 1]).is_none());
@@ -210,6 +213,10 @@ mod tests {
         assert!(CircularNim::new(3, 4).is_err());
         assert!(CircularNim::new(3, 0).is_err());
         let g = CircularNim::new(3, 2).unwrap();
-        assert!(g.validate(&[1, 2]).unwrap_err().to_string().contains("exactly 3"));
+        assert!(g
+            .validate(&[1, 2])
+            .unwrap_err()
+            .to_string()
+            .contains("exactly 3"));
     }
 }

@@ -133,7 +133,9 @@ mod tests {
     }
     #[test]
     fn bad_names_get_one_line_errors() {
-        for bad in ["CN(3,4)", "CN(3,0)", "CN(3)", "CN(a,b)", "chess", "moore(0)", "SCN(2,3)", "CN(-1,2)"] {
+        for bad in [
+            "CN(3,4)", "CN(3,0)", "CN(3)", "CN(a,b)", "chess", "moore(0)", "SCN(2,3)", "CN(-1,2)",
+        ] {
             let e = parse_game(bad).err().unwrap().to_string();
             assert!(!e.contains('\n') && !e.is_empty(), "{bad}: {e}");
         }

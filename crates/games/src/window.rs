@@ -38,7 +38,11 @@ pub fn for_each_lowering(
                 break;
             }
             // Wrap this digit back to its start and carry into the previous one.
-            buf[i] = if first_strict && j == 0 { p[i] - 1 } else { p[i] };
+            buf[i] = if first_strict && j == 0 {
+                p[i] - 1
+            } else {
+                p[i]
+            };
         }
     }
 }

@@ -17,11 +17,14 @@ pub use nim::{Bouton, BoutonMisere, MooreTheorem};
 /// What a result says about one position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
+    /// Whether `winning_moves` lists every winning move or only those the proof names.
+    pub all_winning_moves: bool,
     /// True when the position is in the P-set.
     pub is_p: bool,
     /// The Grundy value, when the result gives one.
     pub grundy: Option<u64>,
-    /// Every winning move, when the result constructs them (empty for a P-position).
+    /// Winning moves the result constructs without enumerating options (empty for a P-position; for an
+    /// N-position at least one). `None` when the result gives no construction.
     pub winning_moves: Option<Vec<Pos>>,
 }
 

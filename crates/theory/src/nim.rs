@@ -5,7 +5,8 @@ use crate::{Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 
 fn is_nim_like(game: &dyn Game) -> bool {
-    game.family() == "nim" || (game.family() == "CN" && game.params().get(1) == Some(&1))
+    game.family() == "nim"
+        || (game.family() == "CN" && game.params().get(1) == Some(&1))
         || (game.family() == "moore" && game.params() == [1])
 }
 
@@ -44,6 +45,7 @@ impl Theorem for Bouton {
             })
             .collect();
         Some(Verdict {
+            all_winning_moves: true,
             is_p: x == 0,
             grundy: Some(x),
             winning_moves: Some(moves),
@@ -104,6 +106,7 @@ impl Theorem for BoutonMisere {
             }
         }
         Some(Verdict {
+            all_winning_moves: true,
             is_p: misere_nim_is_p(p),
             grundy: None,
             winning_moves: Some(moves),
@@ -142,6 +145,7 @@ impl Theorem for MooreTheorem {
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
         let k = game.params()[0];
         Some(Verdict {
+            all_winning_moves: false,
             is_p: moore_is_p(k, p),
             grundy: None,
             winning_moves: None,
