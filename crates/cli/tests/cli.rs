@@ -1,0 +1,172 @@
+//! The command-line contract: every command, text and JSON, and one-line errors with exit status 2.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn nimlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .args(args)
+        .output()
+        .expect("run nimlab")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = nimlab(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let out = nimlab(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?} should exit 2");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line expected, got {err:?}");
+    assert!(err.contains(needle), "{args:?}: {err:?} should mention {needle:?}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn outcome_json_has_the_contract_keys() {
+    let v = json(&["outcome", "CN(7,4)", "1,7,5,6,2,3,6", "--json"]);
+    assert_eq!(v["game"], "CN(7,4)");
+    assert_eq!(v["position"], serde_json::json!([1, 7, 5, 6, 2, 3, 6]));
+    assert_eq!(v["play"], "normal");
+    assert_eq!(v["outcome"], "N");
+    assert!(v["method"].is_string());
+    // The three position syntaxes and case-insensitive names.
+    for pos in ["(1,7,5,6,2,3,6)", "1 7 5 6 2 3 6"] {
+        let w = json(&["outcome", "cn(7,4)", pos, "--json"]);
+        assert_eq!(w["position"], v["position"]);
+        assert_eq!(w["outcome"], "N");
+    }
+    let v = json(&["outcome", "SCN(6,3)", "1,6,2,3,3,6", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let v = json(&["outcome", "CN(9,5)", "2,2,2,2,2,2,2,2,2", "--json"]);
+    assert_eq!(v["outcome"], "N");
+}
+
+#[test]
+fn misere_outcome() {
+    // Nim (1,1,1) misère, by hand: players alternate taking single tokens, so the mover takes the first
+    // and the last one and loses: P.
+    let v = json(&["outcome", "nim", "1,1,1", "--misere", "--json"]);
+    assert_eq!(v["play"], "misere");
+    assert_eq!(v["outcome"], "P");
+    let v = json(&["outcome", "CN(3,2)", "1,0,0", "--misere", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["method"], "search");
+    let v = json(&["outcome", "CN(3,2)", "1,1,0", "--misere", "--json", "--remoteness"]);
+    assert_eq!(v["outcome"], "N");
+    // By hand: move to (1,0,0) (P, remoteness 1: the opponent must take the last token), so 2.
+    assert_eq!(v["remoteness"], 2);
+}
+
+#[test]
+fn grundy_command() {
+    let v = json(&["grundy", "nim", "3,5,7", "--json"]);
+    assert_eq!(v["grundy"], 3 ^ 5 ^ 7);
+    assert_eq!(v["method"], "bouton");
+    // CN(4,4) from (1,0,0,0) is a single heap of one: Grundy value 1; (2,0,0,0): 2.
+    let v = json(&["grundy", "CN(4,4)", "2,0,0,0", "--json"]);
+    assert_eq!(v["grundy"], 2);
+    assert_eq!(v["outcome"], "N");
+    let text = nimlab(&["grundy", "CN(4,4)", "2,0,0,0"]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("Grundy value 2"));
+}
+
+#[test]
+fn moves_lists_winning_moves_as_given() {
+    // CN(4,2): P iff a1 = a3 and a2 = a4. From (3,1,2,1) the only winning move is to (2,1,2,1).
+    let v = json(&["moves", "CN(4,2)", "3,1,2,1", "--json"]);
+    assert_eq!(v["winning_moves"], serde_json::json!([[2, 1, 2, 1]]));
+    assert_eq!(v["outcome"], "N");
+    let v = json(&["moves", "CN(4,2)", "2,1,2,1", "--json", "--all"]);
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    assert_eq!(v["outcome"], "P");
+    let opts = v["options"].as_array().unwrap();
+    // Windows of two adjacent stacks: 4 windows; options of (2,1,2,1) lowering within a window.
+    assert!(opts.iter().all(|o| o["outcome"] == "N" && o["grundy"].as_u64().unwrap() > 0));
+    // Misère Nim, by hand: (1,2,3) has a heap >= 2 and XOR 0, so it is P; from (1,2,4) the only move to
+    // a P-position lowers 4 to 3 (lowering 1 or 2 cannot make the XOR 0, and 0/1 targets leave a heap >= 2
+    // with non-zero XOR).
+    let v = json(&["moves", "nim", "1,2,4", "--misere", "--json"]);
+    assert_eq!(v["winning_moves"], serde_json::json!([[1, 2, 3]]));
+    let text = String::from_utf8_lossy(&nimlab(&["moves", "CN(4,2)", "3,1,2,1", "--all"]).stdout).to_string();
+    assert!(text.contains("(2,1,2,1)") && text.contains("winning"));
+}
+
+#[test]
+fn table_json_and_counts() {
+    let v = json(&["table", "CN(4,2)", "--max", "4", "--json"]);
+    assert_eq!(v["count"], 25);
+    assert_eq!(v["game"], "CN(4,2)");
+    assert_eq!(v["max"], 4);
+    assert_eq!(v["play"], "normal");
+    let positions = v["positions"].as_array().unwrap();
+    assert_eq!(positions.len() as u64, v["canonical_count"].as_u64().unwrap());
+    // (a,b,a,b) up to symmetry: a <= b, so 15 classes for values 0..=4.
+    assert_eq!(v["canonical_count"], 15);
+    let v = json(&["table", "CN(4,2)", "--max", "4", "--json", "--count-only"]);
+    assert!(v.get("positions").is_none());
+    let v = json(&["table", "nim", "--max", "3", "--heaps", "2", "--json", "--misere"]);
+    // Misère two-heap Nim in 0..=3: P iff a = b >= 2, or {a,b} = {0,1}: (2,2),(3,3),(0,1),(1,0).
+    assert_eq!(v["count"], 4);
+    let v = json(&["table", "SCN(3,3)", "--max", "2", "--json"]);
+    // SCN(3,3) is Nim-like on at most 3 piles with all moves allowed on all piles: only () is P.
+    assert_eq!(v["count"], 1);
+    assert_eq!(v["positions"], serde_json::json!([[]]));
+}
+
+#[test]
+fn table_writes_files_whole() {
+    let dir = std::env::temp_dir().join(format!("nimlab-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cn42.json");
+    let out = nimlab(&["table", "CN(4,2)", "--max", "3", "--json", "-o", path.to_str().unwrap()]);
+    assert!(out.status.success());
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["count"], 16);
+    assert!(!dir.join("cn42.partial").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn games_lists_every_family() {
+    let out = nimlab(&["games"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in ["nim", "moore(k)", "CN(n,k)", "SCN(n,k)"] {
+        assert!(text.contains(name), "{name}");
+    }
+    let v = json(&["games", "--json"]);
+    assert!(v.as_array().unwrap().len() >= 4);
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_2() {
+    fails(&["outcome", "chess", "1,2"], "unknown game");
+    fails(&["outcome", "CN(3,4)", "1,2,3"], "1 <= k <= n");
+    fails(&["outcome", "CN(3,0)", "1,2,3"], "1 <= k <= n");
+    fails(&["outcome", "CN(7,4)", "1,2,3"], "exactly 7 stacks");
+    fails(&["outcome", "SCN(4,2)", "1,0,2"], "zero");
+    fails(&["outcome", "CN(3,2)", "1,-2,3"], "negative");
+    fails(&["outcome", "CN(3,2)", "1,a,3"], "not a non-negative integer");
+    fails(&["outcome", "CN(3,2)", "-1,2,3"], "negative");
+    fails(&["moves", "CN(3)", "1,2,3"], "parameters");
+    fails(&["table", "nim", "--max", "3"], "--heaps");
+    fails(&["table", "CN(7,4)"], "--max");
+    fails(&["outcome", "CN(3,2)"], "POSITION");
+    fails(&["frobnicate"], "frobnicate");
+}
+
+#[test]
+fn huge_searches_are_refused_up_front() {
+    fails(&["outcome", "CN(7,4)", "100,100,100,100,100,100,100"], "--limit");
+    fails(&["table", "CN(7,4)", "--max", "40"], "--max");
+    fails(&["moves", "SCN(6,4)", "90,90,90,90,90,90", "--misere"], "--limit");
+    // Closed forms answer huge positions at once.
+    let v = json(&["outcome", "nim", "1000000000000000000,3,5", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    let v = json(&["outcome", "moore(2)", "1000000000000000000,1000000000000000000,1000000000000000000", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["method"], "moore");
+}
