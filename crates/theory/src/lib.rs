@@ -8,6 +8,7 @@
 //!
 //! The command line asks [`find`] for a result that decides a position and falls back to search.
 
+pub mod harness;
 mod nim;
 
 use nimlab_core::{Game, Play, Pos};

@@ -1,0 +1,112 @@
+//! The shared check of a theory entry against exhaustive search.
+//!
+//! For every given position the entry decides, the harness compares the entry's membership test with
+//! the searched outcome (in the entry's play convention), the Grundy value when the entry gives one, and
+//! checks that every constructed winning move is a legal option that lands in the searched P-set (and
+//! that a complete list of winning moves is exactly the searched one).
+
+use crate::Theorem;
+use nimlab_core::{Game, Pos, Solver};
+use std::collections::BTreeSet;
+
+/// What one harness run covered.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Coverage {
+    pub positions: usize,
+    pub decided: usize,
+    pub p_positions: usize,
+    pub moves_checked: usize,
+}
+
+/// Checks `theorem` on `game` at every position of `positions`; panics with the first disagreement.
+pub fn check(
+    theorem: &dyn Theorem,
+    game: &dyn Game,
+    positions: impl IntoIterator<Item = Pos>,
+) -> Coverage {
+    assert!(
+        theorem.covers(game),
+        "{} does not cover {}",
+        theorem.id(),
+        game.id()
+    );
+    let play = theorem.play();
+    let mut solver = Solver::new(game);
+    let mut cov = Coverage::default();
+    for p in positions {
+        cov.positions += 1;
+        let Some(v) = theorem.decide(game, &p) else {
+            continue;
+        };
+        cov.decided += 1;
+        let searched_p = solver.outcome(&p, play).is_p();
+        assert_eq!(
+            v.is_p,
+            searched_p,
+            "{} on {} {:?}: membership test says P = {}, search says {}",
+            theorem.id(),
+            game.id(),
+            p,
+            v.is_p,
+            searched_p
+        );
+        if searched_p {
+            cov.p_positions += 1;
+        }
+        if let Some(g) = v.grundy {
+            assert_eq!(
+                g,
+                solver.grundy(&p),
+                "{} on {} {:?}: Grundy value",
+                theorem.id(),
+                game.id(),
+                p
+            );
+        }
+        if let Some(moves) = &v.winning_moves {
+            let options: BTreeSet<Pos> = game.options(&p).into_iter().collect();
+            // (A terminal misère position is N without any move.)
+            if !searched_p && !game.is_terminal(&p) {
+                assert!(
+                    !moves.is_empty(),
+                    "{} on {} {:?}: N-position without a constructed move",
+                    theorem.id(),
+                    game.id(),
+                    p
+                );
+            }
+            for q in moves {
+                assert!(
+                    options.contains(q),
+                    "{} on {} {:?}: constructed move to {:?} is not legal",
+                    theorem.id(),
+                    game.id(),
+                    p,
+                    q
+                );
+                assert!(
+                    solver.outcome(q, play).is_p(),
+                    "{} on {} {:?}: constructed move to {:?} does not reach a P-position",
+                    theorem.id(),
+                    game.id(),
+                    p,
+                    q
+                );
+                cov.moves_checked += 1;
+            }
+            if v.all_winning_moves {
+                let want: BTreeSet<Pos> = solver.winning_moves(&p, play).into_iter().collect();
+                let got: BTreeSet<Pos> = moves.iter().cloned().collect();
+                assert_eq!(
+                    got,
+                    want,
+                    "{} on {} {:?}: the list of winning moves",
+                    theorem.id(),
+                    game.id(),
+                    p
+                );
+            }
+        }
+    }
+    cov
+}
