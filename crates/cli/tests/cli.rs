@@ -12,16 +12,28 @@ fn nimlab(args: &[&str]) -> Output {
 
 fn json(args: &[&str]) -> Value {
     let out = nimlab(args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 fn fails(args: &[&str], needle: &str) {
     let out = nimlab(args);
     assert_eq!(out.status.code(), Some(2), "{args:?} should exit 2");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line expected, got {err:?}");
-    assert!(err.contains(needle), "{args:?}: {err:?} should mention {needle:?}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line expected, got {err:?}"
+    );
+    assert!(
+        err.contains(needle),
+        "{args:?}: {err:?} should mention {needle:?}"
+    );
     assert!(!err.contains("panicked"), "{err}");
 }
 
@@ -55,7 +67,14 @@ fn misere_outcome() {
     let v = json(&["outcome", "CN(3,2)", "1,0,0", "--misere", "--json"]);
     assert_eq!(v["outcome"], "P");
     assert_eq!(v["method"], "search");
-    let v = json(&["outcome", "CN(3,2)", "1,1,0", "--misere", "--json", "--remoteness"]);
+    let v = json(&[
+        "outcome",
+        "CN(3,2)",
+        "1,1,0",
+        "--misere",
+        "--json",
+        "--remoteness",
+    ]);
     assert_eq!(v["outcome"], "N");
     // By hand: move to (1,0,0) (P, remoteness 1: the opponent must take the last token), so 2.
     assert_eq!(v["remoteness"], 2);
@@ -85,13 +104,16 @@ fn moves_lists_winning_moves_as_given() {
     assert_eq!(v["outcome"], "P");
     let opts = v["options"].as_array().unwrap();
     // Windows of two adjacent stacks: 4 windows; options of (2,1,2,1) lowering within a window.
-    assert!(opts.iter().all(|o| o["outcome"] == "N" && o["grundy"].as_u64().unwrap() > 0));
+    assert!(opts
+        .iter()
+        .all(|o| o["outcome"] == "N" && o["grundy"].as_u64().unwrap() > 0));
     // Misère Nim, by hand: (1,2,3) has a heap >= 2 and XOR 0, so it is P; from (1,2,4) the only move to
     // a P-position lowers 4 to 3 (lowering 1 or 2 cannot make the XOR 0, and 0/1 targets leave a heap >= 2
     // with non-zero XOR).
     let v = json(&["moves", "nim", "1,2,4", "--misere", "--json"]);
     assert_eq!(v["winning_moves"], serde_json::json!([[1, 2, 3]]));
-    let text = String::from_utf8_lossy(&nimlab(&["moves", "CN(4,2)", "3,1,2,1", "--all"]).stdout).to_string();
+    let text = String::from_utf8_lossy(&nimlab(&["moves", "CN(4,2)", "3,1,2,1", "--all"]).stdout)
+        .to_string();
     assert!(text.contains("(2,1,2,1)") && text.contains("winning"));
 }
 
@@ -103,12 +125,17 @@ fn table_json_and_counts() {
     assert_eq!(v["max"], 4);
     assert_eq!(v["play"], "normal");
     let positions = v["positions"].as_array().unwrap();
-    assert_eq!(positions.len() as u64, v["canonical_count"].as_u64().unwrap());
+    assert_eq!(
+        positions.len() as u64,
+        v["canonical_count"].as_u64().unwrap()
+    );
     // (a,b,a,b) up to symmetry: a <= b, so 15 classes for values 0..=4.
     assert_eq!(v["canonical_count"], 15);
     let v = json(&["table", "CN(4,2)", "--max", "4", "--json", "--count-only"]);
     assert!(v.get("positions").is_none());
-    let v = json(&["table", "nim", "--max", "3", "--heaps", "2", "--json", "--misere"]);
+    let v = json(&[
+        "table", "nim", "--max", "3", "--heaps", "2", "--json", "--misere",
+    ]);
     // Misère two-heap Nim in 0..=3: P iff a = b >= 2, or {a,b} = {0,1}: (2,2),(3,3),(0,1),(1,0).
     assert_eq!(v["count"], 4);
     let v = json(&["table", "SCN(3,3)", "--max", "2", "--json"]);
@@ -122,7 +149,15 @@ fn table_writes_files_whole() {
     let dir = std::env::temp_dir().join(format!("nimlab-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("cn42.json");
-    let out = nimlab(&["table", "CN(4,2)", "--max", "3", "--json", "-o", path.to_str().unwrap()]);
+    let out = nimlab(&[
+        "table",
+        "CN(4,2)",
+        "--max",
+        "3",
+        "--json",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
     assert!(out.status.success());
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(v["count"], 16);
@@ -149,7 +184,10 @@ fn bad_input_gets_one_line_and_exit_2() {
     fails(&["outcome", "CN(7,4)", "1,2,3"], "exactly 7 stacks");
     fails(&["outcome", "SCN(4,2)", "1,0,2"], "zero");
     fails(&["outcome", "CN(3,2)", "1,-2,3"], "negative");
-    fails(&["outcome", "CN(3,2)", "1,a,3"], "not a non-negative integer");
+    fails(
+        &["outcome", "CN(3,2)", "1,a,3"],
+        "not a non-negative integer",
+    );
     fails(&["outcome", "CN(3,2)", "-1,2,3"], "negative");
     fails(&["moves", "CN(3)", "1,2,3"], "parameters");
     fails(&["table", "nim", "--max", "3"], "--heaps");
@@ -160,13 +198,24 @@ fn bad_input_gets_one_line_and_exit_2() {
 
 #[test]
 fn huge_searches_are_refused_up_front() {
-    fails(&["outcome", "CN(7,4)", "100,100,100,100,100,100,100"], "--limit");
+    fails(
+        &["outcome", "CN(7,4)", "100,100,100,100,100,100,100"],
+        "--limit",
+    );
     fails(&["table", "CN(7,4)", "--max", "40"], "--max");
-    fails(&["moves", "SCN(6,4)", "90,90,90,90,90,90", "--misere"], "--limit");
+    fails(
+        &["moves", "SCN(6,4)", "90,90,90,90,90,90", "--misere"],
+        "--limit",
+    );
     // Closed forms answer huge positions at once.
     let v = json(&["outcome", "nim", "1000000000000000000,3,5", "--json"]);
     assert_eq!(v["outcome"], "N");
-    let v = json(&["outcome", "moore(2)", "1000000000000000000,1000000000000000000,1000000000000000000", "--json"]);
+    let v = json(&[
+        "outcome",
+        "moore(2)",
+        "1000000000000000000,1000000000000000000,1000000000000000000",
+        "--json",
+    ]);
     assert_eq!(v["outcome"], "P");
     assert_eq!(v["method"], "moore");
 }
