@@ -141,29 +141,36 @@ pub trait Game: Send + Sync {
     }
 }
 
-/// All rotations and reflections of a circle, as index permutations; used by circular games.
+/// The least tuple among all rotations and reflections of a circle; used by circular games.
 pub fn dihedral_min(p: &[u64]) -> Pos {
     let n = p.len();
     if n <= 1 {
         return p.to_vec();
     }
-    let mut best = p.to_vec();
-    let mut cand = vec![0u64; n];
-    for r in 0..n {
-        for (i, c) in cand.iter_mut().enumerate() {
-            *c = p[(r + i) % n];
+    // Compare candidates index by index without building them; (start, step) describes one reading.
+    let read = |start: usize, forward: bool, i: usize| {
+        if forward {
+            p[(start + i) % n]
+        } else {
+            p[(start + n - i) % n]
         }
-        if cand < best {
-            best.copy_from_slice(&cand);
-        }
-        for (i, c) in cand.iter_mut().enumerate() {
-            *c = p[(r + n - i) % n];
-        }
-        if cand < best {
-            best.copy_from_slice(&cand);
+    };
+    let (mut best_start, mut best_fwd) = (0usize, true);
+    for start in 0..n {
+        for fwd in [true, false] {
+            for i in 0..n {
+                let (a, b) = (read(start, fwd, i), read(best_start, best_fwd, i));
+                if a != b {
+                    if a < b {
+                        best_start = start;
+                        best_fwd = fwd;
+                    }
+                    break;
+                }
+            }
         }
     }
-    best
+    (0..n).map(|i| read(best_start, best_fwd, i)).collect()
 }
 
 #[cfg(test)]

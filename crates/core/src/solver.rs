@@ -74,8 +74,14 @@ pub struct MoveValue {
 type Key = Box<[u8]>;
 
 fn key_of(p: &[u64]) -> Key {
-    // LEB128-style varints: self-delimiting, so positions of different lengths never collide.
     let mut out = Vec::with_capacity(p.len() + 1);
+    encode_key(p, &mut out);
+    out.into_boxed_slice()
+}
+
+/// LEB128-style varints: self-delimiting, so positions of different lengths never collide.
+fn encode_key(p: &[u64], out: &mut Vec<u8>) {
+    out.clear();
     for &x in p {
         let mut v = x;
         loop {
@@ -88,7 +94,6 @@ fn key_of(p: &[u64]) -> Key {
             out.push(byte | 0x80);
         }
     }
-    out.into_boxed_slice()
 }
 
 /// Called with the number of positions solved so far, every few thousand positions.
@@ -102,6 +107,7 @@ pub struct Solver<'g> {
     full: FxHashMap<Key, Full>,
     progress: Option<ProgressFn>,
     solved: u64,
+    scratch: Vec<u8>,
 }
 
 const RED_ZONE: usize = 128 * 1024;
@@ -116,6 +122,7 @@ impl<'g> Solver<'g> {
             full: FxHashMap::default(),
             progress: None,
             solved: 0,
+            scratch: Vec::new(),
         }
     }
 
@@ -181,24 +188,25 @@ impl<'g> Solver<'g> {
     /// The Grundy value (normal play) of `p`.
     pub fn grundy(&mut self, p: &[u64]) -> u64 {
         let c = self.game.canonical(p);
-        let key = key_of(&c);
-        if let Some(&g) = self.grundy.get(&key) {
+        encode_key(&c, &mut self.scratch);
+        if let Some(&g) = self.grundy.get(&self.scratch[..]) {
             return g;
         }
         let g = stacker::maybe_grow(RED_ZONE, STACK_CHUNK, || {
             if let Some(parts) = self.game.split(&c) {
                 parts.iter().fold(0, |acc, q| acc ^ self.grundy(q))
             } else {
-                let mut vals: Vec<u64> = self
-                    .game
-                    .options(&c)
-                    .iter()
-                    .map(|q| self.grundy(q))
-                    .collect();
+                // Repeated options do not change the mex, so the generator's output is used as is.
+                let game = self.game;
+                let mut vals: Vec<u64> = Vec::new();
+                game.for_each_option(&c, &mut |q| {
+                    vals.push(self.grundy(q));
+                    std::ops::ControlFlow::Continue(())
+                });
                 mex(&mut vals)
             }
         });
-        self.grundy.insert(key, g);
+        self.grundy.insert(key_of(&c), g);
         self.tick();
         g
     }
@@ -206,13 +214,18 @@ impl<'g> Solver<'g> {
     /// Everything a full search knows about `p`: both outcomes and both remotenesses.
     pub fn full(&mut self, p: &[u64]) -> Full {
         let c = self.game.canonical(p);
-        let key = key_of(&c);
-        if let Some(&f) = self.full.get(&key) {
+        encode_key(&c, &mut self.scratch);
+        if let Some(&f) = self.full.get(&self.scratch[..]) {
             return f;
         }
         let f = stacker::maybe_grow(RED_ZONE, STACK_CHUNK, || {
-            let opts = self.game.options(&c);
-            if opts.is_empty() {
+            let game = self.game;
+            let mut vals: Vec<Full> = Vec::new();
+            game.for_each_option(&c, &mut |q| {
+                vals.push(self.full(q));
+                std::ops::ControlFlow::Continue(())
+            });
+            if vals.is_empty() {
                 return Full {
                     normal: Outcome::P,
                     misere: Outcome::N,
@@ -220,7 +233,6 @@ impl<'g> Solver<'g> {
                     remoteness_misere: 0,
                 };
             }
-            let vals: Vec<Full> = opts.iter().map(|q| self.full(q)).collect();
             let (normal, remoteness_normal) =
                 combine(vals.iter().map(|v| (v.normal, v.remoteness_normal)));
             let (misere, remoteness_misere) =
@@ -232,7 +244,7 @@ impl<'g> Solver<'g> {
                 remoteness_misere,
             }
         });
-        self.full.insert(key, f);
+        self.full.insert(key_of(&c), f);
         self.tick();
         f
     }
