@@ -80,6 +80,13 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// The proven results nimlab knows (all, or those covering GAME), with statement and source.
+    Theory {
+        /// Only the results that cover this game, e.g. CN(5,1) or nim.
+        game: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// The games nimlab knows, their parameters and position syntax.
     Games {
         #[arg(long)]
@@ -195,6 +202,7 @@ fn dispatch(cmd: Command) -> Result<(), Error> {
             &common,
         ),
         Command::Games { json } => output::games(json),
+        Command::Theory { game, json } => output::theory(game.as_deref(), json),
     }
 }
 

@@ -104,3 +104,41 @@ pub fn write_atomically(path: &std::path::Path, data: &[u8]) -> Result<(), Error
     std::fs::rename(&tmp, path).map_err(io)?;
     Ok(())
 }
+
+/// `nimlab theory [GAME]`: every result, or those covering GAME.
+pub fn theory(game: Option<&str>, as_json: bool) -> Result<(), Error> {
+    let filter = match game {
+        Some(name) => Some(nimlab_games::parse_game(name)?),
+        None => None,
+    };
+    let entries: Vec<_> = nimlab_theory::all()
+        .into_iter()
+        .filter(|t| filter.as_ref().is_none_or(|g| t.covers(g.as_ref())))
+        .collect();
+    if as_json {
+        let v: Vec<Value> = entries
+            .iter()
+            .map(|t| {
+                json!({
+                    "id": t.id(), "game": t.games(), "statement": t.statement(),
+                    "source": t.source(), "play": t.play().name(),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&v).unwrap());
+    } else {
+        if entries.is_empty() {
+            println!(
+                "no proven result covers {}; nimlab answers it by exhaustive search",
+                filter.map(|g| g.id()).unwrap_or_default()
+            );
+        }
+        for t in entries {
+            println!("{} — {} ({} play)", t.id(), t.games(), t.play());
+            println!("  {}", t.statement());
+            println!("  source: {}", t.source());
+            println!();
+        }
+    }
+    Ok(())
+}
