@@ -23,3 +23,9 @@ pub use moore::MooreNim;
 pub use nim::Nim;
 pub use registry::{catalogue, parse_game, GameEntry};
 pub use shrinking::ShrinkingCircularNim;
+
+pub mod chip;
+pub use chip::{
+    format_power, is_chip_game, positions_with_sum_at_most, table_positions, EmptyTransfer,
+    EntropyReduction, RedistKind, Redistribute,
+};

@@ -1,6 +1,7 @@
 //! Game names on the command line, and the catalogue shown by `nimlab games`.
 
 use crate::{CircularNim, MooreNim, Nim, ShrinkingCircularNim};
+use crate::{EmptyTransfer, EntropyReduction, Redistribute};
 use nimlab_core::{Error, Game, Result};
 
 /// One family in the catalogue.
@@ -54,6 +55,60 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'SCN(6,3)' 1,6,2,3,3,6",
             rules: "as Circular Nim, but emptied piles vanish and the circle closes up; with at most k piles left, any of them may be lowered",
             source: "Oginuma & Shinoda (2024)",
+        },
+        GameEntry {
+            name: "ET(k)",
+            title: "Empty & Transfer",
+            parameters: "k >= 2 boxes (alias empty-transfer(k))",
+            position: "k box contents, each >= 1, as a list or in Ferguson's notation, e.g. 1^3 2 3^2 5",
+            example: "nimlab outcome 'ET(4)' 1000000000000000000,3,5,7",
+            rules: "empty one box, then move at least one but not all chips of another box into it; ends at 1^k",
+            source: "Ferguson, Some Chip Transfer Games, §2",
+        },
+        GameEntry {
+            name: "EABO(k)",
+            title: "Empty-All-But-One",
+            parameters: "k >= 2 boxes (alias empty-all-but-one(k))",
+            position: "k box contents, each >= 1, e.g. 1^2 7",
+            example: "nimlab outcome 'EABO(3)' 1,1,7",
+            rules: "keep one box with at least k chips, empty the others, redistribute it over the k boxes (each >= 1)",
+            source: "Ferguson, Some Chip Transfer Games, §3",
+        },
+        GameEntry {
+            name: "ER(k)",
+            title: "Empty & Redistribute",
+            parameters: "k >= 2 boxes (alias empty-redistribute(k))",
+            position: "k box contents, each >= 1, e.g. 1^6 10",
+            example: "nimlab outcome 'ER(7)' 1^6 10",
+            rules: "discard one box, redistribute the other chips over the k boxes (each >= 1); ends at 1^k",
+            source: "Ferguson, Some Chip Transfer Games, §4",
+        },
+        GameEntry {
+            name: "SER(k)",
+            title: "Selective-Empty & Redistribute",
+            parameters: "k >= 2 boxes (alias selective-empty-redistribute(k))",
+            position: "k box contents, each >= 1",
+            example: "nimlab outcome 'SER(4)' 1,2,3,4",
+            rules: "discard any 1 to k-1 boxes, redistribute the rest over the k boxes (each >= 1); ends at 1^k",
+            source: "Ferguson, Some Chip Transfer Games, §4",
+        },
+        GameEntry {
+            name: "EJR(k,j)",
+            title: "Empty-j & Redistribute",
+            parameters: "k >= 2 boxes, 1 <= j <= k-1 boxes discarded (alias empty-j-redistribute(k,j))",
+            position: "k box contents, each >= 1",
+            example: "nimlab outcome 'EJR(5,2)' 1,2,3,4,5",
+            rules: "discard exactly j boxes, redistribute the rest over the k boxes (each >= 1); EJR(k,1) = ER(k), EJR(k,k-1) = EABO(k)",
+            source: "Ferguson, Some Chip Transfer Games, §1 (open problem)",
+        },
+        GameEntry {
+            name: "ENTROPY(k)",
+            title: "Entropy Reduction",
+            parameters: "k >= 2 boxes (alias entropy-reduction(k))",
+            position: "k integers (negative allowed; the minimum is subtracted), e.g. 0,3,10",
+            example: "nimlab outcome 'ENTROPY(3)' 0,3,10",
+            rules: "move t chips from a box of a to a box of b < a, 1 <= t <= a-b-1; ends when max - min <= 1",
+            source: "Ferguson, Some Chip Transfer Games, §5",
         },
     ]
 }
@@ -114,6 +169,30 @@ pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
         let v = params("CN(n,k)", &inner, 2)?;
         return Ok(Box::new(CircularNim::new(v[0], v[1])?));
     }
+    if let Some(inner) = call("et").or_else(|| call("empty-transfer")) {
+        let v = params("ET(k)", &inner, 1)?;
+        return Ok(Box::new(EmptyTransfer::new(v[0])?));
+    }
+    if let Some(inner) = call("eabo").or_else(|| call("empty-all-but-one")) {
+        let v = params("EABO(k)", &inner, 1)?;
+        return Ok(Box::new(Redistribute::eabo(v[0])?));
+    }
+    if let Some(inner) = call("er").or_else(|| call("empty-redistribute")) {
+        let v = params("ER(k)", &inner, 1)?;
+        return Ok(Box::new(Redistribute::er(v[0])?));
+    }
+    if let Some(inner) = call("ser").or_else(|| call("selective-empty-redistribute")) {
+        let v = params("SER(k)", &inner, 1)?;
+        return Ok(Box::new(Redistribute::ser(v[0])?));
+    }
+    if let Some(inner) = call("ejr").or_else(|| call("empty-j-redistribute")) {
+        let v = params("EJR(k,j)", &inner, 2)?;
+        return Ok(Box::new(Redistribute::ejr(v[0], v[1])?));
+    }
+    if let Some(inner) = call("entropy").or_else(|| call("entropy-reduction")) {
+        let v = params("ENTROPY(k)", &inner, 1)?;
+        return Ok(Box::new(EntropyReduction::new(v[0])?));
+    }
     Err(Error::BadGame(format!(
         "unknown game '{text}'; known games: {} (see `nimlab games`)",
         known()
@@ -130,6 +209,42 @@ mod tests {
         assert_eq!(parse_game("Scn(6,3)").unwrap().id(), "SCN(6,3)");
         assert_eq!(parse_game("NIM").unwrap().id(), "nim");
         assert_eq!(parse_game("Moore(2)").unwrap().id(), "moore(2)");
+    }
+    #[test]
+    fn chip_game_names() {
+        for (name, id) in [
+            ("et(4)", "ET(4)"),
+            ("Empty-Transfer(3)", "ET(3)"),
+            ("EABO(5)", "EABO(5)"),
+            ("empty-all-but-one(2)", "EABO(2)"),
+            ("er(7)", "ER(7)"),
+            ("Empty-Redistribute(7)", "ER(7)"),
+            ("ser(4)", "SER(4)"),
+            ("selective-empty-redistribute(4)", "SER(4)"),
+            ("EJR(5, 2)", "EJR(5,2)"),
+            ("empty-j-redistribute(5,4)", "EJR(5,4)"),
+            ("entropy(3)", "ENTROPY(3)"),
+            ("Entropy-Reduction(3)", "ENTROPY(3)"),
+        ] {
+            assert_eq!(parse_game(name).unwrap().id(), id, "{name}");
+        }
+        for bad in [
+            "ET(1)",
+            "ET(0)",
+            "ER(1)",
+            "EABO(1)",
+            "SER(1)",
+            "EJR(5,0)",
+            "EJR(5,5)",
+            "EJR(5)",
+            "ENTROPY(1)",
+            "ET(x)",
+            "ET(-2)",
+            "EJR(1,1)",
+        ] {
+            let e = parse_game(bad).err().unwrap().to_string();
+            assert!(!e.contains('\n') && !e.is_empty(), "{bad}: {e}");
+        }
     }
     #[test]
     fn bad_names_get_one_line_errors() {

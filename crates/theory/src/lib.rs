@@ -8,11 +8,13 @@
 //!
 //! The command line asks [`find`] for a result that decides a position and falls back to search.
 
+pub mod ferguson;
 pub mod harness;
 mod nim;
 
 use nimlab_core::{Game, Play, Pos};
 
+pub use ferguson::{er_summary, ErSummary};
 pub use nim::{Bouton, BoutonMisere, MooreTheorem};
 
 /// What a result says about one position.
@@ -53,6 +55,18 @@ pub fn all() -> Vec<Box<dyn Theorem>> {
         Box::new(Bouton),
         Box::new(BoutonMisere),
         Box::new(MooreTheorem),
+        Box::new(ferguson::EtTwoBoxGrundy),
+        Box::new(ferguson::EtThreeBoxes),
+        Box::new(ferguson::EtFourBoxes),
+        Box::new(ferguson::EtOneOrTwoEven),
+        Box::new(ferguson::EtAllOdd),
+        Box::new(ferguson::EaboNormal),
+        Box::new(ferguson::EaboMisere),
+        Box::new(ferguson::ErNormal),
+        Box::new(ferguson::ErMisere),
+        Box::new(ferguson::SerNormal),
+        Box::new(ferguson::Entropy3Normal),
+        Box::new(ferguson::Entropy3Misere),
     ]
 }
 
