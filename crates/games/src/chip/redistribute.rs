@@ -168,6 +168,14 @@ impl Game for Redistribute {
             }
         }
     }
+    fn is_terminal(&self, p: &[u64]) -> bool {
+        // A move exists iff the largest total that can be kept (the k - lo largest boxes) is >= k.
+        let (lo, _) = self.discard_range();
+        let s = sorted(p);
+        let keep = s.len().saturating_sub(lo);
+        let best: u128 = s.iter().rev().take(keep).map(|&x| x as u128).sum();
+        keep == 0 || best < self.k as u128
+    }
     fn canonical(&self, p: &[u64]) -> Pos {
         sorted(p)
     }
