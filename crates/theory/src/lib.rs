@@ -8,12 +8,14 @@
 //!
 //! The command line asks [`find`] for a result that decides a position and falls back to search.
 
+pub mod circular;
 pub mod ferguson;
 pub mod harness;
 mod nim;
 
 use nimlab_core::{Game, Play, Pos};
 
+pub use circular::{Cn42, CnAllButOne, CnWhole, Lemma5};
 pub use ferguson::{er_summary, ErSummary};
 pub use nim::{Bouton, BoutonMisere, MooreTheorem};
 
@@ -55,6 +57,10 @@ pub fn all() -> Vec<Box<dyn Theorem>> {
         Box::new(Bouton),
         Box::new(BoutonMisere),
         Box::new(MooreTheorem),
+        Box::new(CnWhole),
+        Box::new(CnAllButOne),
+        Box::new(Cn42),
+        Box::new(Lemma5),
         Box::new(ferguson::EtTwoBoxGrundy),
         Box::new(ferguson::EtThreeBoxes),
         Box::new(ferguson::EtFourBoxes),

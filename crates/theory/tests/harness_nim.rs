@@ -64,3 +64,33 @@ fn every_entry_has_a_source_and_statement() {
         );
     }
 }
+
+#[test]
+fn circular_nim_family_results() {
+    use nimlab_theory::{Cn42, CnAllButOne, CnWhole, Lemma5};
+    // Boxes: [0..8]^n for n <= 4, [0..5]^5, [0..3]^6, [0..2]^7 (the windows of CN(n,n) and CN(n,n-1)
+    // are large, so each position has many options).
+    let box_for = |n: usize| match n {
+        2..=4 => boxes(n, 8),
+        5 => boxes(5, 5),
+        6 => boxes(6, 3),
+        _ => boxes(7, 2),
+    };
+    for n in 2..=7usize {
+        let g = CircularNim::new(n, n).unwrap();
+        let c = harness::check(&CnWhole, &g, box_for(n));
+        assert_eq!(c.p_positions, 1);
+        let g = CircularNim::new(n, n - 1).unwrap();
+        let c = harness::check(&CnAllButOne, &g, box_for(n));
+        assert_eq!(c.p_positions, [9, 9, 9, 6, 4, 3][n - 2]);
+    }
+    let g = CircularNim::new(4, 2).unwrap();
+    let c = harness::check(&Cn42, &g, boxes(4, 8));
+    assert_eq!(c.p_positions, 81);
+    // Lemma 5 for l = 1, 2, 3: every S1 position found in the box is P by search.
+    for (n, hi) in [(3usize, 8u64), (5, 6), (7, 3)] {
+        let g = CircularNim::new(n, (n - 1) / 2 + 1).unwrap();
+        let c = harness::check(&Lemma5, &g, boxes(n, hi));
+        assert!(c.decided >= 9 && c.decided == c.p_positions, "{c:?}");
+    }
+}
