@@ -3,14 +3,10 @@
 use crate::output;
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use nimlab_core::table::{tabulate, TableRun};
 use nimlab_core::{Budget, Error, Game, Outcome, Play, Pos, Solver};
 use nimlab_games::parse_game;
 use serde_json::json;
-use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
@@ -59,27 +55,8 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Every P-position of a box: CN stacks in 0..=H; SCN circles of at most n piles in 1..=H; Nim heaps in 0..=H.
-    Table {
-        /// Game name, e.g. CN(7,4).
-        game: String,
-        /// Largest stack, pile or heap size in the box.
-        #[arg(long)]
-        max: u64,
-        /// Number of heaps (Nim and Moore's Nim, which take any number).
-        #[arg(long)]
-        heaps: Option<usize>,
-        #[arg(long)]
-        misere: bool,
-        /// Print the counts only, not the positions.
-        #[arg(long)]
-        count_only: bool,
-        /// Write the table to this file (written whole at the end, via a temporary file).
-        #[arg(long, short)]
-        output: Option<std::path::PathBuf>,
-        #[command(flatten)]
-        common: Common,
-    },
+    /// Every P-position of a box: CN stacks in 0..=H; SCN circles of at most n piles in 1..=H; Nim heaps in 0..=H; chip games by total chips.
+    Table(crate::table_cmd::TableArgs),
     /// The proven results nimlab knows (all, or those covering GAME), with statement and source.
     Theory {
         /// Only the results that cover this game, e.g. CN(5,1) or nim.
@@ -104,13 +81,13 @@ struct Target {
 }
 
 #[derive(Args, Debug)]
-struct Common {
+pub struct Common {
     /// Print one JSON object on stdout.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     /// Most estimated option visits a search may make before it is refused.
     #[arg(long, default_value_t = Budget::default().limit, value_name = "N")]
-    limit: f64,
+    pub limit: f64,
 }
 
 impl Common {
@@ -184,23 +161,7 @@ fn dispatch(cmd: Command) -> Result<(), Error> {
             all,
             common,
         } => cmd_moves(&target, Play::from_misere(misere), all, &common),
-        Command::Table {
-            game,
-            max,
-            heaps,
-            misere,
-            count_only,
-            output,
-            common,
-        } => cmd_table(
-            &game,
-            max,
-            heaps,
-            Play::from_misere(misere),
-            count_only,
-            output,
-            &common,
-        ),
+        Command::Table(args) => crate::table_cmd::run(&args),
         Command::Games { json } => output::games(json),
         Command::Theory { game, json } => output::theory(game.as_deref(), json),
     }
@@ -210,6 +171,20 @@ fn load(target: &Target) -> Result<(Box<dyn Game>, Pos), Error> {
     let game = parse_game(&target.game)?;
     let p = game.parse_position(&target.position)?;
     Ok((game, p))
+}
+
+/// Prints positions in the notation of the user's input: Ferguson's multiplicative notation
+/// (`1^3 2 5`) when the position was typed that way, the game's tuple notation otherwise.
+fn printer<'a>(game: &'a dyn Game, target: &Target) -> impl Fn(&[u64]) -> String + 'a {
+    let power = nimlab_games::chip::is_chip_game(game)
+        && nimlab_games::chip::uses_power_notation(&target.position);
+    move |p: &[u64]| {
+        if power {
+            nimlab_games::chip::format_power(p)
+        } else {
+            game.format_position(p)
+        }
+    }
 }
 
 /// A spinner on stderr for searches that take more than a moment (hidden when stderr is not a terminal).
@@ -234,6 +209,7 @@ fn cmd_outcome(
     common: &Common,
 ) -> Result<(), Error> {
     let (game, p) = load(target)?;
+    let show = printer(game.as_ref(), target);
     let mut solver = Solver::new(game.as_ref());
     let theory = nimlab_theory::find(game.as_ref(), &p, play);
     let (outcome, grundy, method) = match &theory {
@@ -276,7 +252,7 @@ fn cmd_outcome(
         println!(
             "{} {} ({} play): {} — {}",
             game.id(),
-            game.format_position(&p),
+            show(&p),
             play,
             outcome,
             outcome.in_words()
@@ -294,6 +270,7 @@ fn cmd_outcome(
 
 fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
     let (game, p) = load(target)?;
+    let show = printer(game.as_ref(), target);
     let theory =
         nimlab_theory::find(game.as_ref(), &p, Play::Normal).filter(|(_, v)| v.grundy.is_some());
     let (g, method) = match theory {
@@ -314,11 +291,7 @@ fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
         v["method"] = json!(method);
         output::print_json(&v);
     } else {
-        println!(
-            "{} {}: Grundy value {g}",
-            game.id(),
-            game.format_position(&p)
-        );
+        println!("{} {}: Grundy value {g}", game.id(), show(&p));
         println!("method: {}", output::method_in_words(&method));
     }
     Ok(())
@@ -326,6 +299,7 @@ fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
 
 fn cmd_moves(target: &Target, play: Play, all: bool, common: &Common) -> Result<(), Error> {
     let (game, p) = load(target)?;
+    let show = printer(game.as_ref(), target);
     let mut solver = Solver::new(game.as_ref());
     let theory = nimlab_theory::find(game.as_ref(), &p, play);
     // Theory answers the winning moves without search when it constructs them and --all is not asked.
@@ -377,7 +351,7 @@ fn cmd_moves(target: &Target, play: Play, all: bool, common: &Common) -> Result<
         println!(
             "{} {} ({} play): {} — {}",
             game.id(),
-            game.format_position(&p),
+            show(&p),
             play,
             outcome,
             outcome.in_words()
@@ -387,7 +361,7 @@ fn cmd_moves(target: &Target, play: Play, all: bool, common: &Common) -> Result<
         } else {
             println!("winning moves ({}):", winning.len());
             for q in &winning {
-                println!("  -> {}", game.format_position(q));
+                println!("  -> {}", show(q));
             }
         }
         if let Some(ms) = &all_moves {
@@ -403,106 +377,11 @@ fn cmd_moves(target: &Target, play: Play, all: bool, common: &Common) -> Result<
                     } else {
                         "losing"
                     };
-                    println!(
-                        "  -> {}  {}{} ({tag})",
-                        game.format_position(&m.to),
-                        m.outcome,
-                        g
-                    );
+                    println!("  -> {}  {}{} ({tag})", show(&m.to), m.outcome, g);
                 }
             }
         }
         println!("method: {}", output::method_in_words(&method));
-    }
-    Ok(())
-}
-
-fn cmd_table(
-    name: &str,
-    max: u64,
-    heaps: Option<usize>,
-    play: Play,
-    count_only: bool,
-    out_path: Option<std::path::PathBuf>,
-    common: &Common,
-) -> Result<(), Error> {
-    let game = parse_game(name)?;
-    let domain = game.table_domain(max, heaps)?;
-    // Refuse tables whose estimated work is above the budget: positions × options of a typical position.
-    let mid_len = *domain.lengths.last().unwrap();
-    let mid = vec![(domain.lo + domain.hi) / 2; mid_len];
-    let est = domain.size_f64() * game.branching_bound(&mid).max(1.0);
-    if est > common.limit {
-        return Err(Error::TooLarge(format!(
-            "tabulating {} with --max {max} may visit about {est:.1e} options ({:.1e} positions), above the limit of {:.1e}; pass --limit {:.0e} to run it anyway",
-            game.id(),
-            domain.size_f64(),
-            common.limit,
-            est.ceil()
-        )));
-    }
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let c = cancel.clone();
-        let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
-    }
-    let bar = ProgressBar::hidden();
-    let start = Instant::now();
-    let total = domain.size_f64() as u64;
-    let progress = |done: u64, _total: u64| {
-        if start.elapsed() > Duration::from_secs(1) {
-            if bar.is_hidden() {
-                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-                bar.set_length(total);
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})",
-                    )
-                    .unwrap(),
-                );
-            }
-            bar.set_position(done);
-        }
-    };
-    let table = tabulate(
-        game.as_ref(),
-        &domain,
-        &TableRun {
-            play,
-            keep_positions: !count_only,
-            cancel: Some(&cancel),
-            progress: Some(&progress),
-        },
-    )?;
-    bar.finish_and_clear();
-    let elapsed = start.elapsed();
-    let text = if common.json {
-        let mut v = json!({
-            "game": game.id(),
-            "max": max,
-            "play": play.name(),
-            "count": table.count,
-            "canonical_count": table.canonical_count,
-            "positions_in_box": total,
-            "by_length": table.by_length.iter().map(|&(m, c, cc)| json!({"length": m, "count": c, "canonical_count": cc})).collect::<Vec<_>>(),
-            "seconds": elapsed.as_secs_f64(),
-        });
-        if let Some(h) = heaps {
-            v["heaps"] = json!(h);
-        }
-        if !count_only {
-            v["positions"] = json!(table.positions);
-        }
-        format!("{}\n", serde_json::to_string(&v).unwrap())
-    } else {
-        output::table_text(game.as_ref(), &table, total, elapsed, !count_only)
-    };
-    match out_path {
-        None => {
-            let mut so = std::io::stdout().lock();
-            let _ = so.write_all(text.as_bytes());
-        }
-        Some(path) => output::write_atomically(&path, text.as_bytes())?,
     }
     Ok(())
 }

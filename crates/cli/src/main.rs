@@ -2,9 +2,17 @@
 
 mod cli;
 mod output;
+mod table_cmd;
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Behave like other Unix tools when the reader of stdout goes away (`nimlab table ... | head`):
+    // end quietly instead of failing on the broken pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     cli::run()
 }

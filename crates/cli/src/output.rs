@@ -115,6 +115,16 @@ pub fn theory(game: Option<&str>, as_json: bool) -> Result<(), Error> {
         .into_iter()
         .filter(|t| filter.as_ref().is_none_or(|g| t.covers(g.as_ref())))
         .collect();
+    // For Empty & Redistribute, the objects of Proposition 8 (f(k), R(k), S(k), x(n)).
+    let er = filter.as_ref().and_then(|g| {
+        let is_er = g.family() == "ER" || (g.family() == "EJR" && g.params().get(1) == Some(&1));
+        let k = *g.params().first()?;
+        if is_er {
+            nimlab_theory::er_summary(k, (5 * k as u128).max(40))
+        } else {
+            None
+        }
+    });
     if as_json {
         let v: Vec<Value> = entries
             .iter()
@@ -125,8 +135,25 @@ pub fn theory(game: Option<&str>, as_json: bool) -> Result<(), Error> {
                 })
             })
             .collect();
+        let mut v = v;
+        if let Some(e) = &er {
+            // `nimlab theory ER(k) --json`: the objects of Proposition 8 ride on the ER entry.
+            let details = json!({
+                "k": e.k, "f": e.f,
+                "R": e.r.iter().map(|&n| n as u64).collect::<Vec<_>>(),
+                "S": e.s.iter().map(|&n| n as u64).collect::<Vec<_>>(),
+                "x": e.x.iter().map(|&(n, v, z)| json!({"n": n as u64, "v": v as u64, "z": z as u64})).collect::<Vec<_>>(),
+                "up_to": e.upto as u64,
+            });
+            for entry in v.iter_mut().filter(|x| x["id"] == "ferguson-er") {
+                entry["details"] = details.clone();
+            }
+        }
         println!("{}", serde_json::to_string_pretty(&v).unwrap());
     } else {
+        if let Some(e) = &er {
+            println!("{e}");
+        }
         if entries.is_empty() {
             println!(
                 "no proven result covers {}; nimlab answers it by exhaustive search",

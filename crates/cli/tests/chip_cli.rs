@@ -1,0 +1,105 @@
+//! The chip games through the command line: names, both notations, closed forms, tables, `theory ER(k)`.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn nimlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .args(args)
+        .output()
+        .expect("run nimlab")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = nimlab(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn v2(x: u64) -> u32 {
+    x.trailing_zeros()
+}
+
+#[test]
+fn closed_forms_answer_huge_positions() {
+    let v = json(&["outcome", "ET(4)", "1000000000000000000,3,5,7", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_ne!(v["method"], "search");
+    let v = json(&["moves", "ET(4)", "1000000000000000000,3,5,7", "--json"]);
+    assert!(!v["winning_moves"].as_array().unwrap().is_empty());
+    // Prop. 1: all boxes odd is P in E&T.
+    let v = json(&["outcome", "ET(5)", "999999999999999999,3,5,7,9", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    // Ferguson's example: g(31,54) = 6 for E&T with two boxes.
+    let v = json(&["grundy", "ET(2)", "31,54", "--json"]);
+    assert_eq!(v["grundy"], 6);
+}
+
+#[test]
+fn multiplicative_notation_in_and_out() {
+    // x(16) = 1^6 10 is a P-position of ER(7) (Ferguson, Prop. 8 and its example).
+    let a = json(&["outcome", "ER(7)", "1^6 10", "--json"]);
+    let b = json(&["outcome", "er(7)", "1,1,1,1,1,1,10", "--json"]);
+    assert_eq!(a["outcome"], "P");
+    assert_eq!(a["position"], b["position"]);
+    let text = String::from_utf8_lossy(&nimlab(&["moves", "ER(7)", "1^5 2 10"]).stdout).to_string();
+    assert!(text.contains("1^6 10"), "{text}");
+    let text =
+        String::from_utf8_lossy(&nimlab(&["moves", "ER(7)", "1,1,1,1,1,2,10"]).stdout).to_string();
+    assert!(text.contains("(1,1,1,1,1,1,10)"), "{text}");
+}
+
+#[test]
+fn table_by_total_chips_matches_prop_4() {
+    // E&T with three boxes: P iff v2 is the same for all three (Ferguson, Prop. 4). Count the multisets
+    // of three positive integers with sum <= 20 that satisfy it, and their orderings.
+    let (mut multisets, mut ordered) = (0u64, 0u64);
+    for a in 1..=20u64 {
+        for b in a..=20 {
+            for c in b..=20 {
+                if a + b + c <= 20 && v2(a) == v2(b) && v2(b) == v2(c) {
+                    multisets += 1;
+                    ordered += if a == c {
+                        1
+                    } else if a == b || b == c {
+                        3
+                    } else {
+                        6
+                    };
+                }
+            }
+        }
+    }
+    let v = json(&["table", "ET(3)", "--max-sum", "20", "--json"]);
+    assert_eq!(v["canonical_count"], multisets);
+    assert_eq!(v["count"], ordered);
+    assert_eq!(v["positions"].as_array().unwrap().len() as u64, multisets);
+    let out = nimlab(&["table", "ET(3)", "--max", "20"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-sum"));
+    let out = nimlab(&["table", "ER(7)", "--max-sum", "100000"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn theory_er_prints_prop_8_objects() {
+    let text = String::from_utf8_lossy(&nimlab(&["theory", "ER(7)"]).stdout).to_string();
+    assert!(text.contains("f(7) = 3"), "{text}");
+    assert!(text.contains("8, 10, 12, 15, 18, 22, 26"), "{text}");
+    assert!(
+        text.contains("x(16) = 1^6 10") && text.contains("x(28) = 2^6 16"),
+        "{text}"
+    );
+    let v = json(&["theory", "--json"]);
+    let all = v.as_array().unwrap();
+    assert!(all.len() >= 10);
+    for e in all {
+        for key in ["id", "game", "statement", "source"] {
+            assert!(e[key].is_string(), "{key} in {e}");
+        }
+    }
+}
