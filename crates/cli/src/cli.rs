@@ -30,7 +30,8 @@ enum Command {
         /// Misère play: the player who makes the last move loses.
         #[arg(long)]
         misere: bool,
-        /// Also give the remoteness (moves until the game ends with perfect play), by full search.
+        /// Compute remoteness and suspense even when the full search they need is large (they are
+        /// reported by default only when that search is small).
         #[arg(long)]
         remoteness: bool,
         #[command(flatten)]
@@ -72,12 +73,28 @@ enum Command {
 }
 
 #[derive(Args, Debug)]
-struct Target {
-    /// Game name, e.g. CN(7,4), SCN(6,3), nim, moore(2).
-    game: String,
+pub struct Target {
+    /// Game name, e.g. CN(7,4), SCN(6,3), nim, moore(2); or a sum with positions in brackets,
+    /// e.g. "CN(7,4)[1,2,3,4,5,6,7] + ET(2)[31,54] + nim[5]" (then no POSITION).
+    pub game: String,
     /// Position, e.g. 1,7,5,6,2,3,6.
     #[arg(allow_hyphen_values = true)]
-    position: String,
+    pub position: Option<String>,
+}
+
+impl Target {
+    /// The position text; a missing position is an error unless the game is a sum.
+    pub fn position_text(&self) -> Result<&str, Error> {
+        match &self.position {
+            Some(p) if nimlab_games::is_sum(&self.game) => Err(Error::BadPosition(format!(
+                "a sum carries its positions in brackets; drop the extra argument '{p}'"
+            ))),
+            Some(p) => Ok(p),
+            None => Err(Error::BadPosition(
+                "the following required arguments were not provided: <POSITION>".into(),
+            )),
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -91,7 +108,7 @@ pub struct Common {
 }
 
 impl Common {
-    fn budget(&self) -> Budget {
+    pub fn budget(&self) -> Budget {
         Budget {
             limit: self.limit,
             flag: "--limit",
@@ -169,7 +186,7 @@ fn dispatch(cmd: Command) -> Result<(), Error> {
 
 fn load(target: &Target) -> Result<(Box<dyn Game>, Pos), Error> {
     let game = parse_game(&target.game)?;
-    let p = game.parse_position(&target.position)?;
+    let p = game.parse_position(target.position_text()?)?;
     Ok((game, p))
 }
 
@@ -177,7 +194,7 @@ fn load(target: &Target) -> Result<(Box<dyn Game>, Pos), Error> {
 /// (`1^3 2 5`) when the position was typed that way, the game's tuple notation otherwise.
 fn printer<'a>(game: &'a dyn Game, target: &Target) -> impl Fn(&[u64]) -> String + 'a {
     let power = nimlab_games::chip::is_chip_game(game)
-        && nimlab_games::chip::uses_power_notation(&target.position);
+        && nimlab_games::chip::uses_power_notation(target.position.as_deref().unwrap_or(""));
     move |p: &[u64]| {
         if power {
             nimlab_games::chip::format_power(p)
@@ -208,6 +225,9 @@ fn cmd_outcome(
     with_remoteness: bool,
     common: &Common,
 ) -> Result<(), Error> {
+    if nimlab_games::is_sum(&target.game) {
+        return crate::sums_cmd::run(target, play, false, with_remoteness, common);
+    }
     let (game, p) = load(target)?;
     let show = printer(game.as_ref(), target);
     let mut solver = Solver::new(game.as_ref());
@@ -228,14 +248,9 @@ fn cmd_outcome(
             r
         }
     };
-    let remoteness = if with_remoteness {
-        solver.check_budget(&p, true, common.budget())?;
-        let bar = search_spinner(&mut solver);
-        let r = solver.remoteness(&p, play);
-        bar.finish_and_clear();
-        Some(r)
-    } else {
-        None
+    let (remoteness, suspense) = match remoteness_and_suspense(&mut solver, &p, play, with_remoteness, common)? {
+        Some((r, s)) => (Some(r), Some(s)),
+        None => (None, None),
     };
     if common.json {
         let mut v = output::header(game.as_ref(), &p, play);
@@ -244,9 +259,9 @@ fn cmd_outcome(
         if let Some(g) = grundy {
             v["grundy"] = json!(g);
         }
-        if let Some(r) = remoteness {
-            v["remoteness"] = json!(r);
-        }
+        // Always present; null when the full search they need was too large to run by default.
+        v["remoteness"] = json!(remoteness);
+        v["suspense"] = json!(suspense);
         output::print_json(&v);
     } else {
         println!(
@@ -260,15 +275,42 @@ fn cmd_outcome(
         if let Some(g) = grundy {
             println!("Grundy value: {g}");
         }
-        if let Some(r) = remoteness {
-            println!("remoteness: {r}");
+        if let (Some(r), Some(su)) = (remoteness, suspense) {
+            println!("remoteness: {r} (moves the winner needs to win, the loser can hold out)");
+            println!("suspense: {su} (the same when the winner delays and the loser hurries)");
         }
         println!("method: {}", output::method_in_words(&method));
     }
     Ok(())
 }
 
+/// Full searches this small run by default, so that `outcome` can always report remoteness and suspense.
+const AUTO_FULL_SEARCH: f64 = 2e7;
+
+/// Remoteness and suspense of `p` by full search: always when `forced` (within the budget, else an
+/// error), otherwise only when the search is small.
+pub fn remoteness_and_suspense(
+    solver: &mut Solver,
+    p: &[u64],
+    play: Play,
+    forced: bool,
+    common: &Common,
+) -> Result<Option<(u64, u64)>, Error> {
+    if forced {
+        solver.check_budget(p, true, common.budget())?;
+    } else if solver.work_estimate(p, true) > AUTO_FULL_SEARCH.min(common.limit) {
+        return Ok(None);
+    }
+    let bar = search_spinner(solver);
+    let f = solver.full(p);
+    bar.finish_and_clear();
+    Ok(Some((f.remoteness(play), f.suspense(play))))
+}
+
 fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
+    if nimlab_games::is_sum(&target.game) {
+        return crate::sums_cmd::run(target, Play::Normal, false, false, common);
+    }
     let (game, p) = load(target)?;
     let show = printer(game.as_ref(), target);
     let theory =
@@ -298,6 +340,9 @@ fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
 }
 
 fn cmd_moves(target: &Target, play: Play, all: bool, common: &Common) -> Result<(), Error> {
+    if nimlab_games::is_sum(&target.game) {
+        return crate::sums_cmd::run(target, play, true, false, common);
+    }
     let (game, p) = load(target)?;
     let show = printer(game.as_ref(), target);
     let mut solver = Solver::new(game.as_ref());

@@ -2,6 +2,7 @@
 
 mod cli;
 mod output;
+mod sums_cmd;
 mod table_cmd;
 
 use std::process::ExitCode;

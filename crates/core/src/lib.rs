@@ -17,10 +17,12 @@ pub mod error;
 pub mod game;
 pub mod position;
 pub mod solver;
+pub mod sum;
 pub mod table;
 pub mod value;
 
 pub use error::{Error, Result};
 pub use game::{BoxDomain, Game, Pos};
 pub use solver::{Budget, Solver};
+pub use sum::SumGame;
 pub use value::{Outcome, Play};

@@ -43,6 +43,11 @@ pub struct Full {
     pub remoteness_normal: u64,
     /// The same in misère play (a terminal position is won by the player to move, in 0 moves).
     pub remoteness_misere: u64,
+    /// Suspense number in normal play (Winning Ways, continued conjunctive compounds): 0 at a terminal
+    /// position; a winner moves to the P-option of greatest suspense, a loser to the option of least.
+    pub suspense_normal: u64,
+    /// The same in misère play.
+    pub suspense_misere: u64,
 }
 
 impl Full {
@@ -56,6 +61,12 @@ impl Full {
         match play {
             Play::Normal => self.remoteness_normal,
             Play::Misere => self.remoteness_misere,
+        }
+    }
+    pub fn suspense(&self, play: Play) -> u64 {
+        match play {
+            Play::Normal => self.suspense_normal,
+            Play::Misere => self.suspense_misere,
         }
     }
 }
@@ -231,17 +242,23 @@ impl<'g> Solver<'g> {
                     misere: Outcome::N,
                     remoteness_normal: 0,
                     remoteness_misere: 0,
+                    suspense_normal: 0,
+                    suspense_misere: 0,
                 };
             }
             let (normal, remoteness_normal) =
-                combine(vals.iter().map(|v| (v.normal, v.remoteness_normal)));
+                combine(vals.iter().map(|v| (v.normal, v.remoteness_normal)), false);
             let (misere, remoteness_misere) =
-                combine(vals.iter().map(|v| (v.misere, v.remoteness_misere)));
+                combine(vals.iter().map(|v| (v.misere, v.remoteness_misere)), false);
+            let (_, suspense_normal) = combine(vals.iter().map(|v| (v.normal, v.suspense_normal)), true);
+            let (_, suspense_misere) = combine(vals.iter().map(|v| (v.misere, v.suspense_misere)), true);
             Full {
                 normal,
                 misere,
                 remoteness_normal,
                 remoteness_misere,
+                suspense_normal,
+                suspense_misere,
             }
         });
         self.full.insert(key_of(&c), f);
@@ -260,6 +277,11 @@ impl<'g> Solver<'g> {
     /// The remoteness of `p` under `play`.
     pub fn remoteness(&mut self, p: &[u64], play: Play) -> u64 {
         self.full(p).remoteness(play)
+    }
+
+    /// The suspense number of `p` under `play`.
+    pub fn suspense(&mut self, p: &[u64], play: Play) -> u64 {
+        self.full(p).suspense(play)
     }
 
     /// Every option of `p` with its value under `play`.
@@ -293,19 +315,26 @@ impl<'g> Solver<'g> {
     }
 }
 
-/// Outcome and remoteness of a non-terminal position from those of its options.
-fn combine(options: impl Iterator<Item = (Outcome, u64)>) -> (Outcome, u64) {
-    let mut best_win: Option<u64> = None; // least remoteness among P-options
-    let mut longest: u64 = 0; // greatest remoteness among all options
+/// Outcome and remoteness (or suspense) of a non-terminal position from those of its options.
+///
+/// Remoteness: the winner hurries (least value among P-options), the loser delays (greatest value
+/// among all options). Suspense (`suspense = true`) is the reverse: the winner delays (greatest value
+/// among P-options), the loser hurries (least value among all options).
+fn combine(options: impl Iterator<Item = (Outcome, u64)>, suspense: bool) -> (Outcome, u64) {
+    let mut win: Option<u64> = None; // best value among P-options
+    let mut lose: Option<u64> = None; // best value among all options, for the loser
     for (o, r) in options {
+        let pick = |cur: Option<u64>, hurry: bool| {
+            Some(cur.map_or(r, |c| if hurry { c.min(r) } else { c.max(r) }))
+        };
         if o.is_p() {
-            best_win = Some(best_win.map_or(r, |b| b.min(r)));
+            win = pick(win, !suspense);
         }
-        longest = longest.max(r);
+        lose = pick(lose, suspense);
     }
-    match best_win {
+    match win {
         Some(r) => (Outcome::N, r + 1),
-        None => (Outcome::P, longest + 1),
+        None => (Outcome::P, lose.unwrap_or(0) + 1),
     }
 }
 
@@ -354,6 +383,11 @@ mod tests {
         // Remoteness in normal play: 0, 1, 1, 2 (P: 1 + max(1,1)), 3, 3, 4.
         let rem: Vec<u64> = (0..7).map(|n| s.remoteness(&[n], Play::Normal)).collect();
         assert_eq!(rem, vec![0, 1, 1, 2, 3, 3, 4]);
+        // Suspense by hand: 0; 1 (-> 0); 2 -> {1, 0}: winner picks P-option 0, so 1; 3 -> {2 (N, 1),
+        // 1 (N, 1)}: P, loser hurries: 1 + 1 = 2; 4 -> {3 (P, 2), 2}: 3; 5 -> {4, 3 (P, 2)}: 3;
+        // 6 -> {5 (N, 3), 4 (N, 3)}: 4.
+        let sus: Vec<u64> = (0..7).map(|n| s.suspense(&[n], Play::Normal)).collect();
+        assert_eq!(sus, vec![0, 1, 1, 2, 3, 3, 4]);
         assert_eq!(s.winning_moves(&[5], Play::Normal), vec![vec![3]]);
     }
 

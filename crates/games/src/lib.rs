@@ -21,7 +21,7 @@ mod window;
 pub use circular::CircularNim;
 pub use moore::MooreNim;
 pub use nim::Nim;
-pub use registry::{catalogue, parse_game, GameEntry};
+pub use registry::{catalogue, is_sum, parse_game, parse_sum, GameEntry};
 pub use shrinking::ShrinkingCircularNim;
 
 pub mod chip;

@@ -141,6 +141,49 @@ fn params(name: &str, inner: &str, want: usize) -> Result<Vec<usize>> {
         .collect()
 }
 
+/// True when `text` names a disjunctive sum such as `CN(7,4)[1,2,3,4,5,6,7] + nim[5]`.
+pub fn is_sum(text: &str) -> bool {
+    text.contains('[')
+}
+
+/// Parses a disjunctive sum `GAME[POSITION] + GAME[POSITION] + ...` into the sum game and the
+/// components' positions.
+pub fn parse_sum(text: &str) -> Result<(nimlab_core::SumGame, Vec<nimlab_core::Pos>)> {
+    // Split at '+' outside brackets and parentheses.
+    let mut pieces = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            '+' if depth == 0 => {
+                pieces.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&text[start..]);
+    let mut games: Vec<Box<dyn Game>> = Vec::new();
+    let mut positions = Vec::new();
+    for piece in pieces {
+        let piece = piece.trim();
+        let (name, rest) = piece.split_once('[').ok_or_else(|| {
+            Error::BadGame(format!(
+                "sum component '{piece}' needs a position in brackets, e.g. nim[5] or CN(4,2)[1,2,3,4]"
+            ))
+        })?;
+        let pos = rest.strip_suffix(']').ok_or_else(|| {
+            Error::BadGame(format!("sum component '{piece}' must end with ']'"))
+        })?;
+        let g = parse_game(name)?;
+        let p = g.parse_position(pos)?;
+        games.push(g);
+        positions.push(p);
+    }
+    Ok((nimlab_core::SumGame::new(games)?, positions))
+}
+
 /// Turns a game name (case-insensitive, spaces ignored) into a game.
 pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
     let s: String = text

@@ -11,6 +11,7 @@
 pub mod circular;
 pub mod ferguson;
 pub mod harness;
+pub mod sums;
 mod nim;
 
 use nimlab_core::{Game, Play, Pos};

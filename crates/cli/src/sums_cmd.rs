@@ -1,0 +1,95 @@
+//! `outcome`, `grundy` and `moves` of a disjunctive sum such as
+//! `"CN(7,4)[1,2,3,4,5,6,7] + ET(2)[31,54] + nim[5]"`.
+
+use crate::cli::{remoteness_and_suspense, Common, Target};
+use crate::output;
+use nimlab_core::{Error, Game, Play, Pos, Solver, SumGame};
+use nimlab_theory::sums::solve_sum;
+use serde_json::json;
+
+pub fn run(target: &Target, play: Play, want_moves: bool, forced_remoteness: bool, common: &Common) -> Result<(), Error> {
+    if let Some(extra) = &target.position {
+        return Err(Error::BadPosition(format!(
+            "a sum carries its positions in brackets; drop the extra argument '{extra}'"
+        )));
+    }
+    let (sum, parts) = nimlab_games::parse_sum(&target.game)?;
+    let answer = solve_sum(&sum, &parts, play, common.budget(), want_moves)?;
+    let encoded = SumGame::encode(&parts);
+    let mut solver = Solver::new(&sum);
+    let rs = remoteness_and_suspense(&mut solver, &encoded, play, forced_remoteness, common)?;
+    let games = sum.parts();
+    // A move of the sum, as the whole sum position after it.
+    let after = |component: usize, to: &Pos| -> Vec<Pos> {
+        let mut all = parts.clone();
+        all[component] = to.clone();
+        all
+    };
+    if common.json {
+        let mut v = json!({
+            "game": sum.id(),
+            "position": parts,
+            "play": play.name(),
+            "outcome": answer.outcome.to_string(),
+            "method": answer.method,
+            "remoteness": rs.map(|x| x.0),
+            "suspense": rs.map(|x| x.1),
+        });
+        if let Some(g) = answer.grundy {
+            v["grundy"] = json!(g);
+        }
+        if !answer.components.is_empty() {
+            v["components"] = json!(games
+                .iter()
+                .zip(&parts)
+                .zip(&answer.components)
+                .map(|((g, p), c)| json!({"game": g.id(), "position": p, "grundy": c.grundy, "method": c.method}))
+                .collect::<Vec<_>>());
+        }
+        if want_moves {
+            v["winning_moves"] = json!(answer.winning_moves.iter().map(|m| after(m.component, &m.to)).collect::<Vec<_>>());
+            v["winning_moves_detail"] = json!(answer
+                .winning_moves
+                .iter()
+                .map(|m| json!({"component": m.component, "game": games[m.component].id(), "to": m.to}))
+                .collect::<Vec<_>>());
+        }
+        output::print_json(&v);
+        return Ok(());
+    }
+    println!(
+        "{} ({} play): {} — {}",
+        sum.format_position(&encoded),
+        play,
+        answer.outcome,
+        answer.outcome.in_words()
+    );
+    if let Some(g) = answer.grundy {
+        println!("Grundy value: {g}");
+        for ((g, p), c) in games.iter().zip(&parts).zip(&answer.components) {
+            println!("  {}{}: Grundy value {} ({})", g.id(), g.format_position(p), c.grundy, output::method_in_words(&c.method));
+        }
+    }
+    if let Some((r, s)) = rs {
+        println!("remoteness: {r}; suspense: {s}");
+    }
+    if want_moves {
+        if answer.winning_moves.is_empty() {
+            println!("no winning move: every move leads to an N-position");
+        } else {
+            println!("winning moves ({}):", answer.winning_moves.len());
+            for m in &answer.winning_moves {
+                let g = &games[m.component];
+                println!(
+                    "  in component {} ({}): {} -> {}",
+                    m.component + 1,
+                    g.id(),
+                    g.format_position(&parts[m.component]),
+                    g.format_position(&m.to)
+                );
+            }
+        }
+    }
+    println!("method: {}", answer.method);
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! Disjunctive sums of any built-in games.
+//!
+//! Normal play: the Grundy value of a sum is the XOR of its components' values; each component's value
+//! comes from a closed form where one gives it (a theorem's Grundy value, or 0 for a position a theorem
+//! proves P) and from search otherwise. A winning move is played in a component whose value can be
+//! lowered to (its value XOR the total).
+//!
+//! Misère play: when every component is a Nim heap game (Nim, Moore's Nim_1, CN(n,1)) the sum is one Nim
+//! position and Bouton's misère rule decides it; otherwise the sum itself is searched.
+
+use crate::{find, nim::misere_nim_is_p};
+use nimlab_core::{Budget, Error, Game, Outcome, Play, Pos, Result, Solver, SumGame};
+
+/// One component's value in normal play, and how it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComponentValue {
+    pub grundy: u64,
+    pub method: String,
+}
+
+/// A move of a sum: which component it is played in and the component's new position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SumMove {
+    pub component: usize,
+    pub to: Pos,
+}
+
+/// What nimlab answers about a sum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SumAnswer {
+    pub outcome: Outcome,
+    /// The Grundy value of the sum (normal play).
+    pub grundy: Option<u64>,
+    /// How the answer was found, e.g. `xor of components` or `search on the sum`.
+    pub method: String,
+    /// Each component's value (normal play).
+    pub components: Vec<ComponentValue>,
+    /// Winning moves (when asked for).
+    pub winning_moves: Vec<SumMove>,
+}
+
+/// The Grundy value of one position: closed form where known, else search within `budget`.
+pub fn component_grundy(game: &dyn Game, p: &[u64], budget: Budget) -> Result<ComponentValue> {
+    if let Some((t, v)) = find(game, p, Play::Normal) {
+        if let Some(g) = v.grundy {
+            return Ok(ComponentValue { grundy: g, method: t.id().to_string() });
+        }
+        if v.is_p {
+            return Ok(ComponentValue { grundy: 0, method: t.id().to_string() });
+        }
+    }
+    let mut solver = Solver::new(game);
+    solver.check_budget(p, false, budget)?;
+    Ok(ComponentValue { grundy: solver.grundy(p), method: "search".into() })
+}
+
+fn nim_like(game: &dyn Game) -> bool {
+    let params = game.params();
+    game.family() == "nim"
+        || (game.family() == "moore" && params == [1])
+        || (game.family() == "CN" && params.get(1) == Some(&1))
+}
+
+/// Solves the sum `sum` at the components' positions `parts`.
+pub fn solve_sum(sum: &SumGame, parts: &[Pos], play: Play, budget: Budget, want_moves: bool) -> Result<SumAnswer> {
+    let games = sum.parts();
+    if games.len() != parts.len() {
+        return Err(Error::BadPosition("one position per component is needed".into()));
+    }
+    match play {
+        Play::Normal => {
+            let mut components = Vec::new();
+            for (g, p) in games.iter().zip(parts) {
+                components.push(component_grundy(g.as_ref(), p, budget)?);
+            }
+            let x = components.iter().fold(0, |a, c| a ^ c.grundy);
+            let mut winning_moves = Vec::new();
+            if want_moves && x != 0 {
+                for (i, (g, p)) in games.iter().zip(parts).enumerate() {
+                    let gi = components[i].grundy;
+                    let target = gi ^ x;
+                    if target >= gi {
+                        continue;
+                    }
+                    winning_moves.extend(
+                        moves_to_value(g.as_ref(), p, target, budget)?
+                            .into_iter()
+                            .map(|to| SumMove { component: i, to }),
+                    );
+                }
+            }
+            Ok(SumAnswer {
+                outcome: Outcome::from_is_p(x == 0),
+                grundy: Some(x),
+                method: "xor of the components' Grundy values".into(),
+                components,
+                winning_moves,
+            })
+        }
+        Play::Misere if games.iter().all(|g| nim_like(g.as_ref())) => {
+            // One Nim position: all heaps of all components.
+            let heaps: Vec<(usize, usize)> = parts
+                .iter()
+                .enumerate()
+                .flat_map(|(i, p)| (0..p.len()).map(move |j| (i, j)))
+                .collect();
+            let flat: Pos = parts.iter().flatten().copied().collect();
+            let mut winning_moves = Vec::new();
+            if want_moves {
+                for (h, &(i, j)) in heaps.iter().enumerate() {
+                    let x = flat.iter().fold(0, |a, &b| a ^ b);
+                    let mut targets = vec![flat[h] ^ x, 0, 1];
+                    targets.sort_unstable();
+                    targets.dedup();
+                    for t in targets.into_iter().rev().filter(|&t| t < flat[h]) {
+                        let mut q = flat.clone();
+                        q[h] = t;
+                        if misere_nim_is_p(&q) {
+                            let mut to = parts[i].clone();
+                            to[j] = t;
+                            winning_moves.push(SumMove { component: i, to });
+                        }
+                    }
+                }
+            }
+            Ok(SumAnswer {
+                outcome: Outcome::from_is_p(misere_nim_is_p(&flat)),
+                grundy: None,
+                method: "bouton-misere (every component is Nim)".into(),
+                components: Vec::new(),
+                winning_moves,
+            })
+        }
+        Play::Misere => {
+            let p = SumGame::encode(parts);
+            let mut solver = Solver::new(sum);
+            solver.check_budget(&p, true, budget)?;
+            let outcome = solver.outcome(&p, Play::Misere);
+            let mut winning_moves = Vec::new();
+            if want_moves {
+                for q in solver.winning_moves(&p, Play::Misere) {
+                    let qs = sum.decode(&q).expect("options of a sum are sums");
+                    let component = (0..parts.len()).find(|&i| qs[i] != parts[i]).unwrap_or(0);
+                    winning_moves.push(SumMove { component, to: qs[component].clone() });
+                }
+            }
+            Ok(SumAnswer {
+                outcome,
+                grundy: None,
+                method: "search on the sum".into(),
+                components: Vec::new(),
+                winning_moves,
+            })
+        }
+    }
+}
+
+/// The options of `p` whose Grundy value is `target`.
+fn moves_to_value(game: &dyn Game, p: &[u64], target: u64, budget: Budget) -> Result<Vec<Pos>> {
+    if target == 0 {
+        if let Some((_, v)) = find(game, p, Play::Normal) {
+            if let Some(moves) = v.winning_moves {
+                if !moves.is_empty() {
+                    return Ok(moves);
+                }
+            }
+        }
+    }
+    // In a Nim heap game an option's value is the XOR of its heaps (Bouton): set one heap so that
+    // the XOR becomes `target`.
+    if nim_like(game) {
+        let total = p.iter().fold(0, |a, &b| a ^ b);
+        return Ok((0..p.len())
+            .filter(|&i| total ^ p[i] ^ target < p[i])
+            .map(|i| {
+                let mut q = p.to_vec();
+                q[i] = total ^ p[i] ^ target;
+                q
+            })
+            .collect());
+    }
+    let mut solver = Solver::new(game);
+    solver.check_budget(p, false, budget)?;
+    Ok(game.options(p).into_iter().filter(|q| solver.grundy(q) == target).collect())
+}
