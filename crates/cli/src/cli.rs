@@ -248,10 +248,11 @@ fn cmd_outcome(
             r
         }
     };
-    let (remoteness, suspense) = match remoteness_and_suspense(&mut solver, &p, play, with_remoteness, common)? {
-        Some((r, s)) => (Some(r), Some(s)),
-        None => (None, None),
-    };
+    let (remoteness, suspense) =
+        match remoteness_and_suspense(&mut solver, &p, play, with_remoteness, common)? {
+            Some((r, s)) => (Some(r), Some(s)),
+            None => (None, None),
+        };
     if common.json {
         let mut v = output::header(game.as_ref(), &p, play);
         v["outcome"] = json!(outcome.to_string());

@@ -7,7 +7,13 @@ use nimlab_core::{Error, Game, Play, Pos, Solver, SumGame};
 use nimlab_theory::sums::solve_sum;
 use serde_json::json;
 
-pub fn run(target: &Target, play: Play, want_moves: bool, forced_remoteness: bool, common: &Common) -> Result<(), Error> {
+pub fn run(
+    target: &Target,
+    play: Play,
+    want_moves: bool,
+    forced_remoteness: bool,
+    common: &Common,
+) -> Result<(), Error> {
     if let Some(extra) = &target.position {
         return Err(Error::BadPosition(format!(
             "a sum carries its positions in brackets; drop the extra argument '{extra}'"
@@ -47,7 +53,11 @@ pub fn run(target: &Target, play: Play, want_moves: bool, forced_remoteness: boo
                 .collect::<Vec<_>>());
         }
         if want_moves {
-            v["winning_moves"] = json!(answer.winning_moves.iter().map(|m| after(m.component, &m.to)).collect::<Vec<_>>());
+            v["winning_moves"] = json!(answer
+                .winning_moves
+                .iter()
+                .map(|m| after(m.component, &m.to))
+                .collect::<Vec<_>>());
             v["winning_moves_detail"] = json!(answer
                 .winning_moves
                 .iter()
@@ -67,7 +77,13 @@ pub fn run(target: &Target, play: Play, want_moves: bool, forced_remoteness: boo
     if let Some(g) = answer.grundy {
         println!("Grundy value: {g}");
         for ((g, p), c) in games.iter().zip(&parts).zip(&answer.components) {
-            println!("  {}{}: Grundy value {} ({})", g.id(), g.format_position(p), c.grundy, output::method_in_words(&c.method));
+            println!(
+                "  {}{}: Grundy value {} ({})",
+                g.id(),
+                g.format_position(p),
+                c.grundy,
+                output::method_in_words(&c.method)
+            );
         }
     }
     if let Some((r, s)) = rs {

@@ -250,8 +250,10 @@ impl<'g> Solver<'g> {
                 combine(vals.iter().map(|v| (v.normal, v.remoteness_normal)), false);
             let (misere, remoteness_misere) =
                 combine(vals.iter().map(|v| (v.misere, v.remoteness_misere)), false);
-            let (_, suspense_normal) = combine(vals.iter().map(|v| (v.normal, v.suspense_normal)), true);
-            let (_, suspense_misere) = combine(vals.iter().map(|v| (v.misere, v.suspense_misere)), true);
+            let (_, suspense_normal) =
+                combine(vals.iter().map(|v| (v.normal, v.suspense_normal)), true);
+            let (_, suspense_misere) =
+                combine(vals.iter().map(|v| (v.misere, v.suspense_misere)), true);
             Full {
                 normal,
                 misere,

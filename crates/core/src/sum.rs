@@ -48,13 +48,18 @@ impl SumGame {
     }
 
     fn parts_of(&self, p: &[u64]) -> Vec<Pos> {
-        self.decode(p).expect("a sum position encoded by SumGame::encode")
+        self.decode(p)
+            .expect("a sum position encoded by SumGame::encode")
     }
 }
 
 impl Game for SumGame {
     fn id(&self) -> String {
-        self.parts.iter().map(|g| g.id()).collect::<Vec<_>>().join(" + ")
+        self.parts
+            .iter()
+            .map(|g| g.id())
+            .collect::<Vec<_>>()
+            .join(" + ")
     }
     fn family(&self) -> &'static str {
         "sum"

@@ -173,9 +173,9 @@ pub fn parse_sum(text: &str) -> Result<(nimlab_core::SumGame, Vec<nimlab_core::P
                 "sum component '{piece}' needs a position in brackets, e.g. nim[5] or CN(4,2)[1,2,3,4]"
             ))
         })?;
-        let pos = rest.strip_suffix(']').ok_or_else(|| {
-            Error::BadGame(format!("sum component '{piece}' must end with ']'"))
-        })?;
+        let pos = rest
+            .strip_suffix(']')
+            .ok_or_else(|| Error::BadGame(format!("sum component '{piece}' must end with ']'")))?;
         let g = parse_game(name)?;
         let p = g.parse_position(pos)?;
         games.push(g);

@@ -43,15 +43,24 @@ pub struct SumAnswer {
 pub fn component_grundy(game: &dyn Game, p: &[u64], budget: Budget) -> Result<ComponentValue> {
     if let Some((t, v)) = find(game, p, Play::Normal) {
         if let Some(g) = v.grundy {
-            return Ok(ComponentValue { grundy: g, method: t.id().to_string() });
+            return Ok(ComponentValue {
+                grundy: g,
+                method: t.id().to_string(),
+            });
         }
         if v.is_p {
-            return Ok(ComponentValue { grundy: 0, method: t.id().to_string() });
+            return Ok(ComponentValue {
+                grundy: 0,
+                method: t.id().to_string(),
+            });
         }
     }
     let mut solver = Solver::new(game);
     solver.check_budget(p, false, budget)?;
-    Ok(ComponentValue { grundy: solver.grundy(p), method: "search".into() })
+    Ok(ComponentValue {
+        grundy: solver.grundy(p),
+        method: "search".into(),
+    })
 }
 
 fn nim_like(game: &dyn Game) -> bool {
@@ -62,10 +71,18 @@ fn nim_like(game: &dyn Game) -> bool {
 }
 
 /// Solves the sum `sum` at the components' positions `parts`.
-pub fn solve_sum(sum: &SumGame, parts: &[Pos], play: Play, budget: Budget, want_moves: bool) -> Result<SumAnswer> {
+pub fn solve_sum(
+    sum: &SumGame,
+    parts: &[Pos],
+    play: Play,
+    budget: Budget,
+    want_moves: bool,
+) -> Result<SumAnswer> {
     let games = sum.parts();
     if games.len() != parts.len() {
-        return Err(Error::BadPosition("one position per component is needed".into()));
+        return Err(Error::BadPosition(
+            "one position per component is needed".into(),
+        ));
     }
     match play {
         Play::Normal => {
@@ -141,7 +158,10 @@ pub fn solve_sum(sum: &SumGame, parts: &[Pos], play: Play, budget: Budget, want_
                 for q in solver.winning_moves(&p, Play::Misere) {
                     let qs = sum.decode(&q).expect("options of a sum are sums");
                     let component = (0..parts.len()).find(|&i| qs[i] != parts[i]).unwrap_or(0);
-                    winning_moves.push(SumMove { component, to: qs[component].clone() });
+                    winning_moves.push(SumMove {
+                        component,
+                        to: qs[component].clone(),
+                    });
                 }
             }
             Ok(SumAnswer {
@@ -181,5 +201,9 @@ fn moves_to_value(game: &dyn Game, p: &[u64], target: u64, budget: Budget) -> Re
     }
     let mut solver = Solver::new(game);
     solver.check_budget(p, false, budget)?;
-    Ok(game.options(p).into_iter().filter(|q| solver.grundy(q) == target).collect())
+    Ok(game
+        .options(p)
+        .into_iter()
+        .filter(|q| solver.grundy(q) == target)
+        .collect())
 }

@@ -31,7 +31,12 @@ impl Compound<'_> {
         if let Some(&w) = self.memo.get(ps) {
             return w;
         }
-        let opts: Vec<Vec<Pos>> = self.games.iter().zip(ps).map(|(g, p)| g.options(p)).collect();
+        let opts: Vec<Vec<Pos>> = self
+            .games
+            .iter()
+            .zip(ps)
+            .map(|(g, p)| g.options(p))
+            .collect();
         let mut next: Vec<Vec<Pos>> = Vec::new();
         match self.kind {
             Kind::Disjunctive => {
@@ -45,11 +50,17 @@ impl Compound<'_> {
             }
             Kind::Conjunctive | Kind::Continued => {
                 let conj = matches!(self.kind, Kind::Conjunctive);
-                if !(conj && opts.iter().any(|o| o.is_empty())) && opts.iter().any(|o| !o.is_empty()) {
+                if !(conj && opts.iter().any(|o| o.is_empty()))
+                    && opts.iter().any(|o| !o.is_empty())
+                {
                     // Cartesian product; a finished component stays put in the continued compound.
                     next.push(vec![]);
                     for (i, o) in opts.iter().enumerate() {
-                        let choices: Vec<Pos> = if o.is_empty() { vec![ps[i].clone()] } else { o.clone() };
+                        let choices: Vec<Pos> = if o.is_empty() {
+                            vec![ps[i].clone()]
+                        } else {
+                            o.clone()
+                        };
                         next = next
                             .into_iter()
                             .flat_map(|t| {
@@ -75,25 +86,42 @@ impl Compound<'_> {
 }
 
 fn small_positions(game: &dyn Game, texts: &[&str]) -> Vec<Pos> {
-    texts.iter().map(|t| game.parse_position(t).unwrap()).collect()
+    texts
+        .iter()
+        .map(|t| game.parse_position(t).unwrap())
+        .collect()
 }
 
 fn samples() -> Vec<(Box<dyn Game>, Vec<Pos>)> {
     let mut out: Vec<(Box<dyn Game>, Vec<Pos>)> = Vec::new();
     let cn = parse_game("CN(3,2)").unwrap();
-    let ps = small_positions(cn.as_ref(), &["0,0,0", "1,0,0", "1,1,0", "1,1,1", "2,1,0", "2,0,1", "2,2,1", "3,1,2"]);
+    let ps = small_positions(
+        cn.as_ref(),
+        &[
+            "0,0,0", "1,0,0", "1,1,0", "1,1,1", "2,1,0", "2,0,1", "2,2,1", "3,1,2",
+        ],
+    );
     out.push((cn, ps));
     let scn = parse_game("SCN(4,2)").unwrap();
-    let ps = small_positions(scn.as_ref(), &["()", "1", "2", "1,1", "1,2", "2,2,1", "1,1,1,1", "2,1,2,1"]);
+    let ps = small_positions(
+        scn.as_ref(),
+        &["()", "1", "2", "1,1", "1,2", "2,2,1", "1,1,1,1", "2,1,2,1"],
+    );
     out.push((scn, ps));
     let nim = parse_game("nim").unwrap();
     let ps = small_positions(nim.as_ref(), &["0", "1", "2", "3", "1,2", "4", "2,3"]);
     out.push((nim, ps));
     let et = parse_game("ET(2)").unwrap();
-    let ps = small_positions(et.as_ref(), &["1,1", "1,2", "2,2", "3,1", "3,4", "2,5", "4,4"]);
+    let ps = small_positions(
+        et.as_ref(),
+        &["1,1", "1,2", "2,2", "3,1", "3,4", "2,5", "4,4"],
+    );
     out.push((et, ps));
     let moore = parse_game("moore(2)").unwrap();
-    let ps = small_positions(moore.as_ref(), &["0,0,0", "1,1,0", "1,1,1", "2,1,1", "2,2,1"]);
+    let ps = small_positions(
+        moore.as_ref(),
+        &["0,0,0", "1,1,0", "1,1,1", "2,1,1", "2,2,1"],
+    );
     out.push((moore, ps));
     out
 }
@@ -114,24 +142,53 @@ fn sums_of_two_and_three_games_match_the_product_game() {
                     let text = idx
                         .iter()
                         .zip(&choice)
-                        .map(|(&i, &j)| format!("{}[{}]", samples[i].0.id(), samples[i].1[j].iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")))
+                        .map(|(&i, &j)| {
+                            format!(
+                                "{}[{}]",
+                                samples[i].0.id(),
+                                samples[i].1[j]
+                                    .iter()
+                                    .map(|x| x.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(",")
+                            )
+                        })
                         .collect::<Vec<_>>()
                         .join(" + ");
                     let (sum, parts) = parse_sum(&text).unwrap();
                     for play in [Play::Normal, Play::Misere] {
-                        let games: Vec<&dyn Game> = sum.parts().iter().map(|g| g.as_ref()).collect();
-                        let mut brute = Compound { games: games.clone(), kind: Kind::Disjunctive, misere: play == Play::Misere, memo: HashMap::new() };
+                        let games: Vec<&dyn Game> =
+                            sum.parts().iter().map(|g| g.as_ref()).collect();
+                        let mut brute = Compound {
+                            games: games.clone(),
+                            kind: Kind::Disjunctive,
+                            misere: play == Play::Misere,
+                            memo: HashMap::new(),
+                        };
                         let ans = solve_sum(&sum, &parts, play, Budget::default(), true).unwrap();
                         let n = brute.wins(&parts);
                         assert_eq!(ans.outcome == Outcome::N, n, "{text} {play}");
                         // Every named winning move is legal in its component and leaves a lost sum.
                         for m in &ans.winning_moves {
-                            assert!(games[m.component].options(&parts[m.component]).contains(&m.to), "{text}: {m:?}");
+                            assert!(
+                                games[m.component]
+                                    .options(&parts[m.component])
+                                    .contains(&m.to),
+                                "{text}: {m:?}"
+                            );
                             let mut after = parts.clone();
                             after[m.component] = m.to.clone();
-                            assert!(!brute.wins(&after), "{text} {play}: move {m:?} does not win");
+                            assert!(
+                                !brute.wins(&after),
+                                "{text} {play}: move {m:?} does not win"
+                            );
                         }
-                        assert_eq!(ans.winning_moves.is_empty(), !n || (play == Play::Misere && games.iter().zip(&parts).all(|(g, p)| g.is_terminal(p))), "{text} {play}: moves");
+                        assert_eq!(
+                            ans.winning_moves.is_empty(),
+                            !n || (play == Play::Misere
+                                && games.iter().zip(&parts).all(|(g, p)| g.is_terminal(p))),
+                            "{text} {play}: moves"
+                        );
                         cases += 1;
                     }
                     // Next choice of positions.
@@ -170,18 +227,48 @@ fn remoteness_and_suspense_decide_conjunctive_compounds() {
                         let ps = vec![p.clone(), q.clone()];
                         // Conjunctive compound: the component with the least remoteness ends the game,
                         // and its winner wins.
-                        let mut conj = Compound { games: games.clone(), kind: Kind::Conjunctive, misere, memo: HashMap::new() };
-                        let shortest = if ra.remoteness(play) <= rb.remoteness(play) { ra } else { rb };
+                        let mut conj = Compound {
+                            games: games.clone(),
+                            kind: Kind::Conjunctive,
+                            misere,
+                            memo: HashMap::new(),
+                        };
+                        let shortest = if ra.remoteness(play) <= rb.remoteness(play) {
+                            ra
+                        } else {
+                            rb
+                        };
                         let tie = ra.remoteness(play) == rb.remoteness(play);
                         if !tie || ra.outcome(play) == rb.outcome(play) {
-                            assert_eq!(conj.wins(&ps), shortest.outcome(play) == Outcome::N, "conjunctive {} {p:?} + {} {q:?} {play}", ga.id(), gb.id());
+                            assert_eq!(
+                                conj.wins(&ps),
+                                shortest.outcome(play) == Outcome::N,
+                                "conjunctive {} {p:?} + {} {q:?} {play}",
+                                ga.id(),
+                                gb.id()
+                            );
                         }
                         // Continued conjunctive compound: the component with the greatest suspense decides.
-                        let mut cont = Compound { games, kind: Kind::Continued, misere, memo: HashMap::new() };
-                        let longest = if ra.suspense(play) >= rb.suspense(play) { ra } else { rb };
+                        let mut cont = Compound {
+                            games,
+                            kind: Kind::Continued,
+                            misere,
+                            memo: HashMap::new(),
+                        };
+                        let longest = if ra.suspense(play) >= rb.suspense(play) {
+                            ra
+                        } else {
+                            rb
+                        };
                         let tie = ra.suspense(play) == rb.suspense(play);
                         if !misere && (!tie || ra.outcome(play) == rb.outcome(play)) {
-                            assert_eq!(cont.wins(&ps), longest.outcome(play) == Outcome::N, "continued {} {p:?} + {} {q:?}", ga.id(), gb.id());
+                            assert_eq!(
+                                cont.wins(&ps),
+                                longest.outcome(play) == Outcome::N,
+                                "continued {} {p:?} + {} {q:?}",
+                                ga.id(),
+                                gb.id()
+                            );
                         }
                         cases += 1;
                     }
@@ -199,8 +286,20 @@ fn hand_computed_remoteness_and_suspense() {
     // so remoteness = suspense = 2.
     let nim = parse_game("nim").unwrap();
     let mut s = Solver::new(nim.as_ref());
-    assert_eq!((s.remoteness(&[3], Play::Normal), s.suspense(&[3], Play::Normal)), (1, 1));
-    assert_eq!((s.remoteness(&[1, 1], Play::Normal), s.suspense(&[1, 1], Play::Normal)), (2, 2));
+    assert_eq!(
+        (
+            s.remoteness(&[3], Play::Normal),
+            s.suspense(&[3], Play::Normal)
+        ),
+        (1, 1)
+    );
+    assert_eq!(
+        (
+            s.remoteness(&[1, 1], Play::Normal),
+            s.suspense(&[1, 1], Play::Normal)
+        ),
+        (2, 2)
+    );
     // (2,2) is P: moves to (1,2) [N: -> (1,1), remoteness 3] or (0,2) [N: -> (0,0), remoteness 1].
     // The loser prolongs: remoteness 1 + 3 = 4; in suspense the loser hurries: 1 + 1 = 2.
     assert_eq!(s.remoteness(&[2, 2], Play::Normal), 4);
