@@ -198,8 +198,9 @@ fn bad_input_gets_one_line_and_exit_2() {
 
 #[test]
 fn huge_searches_are_refused_up_front() {
+    // CN(7,3) has no closed form: a search from 100^7 is refused.
     fails(
-        &["outcome", "CN(7,4)", "100,100,100,100,100,100,100"],
+        &["outcome", "CN(7,3)", "100,100,100,100,100,100,100"],
         "--limit",
     );
     fails(&["table", "CN(7,4)", "--max", "40"], "--max");
@@ -218,4 +219,54 @@ fn huge_searches_are_refused_up_front() {
     ]);
     assert_eq!(v["outcome"], "P");
     assert_eq!(v["method"], "moore");
+}
+
+#[test]
+fn sums_of_games() {
+    // ET(2)(31,54) has Grundy value 6 (Ferguson's example), nim[5] has 5, CN(4,2)(1,1,1,1) is P (0):
+    // 6 xor 5 = 3, so N, and the winning moves lower the Grundy value of a component by xor 3.
+    let v = json(&[
+        "moves",
+        "ET(2)[31,54] + nim[5] + CN(4,2)[1,1,1,1]",
+        "--json",
+    ]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["grundy"], 3);
+    let detail = v["winning_moves_detail"].as_array().unwrap();
+    assert!(!detail.is_empty());
+    // A winning move lowers one component's value g to g xor 3: the Nim heap would have to grow
+    // (5 -> 6) and the CN(4,2) value would have to rise (0 -> 3), so every winning move is in ET(2)
+    // (6 -> 5).
+    assert!(
+        detail
+            .iter()
+            .all(|m| m["component"] == 0 && m["game"] == "ET(2)"),
+        "{v}"
+    );
+    let comps = v["components"].as_array().unwrap();
+    assert_eq!(comps[0]["grundy"], 6);
+    assert_eq!(comps[1]["grundy"], 5);
+    assert_eq!(comps[2]["grundy"], 0);
+    // Misère sum of Nim heaps: Bouton's misère rule on all heaps; (1) + (1) + (1) is P.
+    let v = json(&[
+        "outcome",
+        "nim[1] + nim[1] + CN(3,1)[1,0,0]",
+        "--misere",
+        "--json",
+    ]);
+    assert_eq!(v["outcome"], "P");
+    // A sum takes no separate position argument.
+    fails(&["outcome", "nim[1] + nim[2]", "3"], "brackets");
+    fails(&["outcome", "nim[1] + chess[2]"], "unknown game");
+}
+
+#[test]
+fn outcome_reports_remoteness_and_suspense() {
+    // Nim (2,2) by hand: P; remoteness 4 (the loser prolongs via (1,2)), suspense 2.
+    let v = json(&["outcome", "nim", "2,2", "--json"]);
+    assert_eq!(v["remoteness"], 4);
+    assert_eq!(v["suspense"], 2);
+    // Too large to search by default: the keys are present and null.
+    let v = json(&["outcome", "nim", "1000000000000000000,3,5", "--json"]);
+    assert!(v["remoteness"].is_null() && v["suspense"].is_null());
 }
