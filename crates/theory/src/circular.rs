@@ -41,6 +41,7 @@ impl Theorem for CnWhole {
             is_p,
             grundy: None,
             winning_moves: Some(if is_p { vec![] } else { vec![vec![0; p.len()]] }),
+            ..Default::default()
         })
     }
 }
@@ -79,6 +80,7 @@ impl Theorem for CnAllButOne {
             is_p,
             grundy: None,
             winning_moves: Some(moves),
+            ..Default::default()
         })
     }
 }
@@ -118,6 +120,7 @@ impl Theorem for Cn42 {
             is_p,
             grundy: None,
             winning_moves: Some(if is_p { vec![] } else { vec![target] }),
+            ..Default::default()
         })
     }
 }
@@ -175,6 +178,7 @@ impl Theorem for Lemma5 {
             is_p: true,
             grundy: None,
             winning_moves: Some(vec![]),
+            ..Default::default()
         })
     }
 }

@@ -79,6 +79,7 @@ fn p_verdict(normal: bool) -> Verdict {
         is_p: true,
         grundy: if normal { Some(0) } else { None },
         winning_moves: Some(Vec::new()),
+        ..Default::default()
     }
 }
 
@@ -88,6 +89,7 @@ fn n_verdict(moves: Vec<Pos>, all: bool, grundy: Option<u64>) -> Verdict {
         is_p: false,
         grundy,
         winning_moves: Some(dedup_sorted(moves)),
+        ..Default::default()
     }
 }
 

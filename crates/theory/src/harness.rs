@@ -110,3 +110,119 @@ pub fn check(
     }
     cov
 }
+
+/// The searched P-set of a whole box, computed once by [`nimlab_core::table::tabulate`] (exact: every
+/// option of a box position lies in the box), as canonical representatives.
+pub struct BoxPSet<'g> {
+    game: &'g dyn Game,
+    canonical_p: std::collections::HashSet<Pos>,
+}
+
+impl<'g> BoxPSet<'g> {
+    /// Tabulates the P-positions of `game` (normal play) in `game.table_domain(hi, None)`.
+    pub fn new(game: &'g dyn Game, hi: u64) -> BoxPSet<'g> {
+        let domain = game.table_domain(hi, None).expect("the game has a box");
+        let table = nimlab_core::table::tabulate(
+            game,
+            &domain,
+            &nimlab_core::table::TableRun {
+                play: nimlab_core::Play::Normal,
+                keep_positions: true,
+                cancel: None,
+                progress: None,
+            },
+        )
+        .expect("tabulation");
+        BoxPSet {
+            game,
+            canonical_p: table.positions.into_iter().collect(),
+        }
+    }
+    /// True when `p` (a position of the box) is P by search.
+    pub fn is_p(&self, p: &[u64]) -> bool {
+        self.canonical_p.contains(&self.game.canonical(p))
+    }
+    /// Number of P-positions up to symmetry.
+    pub fn canonical_count(&self) -> usize {
+        self.canonical_p.len()
+    }
+}
+
+/// Like [`check`], for a normal-play entry and positions inside a tabulated box: membership must equal
+/// the searched outcome; every N-position must get at least one constructed move; every constructed
+/// move must be an option of the position (found among the game's options) and a P-position by search.
+/// A complete list of winning moves is not compared (use [`check`] for that).
+pub fn check_with_table(
+    theorem: &dyn Theorem,
+    table: &BoxPSet,
+    positions: impl IntoIterator<Item = Pos>,
+) -> Coverage {
+    let game = table.game;
+    assert!(
+        theorem.covers(game),
+        "{} does not cover {}",
+        theorem.id(),
+        game.id()
+    );
+    assert_eq!(theorem.play(), nimlab_core::Play::Normal);
+    let mut cov = Coverage::default();
+    for p in positions {
+        cov.positions += 1;
+        let Some(v) = theorem.decide(game, &p) else {
+            continue;
+        };
+        cov.decided += 1;
+        let searched_p = table.is_p(&p);
+        assert_eq!(
+            v.is_p,
+            searched_p,
+            "{} on {} {:?}: membership test says P = {}, search says {}",
+            theorem.id(),
+            game.id(),
+            p,
+            v.is_p,
+            searched_p
+        );
+        if searched_p {
+            cov.p_positions += 1;
+            continue;
+        }
+        let moves = v.winning_moves.unwrap_or_default();
+        assert!(
+            !moves.is_empty(),
+            "{} on {} {:?}: N-position without a constructed move",
+            theorem.id(),
+            game.id(),
+            p
+        );
+        for q in &moves {
+            let mut legal = false;
+            game.for_each_option(&p, &mut |o| {
+                if o == q.as_slice() {
+                    legal = true;
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            });
+            assert!(
+                legal,
+                "{} on {} {:?}: constructed move to {:?} is not legal",
+                theorem.id(),
+                game.id(),
+                p,
+                q
+            );
+            assert!(
+                table.is_p(q),
+                "{} on {} {:?}: constructed move to {:?} does not reach a P-position",
+                theorem.id(),
+                game.id(),
+                p,
+                q
+            );
+            cov.moves_checked += 1;
+        }
+    }
+    cov
+}

@@ -9,10 +9,14 @@
 //! The command line asks [`find`] for a result that decides a position and falls back to search.
 
 pub mod circular;
+pub mod cn74;
+pub mod cn_small;
 pub mod ferguson;
 pub mod harness;
-pub mod sums;
+pub mod linear;
 mod nim;
+pub mod scn;
+pub mod sums;
 
 use nimlab_core::{Game, Play, Pos};
 
@@ -21,7 +25,7 @@ pub use ferguson::{er_summary, ErSummary};
 pub use nim::{Bouton, BoutonMisere, MooreTheorem};
 
 /// What a result says about one position.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Verdict {
     /// Whether `winning_moves` lists every winning move or only those the proof names.
     pub all_winning_moves: bool,
@@ -32,6 +36,11 @@ pub struct Verdict {
     /// Winning moves the result constructs without enumerating options (empty for a P-position; for an
     /// N-position at least one). `None` when the result gives no construction.
     pub winning_moves: Option<Vec<Pos>>,
+    /// The P-family the position belongs to (for a P-position) or that the constructed move lands in
+    /// (for an N-position), e.g. `S4`.
+    pub family: Option<String>,
+    /// Why, in the words of the paper: the relations that hold, or the move and its target family.
+    pub reason: Option<String>,
 }
 
 /// A proven result about the P-positions of a family of games.
@@ -62,6 +71,19 @@ pub fn all() -> Vec<Box<dyn Theorem>> {
         Box::new(CnAllButOne),
         Box::new(Cn42),
         Box::new(Lemma5),
+        Box::new(cn_small::cn52()),
+        Box::new(cn_small::cn53()),
+        Box::new(cn_small::cn63()),
+        Box::new(cn_small::Cn64),
+        Box::new(cn74::cn74()),
+        Box::new(cn_small::cn86()),
+        Box::new(scn::ScnNim),
+        Box::new(scn::ScnWhole),
+        Box::new(scn::ScnAllButOne),
+        Box::new(scn::scn42()),
+        Box::new(scn::scn52()),
+        Box::new(scn::scn53()),
+        Box::new(scn::scn86()),
         Box::new(ferguson::EtTwoBoxGrundy),
         Box::new(ferguson::EtThreeBoxes),
         Box::new(ferguson::EtFourBoxes),

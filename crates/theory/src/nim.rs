@@ -49,6 +49,7 @@ impl Theorem for Bouton {
             is_p: x == 0,
             grundy: Some(x),
             winning_moves: Some(moves),
+            ..Default::default()
         })
     }
 }
@@ -110,6 +111,7 @@ impl Theorem for BoutonMisere {
             is_p: misere_nim_is_p(p),
             grundy: None,
             winning_moves: Some(moves),
+            ..Default::default()
         })
     }
 }
@@ -149,6 +151,7 @@ impl Theorem for MooreTheorem {
             is_p: moore_is_p(k, p),
             grundy: None,
             winning_moves: None,
+            ..Default::default()
         })
     }
 }
