@@ -1,0 +1,15 @@
+//! nimlab-tables: research-scale tables.
+//!
+//! - [`lines`]: the linear-time, bit-parallel P-set engine for window games on a box (one machine word
+//!   per line of the box, a few slabs of memory, parallel over anti-diagonals of blocks);
+//! - [`pset`]: CN, SCN, Nim and Moore's Nim P-sets (normal and misère) through that engine;
+//! - [`grundy`]: Grundy values of every position of a box by the same dominance recurrence on sets
+//!   of values;
+//! - [`store`]: the embedded SQLite store of solved tables.
+
+pub mod grundy;
+pub mod lines;
+pub mod pset;
+
+/// Version of the engine, recorded with every stored table.
+pub const ENGINE_VERSION: &str = concat!("lines-", env!("CARGO_PKG_VERSION"));

@@ -1,0 +1,387 @@
+//! P-sets of whole boxes for CN, SCN, Nim and Moore's Nim through the line engine ([`crate::lines`]).
+//!
+//! Tuples map to engine axes in reverse (tuple index `c` is engine axis `m-1-c`), so the bit axis is
+//! the last tuple entry, the outermost engine axis is the first tuple entry, and the engine's line
+//! index is the lexicographic index of the tuple without its last entry.
+//!
+//! SCN: the circles of length `m` form the box `[1..=h]^m`; moves that keep every pile are a window
+//! game (CN(m,k), or one window when `m <= k`). A move that empties the piles `Z` of a window `w` and
+//! lowers the rest `w \ Z` lands in the circle of length `m - |Z|`; the options it offers are exactly
+//! the positions below the contracted position on the arc `w \ Z` and equal to it elsewhere, so it is a
+//! dominance query `D_arc` on the table of the smaller length, kept whole with one `D` table per arc.
+
+use crate::lines::{self, Hooks, Interrupted, LineOracle, LineSpec, NoOracle};
+use nimlab_core::{BoxDomain, Game, Play};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Counts of a P-set table (the same numbers as [`nimlab_core::table::Table`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Summary {
+    pub count: u64,
+    pub canonical_count: u64,
+    /// (length, ordered count, canonical count) per length of the box.
+    pub by_length: Vec<(usize, u64, u64)>,
+}
+
+/// The rule set, as far as the engine needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rules {
+    /// One length `m`; a move lowers entries inside one of the windows (tuple indices).
+    Windows { m: usize, windows: Vec<Vec<usize>> },
+    /// SCN(n,k).
+    Shrinking { n: usize, k: usize },
+}
+
+/// Largest `hi - lo + 1` the engine takes (a line is one 64-bit word).
+pub const MAX_RADIX: u64 = 64;
+
+/// The cyclic windows of k consecutive places on a circle of m (one window of all when k >= m).
+pub fn cyclic_windows(m: usize, k: usize) -> Vec<Vec<usize>> {
+    if k >= m {
+        vec![(0..m).collect()]
+    } else {
+        (0..m)
+            .map(|s| (0..k).map(|j| (s + j) % m).collect())
+            .collect()
+    }
+}
+
+/// Every set of `k` of the `m` heaps (one set of all when k >= m).
+fn subsets(m: usize, k: usize) -> Vec<Vec<usize>> {
+    if k >= m {
+        return vec![(0..m).collect()];
+    }
+    let mut out = Vec::new();
+    for mask in 0u64..(1 << m) {
+        if mask.count_ones() as usize == k {
+            out.push((0..m).filter(|&i| mask >> i & 1 == 1).collect());
+        }
+    }
+    out
+}
+
+/// The engine's rules for `game` over `domain`, or `None` when the engine does not cover them.
+pub fn rules_for(game: &dyn Game, domain: &BoxDomain) -> Option<Rules> {
+    if domain.radix() > MAX_RADIX || domain.radix() == 0 {
+        return None;
+    }
+    let params = game.params();
+    match game.family() {
+        "CN" => {
+            let (n, k) = (params[0] as usize, params[1] as usize);
+            (domain.lengths == [n] && domain.lo == 0).then(|| Rules::Windows {
+                m: n,
+                windows: cyclic_windows(n, k),
+            })
+        }
+        "SCN" => {
+            let (n, k) = (params[0] as usize, params[1] as usize);
+            let want: Vec<usize> = (0..=n).collect();
+            (domain.lengths == want && domain.lo == 1 && n <= 16)
+                .then_some(Rules::Shrinking { n, k })
+        }
+        "nim" | "moore" => {
+            let k = params.first().copied().unwrap_or(1) as usize;
+            let m = *domain.lengths.first()?;
+            (domain.lengths.len() == 1 && domain.lo == 0 && m <= 32 && (k == 1 || m <= 20)).then(
+                || Rules::Windows {
+                    m,
+                    windows: if k == 1 {
+                        (0..m).map(|i| vec![i]).collect()
+                    } else {
+                        subsets(m, k)
+                    },
+                },
+            )
+        }
+        _ => None,
+    }
+}
+
+fn engine_windows(m: usize, windows: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    windows
+        .iter()
+        .map(|w| w.iter().map(|&c| m - 1 - c).collect())
+        .collect()
+}
+
+/// The tuple of a P-line: `line` is the lexicographic index of the first m-1 entries.
+fn tuple_of(m: usize, r: u64, lo: u64, line: u64, bit: u8) -> Vec<u64> {
+    let mut p = vec![0u64; m];
+    let mut v = line;
+    for i in (0..m.saturating_sub(1)).rev() {
+        p[i] = lo + v % r;
+        v /= r;
+    }
+    if m > 0 {
+        p[m - 1] = lo + bit as u64;
+    }
+    p
+}
+
+/// Counts one slab's P-lines and sends its canonical positions, in lexicographic order, to `sink`.
+fn take_slab(
+    game: &dyn Game,
+    m: usize,
+    domain: &BoxDomain,
+    lines: &[(u64, u8)],
+    counts: &mut (u64, u64),
+    sink: &mut dyn FnMut(&[u64]),
+) {
+    let r = domain.radix();
+    let mut canon: Vec<Vec<u64>> = lines
+        .par_iter()
+        .filter_map(|&(line, bit)| {
+            let p = tuple_of(m, r, domain.lo, line, bit);
+            (game.canonical(&p) == p).then_some(p)
+        })
+        .collect();
+    canon.sort_unstable();
+    counts.0 += lines.len() as u64;
+    counts.1 += canon.len() as u64;
+    for p in &canon {
+        sink(p);
+    }
+}
+
+/// Tabulates the P-set of `game` over `domain` (which [`rules_for`] must accept), sending the
+/// canonical P-positions to `sink` shortest first, then in lexicographic order.
+pub fn tabulate(
+    game: &dyn Game,
+    domain: &BoxDomain,
+    play: Play,
+    hooks: Hooks,
+    sink: &mut dyn FnMut(&[u64]),
+) -> Result<Summary, Interrupted> {
+    let rules = rules_for(game, domain).expect("the engine covers this game and box");
+    let r = domain.radix() as usize;
+    let mut summary = Summary::default();
+    match rules {
+        Rules::Windows { m, windows } => {
+            let spec = LineSpec {
+                m,
+                r,
+                windows: engine_windows(m, &windows),
+                origin_n: play == Play::Misere,
+            };
+            let mut counts = (0u64, 0u64);
+            lines::solve(&spec, &NoOracle, hooks, &mut |_, lines| {
+                take_slab(game, m, domain, &lines, &mut counts, sink)
+            })?;
+            summary.by_length.push((m, counts.0, counts.1));
+        }
+        Rules::Shrinking { n, k } => {
+            let mut lower: Vec<LenTable> = Vec::new();
+            // Length 0: the empty circle, terminal: P in normal play, N in misère play.
+            let empty_p = play == Play::Normal;
+            if empty_p {
+                sink(&[]);
+            }
+            summary.by_length.push((0, empty_p as u64, empty_p as u64));
+            lower.push(LenTable::empty());
+            let total: u64 = (1..=n).map(|m| (r as u64).pow(m as u32)).sum();
+            let mut before = 1u64;
+            for m in 1..=n {
+                let oracle = ShrinkOracle::new(m, k, r, &lower, empty_p);
+                let spec = LineSpec {
+                    m,
+                    r,
+                    windows: engine_windows(m, &cyclic_windows(m, k)),
+                    origin_n: false,
+                };
+                let mut counts = (0u64, 0u64);
+                let keep = m < n;
+                let mut p_lines = if keep {
+                    vec![0u64; r.pow(m as u32 - 1)]
+                } else {
+                    Vec::new()
+                };
+                let base = before;
+                let progress = hooks
+                    .progress
+                    .map(|f| move |d: u64, _t: u64| f(base + d, total + 1));
+                let sub = Hooks {
+                    cancel: hooks.cancel,
+                    progress: progress.as_ref().map(|f| f as &(dyn Fn(u64, u64) + Sync)),
+                };
+                lines::solve(&spec, &oracle, sub, &mut |_, lines| {
+                    if keep {
+                        for &(line, bit) in &lines {
+                            p_lines[line as usize] = 1u64 << bit;
+                        }
+                    }
+                    take_slab(game, m, domain, &lines, &mut counts, sink)
+                })?;
+                drop(oracle);
+                before += (r as u64).pow(m as u32);
+                summary.by_length.push((m, counts.0, counts.1));
+                if keep {
+                    lower.push(LenTable::new(m, r, p_lines));
+                }
+            }
+        }
+    }
+    summary.count = summary.by_length.iter().map(|x| x.1).sum();
+    summary.canonical_count = summary.by_length.iter().map(|x| x.2).sum();
+    Ok(summary)
+}
+
+/// The P-lines of one circle length of SCN, and `D_arc` for every arc of that circle.
+struct LenTable {
+    m: usize,
+    /// P-line words (bit j: last entry lo + j), by lexicographic index of the other entries.
+    p: Vec<u64>,
+    /// D tables by arc (bit mask of tuple indices).
+    arcs: HashMap<u64, Vec<u64>>,
+}
+
+impl LenTable {
+    fn empty() -> LenTable {
+        LenTable {
+            m: 0,
+            p: Vec::new(),
+            arcs: HashMap::new(),
+        }
+    }
+
+    fn new(m: usize, r: usize, p: Vec<u64>) -> LenTable {
+        let full = if r == 64 { !0 } else { (1u64 << r) - 1 };
+        let mut masks: Vec<u64> = Vec::new();
+        for len in 1..=m {
+            for s in 0..m {
+                let mask = (0..len).fold(0u64, |acc, t| acc | 1 << ((s + t) % m));
+                if !masks.contains(&mask) {
+                    masks.push(mask);
+                }
+            }
+        }
+        let strides: Vec<usize> = (0..m.saturating_sub(1))
+            .map(|i| r.pow((m - 2 - i) as u32))
+            .collect();
+        let arcs = masks
+            .par_iter()
+            .map(|&mask| {
+                let mut d = vec![0u64; p.len()];
+                let mut c = vec![0usize; m.saturating_sub(1)];
+                let last_in = mask >> (m - 1) & 1 == 1;
+                for idx in 0..p.len() {
+                    let mut v = p[idx];
+                    for (i, &ci) in c.iter().enumerate() {
+                        if ci > 0 && mask >> i & 1 == 1 {
+                            v |= d[idx - strides[i]];
+                        }
+                    }
+                    if last_in && v != 0 {
+                        v = (!0u64 << v.trailing_zeros()) & full;
+                    }
+                    d[idx] = v;
+                    for i in (0..c.len()).rev() {
+                        c[i] += 1;
+                        if c[i] < r {
+                            break;
+                        }
+                        c[i] = 0;
+                    }
+                }
+                (mask, d)
+            })
+            .collect();
+        LenTable { m, p, arcs }
+    }
+
+    fn words(&self, arc: u64) -> &[u64] {
+        if arc == 0 {
+            &self.p
+        } else {
+            &self.arcs[&arc]
+        }
+    }
+}
+
+/// One way of emptying piles: zero `Z`, lower the rest of the window.
+struct Zeroing<'t> {
+    /// The table queried (length m - |Z| > 0), and its words for the arc.
+    words: &'t [u64],
+    /// (tuple index of the m-circle, stride in the smaller table) of the kept entries but the last.
+    coef: Vec<(usize, usize)>,
+    /// When the last pile of the circle is emptied: the tuple index whose value picks the bit.
+    bit_from: Option<usize>,
+}
+
+struct ShrinkOracle<'t> {
+    m: usize,
+    /// Some move empties the circle and the empty circle is P: every position is N.
+    all_n: bool,
+    zeroings: Vec<Zeroing<'t>>,
+}
+
+impl<'t> ShrinkOracle<'t> {
+    fn new(m: usize, k: usize, r: usize, lower: &'t [LenTable], empty_p: bool) -> ShrinkOracle<'t> {
+        let mut seen = std::collections::HashSet::new();
+        let mut zeroings = Vec::new();
+        let mut all_n = false;
+        for w in cyclic_windows(m, k) {
+            let wmask = w.iter().fold(0u64, |a, &i| a | 1 << i);
+            // Every non-empty subset Z of the window.
+            let mut z = wmask;
+            while z != 0 {
+                if seen.insert((z, wmask & !z)) {
+                    let kept: Vec<usize> = (0..m).filter(|&i| z >> i & 1 == 0).collect();
+                    let mp = kept.len();
+                    if mp == 0 {
+                        all_n |= empty_p;
+                    } else {
+                        let t = &lower[mp];
+                        debug_assert_eq!(t.m, mp);
+                        let arc = kept
+                            .iter()
+                            .enumerate()
+                            .filter(|&(_, &i)| wmask >> i & 1 == 1)
+                            .fold(0u64, |a, (j, _)| a | 1 << j);
+                        let coef = kept[..mp - 1]
+                            .iter()
+                            .enumerate()
+                            .map(|(j, &i)| (i, r.pow((mp - 2 - j) as u32)))
+                            .collect();
+                        let last_zeroed = z >> (m - 1) & 1 == 1;
+                        zeroings.push(Zeroing {
+                            words: t.words(arc),
+                            coef,
+                            bit_from: last_zeroed.then(|| kept[mp - 1]),
+                        });
+                    }
+                }
+                z = (z - 1) & wmask;
+            }
+        }
+        ShrinkOracle { m, all_n, zeroings }
+    }
+}
+
+impl LineOracle for ShrinkOracle<'_> {
+    fn n_mask(&self, x: &[u32]) -> u64 {
+        if self.all_n {
+            return !0;
+        }
+        let m = self.m;
+        // Tuple index i has offset x[m-1-i].
+        let mut mask = 0u64;
+        for z in &self.zeroings {
+            let mut idx = 0usize;
+            for &(i, s) in &z.coef {
+                idx += x[m - 1 - i] as usize * s;
+            }
+            let w = z.words[idx];
+            match z.bit_from {
+                None => mask |= w,
+                Some(i) => {
+                    if w >> x[m - 1 - i] & 1 == 1 {
+                        return !0;
+                    }
+                }
+            }
+        }
+        mask
+    }
+}
