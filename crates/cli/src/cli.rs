@@ -253,6 +253,10 @@ fn cmd_outcome(
             Some((r, s)) => (Some(r), Some(s)),
             None => (None, None),
         };
+    // A scripted game that failed has answered nothing reliable.
+    if let Some(e) = game.failure() {
+        return Err(Error::BadGame(e));
+    }
     if common.json {
         let mut v = output::header(game.as_ref(), &p, play);
         v["outcome"] = json!(outcome.to_string());
@@ -327,6 +331,10 @@ fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
             (g, "search".to_string())
         }
     };
+    // A scripted game that failed has answered nothing reliable.
+    if let Some(e) = game.failure() {
+        return Err(Error::BadGame(e));
+    }
     if common.json {
         let mut v = output::header(game.as_ref(), &p, Play::Normal);
         v["outcome"] = json!(Outcome::from_is_p(g == 0).to_string());
@@ -375,6 +383,10 @@ fn cmd_moves(target: &Target, play: Play, all: bool, common: &Common) -> Result<
         let outcome = Outcome::from_is_p(winning.is_empty() && !(terminal && play == Play::Misere));
         (outcome, "search".to_string(), winning, Some(moves))
     };
+    // A scripted game that failed has answered nothing reliable.
+    if let Some(e) = game.failure() {
+        return Err(Error::BadGame(e));
+    }
     if common.json {
         let mut v = output::header(game.as_ref(), &p, play);
         v["outcome"] = json!(outcome.to_string());

@@ -135,6 +135,12 @@ pub trait Game: Send + Sync {
         position::format_tuple(p)
     }
 
+    /// A failure the game met while answering (a scripted game's runtime error), to be reported instead
+    /// of any result computed since. Built-in games never fail.
+    fn failure(&self) -> Option<String> {
+        None
+    }
+
     /// One paragraph on the rules, for `nimlab games`.
     fn rules(&self) -> String {
         String::new()

@@ -193,6 +193,9 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
         }
     }
 
+    if let Some(e) = game.failure() {
+        return Err(Error::BadGame(e));
+    }
     // Count, and collect canonical representatives.
     let mut table = Table {
         game: game.id(),

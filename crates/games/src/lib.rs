@@ -15,6 +15,7 @@ pub mod circular;
 pub mod moore;
 pub mod nim;
 pub mod registry;
+pub mod script;
 pub mod shrinking;
 mod window;
 

@@ -184,8 +184,12 @@ pub fn parse_sum(text: &str) -> Result<(nimlab_core::SumGame, Vec<nimlab_core::P
     Ok((nimlab_core::SumGame::new(games)?, positions))
 }
 
-/// Turns a game name (case-insensitive, spaces ignored) into a game.
+/// Turns a game name (case-insensitive, spaces ignored) into a game. A path ending in `.rhai` names a
+/// scripted game (see [`crate::script`]).
 pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
+    if text.trim().ends_with(".rhai") {
+        return Ok(Box::new(crate::script::ScriptedGame::load(text.trim())?));
+    }
     let s: String = text
         .chars()
         .filter(|c| !c.is_whitespace())
