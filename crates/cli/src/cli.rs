@@ -58,6 +58,8 @@ enum Command {
     },
     /// Every P-position of a box: CN stacks in 0..=H; SCN circles of at most n piles in 1..=H; Nim heaps in 0..=H; chip games by total chips.
     Table(crate::table_cmd::TableArgs),
+    /// The solved tables kept in the store: list, export, remove.
+    Store(crate::store_cmd::StoreCmd),
     /// The proven results nimlab knows (all, or those covering GAME), with statement and source.
     Theory {
         /// Only the results that cover this game, e.g. CN(5,1) or nim.
@@ -179,6 +181,7 @@ fn dispatch(cmd: Command) -> Result<(), Error> {
             common,
         } => cmd_moves(&target, Play::from_misere(misere), all, &common),
         Command::Table(args) => crate::table_cmd::run(&args),
+        Command::Store(args) => crate::store_cmd::run(&args),
         Command::Games { json } => output::games(json),
         Command::Theory { game, json } => output::theory(game.as_deref(), json),
     }

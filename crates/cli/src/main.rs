@@ -3,6 +3,7 @@
 mod cli;
 mod output;
 mod sums_cmd;
+mod store_cmd;
 mod table_cmd;
 
 use std::process::ExitCode;

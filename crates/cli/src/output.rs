@@ -1,9 +1,7 @@
 //! Printing: JSON objects, text tables, the games catalogue, and atomic file output.
 
-use nimlab_core::table::Table;
 use nimlab_core::{Error, Game, Play};
 use serde_json::{json, Value};
-use std::time::Duration;
 
 /// The keys every position answer starts with.
 pub fn header(game: &dyn Game, p: &[u64], play: Play) -> Value {
@@ -28,40 +26,6 @@ pub fn method_in_words(method: &str) -> String {
             None => method.to_string(),
         }
     }
-}
-
-pub fn table_text(
-    game: &dyn Game,
-    t: &Table,
-    total: u64,
-    elapsed: Duration,
-    with_positions: bool,
-) -> String {
-    let d = &t.domain;
-    let mut s = format!(
-        "{}, {} play, entries in {}..={}, lengths {:?}: {} positions in the box\nP-positions: {} as ordered tuples, {} up to symmetry ({:.3} s)\n",
-        game.id(),
-        t.play,
-        d.lo,
-        d.hi,
-        d.lengths,
-        total,
-        t.count,
-        t.canonical_count,
-        elapsed.as_secs_f64()
-    );
-    if d.lengths.len() > 1 {
-        for &(m, c, cc) in &t.by_length {
-            s.push_str(&format!("  length {m}: {c} ordered, {cc} up to symmetry\n"));
-        }
-    }
-    if with_positions {
-        for p in &t.positions {
-            s.push_str(&game.format_position(p));
-            s.push('\n');
-        }
-    }
-    s
 }
 
 pub fn games(as_json: bool) -> Result<(), Error> {

@@ -5,6 +5,8 @@ use std::process::{Command, Output};
 
 fn nimlab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        // Never touch the user's store from the tests.
+        .env("NIMLAB_DB", "off")
         .args(args)
         .output()
         .expect("run nimlab")

@@ -10,6 +10,7 @@
 pub mod grundy;
 pub mod lines;
 pub mod pset;
+pub mod store;
 
 /// Version of the engine, recorded with every stored table.
 pub const ENGINE_VERSION: &str = concat!("lines-", env!("CARGO_PKG_VERSION"));

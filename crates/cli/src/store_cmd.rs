@@ -1,0 +1,217 @@
+//! `nimlab store list|export|rm`: the solved tables kept in the store (see `nimlab_tables::store`).
+
+use clap::{Args, Subcommand, ValueEnum};
+use nimlab_core::Error;
+use nimlab_tables::store::{self, Entry, Store};
+use serde_json::json;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+/// Where the store is, for `table` and `store`.
+#[derive(Args, Debug, Clone)]
+pub struct StoreArgs {
+    /// The store's SQLite file (default: $NIMLAB_DB, else nimlab/tables.sqlite3 in the user's data directory).
+    #[arg(long, value_name = "PATH", global = true)]
+    pub db: Option<PathBuf>,
+    /// Neither read nor write the store.
+    #[arg(long, global = true)]
+    pub no_store: bool,
+}
+
+impl StoreArgs {
+    /// The store, or `None` when it is turned off (`--no-store`, `NIMLAB_DB=off`) or cannot be opened
+    /// (then a warning goes to stderr and the command goes on without it).
+    pub fn open(&self) -> Result<Option<Store>, Error> {
+        if self.no_store {
+            return Ok(None);
+        }
+        let Some(path) = store::default_path(self.db.as_deref()) else {
+            return Ok(None);
+        };
+        match Store::open(&path) {
+            Ok(s) => Ok(Some(s)),
+            Err(e) => {
+                eprintln!("nimlab: the store {} cannot be used: {e}", path.display());
+                Ok(None)
+            }
+        }
+    }
+
+    fn require(&self) -> Result<Store, Error> {
+        let path = store::default_path(self.db.as_deref()).ok_or_else(|| {
+            Error::Unsupported("the store is turned off (NIMLAB_DB=off); pass --db PATH".into())
+        })?;
+        Store::open(&path).map_err(|e| Error::Unsupported(format!("store {}: {e}", path.display())))
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct StoreCmd {
+    #[command(subcommand)]
+    action: Action,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ExportFormat {
+    Csv,
+    Jsonl,
+}
+
+#[derive(Subcommand, Debug)]
+enum Action {
+    /// The stored tables: id, game, box, play, kind, counts, time, engine.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Writes a stored table: its canonical P-positions, or every position with its Grundy value.
+    Export {
+        id: i64,
+        #[arg(long, value_enum, default_value_t = ExportFormat::Csv)]
+        format: ExportFormat,
+        /// Write to this file instead of stdout.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Removes a stored table.
+    Rm { id: i64 },
+}
+
+fn db_err(e: store::DbError) -> Error {
+    Error::Unsupported(format!("store: {e}"))
+}
+
+fn entry_json(e: &Entry) -> serde_json::Value {
+    json!({
+        "id": e.id, "game": e.key.game, "lo": e.key.lo, "hi": e.key.hi,
+        "lengths": e.key.lengths.split(',').filter_map(|l| l.parse::<u64>().ok()).collect::<Vec<_>>(),
+        "play": e.key.play, "kind": e.key.kind, "engine": e.engine, "complete": e.complete,
+        "count": e.count, "canonical_count": e.canonical_count,
+        "details": serde_json::from_str::<serde_json::Value>(&e.details).unwrap_or(json!(null)),
+        "positions_in_box": e.positions_in_box, "seconds": e.seconds, "created": e.created,
+    })
+}
+
+pub fn run(c: &StoreCmd) -> Result<(), Error> {
+    let mut s = c.store.require()?;
+    match &c.action {
+        Action::List { json } => {
+            let all = s.list().map_err(db_err)?;
+            if *json {
+                let v: Vec<_> = all.iter().map(entry_json).collect();
+                println!("{}", serde_json::to_string(&v).unwrap());
+            } else {
+                println!("store: {}", s.path().display());
+                if all.is_empty() {
+                    println!("no tables stored");
+                }
+                for e in &all {
+                    let what = if e.key.kind == "grundy" {
+                        format!("Grundy values, {} zeros", e.count)
+                    } else {
+                        format!(
+                            "{} play, {} P-positions ({} up to symmetry)",
+                            e.key.play, e.count, e.canonical_count
+                        )
+                    };
+                    println!(
+                        "{:>4}  {}  entries {}..={}, lengths {}: {}; {} positions, {:.3} s, {}{}, {}",
+                        e.id,
+                        e.key.game,
+                        e.key.lo,
+                        e.key.hi,
+                        e.key.lengths,
+                        what,
+                        e.positions_in_box,
+                        e.seconds,
+                        e.engine,
+                        if e.complete { "" } else { " (incomplete)" },
+                        e.created
+                    );
+                }
+            }
+        }
+        Action::Export { id, format, output } => {
+            let e = s
+                .get(*id)
+                .map_err(db_err)?
+                .filter(|e| e.complete)
+                .ok_or_else(|| {
+                    Error::Unsupported(format!("no complete table {id} in the store"))
+                })?;
+            let data = s.data(*id).map_err(db_err)?;
+            let tmp = output.as_ref().map(|p| p.with_extension("partial"));
+            let sink: Box<dyn Write> = match &tmp {
+                Some(t) => Box::new(std::fs::File::create(t).map_err(|err| {
+                    Error::Unsupported(format!("cannot write {}: {err}", t.display()))
+                })?),
+                None => Box::new(std::io::stdout()),
+            };
+            let mut out = BufWriter::new(sink);
+            let join = |p: &[u64]| {
+                p.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            if e.key.kind == "grundy" {
+                let values = store::decode_values(&data);
+                let r = e.key.hi - e.key.lo + 1;
+                let mut i = 0usize;
+                for m in e
+                    .key
+                    .lengths
+                    .split(',')
+                    .filter_map(|l| l.parse::<u32>().ok())
+                {
+                    let mut p = vec![0u64; m as usize];
+                    for local in 0..r.pow(m) {
+                        let mut v = local;
+                        for j in (0..m as usize).rev() {
+                            p[j] = e.key.lo + v % r;
+                            v /= r;
+                        }
+                        let line = match format {
+                            ExportFormat::Csv => format!("{},{}\n", join(&p), values[i]),
+                            ExportFormat::Jsonl => {
+                                format!(
+                                    "{{\"position\":[{}],\"grundy\":{}}}\n",
+                                    join(&p),
+                                    values[i]
+                                )
+                            }
+                        };
+                        let _ = out.write_all(line.as_bytes());
+                        i += 1;
+                    }
+                }
+            } else {
+                for p in store::decode_positions(&data) {
+                    let line = match format {
+                        ExportFormat::Csv => format!("{}\n", join(&p)),
+                        ExportFormat::Jsonl => format!("[{}]\n", join(&p)),
+                    };
+                    let _ = out.write_all(line.as_bytes());
+                }
+            }
+            out.flush()
+                .map_err(|err| Error::Unsupported(format!("cannot write: {err}")))?;
+            drop(out);
+            if let (Some(t), Some(p)) = (tmp, output) {
+                std::fs::rename(&t, p).map_err(|err| {
+                    Error::Unsupported(format!("cannot write {}: {err}", p.display()))
+                })?;
+            }
+        }
+        Action::Rm { id } => {
+            if s.remove(*id).map_err(db_err)? {
+                println!("removed table {id}");
+            } else {
+                return Err(Error::Unsupported(format!("no table {id} in the store")));
+            }
+        }
+    }
+    Ok(())
+}

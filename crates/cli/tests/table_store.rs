@@ -1,0 +1,243 @@
+//! `table` through the engine and the store: same answers as the plain search, stored once and then
+//! looked up, `store list|export|rm`, Grundy tables and the streaming formats. Every run uses its own
+//! store file (`--db`) or none.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn nimlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .env("NIMLAB_DB", "off")
+        .args(args)
+        .output()
+        .expect("run nimlab")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = nimlab(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nimlab-store-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("tables.sqlite3")
+}
+
+#[test]
+fn engine_and_naive_agree_through_the_cli() {
+    for game in ["CN(5,2)", "SCN(4,2)", "moore(2)"] {
+        for misere in [false, true] {
+            let mut args = vec!["table", game, "--max", "5", "--json", "--no-store"];
+            if game == "moore(2)" {
+                args.extend(["--heaps", "4"]);
+            }
+            if misere {
+                args.push("--misere");
+            }
+            let fast = json(&args);
+            args.extend(["--method", "naive"]);
+            let slow = json(&args);
+            assert_eq!(fast["method"], "engine");
+            assert_eq!(slow["method"], "naive");
+            for k in [
+                "count",
+                "canonical_count",
+                "positions",
+                "by_length",
+                "positions_in_box",
+            ] {
+                assert_eq!(fast[k], slow[k], "{game} misère {misere}: {k}");
+            }
+        }
+    }
+}
+
+#[test]
+fn tables_are_stored_then_looked_up() {
+    let db = temp_db("lookup");
+    let db_s = db.to_str().unwrap();
+    let args = ["table", "CN(5,3)", "--max", "6", "--json", "--db", db_s];
+    let first = json(&args);
+    assert_eq!(first["method"], "engine");
+    let second = json(&args);
+    assert_eq!(second["method"], "store");
+    assert_eq!(first["positions"], second["positions"]);
+    assert_eq!(first["count"], second["count"]);
+    // Misère is another table.
+    let m = json(&[
+        "table", "CN(5,3)", "--max", "6", "--json", "--misere", "--db", db_s,
+    ]);
+    assert_eq!(m["method"], "engine");
+
+    let list = json(&["store", "list", "--json", "--db", db_s]);
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["game"], "CN(5,3)");
+    assert_eq!(list[0]["complete"], true);
+    assert_eq!(list[0]["count"], first["count"]);
+    let id = list[0]["id"].as_i64().unwrap().to_string();
+    let csv = ok(&["store", "export", &id, "--format", "csv", "--db", db_s]);
+    assert_eq!(
+        csv.lines().count() as u64,
+        first["canonical_count"].as_u64().unwrap()
+    );
+    let first_line: Vec<u64> = csv
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(serde_json::json!(first_line), first["positions"][0]);
+    let jsonl = ok(&["store", "export", &id, "--format", "jsonl", "--db", db_s]);
+    let v: Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(v, first["positions"][0]);
+    ok(&["store", "rm", &id, "--db", db_s]);
+    assert_eq!(
+        json(&["store", "list", "--json", "--db", db_s])
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert!(!nimlab(&["store", "rm", &id, "--db", db_s]).status.success());
+    let again = json(&args);
+    assert_eq!(again["method"], "engine");
+    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn grundy_tables_and_histograms() {
+    // Two-heap Nim in 0..=3: g = a xor b, each value 0..=3 four times.
+    let v = json(&[
+        "table",
+        "nim",
+        "--heaps",
+        "2",
+        "--max",
+        "3",
+        "--grundy",
+        "--json",
+        "--no-store",
+    ]);
+    assert_eq!(v["histogram"], serde_json::json!([4, 4, 4, 4]));
+    let values = v["values"].as_array().unwrap();
+    assert_eq!(values.len(), 16);
+    for e in values {
+        let p = e["position"].as_array().unwrap();
+        let x = p[0].as_u64().unwrap() ^ p[1].as_u64().unwrap();
+        assert_eq!(e["grundy"].as_u64().unwrap(), x);
+    }
+    let csv = ok(&[
+        "table",
+        "CN(4,2)",
+        "--max",
+        "3",
+        "--grundy",
+        "--format",
+        "csv",
+        "--no-store",
+    ]);
+    assert_eq!(csv.lines().count(), 256);
+    // The engine and the plain search agree on CN(5,3) and SCN (plain search only).
+    let a = json(&[
+        "table",
+        "CN(5,3)",
+        "--max",
+        "4",
+        "--grundy",
+        "--json",
+        "--no-store",
+    ]);
+    let b = json(&[
+        "table",
+        "CN(5,3)",
+        "--max",
+        "4",
+        "--grundy",
+        "--json",
+        "--no-store",
+        "--method",
+        "naive",
+    ]);
+    assert_eq!(a["values"], b["values"]);
+    let s = json(&[
+        "table",
+        "SCN(3,2)",
+        "--max",
+        "3",
+        "--grundy",
+        "--json",
+        "--count-only",
+        "--no-store",
+    ]);
+    assert_eq!(s["positions_in_box"], 40);
+    // Stored Grundy tables are looked up.
+    let db = temp_db("grundy");
+    let db_s = db.to_str().unwrap();
+    let args = [
+        "table", "CN(5,3)", "--max", "4", "--grundy", "--json", "--db", db_s,
+    ];
+    assert_eq!(json(&args)["method"], "engine");
+    let again = json(&args);
+    assert_eq!(again["method"], "store");
+    assert_eq!(again["values"], a["values"]);
+    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn streaming_formats_and_files() {
+    let v = json(&["table", "CN(6,3)", "--max", "4", "--json", "--no-store"]);
+    let jsonl = ok(&[
+        "table",
+        "CN(6,3)",
+        "--max",
+        "4",
+        "--format",
+        "jsonl",
+        "--no-store",
+    ]);
+    let rows: Vec<Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(serde_json::json!(rows), v["positions"]);
+    let csv = ok(&[
+        "table",
+        "CN(6,3)",
+        "--max",
+        "4",
+        "--format",
+        "csv",
+        "--no-store",
+    ]);
+    assert_eq!(csv.lines().count(), rows.len());
+    let db = temp_db("file");
+    let path = db.with_file_name("t.json");
+    ok(&[
+        "table",
+        "CN(6,3)",
+        "--max",
+        "4",
+        "--json",
+        "--no-store",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    let w: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(w["positions"], v["positions"]);
+    assert!(!path.with_extension("partial").exists());
+    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
+}

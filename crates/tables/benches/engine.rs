@@ -1,0 +1,121 @@
+//! The benchmark of issue 5: the engine against the plain search on the same box (and the ratio),
+//! then large boxes. `cargo bench -p nimlab-tables --bench engine -- [names...]` runs the named cases
+//! (all when none is named): `ratio`, `cn74-15`, `cn74-31`, `scn64-30`, `grundy74-10`.
+//! Peak memory is read from /proc/self/status (VmHWM) where available.
+
+use nimlab_core::table::{tabulate as naive, TableRun};
+use nimlab_core::{Game, Play};
+use nimlab_games::{CircularNim, ShrinkingCircularNim};
+use nimlab_tables::grundy;
+use nimlab_tables::lines::Hooks;
+use nimlab_tables::pset::{self, rules_for, Rules};
+use std::time::Instant;
+
+fn peak_mib() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM")).map(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .unwrap_or("0")
+                    .parse::<f64>()
+                    .unwrap_or(0.0)
+                    / 1024.0
+            })
+        })
+        .map(|m| format!("{m:.0} MiB peak RSS so far"))
+        .unwrap_or_default()
+}
+
+fn engine(game: &dyn Game, hi: u64, play: Play) -> (pset::Summary, f64) {
+    let d = game.table_domain(hi, None).unwrap();
+    let t = Instant::now();
+    let s = pset::tabulate(game, &d, play, Hooks::default(), &mut |_| {}).unwrap();
+    (s, t.elapsed().as_secs_f64())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let want = |name: &str| args.is_empty() || args.iter().any(|a| a == name);
+    println!("threads: {}", rayon::current_num_threads());
+    let cn74 = CircularNim::new(7, 4).unwrap();
+    if want("ratio") {
+        let d = cn74.table_domain(6, None).unwrap();
+        let t = Instant::now();
+        let slow = naive(
+            &cn74,
+            &d,
+            &TableRun {
+                play: Play::Normal,
+                keep_positions: false,
+                cancel: None,
+                progress: None,
+            },
+        )
+        .unwrap();
+        let naive_s = t.elapsed().as_secs_f64();
+        // Time the engine over enough repetitions to measure it.
+        let mut reps = 0;
+        let t = Instant::now();
+        let mut s = pset::Summary::default();
+        while reps < 3 || t.elapsed().as_secs_f64() < 2.0 {
+            s = engine(&cn74, 6, Play::Normal).0;
+            reps += 1;
+        }
+        let fast_s = t.elapsed().as_secs_f64() / reps as f64;
+        assert_eq!(
+            (s.count, s.canonical_count),
+            (slow.count, slow.canonical_count)
+        );
+        println!(
+            "CN(7,4) [0..6]^7 normal: naive {naive_s:.3} s, engine {:.6} s ({reps} runs), ratio {:.0}x; count {} canonical {}",
+            fast_s, naive_s / fast_s, s.count, s.canonical_count
+        );
+    }
+    if want("cn74-15") {
+        for play in [Play::Normal, Play::Misere] {
+            let (s, secs) = engine(&cn74, 15, play);
+            println!(
+                "CN(7,4) [0..15]^7 {play}: {secs:.3} s; count {} canonical {}; {}",
+                s.count,
+                s.canonical_count,
+                peak_mib()
+            );
+        }
+    }
+    if want("grundy74-10") {
+        let d = cn74.table_domain(10, None).unwrap();
+        let Some(Rules::Windows { m, windows }) = rules_for(&cn74, &d) else {
+            unreachable!()
+        };
+        let t = Instant::now();
+        let v = grundy::solve(m, 11, &windows, Hooks::default()).unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        let max = v.iter().max().unwrap();
+        let zeros = v.iter().filter(|&&g| g == 0).count();
+        println!(
+            "CN(7,4) [0..10]^7 Grundy: {secs:.3} s; max value {max}, {zeros} zeros; {}",
+            peak_mib()
+        );
+    }
+    if want("scn64-30") {
+        let g = ShrinkingCircularNim::new(6, 4).unwrap();
+        for play in [Play::Normal] {
+            let (s, secs) = engine(&g, 30, play);
+            println!("SCN(6,4) piles 1..=30 {play}: {secs:.3} s; count {} canonical {}; by length {:?}; {}", s.count, s.canonical_count, s.by_length, peak_mib());
+        }
+    }
+    if want("cn74-31") {
+        let (s, secs) = engine(&cn74, 31, Play::Normal);
+        println!(
+            "CN(7,4) [0..31]^7 normal: {secs:.3} s; count {} canonical {}; {}",
+            s.count,
+            s.canonical_count,
+            peak_mib()
+        );
+    }
+}
