@@ -2,8 +2,8 @@
 
 mod cli;
 mod output;
-mod sums_cmd;
 mod store_cmd;
+mod sums_cmd;
 mod table_cmd;
 
 use std::process::ExitCode;
