@@ -149,6 +149,26 @@ impl Family {
         }
     }
 
+    /// True when the reading `r` of `p` satisfies the family (without building the reading unless a
+    /// side condition needs it).
+    pub fn holds_at(&self, r: Reading, p: &[u64]) -> bool {
+        let n = p.len();
+        if n != self.len {
+            return false;
+        }
+        let ev = |rel: &Rel| {
+            rel.c0
+                + rel
+                    .coef
+                    .iter()
+                    .map(|&(i, c)| c * p[r.index(n, i)] as i128)
+                    .sum::<i128>()
+        };
+        self.eqs.iter().all(|rel| ev(rel) == 0)
+            && self.ges.iter().all(|rel| ev(rel) >= 0)
+            && self.side.is_none_or(|s| s(&r.read(p)))
+    }
+
     /// True when the reading `t` (slot values in order) satisfies the family.
     pub fn holds(&self, t: &[u64]) -> bool {
         t.len() == self.len
@@ -198,7 +218,7 @@ pub fn find_family(fams: &[Family], p: &[u64]) -> Option<(usize, Reading)> {
             continue;
         }
         for r in Reading::all(p.len()) {
-            if f.holds(&r.read(p)) {
+            if f.holds_at(r, p) {
                 return Some((fi, r));
             }
         }
@@ -281,8 +301,11 @@ pub fn find_move(
                 .filter(|&j| mask >> j & 1 == 1)
                 .map(|j| w[j])
                 .collect();
+            let m2 = m - deleted.len();
+            if !fams.iter().any(|f| f.len == m2) {
+                continue;
+            }
             let survivors: Vec<usize> = (0..m).filter(|i| !deleted.contains(i)).collect();
-            let m2 = survivors.len();
             if m2 == 0 {
                 // Everything removed: the empty circle.
                 let q: Pos = vec![];
@@ -312,7 +335,9 @@ pub fn find_move(
 }
 
 /// A constraint `sum g_i x_i + h >= 0` over the free variables.
-type Con = (Vec<i128>, i128);
+/// Most unknowns of one system (the stacks of a window).
+const MAXV: usize = 8;
+type Con = ([i128; MAXV], i128);
 
 fn gcd(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.abs(), b.abs());
@@ -344,6 +369,31 @@ fn solve_reading(
 ) -> Option<Pos> {
     let m = vals.len();
     // slot -> circle index; unknowns are the slots on free positions.
+    // Interval test first, without allocating (most readings fail here): each relation's range over
+    // the box lo <= y <= p of the window stacks must meet its target.
+    let range = |rel: &Rel| -> (i128, i128) {
+        let (mut a, mut b) = (rel.c0, rel.c0);
+        for &(sl, c) in &rel.coef {
+            let i = r.index(m, sl);
+            let v = vals[i] as i128;
+            if free[i] {
+                let (x, y) = (c * lo, c * v);
+                a += x.min(y);
+                b += x.max(y);
+            } else {
+                a += c * v;
+                b += c * v;
+            }
+        }
+        (a, b)
+    };
+    if f.eqs.iter().any(|rel| {
+        let (a, b) = range(rel);
+        a > 0 || b < 0
+    }) || f.ges.iter().any(|rel| range(rel).1 < 0)
+    {
+        return None;
+    }
     let idx: Vec<usize> = (0..m).map(|i| r.index(m, i)).collect();
     let unknown_of_slot: Vec<Option<usize>> = {
         let mut u = 0;
@@ -361,8 +411,11 @@ fn solve_reading(
     let nu = unknown_of_slot.iter().flatten().count();
     let slot_of_unknown: Vec<usize> = (0..m).filter(|&s| unknown_of_slot[s].is_some()).collect();
     // Linear rows over the unknowns: (coefs, constant), meaning coefs·y + constant (= 0 or >= 0).
+    if nu > MAXV {
+        return None;
+    }
     let to_row = |rel: &Rel| -> Con {
-        let mut g = vec![0i128; nu];
+        let mut g = [0i128; MAXV];
         let mut h = rel.c0;
         for &(s, c) in &rel.coef {
             match unknown_of_slot[s] {
@@ -375,9 +428,9 @@ fn solve_reading(
     let mut eqs: Vec<Con> = f.eqs.iter().map(to_row).collect();
     let mut ges: Vec<Con> = f.ges.iter().map(to_row).collect();
     for (u, &s) in slot_of_unknown.iter().enumerate() {
-        let mut g = vec![0i128; nu];
+        let mut g = [0i128; MAXV];
         g[u] = 1;
-        ges.push((g.clone(), -lo));
+        ges.push((g, -lo));
         g[u] = -1;
         ges.push((g, vals[idx[s]] as i128));
     }
@@ -395,7 +448,7 @@ fn solve_reading(
             }
             eqs[row].1 = -eqs[row].1;
         }
-        let pivot = eqs[row].clone();
+        let pivot = eqs[row];
         for (i, e) in eqs.iter_mut().enumerate() {
             if i != row && e.0[col] != 0 {
                 let a = pivot.0[col];
@@ -453,7 +506,10 @@ fn solve_reading(
     let mut cons: Vec<Con> = ges
         .iter()
         .map(|(g, h)| {
-            let mut ng: Vec<i128> = free_cols.iter().map(|&fc| g[fc] * big_l).collect();
+            let mut ng = [0i128; MAXV];
+            for (j, &fc) in free_cols.iter().enumerate() {
+                ng[j] = g[fc] * big_l;
+            }
             let mut nh = h * big_l;
             for (pc, pg, ph) in &pivot_expr {
                 if g[*pc] != 0 {
@@ -498,13 +554,13 @@ fn solve_reading(
         if !changed_already && q == vals {
             return false;
         }
-        if !f.holds(&r.read(&q)) || !accept(&q) {
+        if !f.holds_at(r, &q) || !accept(&q) {
             return false;
         }
         result = Some(q);
         true
     };
-    search(&cons, d, &mut assigned, &mut visit);
+    search(&cons, 0, d, &mut assigned, &mut visit);
     result
 }
 
@@ -512,6 +568,7 @@ fn solve_reading(
 /// each projected interval, calling `visit` with full assignments until it returns true.
 fn search(
     cons: &[Con],
+    first: usize,
     d: usize,
     assigned: &mut Vec<i128>,
     visit: &mut dyn FnMut(&[i128]) -> bool,
@@ -524,16 +581,19 @@ fn search(
     }
     // Project onto the first variable by Fourier–Motzkin.
     let mut proj: Vec<Con> = cons.to_vec();
-    for var in (1..d).rev() {
+    for var in (first + 1..first + d).rev() {
         let (pos, neg): (Vec<&Con>, Vec<&Con>) = (
             proj.iter().filter(|c| c.0[var] > 0).collect(),
             proj.iter().filter(|c| c.0[var] < 0).collect(),
         );
-        let mut next: Vec<Con> = proj.iter().filter(|c| c.0[var] == 0).cloned().collect();
+        let mut next: Vec<Con> = proj.iter().filter(|c| c.0[var] == 0).copied().collect();
         for a in &pos {
             for b in &neg {
                 let (x, y) = (a.0[var], -b.0[var]);
-                let g: Vec<i128> = a.0.iter().zip(&b.0).map(|(p, q)| p * y + q * x).collect();
+                let mut g = [0i128; MAXV];
+                for (j, v) in g.iter_mut().enumerate() {
+                    *v = a.0[j] * y + b.0[j] * x;
+                }
                 let mut c = (g, a.1 * y + b.1 * x);
                 // (the combination is exact over the rationals; no rounding here)
                 let gg = c.0.iter().fold(gcd(0, c.1), |g, &x| gcd(g, x));
@@ -552,7 +612,7 @@ fn search(
     }
     let (mut lo, mut hi) = (i128::MIN, i128::MAX);
     for c in &proj {
-        let (g, h) = (c.0[0], c.1);
+        let (g, h) = (c.0[first], c.1);
         if g > 0 {
             lo = lo.max((-h).div_euclid(g) + i128::from((-h).rem_euclid(g) != 0));
         } else if g < 0 {
@@ -572,10 +632,14 @@ fn search(
     for v in cands {
         let sub: Vec<Con> = cons
             .iter()
-            .map(|c| (c.0[1..].to_vec(), c.1 + c.0[0] * v))
+            .map(|c| {
+                let mut g = c.0;
+                g[first] = 0;
+                (g, c.1 + c.0[first] * v)
+            })
             .collect();
         assigned.push(v);
-        if search(&sub, d - 1, assigned, visit) {
+        if search(&sub, first + 1, d - 1, assigned, visit) {
             return true;
         }
         assigned.pop();

@@ -31,11 +31,55 @@ fn circles(n: usize, hi: u64) -> Vec<Pos> {
     (0..=n).flat_map(|m| tuples(m, 1, hi)).collect()
 }
 
+/// A legal CN(n,k) move, checked from the rules: q <= p, q != p, and every changed stack lies in one
+/// window of k consecutive stacks (the whole circle when k = n).
+fn cn_legal(k: usize) -> impl Fn(&[u64], &[u64]) -> bool {
+    move |p: &[u64], q: &[u64]| {
+        let n = p.len();
+        if q.len() != n || q == p || q.iter().zip(p).any(|(a, b)| a > b) {
+            return false;
+        }
+        let changed: Vec<usize> = (0..n).filter(|&i| q[i] != p[i]).collect();
+        k == n || (0..n).any(|s| changed.iter().all(|&i| (i + n - s) % n < k))
+    }
+}
+
+/// A legal SCN(n,k) move, checked from the rules: some window of k consecutive piles (all piles when
+/// the circle has at most k) is lowered, at least one token in all, and the emptied piles vanish.
+fn scn_legal(k: usize) -> impl Fn(&[u64], &[u64]) -> bool {
+    move |p: &[u64], q: &[u64]| {
+        let m = p.len();
+        let starts = if m <= k { 1 } else { m };
+        let width = k.min(m);
+        (0..starts).any(|s| {
+            let inw = |i: usize| (i + m - s) % m < width;
+            // Every lowering of the window, described by the piles it keeps and their new sizes:
+            // the kept piles in circle order must be q, with kept window piles <= p and others == p.
+            (0..1u32 << width).any(|mask| {
+                // mask bit j set: window pile (s + j) % m is emptied
+                let gone = |i: usize| inw(i) && mask >> ((i + m - s) % m) & 1 == 1;
+                let kept: Vec<usize> = (0..m).filter(|&i| !gone(i)).collect();
+                kept.len() == q.len()
+                    && kept
+                        .iter()
+                        .zip(q)
+                        .all(|(&i, &v)| v >= 1 && if inw(i) { v <= p[i] } else { v == p[i] })
+                    && (mask != 0 || q != p)
+            })
+        })
+    }
+}
+
 fn run(t: &dyn Theorem, g: &dyn Game, hi: u64, positions: Vec<Pos>) -> (Coverage, usize) {
     let start = Instant::now();
     let table = BoxPSet::new(g, hi);
     let total = positions.len();
-    let c = harness::check_with_table(t, &table, positions);
+    let k = g.params()[1] as usize;
+    let c = if g.family() == "CN" {
+        harness::check_with_table_and_rule(t, &table, positions, &cn_legal(k))
+    } else {
+        harness::check_with_table_and_rule(t, &table, positions, &scn_legal(k))
+    };
     eprintln!(
         "{} on {} (max {hi}): {c:?}, {} canonical P, {:.2} s",
         t.id(),
@@ -54,6 +98,29 @@ fn cn(n: usize, k: usize) -> CircularNim {
 
 fn scn_game(n: usize, k: usize) -> ShrinkingCircularNim {
     ShrinkingCircularNim::new(n, k).unwrap()
+}
+
+#[test]
+fn the_legality_tests_agree_with_the_move_generators() {
+    for (g, ps) in [
+        (Box::new(cn(5, 2)) as Box<dyn Game>, tuples(5, 0, 2)),
+        (Box::new(cn(6, 6)), tuples(6, 0, 1)),
+        (Box::new(scn_game(5, 3)), circles(5, 2)),
+        (Box::new(scn_game(4, 2)), circles(4, 3)),
+    ] {
+        let k = g.params()[1] as usize;
+        for p in &ps {
+            let opts: std::collections::HashSet<Pos> = g.options(p).into_iter().collect();
+            for q in &ps {
+                let legal = if g.family() == "CN" {
+                    cn_legal(k)(p, q)
+                } else {
+                    scn_legal(k)(p, q)
+                };
+                assert_eq!(legal, opts.contains(q), "{} {p:?} -> {q:?}", g.id());
+            }
+        }
+    }
 }
 
 #[test]
@@ -92,4 +159,29 @@ fn scn_4_2_5_2_5_3_on_piles_to_8() {
 #[test]
 fn scn_8_6_on_piles_to_4() {
     run(&scn::scn86(), &scn_game(8, 6), 4, circles(8, 4));
+}
+
+#[test]
+fn trivial_scn_cases_for_n_at_most_5() {
+    // k = 1 (Nim), k = n (take all), k = n-1 (full circle of equal piles): every SCN(n,k), n <= 5,
+    // other than SCN(4,2), SCN(5,2), SCN(5,3).
+    for n in 1..=5usize {
+        let hi = 8;
+        let g = scn_game(n, 1);
+        run(&scn::ScnNim, &g, hi, circles(n, hi));
+        if n >= 2 {
+            // (SCN(5,5): piles up to 6; every position has up to 7^5 options.)
+            let hi = if n == 5 { 6 } else { hi };
+            let g = scn_game(n, n);
+            run(&scn::ScnWhole, &g, hi, circles(n, hi));
+        }
+        if n >= 3 {
+            let g = scn_game(n, n - 1);
+            let (c, _) = run(&scn::ScnAllButOne, &g, hi, circles(n, hi));
+            // () and the hi constant full circles.
+            assert_eq!(c.p_positions as u64, 1 + hi);
+        }
+    }
+    // SCN(1,1): only () is P.
+    run(&scn::ScnWhole, &scn_game(1, 1), 8, circles(1, 8));
 }
