@@ -67,6 +67,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Why a position is P or N: the family and relations of the result that decides it, or the winning move and the family it lands in (search when no result applies).
+    Explain(crate::explain::ExplainArgs),
     /// The games nimlab knows, their parameters and position syntax.
     Games {
         #[arg(long)]
@@ -184,6 +186,7 @@ fn dispatch(cmd: Command) -> Result<(), Error> {
         Command::Store(args) => crate::store_cmd::run(&args),
         Command::Games { json } => output::games(json),
         Command::Theory { game, json } => output::theory(game.as_deref(), json),
+        Command::Explain(args) => crate::explain::run(&args),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `nimlab` command line: a thin front end over the core, the games and the theory layer.
 
 mod cli;
+mod explain;
 mod output;
 mod store_cmd;
 mod sums_cmd;
