@@ -185,3 +185,76 @@ fn trivial_scn_cases_for_n_at_most_5() {
     // SCN(1,1): only () is P.
     run(&scn::ScnWhole, &scn_game(1, 1), 8, circles(1, 8));
 }
+
+/// Positions with huge stacks (mixed with small ones, and with near-P structure from scaled box
+/// positions): every N-position gets a legal move that the entry's membership test accepts.
+#[test]
+fn huge_stacks_get_legal_moves_into_the_p_set() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let big = 1u64 << 60;
+    let entries: Vec<(Box<dyn Theorem>, Box<dyn Game>)> = vec![
+        (Box::new(cn_small::cn52()), Box::new(cn(5, 2))),
+        (Box::new(cn_small::cn53()), Box::new(cn(5, 3))),
+        (Box::new(cn_small::cn63()), Box::new(cn(6, 3))),
+        (Box::new(cn_small::Cn64), Box::new(cn(6, 4))),
+        (Box::new(cn74::cn74()), Box::new(cn(7, 4))),
+        (Box::new(cn_small::cn86()), Box::new(cn(8, 6))),
+        (Box::new(scn::scn42()), Box::new(scn_game(4, 2))),
+        (Box::new(scn::scn52()), Box::new(scn_game(5, 2))),
+        (Box::new(scn::scn53()), Box::new(scn_game(5, 3))),
+        (Box::new(scn::scn86()), Box::new(scn_game(8, 6))),
+    ];
+    for (t, g) in &entries {
+        let n = g.params()[0] as usize;
+        let k = g.params()[1] as usize;
+        let shrinking = g.family() == "SCN";
+        let (mut n_positions, mut p_positions) = (0, 0);
+        for round in 0..400 {
+            let p: Pos = (0..n)
+                .map(|_| {
+                    let v = match rnd() % 4 {
+                        0 => rnd() % 4,
+                        1 => big + rnd() % 8,
+                        2 => rnd() % big,
+                        _ => big / 2 + rnd() % 8,
+                    };
+                    // A few rounds with all stacks of one size class: closer to the P-families.
+                    let v = if round % 3 == 0 { big + v % 8 } else { v };
+                    if shrinking {
+                        v.max(1)
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            let v = t.decide(g.as_ref(), &p).expect("decides");
+            if v.is_p {
+                p_positions += 1;
+                continue;
+            }
+            n_positions += 1;
+            let moves = v.winning_moves.unwrap_or_default();
+            assert!(!moves.is_empty(), "{} {p:?}: no move", t.id());
+            for q in &moves {
+                let legal = if shrinking {
+                    scn_legal(k)(&p, q)
+                } else {
+                    cn_legal(k)(&p, q)
+                };
+                assert!(legal, "{} {p:?} -> {q:?} is not legal", t.id());
+                assert!(
+                    t.decide(g.as_ref(), q).unwrap().is_p,
+                    "{} {p:?} -> {q:?} is not in the P-set",
+                    t.id()
+                );
+            }
+        }
+        assert!(n_positions > 300, "{} {p_positions}", t.id());
+    }
+}
