@@ -28,11 +28,30 @@ fn peak_mib() -> String {
         .unwrap_or_default()
 }
 
+/// CPU seconds used by this process so far (user + system), from /proc/self/stat.
+fn cpu_s() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let rest = s.rsplit_once(')')?.1.split_whitespace().collect::<Vec<_>>();
+            let ut: f64 = rest.get(11)?.parse().ok()?;
+            let st: f64 = rest.get(12)?.parse().ok()?;
+            Some((ut + st) / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
 fn engine(game: &dyn Game, hi: u64, play: Play) -> (pset::Summary, f64) {
     let d = game.table_domain(hi, None).unwrap();
-    let t = Instant::now();
+    let (t, c) = (Instant::now(), cpu_s());
     let s = pset::tabulate(game, &d, play, Hooks::default(), &mut |_| {}).unwrap();
-    (s, t.elapsed().as_secs_f64())
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!(
+        "  [{} max {hi} {play}: wall {secs:.3} s, cpu {:.2} s]",
+        game.id(),
+        cpu_s() - c
+    );
+    (s, secs)
 }
 
 fn main() {

@@ -68,27 +68,33 @@ impl Hooks<'_> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Interrupted;
 
-#[derive(Clone, Copy)]
-enum Reach {
-    /// Same block, `stride` lines back; the axis is `axis`.
-    Inner { axis: usize, stride: usize },
-    /// The block one step back on axis A.
-    A,
-    /// The block one step back on axis B.
-    B,
+/// Where a look-up reads: the current block, the block's scratch, or the previous blocks on A or B.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Src {
+    Cur,
+    Local,
+    PrevA,
+    PrevB,
 }
 
+/// One look-up `D_w(line - e_i)`: element `idx * width + delta` of `src` (idx: padded line index).
+#[derive(Clone, Copy, Debug)]
+struct Look {
+    src: Src,
+    delta: isize,
+}
+
+/// A window: where its own `D` is stored and what it reads.
 struct Plan {
-    /// Contains axis 0: stored as a prefix start (byte).
-    prefix: bool,
-    /// Contains A or B: stored in the diagonal buffers.
+    /// Stored in the diagonal buffers (the window contains A or B) or in the block's scratch.
     persistent: bool,
-    /// Slot among the windows of the same (prefix, persistent) class.
     slot: usize,
-    reach: Vec<Reach>,
+    looks: Vec<Look>,
 }
 
-#[derive(Default)]
+/// Storage of one block: words for windows without axis 0, prefix starts (bytes) for the others.
+/// Lines are laid out with one padding row in front on every inner axis, never written, so a look-up
+/// one step below coordinate 0 reads "nothing" (0, or 64 for a prefix start) without a test.
 struct Store {
     w: Vec<u64>,
     b: Vec<u8>,
@@ -107,14 +113,19 @@ struct Geometry {
     m: usize,
     r: usize,
     n_inner: usize,
+    /// Real lines per block, and padded lines per block.
     block: usize,
+    padded: usize,
+    /// Padded stride of each inner axis (index = axis).
+    pstride: Vec<usize>,
     ra: usize,
     rb: usize,
     stride_a: u64,
     stride_b: u64,
     full: u64,
-    plans: Vec<Plan>,
-    /// (words, bytes) per line in persistent and local storage.
+    words: Vec<Plan>,
+    prefixes: Vec<Plan>,
+    /// Record widths: persistent words, persistent bytes, local words, local bytes.
     pw: usize,
     pb: usize,
     lw: usize,
@@ -129,66 +140,90 @@ impl Geometry {
         let a_axis = if m >= 3 { Some(m - 2) } else { None };
         let b_axis = if m >= 2 { Some(m - 1) } else { None };
         let block = r.pow(n_inner as u32);
+        let padded = (r + 1).pow(n_inner as u32);
+        let mut pstride = vec![0usize; m.max(1)];
+        for (i, ps) in pstride.iter_mut().enumerate().take(n_inner + 1).skip(1) {
+            *ps = (r + 1).pow(i as u32 - 1);
+        }
         let ra = if a_axis.is_some() { r } else { 1 };
         let rb = if b_axis.is_some() { r } else { 1 };
         let mut covered = vec![false; m];
         let (mut pw, mut pb, mut lw, mut lb) = (0, 0, 0, 0);
-        let plans = spec
-            .windows
-            .iter()
-            .map(|w| {
-                for &i in w {
-                    covered[i] = true;
-                }
-                let prefix = w.contains(&0);
-                let persistent = w.iter().any(|&i| Some(i) == a_axis || Some(i) == b_axis);
-                let counter = match (prefix, persistent) {
-                    (false, true) => &mut pw,
-                    (true, true) => &mut pb,
-                    (false, false) => &mut lw,
-                    (true, false) => &mut lb,
-                };
-                let slot = *counter;
-                *counter += 1;
-                let reach = w
-                    .iter()
-                    .filter(|&&i| i != 0)
-                    .map(|&i| {
-                        if Some(i) == a_axis {
-                            Reach::A
-                        } else if Some(i) == b_axis {
-                            Reach::B
-                        } else {
-                            Reach::Inner {
-                                axis: i,
-                                stride: r.pow(i as u32 - 1),
-                            }
-                        }
-                    })
-                    .collect();
-                Plan {
-                    prefix,
-                    persistent,
-                    slot,
-                    reach,
-                }
-            })
-            .collect();
+        let mut classes: Vec<(bool, bool, usize, &Vec<usize>)> = Vec::new();
+        for w in &spec.windows {
+            for &i in w {
+                covered[i] = true;
+            }
+            let prefix = w.contains(&0);
+            let persistent = w.iter().any(|&i| Some(i) == a_axis || Some(i) == b_axis);
+            let counter = match (prefix, persistent) {
+                (false, true) => &mut pw,
+                (true, true) => &mut pb,
+                (false, false) => &mut lw,
+                (true, false) => &mut lb,
+            };
+            classes.push((prefix, persistent, *counter, w));
+            *counter += 1;
+        }
         assert!(
             covered.iter().all(|&c| c),
             "every axis must lie in a window"
         );
+        let (mut words, mut prefixes) = (Vec::new(), Vec::new());
+        for (prefix, persistent, slot, w) in classes {
+            let width = match (prefix, persistent) {
+                (false, true) => pw,
+                (true, true) => pb,
+                (false, false) => lw,
+                (true, false) => lb,
+            } as isize;
+            let looks = w
+                .iter()
+                .filter(|&&i| i != 0)
+                .map(|&i| {
+                    if Some(i) == a_axis {
+                        Look {
+                            src: Src::PrevA,
+                            delta: slot as isize,
+                        }
+                    } else if Some(i) == b_axis {
+                        Look {
+                            src: Src::PrevB,
+                            delta: slot as isize,
+                        }
+                    } else {
+                        Look {
+                            src: if persistent { Src::Cur } else { Src::Local },
+                            delta: slot as isize - pstride[i] as isize * width,
+                        }
+                    }
+                })
+                .collect();
+            let plan = Plan {
+                persistent,
+                slot,
+                looks,
+            };
+            if prefix {
+                prefixes.push(plan);
+            } else {
+                words.push(plan);
+            }
+        }
         Geometry {
             m,
             r,
             n_inner,
             block,
+            padded,
+            pstride,
             ra,
             rb,
             stride_a: block as u64,
             stride_b: (block * ra) as u64,
             full: if r == 64 { !0 } else { (1u64 << r) - 1 },
-            plans,
+            words,
+            prefixes,
             pw,
             pb,
             lw,
@@ -197,13 +232,11 @@ impl Geometry {
     }
 }
 
-#[inline]
+/// The bits from `start` on (none when `start` is 64).
+#[inline(always)]
 fn prefix_mask(start: u8, full: u64) -> u64 {
-    if start >= 64 {
-        0
-    } else {
-        (!0u64 << start) & full
-    }
+    let keep = 0u64.wrapping_sub((start < 64) as u64);
+    (!0u64 << (start & 63)) & keep & full
 }
 
 /// Solves the block `(a, b)`; returns its P-lines as (global line index, bit).
@@ -215,10 +248,10 @@ fn solve_block<O: LineOracle>(
     a: usize,
     b: usize,
     cur: &mut Store,
-    prev_a: Option<&Store>,
-    prev_b: Option<&Store>,
+    prev_a: &Store,
+    prev_b: &Store,
 ) -> Vec<(u64, u8)> {
-    let mut local = Store::new(g.block, g.lw, g.lb);
+    let mut local = Store::new(g.padded, g.lw, g.lb);
     let mut out = Vec::new();
     let mut x = vec![0u32; g.m.max(3)];
     if g.m >= 3 {
@@ -227,43 +260,46 @@ fn solve_block<O: LineOracle>(
     if g.m >= 2 {
         x[g.m - 1] = b as u32;
     }
-    let mut acc = vec![0u64; g.plans.len()];
+    let mut acc_w = vec![0u64; g.words.len()];
+    let mut acc_b = vec![0u64; g.prefixes.len()];
     let base = a as u64 * g.stride_a + b as u64 * g.stride_b;
     let outer_zero = a == 0 && b == 0;
+    // Raw pointers: the current block is read (earlier lines) and written (this line) in one pass.
+    let cur_w = cur.w.as_mut_ptr();
+    let cur_b = cur.b.as_mut_ptr();
+    let loc_w = local.w.as_mut_ptr();
+    let loc_b = local.b.as_mut_ptr();
+    let (pa_w, pa_b) = (prev_a.w.as_ptr(), prev_a.b.as_ptr());
+    let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr());
+    let bases_w: [*const u64; 4] = [cur_w, loc_w, pa_w, pb_w];
+    let bases_b: [*const u8; 4] = [cur_b, loc_b, pa_b, pb_b];
+    // Padded index of the current line.
+    let mut pidx: usize = (1..=g.n_inner).map(|i| g.pstride[i]).sum();
     for idx in 0..g.block {
         let mut nmask = oracle.n_mask(&x[..g.m]);
-        for (j, p) in g.plans.iter().enumerate() {
+        let (atp_w, atl_w) = ((pidx * g.pw) as isize, (pidx * g.lw) as isize);
+        for (j, p) in g.words.iter().enumerate() {
+            let at = if p.persistent { atp_w } else { atl_w };
             let mut e = 0u64;
-            for rc in &p.reach {
-                let (store, at) = match *rc {
-                    Reach::Inner { axis, stride } => {
-                        if x[axis] == 0 {
-                            continue;
-                        }
-                        (if p.persistent { &*cur } else { &local }, idx - stride)
-                    }
-                    Reach::A => match prev_a {
-                        Some(s) => (s, idx),
-                        None => continue,
-                    },
-                    Reach::B => match prev_b {
-                        Some(s) => (s, idx),
-                        None => continue,
-                    },
-                };
-                e |= if p.prefix {
-                    let nb = if p.persistent { g.pb } else { g.lb };
-                    prefix_mask(store.b[at * nb + p.slot], g.full)
-                } else {
-                    let nw = if p.persistent { g.pw } else { g.lw };
-                    store.w[at * nw + p.slot]
-                };
+            for lk in &p.looks {
+                // SAFETY: every look-up lands inside its block (padding rows included): the padded
+                // index is at least one stride above 0 on each inner axis, and A/B read the same index.
+                e |= unsafe { *bases_w[lk.src as usize].offset(at + lk.delta) };
             }
-            if p.prefix && e != 0 {
-                // Every position above the lowest one reached moves along axis 0 into the same set.
-                e = prefix_mask(e.trailing_zeros() as u8, g.full);
+            acc_w[j] = e;
+            nmask |= e;
+        }
+        let (atp_b, atl_b) = ((pidx * g.pb) as isize, (pidx * g.lb) as isize);
+        for (j, p) in g.prefixes.iter().enumerate() {
+            let at = if p.persistent { atp_b } else { atl_b };
+            let mut start = 64u8;
+            for lk in &p.looks {
+                // SAFETY: as above.
+                start = start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
             }
-            acc[j] = e;
+            // Every position above the lowest one reached moves along axis 0 into the same set.
+            let e = prefix_mask(start, g.full);
+            acc_b[j] = e;
             nmask |= e;
         }
         if origin_n && outer_zero && idx == 0 {
@@ -274,24 +310,34 @@ fn solve_block<O: LineOracle>(
         if pbit != 0 {
             out.push((base + idx as u64, pbit.trailing_zeros() as u8));
         }
-        for (j, p) in g.plans.iter().enumerate() {
-            let d = acc[j] | pbit;
-            let store = if p.persistent { &mut *cur } else { &mut local };
-            if p.prefix {
-                let nb = if p.persistent { g.pb } else { g.lb };
-                store.b[idx * nb + p.slot] = if d == 0 { 64 } else { d.trailing_zeros() as u8 };
+        for (j, p) in g.words.iter().enumerate() {
+            let (ptr, width) = if p.persistent {
+                (cur_w, g.pw)
             } else {
-                let nw = if p.persistent { g.pw } else { g.lw };
-                store.w[idx * nw + p.slot] = d;
-            }
+                (loc_w, g.lw)
+            };
+            // SAFETY: the record of this line, inside the block.
+            unsafe { *ptr.add(pidx * width + p.slot) = acc_w[j] | pbit };
+        }
+        for (j, p) in g.prefixes.iter().enumerate() {
+            let (ptr, width) = if p.persistent {
+                (cur_b, g.pb)
+            } else {
+                (loc_b, g.lb)
+            };
+            let d = acc_b[j] | pbit;
+            // SAFETY: as above.
+            unsafe { *ptr.add(pidx * width + p.slot) = d.trailing_zeros() as u8 };
         }
         // Next inner line (odometer over axes 1..=n_inner, axis 1 fastest).
         for axis in 1..=g.n_inner {
             x[axis] += 1;
+            pidx += g.pstride[axis];
             if (x[axis] as usize) < g.r {
                 break;
             }
             x[axis] = 0;
+            pidx -= g.r * g.pstride[axis];
         }
     }
     out
@@ -310,9 +356,14 @@ pub fn solve<O: LineOracle>(
     let total_lines = (g.block * g.ra * g.rb) as u64;
     let total = total_lines * g.r as u64;
     let mut gens: [Vec<Store>; 2] = [
-        (0..g.ra).map(|_| Store::new(g.block, g.pw, g.pb)).collect(),
-        (0..g.ra).map(|_| Store::new(g.block, g.pw, g.pb)).collect(),
+        (0..g.ra)
+            .map(|_| Store::new(g.padded, g.pw, g.pb))
+            .collect(),
+        (0..g.ra)
+            .map(|_| Store::new(g.padded, g.pw, g.pb))
+            .collect(),
     ];
+    let nothing = Store::new(g.padded, g.pw, g.pb);
     let mut pending: Vec<Vec<Vec<(u64, u8)>>> = vec![Vec::new(); g.rb];
     let mut next_emit = 0usize;
     let mut done = 0u64;
@@ -334,8 +385,8 @@ pub fn solve<O: LineOracle>(
             .map(|(off, store)| {
                 let a = a_min + off;
                 let b = d - a;
-                let pa = (a > 0).then(|| &prev[a - 1]);
-                let pb = (b > 0).then(|| &prev[a]);
+                let pa = if a > 0 { &prev[a - 1] } else { &nothing };
+                let pb = if b > 0 { &prev[a] } else { &nothing };
                 (
                     b,
                     solve_block(&g, spec.origin_n, oracle, a, b, store, pa, pb),
