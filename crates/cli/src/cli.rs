@@ -238,8 +238,13 @@ fn cmd_outcome(
     let show = printer(game.as_ref(), target);
     let mut solver = Solver::new(game.as_ref());
     let theory = nimlab_theory::find(game.as_ref(), &p, play);
+    let stored = theory
+        .is_none()
+        .then(|| crate::store_cmd::stored_outcome(game.as_ref(), &p, play))
+        .flatten();
     let (outcome, grundy, method) = match &theory {
         Some((t, v)) => (Outcome::from_is_p(v.is_p), v.grundy, t.id().to_string()),
+        None if stored.is_some() => stored.unwrap(),
         None => {
             solver.check_budget(&p, play == Play::Misere, common.budget())?;
             let bar = search_spinner(&mut solver);
@@ -326,8 +331,13 @@ fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
     let show = printer(game.as_ref(), target);
     let theory =
         nimlab_theory::find(game.as_ref(), &p, Play::Normal).filter(|(_, v)| v.grundy.is_some());
+    let stored = theory
+        .is_none()
+        .then(|| crate::store_cmd::stored_grundy(game.as_ref(), &p))
+        .flatten();
     let (g, method) = match theory {
         Some((t, v)) => (v.grundy.unwrap(), t.id().to_string()),
+        None if stored.is_some() => stored.unwrap(),
         None => {
             let mut solver = Solver::new(game.as_ref());
             solver.check_budget(&p, false, common.budget())?;

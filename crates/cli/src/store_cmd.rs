@@ -215,3 +215,45 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The store for look-ups by `outcome` and `grundy`: the default one (`NIMLAB_DB`, else the user's
+/// data directory), only when its file already exists.
+fn lookup_store() -> Option<Store> {
+    let path = store::default_path(None)?;
+    if !path.exists() {
+        return None;
+    }
+    Store::open(&path).ok()
+}
+
+/// The outcome of `p` from a stored table whose box holds it: (outcome, Grundy value when the
+/// table gives it, method `store:ID`).
+pub fn stored_outcome(
+    game: &dyn nimlab_core::Game,
+    p: &[u64],
+    play: nimlab_core::Play,
+) -> Option<(nimlab_core::Outcome, Option<u64>, String)> {
+    let s = lookup_store()?;
+    if play == nimlab_core::Play::Normal {
+        if let Ok(Some((g, id))) = store::lookup_grundy(&s, game, p) {
+            return Some((
+                nimlab_core::Outcome::from_is_p(g == 0),
+                Some(g as u64),
+                format!("store:{id}"),
+            ));
+        }
+    }
+    let (is_p, id) = store::lookup_outcome(&s, game, p, play).ok()??;
+    Some((
+        nimlab_core::Outcome::from_is_p(is_p),
+        None,
+        format!("store:{id}"),
+    ))
+}
+
+/// The Grundy value of `p` from a stored Grundy table whose box holds it: (value, method `store:ID`).
+pub fn stored_grundy(game: &dyn nimlab_core::Game, p: &[u64]) -> Option<(u64, String)> {
+    let s = lookup_store()?;
+    let (g, id) = store::lookup_grundy(&s, game, p).ok()??;
+    Some((g as u64, format!("store:{id}")))
+}

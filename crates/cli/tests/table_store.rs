@@ -241,3 +241,42 @@ fn streaming_formats_and_files() {
     assert!(!path.with_extension("partial").exists());
     std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
 }
+
+#[test]
+fn outcome_and_grundy_look_up_stored_tables() {
+    let db = temp_db("outcome");
+    let with_db = |args: &[&str]| -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_nimlab"))
+            .env("NIMLAB_DB", &db)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let before = with_db(&["outcome", "CN(6,2)", "1,2,3,1,2,3", "--json"]);
+    assert_eq!(before["method"], "search");
+    with_db(&["table", "CN(6,2)", "--max", "4", "--json", "--count-only"]);
+    for (p, want) in [("1,2,3,1,2,3", "P"), ("1,2,1,2,1,3", "N")] {
+        let v = with_db(&["outcome", "CN(6,2)", p, "--json"]);
+        assert_eq!(v["outcome"], want);
+        assert!(v["method"].as_str().unwrap().starts_with("store:"));
+    }
+    // Outside the stored box: search again.
+    let v = with_db(&["outcome", "CN(6,2)", "1,2,3,1,2,5", "--json"]);
+    assert_eq!(v["method"], "search");
+    with_db(&[
+        "table",
+        "CN(6,2)",
+        "--max",
+        "4",
+        "--json",
+        "--grundy",
+        "--count-only",
+    ]);
+    let v = with_db(&["grundy", "CN(6,2)", "1,2,1,2,1,3", "--json"]);
+    assert!(v["method"].as_str().unwrap().starts_with("store:"));
+    let search = json(&["grundy", "CN(6,2)", "1,2,1,2,1,3", "--json"]);
+    assert_eq!(v["grundy"], search["grundy"]);
+    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
+}
