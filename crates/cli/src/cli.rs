@@ -69,6 +69,10 @@ enum Command {
     },
     /// Why a position is P or N: the family and relations of the result that decides it, or the winning move and the family it lands in (search when no result applies).
     Explain(crate::explain::ExplainArgs),
+    /// Play against the perfect opponent in the terminal (moves and commands on stdin).
+    Play(crate::play::PlayArgs),
+    /// Serve the web page: play every game against the perfect opponent in a browser.
+    Serve(crate::play::ServeArgs),
     /// The games nimlab knows, their parameters and position syntax.
     Games {
         #[arg(long)]
@@ -185,6 +189,8 @@ fn dispatch(cmd: Command) -> Result<(), Error> {
         Command::Table(args) => crate::table_cmd::run(&args),
         Command::Store(args) => crate::store_cmd::run(&args),
         Command::Games { json } => output::games(json),
+        Command::Play(args) => crate::play::run(&args),
+        Command::Serve(args) => crate::play::serve(&args),
         Command::Theory { game, json } => output::theory(game.as_deref(), json),
         Command::Explain(args) => crate::explain::run(&args),
     }

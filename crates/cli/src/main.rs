@@ -3,6 +3,7 @@
 mod cli;
 mod explain;
 mod output;
+mod play;
 mod store_cmd;
 mod sums_cmd;
 mod table_cmd;

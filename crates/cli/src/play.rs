@@ -1,0 +1,282 @@
+//! `nimlab play`: a game against the perfect opponent in the terminal (or fed through a pipe), and
+//! `nimlab serve`, the same on a web page.
+//!
+//! A move is typed as the position after it, in the game's syntax (`0,2,3,4,5`); for Circular Nim and
+//! Shrinking Circular Nim also as `w S a,b,c`: the window of k stacks starting at stack S (1-based,
+//! clockwise) lowered to the heights a, b, c. Commands: `hint`, `undo`, `explain`, `show`, `help`,
+//! `quit`. The engine (values, the computer's move, legality) is `nimlab_web::engine`, shared with the
+//! web page.
+
+use clap::{Args, ValueEnum};
+use nimlab_core::{Error, Game, Outcome, Play, Pos};
+use nimlab_web::engine::{self, Limits, Rng};
+use std::io::{BufRead, Write};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Side {
+    /// The computer makes the first move.
+    First,
+    /// You make the first move.
+    Second,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Game name, e.g. CN(5,3), SCN(6,3), nim, moore(2), ET(3).
+    pub game: String,
+    /// Start position, e.g. 1,2,3,4,5 (a random position of moderate size when omitted).
+    #[arg(allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// Misère play: the player who makes the last move loses.
+    #[arg(long)]
+    pub misere: bool,
+    /// Whether the computer moves first or second.
+    #[arg(long, value_enum, default_value_t = Side::Second)]
+    pub computer: Side,
+    /// Seed of the random start position (for a repeatable game).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: String,
+}
+
+/// `nimlab serve`.
+pub fn serve(args: &ServeArgs) -> Result<(), Error> {
+    nimlab_web::run(&args.bind, args.port).map_err(|e| {
+        Error::Unsupported(format!("cannot serve on {}:{}: {e}", args.bind, args.port))
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mover {
+    Start,
+    You,
+    Computer,
+}
+
+struct Match {
+    game: Box<dyn Game>,
+    play: Play,
+    computer_first: bool,
+    limits: Limits,
+    history: Vec<(Pos, Mover)>,
+}
+
+impl Match {
+    fn pos(&self) -> &Pos {
+        &self
+            .history
+            .last()
+            .expect("history starts with the start position")
+            .0
+    }
+    fn computer_to_move(&self) -> bool {
+        (self.history.len() - 1).is_multiple_of(2) == self.computer_first
+    }
+    fn show(&self, p: &[u64]) -> String {
+        self.game.format_position(p)
+    }
+    /// The position and its value in one line.
+    fn describe(&self, p: &[u64]) -> String {
+        match engine::analyse(self.game.as_ref(), p, self.play, self.limits) {
+            Ok(a) => {
+                let mut s = format!("{} — {}", self.show(p), a.outcome);
+                if a.terminal {
+                    s.push_str(": no move is left");
+                } else {
+                    s.push_str(&format!(": {}", a.outcome.in_words()));
+                }
+                if let Some(g) = a.grundy {
+                    s.push_str(&format!(", Grundy value {g}"));
+                }
+                s
+            }
+            Err(e) => format!("{} — value unknown: {e}", self.show(p)),
+        }
+    }
+    fn help(&self) -> String {
+        let example = self
+            .game
+            .options(self.pos())
+            .into_iter()
+            .next()
+            .map(|q| self.show(&q))
+            .unwrap_or_else(|| self.show(self.pos()));
+        let mut s = format!("Type a move as the position after it, e.g. {example}");
+        if matches!(self.game.family(), "CN" | "SCN") {
+            let k = self.game.params()[1];
+            s.push_str(&format!(
+                ", or as `w S a,b,...`: the window of {k} stacks starting at stack S (1-based, clockwise) lowered to the given heights"
+            ));
+        }
+        s.push_str(".\nCommands: hint (the winning moves), undo (take back your last move), explain (the theory behind the value), show, help, quit.");
+        s
+    }
+}
+
+/// `nimlab play`.
+pub fn run(args: &PlayArgs) -> Result<(), Error> {
+    let game = engine::load_game(&args.game)?;
+    let play = Play::from_misere(args.misere);
+    let limits = Limits::TERMINAL;
+    let start = match &args.position {
+        Some(t) => engine::load_position(game.as_ref(), t)?,
+        None => {
+            let mut rng = args.seed.map(Rng::new).unwrap_or_else(Rng::from_time);
+            engine::random_position(game.as_ref(), &mut rng, limits)?
+        }
+    };
+    // A position nobody can value is refused up front rather than mid-game.
+    engine::analyse(game.as_ref(), &start, play, limits)?;
+    let mut m = Match {
+        game,
+        play,
+        computer_first: args.computer == Side::First,
+        limits,
+        history: vec![(start, Mover::Start)],
+    };
+    println!(
+        "{}, {} play. {}",
+        m.game.id(),
+        play,
+        if m.computer_first {
+            "The computer moves first."
+        } else {
+            "You move first."
+        }
+    );
+    println!("{}", m.help());
+    println!("position: {}", m.describe(m.pos()));
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        let p = m.pos().clone();
+        if m.game.is_terminal(&p) {
+            announce(&m);
+            return Ok(());
+        }
+        if m.computer_to_move() {
+            let c = engine::computer_move(m.game.as_ref(), &p, play, limits)?;
+            println!("computer: {} -> {}  ({})", m.show(&p), m.show(&c.to), c.why);
+            m.history.push((c.to, Mover::Computer));
+            println!("position: {}", m.describe(m.pos()));
+            continue;
+        }
+        print!("your move> ");
+        let _ = std::io::stdout().flush();
+        let line = match lines.next() {
+            Some(Ok(l)) => l,
+            Some(Err(e)) => return Err(Error::Unsupported(format!("cannot read input: {e}"))),
+            None => {
+                println!();
+                println!("(end of input: game left unfinished)");
+                return Ok(());
+            }
+        };
+        let cmd = line.trim();
+        match cmd.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "q" | "exit" => {
+                println!("bye");
+                return Ok(());
+            }
+            "help" | "?" => println!("{}", m.help()),
+            "show" | "position" => println!("position: {}", m.describe(&p)),
+            "hint" => match engine::winning_moves(m.game.as_ref(), &p, play, limits) {
+                Ok(w) if w.is_empty() => println!(
+                    "hint: no winning move exists here; every move leaves the computer a winning position"
+                ),
+                Ok(w) => println!(
+                    "hint: winning move{}: {}",
+                    if w.len() == 1 { "" } else { "s" },
+                    w.iter().map(|q| m.show(q)).collect::<Vec<_>>().join("  ")
+                ),
+                Err(e) => println!("hint: {e}"),
+            },
+            "undo" => match m.history.iter().rposition(|(_, who)| *who == Mover::You) {
+                Some(i) => {
+                    m.history.truncate(i);
+                    println!("undone; position: {}", m.describe(m.pos()));
+                }
+                None => println!("nothing of yours to undo"),
+            },
+            "explain" => explain(&m, &p),
+            _ => match engine::parse_move(m.game.as_ref(), &p, cmd, limits) {
+                Ok(q) => {
+                    let verdict = match engine::analyse(m.game.as_ref(), &q, play, limits) {
+                        Ok(a) if a.outcome == Outcome::P => " (a winning move)",
+                        Ok(_) => " (a losing move: the computer can now win)",
+                        Err(_) => "",
+                    };
+                    println!("you: {} -> {}{verdict}", m.show(&p), m.show(&q));
+                    m.history.push((q, Mover::You));
+                    println!("position: {}", m.describe(m.pos()));
+                }
+                Err(e) => println!("not a move: {e} (type help for the notation)"),
+            },
+        }
+    }
+}
+
+/// `explain`: the text of `nimlab explain` for the current position (the family and relations of
+/// the result that decides it, or the winning move and the family it lands in); the theorem from
+/// the engine when that command cannot answer.
+fn explain(m: &Match, p: &[u64]) {
+    use clap::{Args as _, FromArgMatches as _};
+    let text: Vec<String> = p.iter().map(|a| a.to_string()).collect();
+    let mut argv = vec![
+        "explain".to_string(),
+        m.game.id(),
+        format!("({})", text.join(",")),
+        "--limit".to_string(),
+        format!("{}", m.limits.search),
+    ];
+    if m.play == Play::Misere {
+        argv.push("--misere".into());
+    }
+    let cmd = crate::explain::ExplainArgs::augment_args(clap::Command::new("explain"));
+    let shared = cmd
+        .try_get_matches_from(argv)
+        .ok()
+        .and_then(|matches| crate::explain::ExplainArgs::from_arg_matches(&matches).ok())
+        .map(|args| crate::explain::run(&args));
+    if let Some(Ok(())) = shared {
+        return;
+    }
+    match engine::explain(m.game.as_ref(), p, m.play) {
+        Some(e) => {
+            println!("{} — {}", e.id, e.games);
+            println!("  {}", e.statement);
+            if let Some(r) = &e.reason {
+                println!("  here: {r}");
+            }
+            println!("  source: {}", e.source);
+        }
+        None => println!(
+            "no proven result covers {} {} in {} play, and it is too large to explain by search here",
+            m.game.id(),
+            m.show(p),
+            m.play
+        ),
+    }
+}
+
+fn announce(m: &Match) {
+    let last = m.history.last().map(|(_, w)| *w).unwrap_or(Mover::Start);
+    let last_mover_wins = m.play == Play::Normal;
+    let text = match last {
+        Mover::Start => "The game is over before it started: no move is possible.",
+        Mover::Computer if last_mover_wins => "The computer wins.",
+        Mover::You if !last_mover_wins => "The computer wins.",
+        _ => "You win!",
+    };
+    println!("{text}");
+}

@@ -1,0 +1,107 @@
+//! `nimlab play` with its input piped: moves, commands, bad input, and the end of the game.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn play(args: &[&str], input: &str) -> (String, String, Option<i32>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run nimlab play");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn a_piped_game_of_cn53_ends_with_the_computer_winning() {
+    // (1,2,3,4,5) is an N-position: the computer moves first and wins whatever we answer.
+    // We always empty the first non-empty stack, with a few bad inputs on the way.
+    let mut input = String::from("hint\nexplain\nfoo\n9,9,9,9,9\n0,0,0,0,0,0\nw 9 0,0,0\n");
+    for _ in 0..20 {
+        // Written as a window move so that it works whatever the position is: w S 0,h,h with the
+        // first stack of the window emptied would depend on the position; instead we try each stack.
+        for s in 1..=5 {
+            input.push_str(&format!("w {s} 0,0,0\n"));
+        }
+    }
+    let (out, err, code) = play(&["CN(5,3)", "1,2,3,4,5", "--computer", "first"], &input);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("The computer moves first."), "{out}");
+    assert!(out.starts_with("CN(5,3), normal play."), "{out}");
+    assert!(out.contains("position: (1,2,3,4,5) — N"), "{out}");
+    assert!(out.contains("computer: (1,2,3,4,5) -> "), "{out}");
+    // Every computer move from the start wins: the positions it leaves are P.
+    for line in out.lines().filter(|l| l.starts_with("computer:")) {
+        assert!(line.contains("a winning move"), "{line}");
+    }
+    assert!(out.contains("not a move:"), "{out}");
+    assert!(
+        out.contains("illegal move") || out.contains("window start"),
+        "{out}"
+    );
+    assert!(out.contains("hint: no winning move exists"), "{out}");
+    assert!(out.contains("source: "), "explain names the theorem: {out}");
+    assert!(out.trim_end().ends_with("The computer wins."), "{out}");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn hint_undo_and_a_human_win_in_nim() {
+    // nim 1,2 is N; we play the winning moves ourselves: 1,1, then after the computer's move the
+    // remaining single heap is taken.
+    let input = "hint\n1,1\nundo\nundo\n1,1\n0,0\n1,0\n0,1\n0,0\n";
+    let (out, err, code) = play(&["nim", "1,2"], input);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("hint: winning move: (1,1)"), "{out}");
+    assert!(
+        out.contains("you: (1,2) -> (1,1) (a winning move)"),
+        "{out}"
+    );
+    assert!(out.contains("undone; position: (1,2)"), "{out}");
+    assert!(out.contains("nothing of yours to undo"), "{out}");
+    assert!(out.trim_end().ends_with("You win!"), "{out}");
+}
+
+#[test]
+fn misere_random_start_quit_and_end_of_input() {
+    let (out, _, code) = play(&["SCN(5,3)", "--misere", "--seed", "3"], "show\nquit\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("misere play"), "{out}");
+    assert!(out.trim_end().ends_with("bye"), "{out}");
+    let (out, _, code) = play(&["ET(3)", "--seed", "5"], "help\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("end of input"), "{out}");
+}
+
+#[test]
+fn bad_games_and_positions_are_refused_up_front() {
+    for (args, needle) in [
+        (vec!["CN(5,9)"], "window size"),
+        (vec!["nope"], "unknown game"),
+        (vec!["CN(5,3)", "1,2,3"], "5"),
+        (vec!["nim[3]+nim[4]"], "not a built-in game"),
+        (
+            vec!["CN(9,5)", "900,900,900,900,900,900,900,900,900"],
+            "large",
+        ),
+    ] {
+        let (out, err, code) = play(&args, "");
+        assert_eq!(code, Some(2), "{args:?}: {out} {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}

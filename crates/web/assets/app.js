@@ -1,0 +1,452 @@
+// nimlab serve: the page. Talks to the JSON API of the same server (see README, "Playing").
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+const state = {
+  game: null,        // /api/game answer
+  play: "normal",
+  computerFirst: false,
+  history: [],       // [{by: "start"|"you"|"computer", value: /api/outcome-like answer, why?}]
+  pending: null,     // the position being edited (array of numbers), or null
+  busy: false,
+  hints: null,       // /api/hint answer for the current position
+  options: null,     // /api/moves answer for the current position
+};
+
+function current() { return state.history[state.history.length - 1].value; }
+function pos() { return current().position.entries; }
+function over() { return current().terminal; }
+function computerToMove() {
+  const moves = state.history.length - 1;
+  return (moves % 2 === 0) === state.computerFirst;
+}
+
+async function api(path, params) {
+  const q = new URLSearchParams(params);
+  const r = await fetch(`/api/${path}?${q}`);
+  let body;
+  try { body = await r.json(); } catch (e) { body = { error: `HTTP ${r.status}` }; }
+  if (!r.ok) { const err = new Error(body.error || `HTTP ${r.status}`); err.kind = body.kind; throw err; }
+  return body;
+}
+
+function base() {
+  const p = { game: state.game.game, position: current().position.text };
+  if (state.play === "misere") p.misere = "true";
+  return p;
+}
+
+function setStatus(text) { $("status").textContent = text; }
+function refuse(text) {
+  const el = $("refusal");
+  el.textContent = text;
+  el.classList.remove("shake");
+  void el.offsetWidth; // restart the animation
+  el.classList.add("shake");
+}
+
+// ---- starting a game ----
+
+async function newGame(randomStart) {
+  if (state.busy) return;
+  state.busy = true;
+  $("refusal").textContent = "";
+  $("result").textContent = "";
+  $("explanation").textContent = "";
+  try {
+    const name = $("game").value.trim();
+    state.game = await api("game", { game: name });
+    state.play = $("misere").checked ? "misere" : "normal";
+    state.computerFirst = $("computer-first").checked;
+    let text = randomStart ? "" : $("position").value.trim();
+    if (!text) {
+      text = (await api("random", { game: state.game.game })).position.text;
+      $("position").value = text;
+    }
+    const p = { game: state.game.game, position: text };
+    if (state.play === "misere") p.misere = "true";
+    const value = await api("outcome", p);
+    state.history = [{ by: "start", value }];
+    state.pending = null;
+    $("rules").textContent = state.game.rules;
+  } catch (e) {
+    refuse(e.message);
+    state.busy = false;
+    if (!state.history.length) setStatus("Choose a game and a position.");
+    return;
+  }
+  state.busy = false;
+  await afterChange();
+}
+
+// ---- turns ----
+
+async function afterChange() {
+  state.hints = null;
+  state.options = null;
+  render();
+  if (over()) { finish(); return; }
+  if (computerToMove()) {
+    await computerMove();
+    return;
+  }
+  setStatus("Your move.");
+  await refreshHelp();
+  render();
+}
+
+function finish() {
+  const last = state.history[state.history.length - 1].by;
+  let winner;
+  if (last === "start") winner = "nobody moved";
+  else {
+    const lastMoverWins = state.play === "normal";
+    const computerLast = last === "computer";
+    winner = (computerLast === lastMoverWins) ? "computer" : "you";
+  }
+  const res = $("result");
+  if (winner === "computer") { res.textContent = "The computer wins."; res.className = "result"; }
+  else if (winner === "you") { res.textContent = "You win!"; res.className = "result win"; }
+  else { res.textContent = "The game is over before it started."; res.className = "result"; }
+  setStatus("Game over.");
+  render();
+}
+
+async function computerMove() {
+  state.busy = true;
+  setStatus("The computer is thinking…");
+  try {
+    const r = await api("computer", base());
+    state.history.push({ by: "computer", value: r, why: r.why });
+  } catch (e) {
+    refuse(`The computer cannot move: ${e.message}`);
+    state.busy = false;
+    setStatus("Stopped.");
+    return;
+  }
+  state.busy = false;
+  await afterChange();
+}
+
+async function playTo(text) {
+  if (state.busy || over() || computerToMove()) return;
+  state.busy = true;
+  try {
+    const r = await api("move", Object.assign(base(), { to: text }));
+    state.history.push({ by: "you", value: r });
+    state.pending = null;
+    $("refusal").textContent = "";
+  } catch (e) {
+    refuse(`Refused: ${e.message}`);
+    state.busy = false;
+    render();
+    return;
+  }
+  state.busy = false;
+  await afterChange();
+}
+
+function undo() {
+  if (state.busy) return;
+  let i = state.history.length - 1;
+  while (i > 0 && state.history[i].by !== "you") i--;
+  if (i === 0) { refuse("Nothing of yours to undo."); return; }
+  state.history.length = i;
+  state.pending = null;
+  $("result").textContent = "";
+  $("refusal").textContent = "";
+  afterChange();
+}
+
+// ---- hints and explanations ----
+
+async function refreshHelp() {
+  if (over() || computerToMove()) return;
+  const wantList = state.game.drawing === "boxes" || $("hints").checked;
+  try {
+    if ($("hints").checked) state.hints = await api("hint", base());
+    if (wantList) state.options = await api("moves", base());
+  } catch (e) {
+    $("hint-text").textContent = e.message;
+  }
+}
+
+async function explain() {
+  if (!state.history.length) return;
+  try {
+    const r = await api("explain", base());
+    $("explanation").textContent = r.text;
+  } catch (e) {
+    $("explanation").textContent = e.message;
+  }
+}
+
+// Symmetry classes, so that a pending move is compared with the winning moves up to symmetry.
+function canonical(entries) {
+  const d = state.game.drawing;
+  if (d === "boxes" || d === "heaps") return [...entries].sort((a, b) => a - b).join(",");
+  let v = d === "shrinking" ? entries.filter((a) => a > 0) : entries.slice();
+  const n = v.length;
+  let best = null;
+  for (let s = 0; s < n; s++) {
+    for (const dir of [1, -1]) {
+      const r = [];
+      for (let i = 0; i < n; i++) r.push(v[((s + dir * i) % n + n) % n]);
+      const key = r.join(",");
+      if (best === null || compareLists(r, best.list) < 0) best = { list: r, key };
+    }
+  }
+  return best ? best.key : "";
+}
+function compareLists(a, b) {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+// ---- drawing ----
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function changedIndices() {
+  if (!state.pending) return [];
+  const p = pos();
+  return state.pending.map((a, i) => (a !== p[i] ? i : -1)).filter((i) => i >= 0);
+}
+
+// The window start covering every changed index, or -1.
+function windowStart(changed, n, k) {
+  if (!changed.length) return -1;
+  if (k >= n) return 0;
+  for (let s = 0; s < n; s++) if (changed.every((i) => ((i - s) % n + n) % n < k)) return s;
+  return -1;
+}
+
+function render() {
+  const svg = $("board");
+  svg.innerHTML = "";
+  if (!state.history.length) return;
+  const v = current();
+  svg.dataset.position = v.position.text;
+  const d = state.game.drawing;
+  const editable = !state.busy && !over() && !computerToMove();
+  if (d === "boxes") drawBoxes(svg, v.position.entries);
+  else drawStacks(svg, v.position.entries, d, editable);
+  renderText(v);
+  renderMoveBar(editable);
+  renderOptions(editable);
+  renderHistory();
+}
+
+function tokenSize(max) { return Math.max(4, Math.min(14, Math.floor(110 / Math.max(1, max)))); }
+
+function drawStacks(svg, p, drawing, editable) {
+  const n = p.length;
+  const shown = state.pending || p;
+  const max = Math.max(1, ...p);
+  const big = max > 40;
+  const th = tokenSize(max);
+  const tw = n > 12 ? 16 : 26;
+  const places = [];
+  if (drawing === "heaps") {
+    const gap = Math.min(90, 440 / Math.max(1, n));
+    for (let i = 0; i < n; i++) places.push({ x: 10 + gap * (i + 0.5), y: 250, base: true });
+  } else {
+    const R = n <= 2 ? 90 : 135;
+    el("circle", { cx: 230, cy: 200, r: R, class: "ring" }, svg);
+    for (let i = 0; i < n; i++) {
+      const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
+      places.push({ x: 230 + R * Math.cos(a), y: 200 + R * Math.sin(a) });
+    }
+  }
+  // The window the pending move lowers, along the circle.
+  const k = state.game.window;
+  const changed = changedIndices();
+  if (changed.length && drawing !== "heaps") {
+    const s = windowStart(changed, n, k || n);
+    const idx = s < 0 ? changed : Array.from({ length: Math.min(k, n) }, (_, j) => (s + j) % n);
+    const pts = idx.map((i) => `${places[i].x},${places[i].y}`).join(" ");
+    el("polyline", { points: pts, class: s < 0 ? "window bad" : "window" }, svg);
+  }
+  for (let i = 0; i < n; i++) {
+    const { x } = places[i];
+    const h = p[i];
+    const colH = big ? 100 : h * th;
+    const bottom = places[i].base ? places[i].y + 60 : places[i].y + Math.max(colH, th) / 2;
+    const g = el("g", { id: `stack-${i}` }, svg);
+    if (big) {
+      el("rect", { x: x - tw / 2, y: bottom - 100, width: tw, height: 100, class: "tok locked" }, g);
+    } else {
+      for (let j = 1; j <= h; j++) {
+        const removed = j > shown[i];
+        const r = el("rect", {
+          id: `tok-${i}-${j}`, x: x - tw / 2, y: bottom - j * th, width: tw, height: th - 1, rx: 2,
+          class: "tok" + (removed ? " removed" : "") + (editable ? "" : " locked"),
+        }, g);
+        if (editable) r.addEventListener("click", () => clickToken(i, j));
+      }
+    }
+    const label = el("text", {
+      x, y: bottom + 15, class: "label" + (shown[i] !== h ? " changed" : ""),
+    }, g);
+    label.textContent = shown[i] !== h ? `${h}→${shown[i]}` : `${current().position.text.split(",")[i]}`;
+    const num = el("text", { x, y: bottom + 29, class: "label", "font-size": 10 }, g);
+    num.textContent = `#${i + 1}`;
+  }
+}
+
+function clickToken(i, j) {
+  const p = pos();
+  if (!state.pending) state.pending = p.slice();
+  state.pending[i] = j <= state.pending[i] ? j - 1 : j;
+  if (state.pending.every((a, t) => a === p[t])) state.pending = null;
+  $("refusal").textContent = "";
+  render();
+}
+
+function drawBoxes(svg, p) {
+  const n = p.length;
+  const perRow = Math.min(n, 6);
+  const w = Math.min(70, 440 / perRow - 8);
+  p.forEach((c, i) => {
+    const row = Math.floor(i / perRow), col = i % perRow;
+    const x = 12 + col * (w + 8), y = 40 + row * 130;
+    const g = el("g", { id: `box-${i}` }, svg);
+    el("rect", { x, y, width: w, height: 100, rx: 6, class: "box" }, g);
+    const shown = Math.min(c, 30);
+    for (let t = 0; t < shown; t++) {
+      el("circle", { cx: x + 9 + (t % 5) * ((w - 18) / 4), cy: y + 90 - Math.floor(t / 5) * 15, r: 5, class: "chip" }, g);
+    }
+    const label = el("text", { x: x + w / 2, y: y + 118, class: "label" }, g);
+    label.textContent = current().position.text.split(",")[i];
+  });
+}
+
+function renderText(v) {
+  const words = `${v.outcome === "P" ? "P" : "N"}: ${v.in_words}`;
+  let extra = [];
+  if (v.grundy !== null && v.grundy !== undefined) extra.push(`Grundy value ${v.grundy}`);
+  if (v.remoteness !== null && v.remoteness !== undefined) extra.push(`remoteness ${v.remoteness}`);
+  extra.push(v.method === "search" ? "by exhaustive search" : `by ${v.method}`);
+  $("outcome").textContent = `${state.game.game} ${v.position.display} — ${words} (${extra.join(", ")})`;
+  const h = $("hint-text");
+  if ($("hints").checked && state.hints && !over() && !computerToMove()) h.textContent = state.hints.text;
+  else h.textContent = "";
+}
+
+function renderMoveBar(editable) {
+  const b = $("play-move");
+  b.disabled = !editable || !state.pending;
+  $("clear-move").disabled = !state.pending;
+  b.className = "";
+  if (state.pending) {
+    const shown = state.game.drawing === "shrinking" ? state.pending : state.pending;
+    $("pending").textContent = `→ ${shown.join(",")}`;
+    const changed = changedIndices();
+    const k = state.game.window;
+    const n = pos().length;
+    let legalShape = true;
+    if (state.game.drawing === "heaps") legalShape = changed.length <= k;
+    else legalShape = windowStart(changed, n, k || n) >= 0;
+    if (!legalShape) $("pending").textContent += state.game.drawing === "heaps"
+      ? `  (at most ${k} heap${k === 1 ? "" : "s"} per move)` : `  (not in one window of ${k})`;
+    if ($("hints").checked && state.hints && legalShape) {
+      const target = canonical(state.pending);
+      const wins = state.hints.winning_moves.some((m) => canonical(m.entries) === target);
+      b.className = wins ? "good" : "bad";
+    }
+  } else {
+    $("pending").textContent = editable ? "Click a token to lower its stack to below it." : "";
+  }
+  $("play-typed").disabled = !editable;
+}
+
+function renderOptions(editable) {
+  const box = $("option-list");
+  box.innerHTML = "";
+  const o = state.options;
+  if (!o || !editable) return;
+  const boxes = state.game.drawing === "boxes";
+  if (!boxes && o.count > 60) {
+    const x = document.createElement("span");
+    x.textContent = `${o.count} moves, ${o.winning_count} of them winning.`;
+    box.appendChild(x);
+    return;
+  }
+  const colour = $("hints").checked;
+  o.moves.forEach((m, idx) => {
+    const b = document.createElement("button");
+    b.className = "opt" + (colour ? (m.winning ? " win" : " lose") : "");
+    b.id = `opt-${idx}`;
+    b.textContent = m.to.display;
+    if (colour) b.title = m.winning ? "winning move" : "losing move";
+    b.addEventListener("click", () => playTo(m.to.text));
+    box.appendChild(b);
+  });
+}
+
+function renderHistory() {
+  const body = $("history").querySelector("tbody");
+  body.innerHTML = "";
+  state.history.forEach((h, i) => {
+    const tr = document.createElement("tr");
+    const v = h.value;
+    const value = `${v.outcome}${v.grundy !== null && v.grundy !== undefined ? ` (g=${v.grundy})` : ""}`;
+    let verdict = "";
+    if (h.by !== "start") verdict = v.outcome === "P" ? "winning move" : "losing move";
+    const who = h.by === "start" ? "start" : h.by === "you" ? "you" : "computer";
+    [String(i), who, v.position.display, value, verdict].forEach((t, c) => {
+      const td = document.createElement("td");
+      td.textContent = t;
+      if (c === 2) td.className = "pos";
+      if (c === 4) td.className = v.outcome === "P" ? "good-move" : "bad-move";
+      if (c === 4 && h.why) td.title = h.why;
+      tr.appendChild(td);
+    });
+    body.appendChild(tr);
+  });
+}
+
+// ---- wiring ----
+
+async function init() {
+  try {
+    const g = await api("games", {});
+    const sel = $("preset");
+    for (const name of g.presets) {
+      const o = document.createElement("option");
+      o.value = name; o.textContent = name;
+      sel.appendChild(o);
+    }
+    sel.addEventListener("change", () => { $("game").value = sel.value; $("position").value = ""; newGame(true); });
+  } catch (e) { refuse(e.message); }
+  const q = new URLSearchParams(location.search);
+  if (q.get("game")) $("game").value = q.get("game");
+  if (q.get("position")) $("position").value = q.get("position");
+  $("misere").checked = q.get("misere") === "true" || q.get("misere") === "1";
+  $("computer-first").checked = q.get("computer") === "first";
+  $("hints").checked = q.get("hints") === "1" || q.get("hints") === "true";
+  $("preset").value = $("game").value;
+  $("new-game").addEventListener("click", () => newGame(false));
+  $("random").addEventListener("click", () => newGame(true));
+  $("play-move").addEventListener("click", () => state.pending && playTo(state.pending.join(",")));
+  $("clear-move").addEventListener("click", () => { state.pending = null; $("refusal").textContent = ""; render(); });
+  $("play-typed").addEventListener("click", () => playTo($("move-text").value.trim()));
+  $("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") playTo($("move-text").value.trim()); });
+  $("undo").addEventListener("click", undo);
+  $("explain").addEventListener("click", explain);
+  $("hints").addEventListener("change", async () => {
+    if (!state.history.length) return;
+    await refreshHelp();
+    render();
+  });
+  await newGame(false);
+}
+
+init();

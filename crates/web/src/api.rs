@@ -1,0 +1,510 @@
+//! The HTTP server: the page and the JSON API (every endpoint is a GET with query parameters).
+//!
+//! | endpoint | parameters | answer |
+//! |---|---|---|
+//! | `/api/games` | — | the catalogue and the preset games of the page |
+//! | `/api/game` | `game` | id, family, parameters, rules and how the page draws it |
+//! | `/api/random` | `game`, `seed`? | a random starting position |
+//! | `/api/outcome` | `game`, `position`, `misere`? | outcome in words, Grundy value, remoteness, method, explanation |
+//! | `/api/moves` | `game`, `position`, `misere`? | every option with its value (winning first) |
+//! | `/api/hint` | `game`, `position`, `misere`? | the winning moves, or that none exists |
+//! | `/api/move` | `game`, `position`, `to`, `misere`? | checks a player's move and values the position reached |
+//! | `/api/computer` | `game`, `position`, `misere`? | the perfect opponent's move |
+//! | `/api/explain` | `game`, `position`, `misere`? | the proven result that decides the position, if any |
+//!
+//! Errors are JSON objects `{"error": message, "kind": kind}`: HTTP 400 for bad input (`bad_request`,
+//! `bad_game`, `bad_position`, `illegal_move`, `game_over`), 422 for a position too large to search
+//! here (`too_large`), 503 when the server is busy or a computation ran past the request-time limit
+//! (`busy`, `timeout`), 500 if a computation failed unexpectedly (`internal`), 404 for unknown paths.
+
+use crate::engine::{self, Limits, Rng};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use nimlab_core::{Error, Game, Play, Pos};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const STYLE_CSS: &str = include_str!("../assets/style.css");
+
+/// Longest a computation may run before the request is answered with a timeout.
+const REQUEST_TIME: Duration = Duration::from_secs(10);
+/// Longest a request waits for a free computation slot.
+const QUEUE_TIME: Duration = Duration::from_secs(5);
+/// Computations that may run at once.
+const CONCURRENT: usize = 2;
+
+/// The games offered on the page's menu.
+pub const PRESETS: [&str; 12] = [
+    "CN(5,3)",
+    "CN(4,2)",
+    "CN(6,3)",
+    "CN(7,4)",
+    "SCN(6,3)",
+    "SCN(5,2)",
+    "nim",
+    "moore(2)",
+    "ET(3)",
+    "ER(4)",
+    "EABO(3)",
+    "ENTROPY(3)",
+];
+
+#[derive(Clone)]
+struct AppState {
+    slots: Arc<Semaphore>,
+}
+
+/// The page and the API.
+pub fn router() -> Router {
+    let state = AppState {
+        slots: Arc::new(Semaphore::new(CONCURRENT)),
+    };
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+        )
+        .route("/api/games", get(games))
+        .route("/api/game", get(game_info))
+        .route("/api/random", get(random))
+        .route("/api/outcome", get(outcome))
+        .route("/api/moves", get(moves))
+        .route("/api/hint", get(hint))
+        .route("/api/move", get(play_move))
+        .route("/api/computer", get(computer))
+        .route("/api/explain", get(explain))
+        .fallback(|| async {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "no such page or endpoint",
+            )
+        })
+        .with_state(state)
+}
+
+/// Serves the page on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener) -> std::io::Result<()> {
+    axum::serve(listener, router()).await
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// An error answer: status and a JSON body `{"error", "kind"}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    kind: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            kind,
+            message: message.into(),
+        }
+    }
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> ApiError {
+        let (status, kind) = match &e {
+            Error::BadGame(_) => (StatusCode::BAD_REQUEST, "bad_game"),
+            Error::BadPosition(m) if m.starts_with("illegal move") => {
+                (StatusCode::BAD_REQUEST, "illegal_move")
+            }
+            Error::BadPosition(_) => (StatusCode::BAD_REQUEST, "bad_position"),
+            Error::Unsupported(m) if m.starts_with("the game is over") => {
+                (StatusCode::BAD_REQUEST, "game_over")
+            }
+            Error::Unsupported(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            Error::TooLarge(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_large"),
+            Error::Interrupted => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        };
+        ApiError::new(status, kind, e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(json!({"error": self.message, "kind": self.kind})),
+        )
+            .into_response()
+    }
+}
+
+type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
+type Answer = Result<Json<Value>, ApiError>;
+
+/// The query parameters, refusing unknown names (a typo should not be silently ignored).
+fn params(q: Params, allowed: &[&str]) -> Result<HashMap<String, String>, ApiError> {
+    let Query(map) = q.map_err(|e| ApiError::bad(format!("bad query string: {e}")))?;
+    if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(ApiError::bad(format!(
+            "unknown parameter '{}'; this endpoint takes: {}",
+            k.chars().take(40).collect::<String>(),
+            allowed.join(", ")
+        )));
+    }
+    Ok(map)
+}
+
+fn required<'a>(map: &'a HashMap<String, String>, name: &str) -> Result<&'a str, ApiError> {
+    map.get(name)
+        .map(|s| s.as_str())
+        .ok_or_else(|| ApiError::bad(format!("missing parameter '{name}'")))
+}
+
+fn play_of(map: &HashMap<String, String>) -> Result<Play, ApiError> {
+    match map.get("misere").map(|s| s.as_str()) {
+        None | Some("") | Some("0") | Some("false") => Ok(Play::Normal),
+        Some("1") | Some("true") => Ok(Play::Misere),
+        Some(other) => Err(ApiError::bad(format!(
+            "misere must be true or false, got '{}'",
+            other.chars().take(20).collect::<String>()
+        ))),
+    }
+}
+
+/// Runs a computation off the async threads, with a cap on concurrent computations, a request-time
+/// limit, and panics turned into an error answer.
+async fn compute<F>(state: &AppState, f: F) -> Answer
+where
+    F: FnOnce() -> Answer + Send + 'static,
+{
+    let permit = match tokio::time::timeout(QUEUE_TIME, state.slots.clone().acquire_owned()).await {
+        Ok(Ok(p)) => p,
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "the server is busy; try again",
+            ))
+        }
+    };
+    let task = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+    });
+    match tokio::time::timeout(REQUEST_TIME, task).await {
+        Err(_) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "timeout",
+            format!(
+                "the computation ran past the {} s limit; try a smaller position",
+                REQUEST_TIME.as_secs()
+            ),
+        )),
+        Ok(Ok(Ok(answer))) => answer,
+        Ok(_) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the computation failed unexpectedly",
+        )),
+    }
+}
+
+/// The game and position of a request.
+fn load(map: &HashMap<String, String>) -> Result<(Box<dyn Game>, Pos), ApiError> {
+    let game = engine::load_game(required(map, "game")?)?;
+    let p = engine::load_position(game.as_ref(), required(map, "position")?)?;
+    Ok((game, p))
+}
+
+/// A position as JSON: the entries as numbers (exact below 2^53) and as the game's text.
+fn pos_json(game: &dyn Game, p: &[u64]) -> Value {
+    json!({"entries": p, "text": p.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(","), "display": game.format_position(p)})
+}
+
+fn explanation_json(e: &Option<engine::Explanation>) -> Value {
+    match e {
+        None => Value::Null,
+        Some(e) => json!({
+            "id": e.id, "games": e.games, "statement": e.statement, "source": e.source,
+            "family": e.family, "reason": e.reason, "is_p": e.is_p,
+        }),
+    }
+}
+
+fn outcome_words(outcome: nimlab_core::Outcome, terminal: bool, play: Play) -> String {
+    if terminal {
+        match play {
+            Play::Normal => "no move is left: the player to move has lost".into(),
+            Play::Misere => "no move is left: the player to move has won (misère play)".into(),
+        }
+    } else {
+        outcome.in_words().into()
+    }
+}
+
+/// The value of a position as JSON (shared by outcome, move and computer).
+fn value_json(game: &dyn Game, p: &[u64], play: Play) -> Result<Value, ApiError> {
+    let a = engine::analyse(game, p, play, Limits::WEB)?;
+    let e = engine::explain(game, p, play);
+    Ok(json!({
+        "game": game.id(),
+        "play": play.name(),
+        "position": pos_json(game, p),
+        "outcome": a.outcome.to_string(),
+        "in_words": outcome_words(a.outcome, a.terminal, play),
+        "grundy": a.grundy,
+        "remoteness": a.remoteness,
+        "method": a.method,
+        "terminal": a.terminal,
+        "explanation": explanation_json(&e),
+    }))
+}
+
+async fn games(q: Params) -> Answer {
+    params(q, &[])?;
+    let list: Vec<Value> = nimlab_games::catalogue()
+        .iter()
+        .map(|e| {
+            json!({
+                "name": e.name, "title": e.title, "parameters": e.parameters,
+                "position": e.position, "rules": e.rules, "source": e.source,
+            })
+        })
+        .collect();
+    Ok(Json(json!({"games": list, "presets": PRESETS})))
+}
+
+/// How the page draws a game: `circle` (CN), `shrinking` (SCN), `heaps` (Nim, Moore), `boxes` (chip
+/// games, moves chosen from the list of options).
+fn drawing(game: &dyn Game) -> &'static str {
+    match game.family() {
+        "CN" => "circle",
+        "SCN" => "shrinking",
+        "nim" | "moore" => "heaps",
+        _ => "boxes",
+    }
+}
+
+async fn game_info(q: Params) -> Answer {
+    let map = params(q, &["game"])?;
+    let game = engine::load_game(required(&map, "game")?)?;
+    let window = match game.family() {
+        "CN" | "SCN" => json!(game.params()[1]),
+        "moore" => json!(game.params()[0]),
+        "nim" => json!(1),
+        _ => Value::Null,
+    };
+    Ok(Json(json!({
+        "game": game.id(),
+        "family": game.family(),
+        "params": game.params(),
+        "rules": game.rules(),
+        "drawing": drawing(game.as_ref()),
+        "window": window,
+    })))
+}
+
+async fn random(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &["game", "seed"])?;
+    let game = engine::load_game(required(&map, "game")?)?;
+    let mut rng = match map.get("seed") {
+        None => Rng::from_time(),
+        Some(s) => Rng::new(
+            s.parse()
+                .map_err(|_| ApiError::bad("seed must be a non-negative integer"))?,
+        ),
+    };
+    compute(&s, move || {
+        let p = engine::random_position(game.as_ref(), &mut rng, Limits::WEB)?;
+        Ok(Json(
+            json!({"game": game.id(), "position": pos_json(game.as_ref(), &p)}),
+        ))
+    })
+    .await
+}
+
+const POSITION_PARAMS: [&str; 3] = ["game", "position", "misere"];
+
+async fn outcome(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    compute(&s, move || Ok(Json(value_json(game.as_ref(), &p, play)?))).await
+}
+
+async fn moves(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    compute(&s, move || {
+        let g = game.as_ref();
+        let list = engine::moves(g, &p, play, Limits::WEB)?;
+        let winning = list.iter().filter(|m| m.winning).count();
+        let moves: Vec<Value> = list
+            .iter()
+            .map(|m| {
+                json!({
+                    "to": pos_json(g, &m.to), "winning": m.winning,
+                    "grundy": m.grundy, "remoteness": m.remoteness,
+                })
+            })
+            .collect();
+        Ok(Json(json!({
+            "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
+            "count": moves.len(), "winning_count": winning, "moves": moves,
+        })))
+    })
+    .await
+}
+
+async fn hint(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    compute(&s, move || {
+        let g = game.as_ref();
+        let w = engine::winning_moves(g, &p, play, Limits::WEB)?;
+        let text = if g.is_terminal(&p) {
+            "the game is over".to_string()
+        } else if w.is_empty() {
+            "no winning move exists: every move leaves your opponent a winning position".to_string()
+        } else {
+            format!(
+                "winning move{}: {}",
+                if w.len() == 1 { "" } else { "s" },
+                w.iter()
+                    .map(|q| g.format_position(q))
+                    .collect::<Vec<_>>()
+                    .join("  ")
+            )
+        };
+        Ok(Json(json!({
+            "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
+            "exists": !w.is_empty(),
+            "winning_moves": w.iter().map(|q| pos_json(g, q)).collect::<Vec<_>>(),
+            "text": text,
+        })))
+    })
+    .await
+}
+
+async fn play_move(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &["game", "position", "to", "misere"])?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    let to_text = required(&map, "to")?.to_string();
+    if to_text.len() > 4096 {
+        return Err(ApiError::bad("position text too long"));
+    }
+    compute(&s, move || {
+        let g = game.as_ref();
+        if g.is_terminal(&p) {
+            return Err(Error::Unsupported("the game is over: no move is left".into()).into());
+        }
+        let to = match g.family() {
+            "CN" | "SCN" | "nim" | "moore" => nimlab_core::position::parse_list(&to_text)?,
+            _ => g.parse_position(&to_text)?,
+        };
+        let to = engine::legal_move(g, &p, &to, Limits::WEB)?;
+        let mut v = value_json(g, &to, play)?;
+        // The mover wins with perfect play exactly when the position reached is a P-position.
+        v["winning"] = json!(v["outcome"] == "P");
+        v["from"] = pos_json(g, &p);
+        Ok(Json(v))
+    })
+    .await
+}
+
+async fn computer(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    compute(&s, move || {
+        let g = game.as_ref();
+        if g.is_terminal(&p) {
+            return Err(Error::Unsupported("the game is over: no move is left".into()).into());
+        }
+        let c = engine::computer_move(g, &p, play, Limits::WEB)?;
+        let mut v = value_json(g, &c.to, play)?;
+        v["winning"] = json!(c.winning);
+        v["why"] = json!(c.why);
+        v["from"] = pos_json(g, &p);
+        Ok(Json(v))
+    })
+    .await
+}
+
+async fn explain(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    compute(&s, move || {
+        let g = game.as_ref();
+        let e = engine::explain(g, &p, play);
+        let text = match &e {
+            Some(e) => {
+                let mut t = format!("{}: {} (source: {})", e.id, e.statement, e.source);
+                if let Some(r) = &e.reason {
+                    t.push_str(&format!(" — here: {r}"));
+                }
+                t
+            }
+            None => format!(
+                "no proven result covers {} in {} play; nimlab answers it by exhaustive search",
+                g.id(),
+                play.name()
+            ),
+        };
+        Ok(Json(json!({
+            "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
+            "explanation": explanation_json(&e), "text": text,
+        })))
+    })
+    .await
+}
+
+/// `nimlab serve`: binds `bind:port` (port 0 picks a free port), prints the address on stdout and
+/// serves until the process is stopped.
+pub fn run(bind: &str, port: u16) -> std::io::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(8)
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind((bind, port)).await?;
+        let addr = listener.local_addr()?;
+        println!("nimlab serve: listening on http://{addr}/ (Ctrl-C stops)");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        serve(listener).await
+    })
+}

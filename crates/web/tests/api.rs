@@ -1,0 +1,480 @@
+//! The JSON API of `nimlab serve`, over a real socket: every endpoint with good and bad input.
+
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::OnceLock;
+
+/// One server for the whole suite, on a free loopback port.
+fn server() -> SocketAddr {
+    static ADDR: OnceLock<SocketAddr> = OnceLock::new();
+    *ADDR.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                tx.send(l.local_addr().unwrap()).unwrap();
+                nimlab_web::serve(l).await.unwrap();
+            });
+        });
+        rx.recv().unwrap()
+    })
+}
+
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'(' | b')' | b',' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// GET `path` with the query `params`; the status, the content type and the body.
+fn get_raw(path: &str, params: &[(&str, &str)]) -> (u16, String, String) {
+    let q: Vec<String> = params
+        .iter()
+        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+        .collect();
+    let target = if q.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", q.join("&"))
+    };
+    let mut s = TcpStream::connect(server()).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        s,
+        "GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).unwrap();
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type: ")
+                .map(|v| v.to_string())
+        })
+        .unwrap_or_default();
+    (status, ctype, body.to_string())
+}
+
+fn get(path: &str, params: &[(&str, &str)]) -> (u16, Value) {
+    let (status, ctype, body) = get_raw(path, params);
+    assert!(
+        ctype.starts_with("application/json"),
+        "{path} {params:?}: {ctype}: {body}"
+    );
+    (status, serde_json::from_str(&body).unwrap())
+}
+
+fn ok(path: &str, params: &[(&str, &str)]) -> Value {
+    let (status, v) = get(path, params);
+    assert_eq!(status, 200, "{path} {params:?}: {v}");
+    v
+}
+
+fn fails(path: &str, params: &[(&str, &str)], status: u16, kind: &str) -> String {
+    let (s, v) = get(path, params);
+    assert_eq!(s, status, "{path} {params:?}: {v}");
+    assert_eq!(v["kind"], kind, "{path} {params:?}: {v}");
+    let e = v["error"].as_str().unwrap().to_string();
+    assert!(!e.is_empty());
+    e
+}
+
+const CN53: (&str, &str) = ("game", "CN(5,3)");
+
+#[test]
+fn page_and_assets() {
+    let (s, t, body) = get_raw("/", &[]);
+    assert_eq!(s, 200);
+    assert!(t.starts_with("text/html"), "{t}");
+    assert!(body.contains("<svg id=\"board\""), "{body}");
+    let (s, t, body) = get_raw("/app.js", &[]);
+    assert_eq!(s, 200);
+    assert!(t.starts_with("text/javascript"), "{t}");
+    assert!(body.contains("/api/"));
+    let (s, t, _) = get_raw("/style.css", &[]);
+    assert_eq!(s, 200);
+    assert!(t.starts_with("text/css"), "{t}");
+    fails("/nope", &[], 404, "not_found");
+    fails("/api/nope", &[], 404, "not_found");
+}
+
+#[test]
+fn games_and_game() {
+    let v = ok("/api/games", &[]);
+    assert!(v["games"].as_array().unwrap().len() >= 10);
+    assert!(v["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p == "CN(5,3)"));
+    fails("/api/games", &[("x", "1")], 400, "bad_request");
+
+    let v = ok("/api/game", &[CN53]);
+    assert_eq!(v["game"], "CN(5,3)");
+    assert_eq!(v["drawing"], "circle");
+    assert_eq!(v["window"], 3);
+    assert_eq!(
+        ok("/api/game", &[("game", "scn(6,3)")])["drawing"],
+        "shrinking"
+    );
+    assert_eq!(ok("/api/game", &[("game", "nim")])["drawing"], "heaps");
+    assert_eq!(ok("/api/game", &[("game", "ET(3)")])["drawing"], "boxes");
+    fails("/api/game", &[], 400, "bad_request");
+    fails("/api/game", &[("game", "CN(3,5)")], 400, "bad_game");
+    fails("/api/game", &[("game", "chess")], 400, "bad_game");
+    fails("/api/game", &[("game", "/etc/x.rhai")], 400, "bad_game");
+    fails("/api/game", &[("game", "nim[1]+nim[2]")], 400, "bad_game");
+}
+
+#[test]
+fn random_positions_for_every_preset() {
+    let presets = ok("/api/games", &[])["presets"].clone();
+    for g in presets.as_array().unwrap() {
+        let g = g.as_str().unwrap();
+        let v = ok("/api/random", &[("game", g)]);
+        let text = v["position"]["text"].as_str().unwrap().to_string();
+        let o = ok("/api/outcome", &[("game", g), ("position", &text)]);
+        assert_eq!(o["terminal"], false, "{g} {text}");
+        assert!(o["remoteness"].is_u64(), "{g} {text}: {o}");
+    }
+    let a = ok("/api/random", &[CN53, ("seed", "42")]);
+    let b = ok("/api/random", &[CN53, ("seed", "42")]);
+    assert_eq!(a, b);
+    fails("/api/random", &[CN53, ("seed", "-1")], 400, "bad_request");
+    // Large circles start sparse, so that they can still be played.
+    let v = ok("/api/random", &[("game", "CN(64,2)")]);
+    assert_eq!(v["position"]["entries"].as_array().unwrap().len(), 64);
+}
+
+#[test]
+fn outcome_and_explain() {
+    let v = ok("/api/outcome", &[CN53, ("position", "1,2,3,4,5")]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["grundy"], 15);
+    assert_eq!(v["remoteness"], 5);
+    assert_eq!(v["play"], "normal");
+    assert_eq!(v["position"]["entries"], serde_json::json!([1, 2, 3, 4, 5]));
+    assert!(v["in_words"].as_str().unwrap().contains("wins"));
+    assert!(v["explanation"]["id"].is_string(), "{v}");
+    let v = ok("/api/outcome", &[CN53, ("position", "(1 2 0 2 1)")]);
+    assert_eq!(v["outcome"], "P");
+    let v = ok("/api/outcome", &[CN53, ("position", "0,0,0,0,0")]);
+    assert_eq!(v["terminal"], true);
+    assert!(v["in_words"].as_str().unwrap().contains("lost"));
+    let v = ok(
+        "/api/outcome",
+        &[CN53, ("position", "0,0,0,0,0"), ("misere", "true")],
+    );
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["play"], "misere");
+    // Theory answers huge positions at once.
+    let v = ok(
+        "/api/outcome",
+        &[("game", "nim"), ("position", "1000000000000000000,3,5")],
+    );
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["method"], "bouton");
+    assert_eq!(v["position"]["text"], "1000000000000000000,3,5");
+    fails(
+        "/api/outcome",
+        &[
+            ("game", "CN(9,5)"),
+            ("position", "900,900,900,900,900,900,900,900,900"),
+        ],
+        422,
+        "too_large",
+    );
+    fails("/api/outcome", &[CN53], 400, "bad_request");
+    fails(
+        "/api/outcome",
+        &[CN53, ("position", "1,2,3")],
+        400,
+        "bad_position",
+    );
+    fails(
+        "/api/outcome",
+        &[CN53, ("position", "1,-2,3,4,5")],
+        400,
+        "bad_position",
+    );
+    fails(
+        "/api/outcome",
+        &[CN53, ("position", "a,b")],
+        400,
+        "bad_position",
+    );
+    fails(
+        "/api/outcome",
+        &[CN53, ("position", "1,2,3,4,5"), ("misere", "maybe")],
+        400,
+        "bad_request",
+    );
+    let long = "1,".repeat(3000);
+    fails(
+        "/api/outcome",
+        &[("game", "nim"), ("position", &long)],
+        400,
+        "bad_position",
+    );
+    let many = vec!["1"; 65].join(",");
+    fails(
+        "/api/outcome",
+        &[("game", "nim"), ("position", &many)],
+        400,
+        "bad_position",
+    );
+
+    let v = ok("/api/explain", &[CN53, ("position", "1,2,0,2,1")]);
+    assert!(v["explanation"]["statement"].is_string(), "{v}");
+    assert!(v["text"].as_str().unwrap().contains("source"), "{v}");
+    let v = ok(
+        "/api/explain",
+        &[("game", "CN(6,2)"), ("position", "1,2,3,1,2,3")],
+    );
+    assert!(v["explanation"].is_null(), "{v}");
+    assert!(
+        v["text"].as_str().unwrap().contains("no proven result"),
+        "{v}"
+    );
+    fails("/api/explain", &[("game", "CN(6,2)")], 400, "bad_request");
+}
+
+#[test]
+fn moves_and_hints() {
+    let v = ok("/api/moves", &[CN53, ("position", "1,2,3,4,5")]);
+    assert_eq!(v["winning_count"], 2);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len() as u64, v["count"].as_u64().unwrap());
+    assert!(moves.len() > 50);
+    assert_eq!(moves[0]["winning"], true);
+    assert_eq!(moves[0]["grundy"], 0);
+    assert_eq!(moves[2]["winning"], false);
+    let v = ok("/api/moves", &[CN53, ("position", "0,0,0,0,0")]);
+    assert_eq!(v["count"], 0);
+    let v = ok(
+        "/api/moves",
+        &[("game", "ET(3)"), ("position", "1^2 5"), ("misere", "1")],
+    );
+    assert!(v["count"].as_u64().unwrap() > 0);
+    fails(
+        "/api/moves",
+        &[("game", "nim"), ("position", "1000000000000000000,3,5")],
+        422,
+        "too_large",
+    );
+    fails("/api/moves", &[("game", "nim")], 400, "bad_request");
+
+    let v = ok("/api/hint", &[CN53, ("position", "1,2,3,4,5")]);
+    assert_eq!(v["exists"], true);
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 2);
+    let v = ok("/api/hint", &[CN53, ("position", "1,2,0,2,1")]);
+    assert_eq!(v["exists"], false);
+    assert!(v["text"].as_str().unwrap().contains("no winning move"));
+    let v = ok(
+        "/api/hint",
+        &[("game", "nim"), ("position", "1000000000000000000,3,5")],
+    );
+    assert_eq!(v["exists"], true);
+    fails(
+        "/api/hint",
+        &[("game", "nim"), ("position", "x")],
+        400,
+        "bad_position",
+    );
+}
+
+#[test]
+fn player_moves_are_checked() {
+    let v = ok(
+        "/api/move",
+        &[CN53, ("position", "1,2,3,4,5"), ("to", "1,2,0,2,1")],
+    );
+    assert_eq!(v["winning"], true);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["from"]["text"], "1,2,3,4,5");
+    let v = ok(
+        "/api/move",
+        &[CN53, ("position", "1,2,3,4,5"), ("to", "0,2,3,4,5")],
+    );
+    assert_eq!(v["winning"], false);
+    let e = fails(
+        "/api/move",
+        &[CN53, ("position", "1,2,3,4,5"), ("to", "0,2,0,4,0")],
+        400,
+        "illegal_move",
+    );
+    assert!(e.contains("window"), "{e}");
+    fails(
+        "/api/move",
+        &[CN53, ("position", "1,2,3,4,5"), ("to", "1,2,3,4,5")],
+        400,
+        "illegal_move",
+    );
+    fails(
+        "/api/move",
+        &[CN53, ("position", "1,2,3,4,5"), ("to", "1,2,3,4,6")],
+        400,
+        "illegal_move",
+    );
+    fails(
+        "/api/move",
+        &[CN53, ("position", "1,2,3,4,5"), ("to", "1,2")],
+        400,
+        "illegal_move",
+    );
+    fails(
+        "/api/move",
+        &[CN53, ("position", "1,2,3,4,5")],
+        400,
+        "bad_request",
+    );
+    fails(
+        "/api/move",
+        &[CN53, ("position", "0,0,0,0,0"), ("to", "0,0,0,0,0")],
+        400,
+        "game_over",
+    );
+    // Shrinking Circular Nim: emptied piles may be sent as zeros and vanish.
+    let v = ok(
+        "/api/move",
+        &[
+            ("game", "SCN(6,3)"),
+            ("position", "1,6,2,3,3,6"),
+            ("to", "1,6,0,3,3,6"),
+        ],
+    );
+    assert_eq!(v["position"]["text"], "1,6,3,3,6");
+    // Chip games: the position after the move, in any order or in Ferguson's notation.
+    let v = ok(
+        "/api/move",
+        &[("game", "ET(3)"), ("position", "1,2,5"), ("to", "3 2^2")],
+    );
+    assert_eq!(v["position"]["text"], "2,2,3");
+    fails(
+        "/api/move",
+        &[("game", "ET(3)"), ("position", "1,2,5"), ("to", "1,1,6")],
+        400,
+        "illegal_move",
+    );
+    // Nim and Moore: one heap, at most k heaps.
+    fails(
+        "/api/move",
+        &[("game", "nim"), ("position", "3,4"), ("to", "2,3")],
+        400,
+        "illegal_move",
+    );
+    ok(
+        "/api/move",
+        &[("game", "moore(2)"), ("position", "3,4,5"), ("to", "2,3,5")],
+    );
+}
+
+#[test]
+fn the_computer_moves() {
+    let v = ok("/api/computer", &[CN53, ("position", "1,2,3,4,5")]);
+    assert_eq!(v["winning"], true);
+    assert_eq!(v["outcome"], "P");
+    assert!(v["why"].as_str().unwrap().contains("winning"));
+    let v = ok("/api/computer", &[CN53, ("position", "1,2,0,2,1")]);
+    assert_eq!(v["winning"], false);
+    assert_eq!(v["outcome"], "N");
+    let v = ok(
+        "/api/computer",
+        &[("game", "nim"), ("position", "1000000000000000000,3,5")],
+    );
+    assert_eq!(v["winning"], true);
+    let v = ok(
+        "/api/computer",
+        &[
+            ("game", "ENTROPY(3)"),
+            ("position", "0,3,9"),
+            ("misere", "true"),
+        ],
+    );
+    assert!(v["position"]["text"].is_string());
+    fails(
+        "/api/computer",
+        &[CN53, ("position", "0,0,0,0,0")],
+        400,
+        "game_over",
+    );
+    fails(
+        "/api/computer",
+        &[
+            ("game", "CN(9,5)"),
+            ("position", "900,900,900,900,900,900,900,900,900"),
+        ],
+        422,
+        "too_large",
+    );
+}
+
+#[test]
+fn junk_never_breaks_the_server() {
+    let junk = [
+        "",
+        " ",
+        ",,,",
+        "((((",
+        "1^",
+        "^3",
+        "99999999999999999999999",
+        "-",
+        "1e9",
+        "ü,ö",
+        "\u{0}",
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20",
+    ];
+    for path in [
+        "/api/outcome",
+        "/api/moves",
+        "/api/hint",
+        "/api/computer",
+        "/api/explain",
+    ] {
+        for game in [
+            "CN(5,3)",
+            "SCN(4,2)",
+            "nim",
+            "ET(3)",
+            "ENTROPY(3)",
+            "CN(,)",
+            "",
+            "moore(0)",
+        ] {
+            for pos in junk {
+                let (s, v) = get(path, &[("game", game), ("position", pos)]);
+                assert!(s < 500, "{path} {game:?} {pos:?}: {s} {v}");
+                if s != 200 {
+                    assert!(v["error"].is_string());
+                }
+            }
+        }
+    }
+    for to in junk {
+        let (s, _) = get("/api/move", &[CN53, ("position", "1,2,3,4,5"), ("to", to)]);
+        assert_eq!(s, 400, "{to:?}");
+    }
+    // A malformed query string and a very long one.
+    let (s, _, _) = get_raw("/api/outcome?game=%ZZ&position=1", &[]);
+    assert_eq!(s, 400);
+    // Still serving.
+    ok("/api/games", &[]);
+}
