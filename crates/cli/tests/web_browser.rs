@@ -1,0 +1,359 @@
+//! End to end: `nimlab serve` on a free loopback port, the page loaded in headless Chromium (driven
+//! through chromedriver's WebDriver protocol), a whole CN(5,3) game played by clicking, and the
+//! computer winning from an N-position. Screenshots are written to
+//! `target/tmp/nimlab-browser/` (`CARGO_TARGET_TMPDIR`).
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (CI installs them in `.ci/run`); without them the
+//! test fails.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kills the processes this test started when it ends, however it ends.
+struct Kill(Vec<Child>);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// Starts a process and reads stdout lines until `find` extracts a value from one.
+fn start(cmd: &mut Command, find: impl Fn(&str) -> Option<String>) -> (Child, String) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        match lines.next() {
+            Some(Ok(l)) => {
+                if let Some(v) = find(&l) {
+                    // Keep draining stdout so that the process never blocks on a full pipe.
+                    std::thread::spawn(move || for _ in lines.by_ref() {});
+                    return (child, v);
+                }
+            }
+            _ => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("{cmd:?} did not report its address");
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+}
+
+/// One HTTP/1.1 request with a JSON body; the status and the JSON answer.
+fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect to chromedriver");
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let payload = body.map(|b| b.to_string()).unwrap_or_default();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{payload}",
+        payload.len()
+    )
+    .unwrap();
+    // Read the head, then exactly Content-Length bytes (chromedriver may keep the connection open).
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        let n = s.read(&mut chunk).unwrap();
+        assert!(n > 0, "connection closed before the answer's head");
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).to_ascii_lowercase();
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let length = head.lines().find_map(|l| {
+        l.strip_prefix("content-length:")
+            .map(|v| v.trim().parse::<usize>().unwrap())
+    });
+    let body = match length {
+        Some(len) => {
+            while buf.len() < head_end + len {
+                let n = s.read(&mut chunk).unwrap();
+                assert!(n > 0, "connection closed before the answer's body");
+                buf.extend_from_slice(&chunk[..n]);
+            }
+            String::from_utf8_lossy(&buf[head_end..head_end + len]).into_owned()
+        }
+        None => {
+            s.read_to_end(&mut buf).unwrap();
+            let rest = String::from_utf8_lossy(&buf[head_end..]).into_owned();
+            if head.contains("transfer-encoding: chunked") {
+                dechunk(&rest)
+            } else {
+                rest
+            }
+        }
+    };
+    let v = serde_json::from_str(&body).unwrap_or(Value::Null);
+    (status, v)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+    out
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bytes: Vec<u8> = s
+        .bytes()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/')
+        .collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= (val(c) as u32) << (18 - 6 * i);
+        }
+        for i in 0..chunk.len().saturating_sub(1) {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    out
+}
+
+/// A WebDriver session.
+struct Browser {
+    port: u16,
+    session: String,
+}
+
+impl Browser {
+    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let (status, v) = http(
+            self.port,
+            method,
+            &format!("/session/{}{path}", self.session),
+            body.as_ref(),
+        );
+        assert_eq!(status, 200, "{method} {path}: {v}");
+        v["value"].clone()
+    }
+    fn js(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+    fn text(&self, id: &str) -> String {
+        self.js(&format!(
+            "return document.getElementById('{id}').textContent;"
+        ))
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+    }
+    fn click(&self, css: &str) {
+        let e = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = e
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(|v| v.as_str())
+            .unwrap_or_else(|| panic!("no element {css}: {e}"))
+            .to_string();
+        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+    fn wait_for(&self, what: &str, cond: impl Fn(&Browser) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if cond(self) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!(
+            "timed out waiting for {what}; status: {:?}, refusal: {:?}",
+            self.text("status"),
+            self.text("refusal")
+        );
+    }
+    fn rows(&self) -> u64 {
+        self.js("return document.querySelectorAll('#history tbody tr').length;")
+            .as_u64()
+            .unwrap()
+    }
+    fn screenshot(&self, path: &Path) {
+        let b64 = self.cmd("GET", "/screenshot", None);
+        let png = base64_decode(b64.as_str().unwrap());
+        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+#[test]
+fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
+    let chromium = which("chromium")
+        .or_else(|| which("chromium-browser"))
+        .expect(
+            "chromium is not installed (CI installs it: apt-get install chromium chromium-driver)",
+        );
+    let driver = which("chromedriver")
+        .expect("chromedriver is not installed (CI installs it: apt-get install chromium-driver)");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nimlab-browser");
+    let profile = out.join(format!("profile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    std::fs::create_dir_all(&profile).unwrap();
+
+    let (server, addr) = start(
+        Command::new(env!("CARGO_BIN_EXE_nimlab")).args(["serve", "--port", "0"]),
+        |l| {
+            l.split("http://")
+                .nth(1)
+                .map(|a| a.split('/').next().unwrap().to_string())
+        },
+    );
+    let mut procs = Kill(vec![server]);
+    let (drv, dport) = start(Command::new(&driver).arg("--port=0"), |l| {
+        l.split("started successfully on port ")
+            .nth(1)
+            .map(|p| p.trim().trim_end_matches('.').to_string())
+    });
+    procs.0.push(drv);
+    let dport: u16 = dport.parse().unwrap();
+
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1100,900",
+        &format!("--user-data-dir={}", profile.display()),
+    ];
+    let caps = json!({"capabilities": {"alwaysMatch": {
+        "browserName": "chrome",
+        "goog:chromeOptions": {"binary": chromium.to_str().unwrap(), "args": args},
+    }}});
+    let (status, v) = http(dport, "POST", "/session", Some(&caps));
+    assert_eq!(status, 200, "new session: {v}");
+    let b = Browser {
+        port: dport,
+        session: v["value"]["sessionId"].as_str().unwrap().to_string(),
+    };
+
+    let settled = |b: &Browser| {
+        let s = b.text("status");
+        s == "Your move." || s == "Game over."
+    };
+    b.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("http://{addr}/?game=CN(5,3)&position=1,2,3,4,5&computer=first")})),
+    );
+    b.wait_for("the computer's first move", |b| settled(b) && b.rows() == 2);
+    // The start is an N-position and the computer's move wins.
+    let start_value =
+        b.js("return document.querySelector('#history tbody tr td:nth-child(4)').textContent;");
+    assert!(
+        start_value.as_str().unwrap().starts_with('N'),
+        "{start_value}"
+    );
+    assert!(b.text("history").contains("winning move"));
+    assert!(b.text("outcome").contains("P: the player to move loses"));
+
+    // An illegal move typed in is refused visibly, and nothing is played.
+    b.js("document.getElementById('move-text').value = '9,9,9,9,9';");
+    b.click("#play-typed");
+    b.wait_for("the refusal", |b| b.text("refusal").contains("Refused"));
+    assert_eq!(b.rows(), 2);
+
+    // Hints: in a P-position no winning move exists.
+    b.click("#hints");
+    b.wait_for("the hint", |b| {
+        b.text("hint-text").contains("no winning move")
+    });
+    // A pending move: the selected window is drawn and the Play button is coloured as losing.
+    let pos = b.js("return document.getElementById('board').dataset.position;");
+    let heights: Vec<u64> = pos
+        .as_str()
+        .unwrap()
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let i = heights.iter().position(|&h| h > 0).unwrap();
+    b.click(&format!("#tok-{i}-1"));
+    b.wait_for("the pending move", |b| {
+        b.js("return document.getElementById('play-move').className;") == "bad"
+    });
+    std::fs::create_dir_all(&out).unwrap();
+    b.screenshot(&out.join("cn53-hints.png"));
+    b.click("#hints");
+
+    // Play to the end: each turn, empty the first non-empty stack by clicking its lowest token.
+    for _turn in 0..30 {
+        if b.text("status") == "Game over." {
+            break;
+        }
+        let rows = b.rows();
+        let pos = b.js("return document.getElementById('board').dataset.position;");
+        let heights: Vec<u64> = pos
+            .as_str()
+            .unwrap()
+            .split(',')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let i = heights.iter().position(|&h| h > 0).expect("a move is left");
+        if b.js("return document.getElementById('play-move').disabled;") == json!(true) {
+            b.click(&format!("#tok-{i}-1"));
+        }
+        b.click("#play-move");
+        b.wait_for("the computer's answer", |b| settled(b) && b.rows() > rows);
+        assert!(b.text("refusal").is_empty(), "{}", b.text("refusal"));
+    }
+    assert_eq!(b.text("status"), "Game over.");
+    assert_eq!(b.text("result"), "The computer wins.");
+    assert!(b.text("outcome").contains("(0,0,0,0,0)"));
+    b.screenshot(&out.join("cn53-end.png"));
+    // Every computer move was a winning move.
+    let verdicts = b.js("return Array.from(document.querySelectorAll('#history tbody tr')).filter(r => r.children[1].textContent === 'computer').map(r => r.children[4].textContent);");
+    for v in verdicts.as_array().unwrap() {
+        assert_eq!(v, "winning move");
+    }
+    b.cmd("DELETE", "", None);
+    drop(procs);
+    let _ = std::fs::remove_dir_all(&profile);
+}
