@@ -67,6 +67,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check conditions (I)-(III) of the partition theorem for a built-in result or a conjecture over a box.
+    Verify(crate::research_cmd::VerifyArgs),
+    /// The canonical P-positions of a box grouped by shape, with the relations each family obeys.
+    Patterns(crate::research_cmd::PatternsArgs),
     /// Why a position is P or N: the family and relations of the result that decides it, or the winning move and the family it lands in (search when no result applies).
     Explain(crate::explain::ExplainArgs),
     /// Play against the perfect opponent in the terminal (moves and commands on stdin).
@@ -191,6 +195,8 @@ fn dispatch(cmd: Command) -> Result<(), Error> {
         Command::Games { json } => output::games(json),
         Command::Play(args) => crate::play::run(&args),
         Command::Serve(args) => crate::play::serve(&args),
+        Command::Verify(args) => crate::research_cmd::run_verify(&args),
+        Command::Patterns(args) => crate::research_cmd::run_patterns(&args),
         Command::Theory { game, json } => output::theory(game.as_deref(), json),
         Command::Explain(args) => crate::explain::run(&args),
     }

@@ -16,8 +16,9 @@ use std::sync::Mutex;
 
 /// Most operations one call into a script may execute.
 pub const MAX_OPERATIONS: u64 = 20_000_000;
-/// Largest array a script may build.
-pub const MAX_ARRAY: usize = 1_000_000;
+/// Largest array a script may build, nested arrays counted element by element (Rhai checks the size
+/// after each change, so the limit also bounds the time a script can spend growing one array).
+pub const MAX_ARRAY: usize = 200_000;
 
 /// An engine with nimlab's limits.
 pub fn engine() -> Engine {

@@ -1,0 +1,317 @@
+//! `nimlab verify` and `nimlab patterns`: the research workflow of SPEC.md §4.
+
+use crate::cli::Common;
+use crate::output;
+use clap::Args;
+use nimlab_core::table::{tabulate, TableRun};
+use nimlab_core::{Error, Game, Play, Pos, Solver};
+use nimlab_games::{chip, parse_game};
+use nimlab_research::conjecture::ScriptPredicate;
+use nimlab_research::domain::{positions, Bound};
+use nimlab_research::patterns::families;
+use nimlab_research::verify::{verify, Condition};
+use serde_json::json;
+use std::io::Write;
+
+#[derive(Args, Debug)]
+pub struct BoundArgs {
+    /// Largest entry of the box (CN stacks, SCN piles, heaps; for ENTROPY(k) the largest max - min).
+    #[arg(long)]
+    max: Option<u64>,
+    /// Chip games: the most chips in all.
+    #[arg(long, value_name = "S")]
+    max_sum: Option<u64>,
+    /// Number of heaps (Nim, Moore's Nim, scripted games).
+    #[arg(long)]
+    heaps: Option<usize>,
+}
+
+impl BoundArgs {
+    fn bound(&self) -> Bound {
+        Bound {
+            max: self.max,
+            max_sum: self.max_sum,
+            heaps: self.heaps,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Game name or script, e.g. CN(7,4).
+    game: String,
+    #[command(flatten)]
+    bound: BoundArgs,
+    /// A built-in result, by id (see `nimlab theory GAME`).
+    #[arg(
+        long,
+        conflicts_with = "conjecture",
+        required_unless_present = "conjecture"
+    )]
+    theorem: Option<String>,
+    /// A Rhai file defining fn is_p(p).
+    #[arg(long)]
+    conjecture: Option<String>,
+    #[arg(long)]
+    misere: bool,
+    /// How many counterexamples of each kind to show.
+    #[arg(long, default_value_t = 5)]
+    examples: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `verify`; exits with status 1 when the set is not the P-set.
+pub fn run_verify(a: &VerifyArgs) -> Result<(), Error> {
+    let game = parse_game(&a.game)?;
+    let play = Play::from_misere(a.misere);
+    let ps = positions(game.as_ref(), a.bound.bound())?;
+    let (source, report) = match (&a.theorem, &a.conjecture) {
+        (Some(id), _) => {
+            let t = nimlab_theory::all()
+                .into_iter()
+                .find(|t| t.id() == id)
+                .ok_or_else(|| {
+                    Error::BadGame(format!("no result with id '{id}' (see `nimlab theory`)"))
+                })?;
+            if !t.covers(game.as_ref()) {
+                return Err(Error::BadGame(format!(
+                    "{id} does not cover {} (it is about {})",
+                    game.id(),
+                    t.games()
+                )));
+            }
+            if t.play() != play {
+                return Err(Error::BadGame(format!(
+                    "{id} is a result about {} play; {}",
+                    t.play(),
+                    if a.misere {
+                        "drop --misere"
+                    } else {
+                        "add --misere"
+                    }
+                )));
+            }
+            let g = game.as_ref();
+            let r = verify(
+                g,
+                &ps,
+                &mut |p| Ok(t.decide(g, p).map(|v| v.is_p)),
+                play,
+                a.examples,
+            )?;
+            (format!("theorem {id}"), r)
+        }
+        (None, Some(path)) => {
+            let pred = ScriptPredicate::load(path)?;
+            let r = verify(
+                game.as_ref(),
+                &ps,
+                &mut |p| pred.is_p(p).map(Some),
+                play,
+                a.examples,
+            )?;
+            (format!("conjecture {path}"), r)
+        }
+        (None, None) => {
+            return Err(Error::Unsupported(
+                "give --theorem ID or --conjecture FILE".into(),
+            ))
+        }
+    };
+    let holds = report.holds();
+    let show = |p: &[u64]| game.format_position(p);
+    if a.json {
+        let mut violations = serde_json::Map::new();
+        for c in [
+            Condition::I,
+            Condition::II,
+            Condition::III,
+            Condition::Search,
+        ] {
+            if c != Condition::Search || report.by_search {
+                violations.insert(
+                    c.name().into(),
+                    json!(report.violations.get(&c).copied().unwrap_or(0)),
+                );
+            }
+        }
+        let v = json!({
+            "game": game.id(),
+            "bound": a.bound.bound().describe(),
+            "play": play.name(),
+            "source": source,
+            "holds": holds,
+            "positions": report.positions,
+            "members": report.members,
+            "undecided": report.undecided,
+            "method": if report.by_search { "verdicts compared with exhaustive search (partial result)" } else { "conditions (I)-(III)" },
+            "violations": violations,
+            "counterexamples": report.examples.iter().map(|c| json!({
+                "condition": c.condition.name(),
+                "position": c.position,
+                "move_to": c.move_to,
+                "claimed_p": c.claimed_p,
+            })).collect::<Vec<_>>(),
+        });
+        output::print_json(&v);
+    } else {
+        println!(
+            "{} {}, {} play, {}: {} on {} positions ({} in the set{})",
+            game.id(),
+            a.bound.bound().describe(),
+            play,
+            source,
+            if holds { "HOLDS" } else { "FAILS" },
+            report.positions,
+            report.members,
+            if report.undecided > 0 {
+                format!(", {} not decided by the result", report.undecided)
+            } else {
+                String::new()
+            }
+        );
+        if report.by_search {
+            println!("partial result: its verdicts were compared with exhaustive search");
+        } else {
+            for c in [Condition::I, Condition::II, Condition::III] {
+                let n = report.violations.get(&c).copied().unwrap_or(0);
+                println!(
+                    "  {}: {}",
+                    c.describe(),
+                    if n == 0 {
+                        "never".to_string()
+                    } else {
+                        format!("{n} times")
+                    }
+                );
+            }
+        }
+        for c in &report.examples {
+            match (c.condition, &c.move_to, c.claimed_p) {
+                (Condition::I, Some(q), _) => println!(
+                    "  counterexample (I): {} -> {}, both in the set",
+                    show(&c.position),
+                    show(q)
+                ),
+                (Condition::II, _, _) => println!(
+                    "  counterexample (II): {} is outside the set and no move reaches the set",
+                    show(&c.position)
+                ),
+                (Condition::III, _, _) => println!(
+                    "  counterexample (III): terminal position {} is {} the set",
+                    show(&c.position),
+                    if play == Play::Normal {
+                        "outside"
+                    } else {
+                        "inside"
+                    }
+                ),
+                (_, _, Some(claim)) => println!(
+                    "  counterexample: {} is said to be {} but search finds {}",
+                    show(&c.position),
+                    if claim { "P" } else { "N" },
+                    if claim { "N" } else { "P" }
+                ),
+                _ => {}
+            }
+        }
+    }
+    if !holds {
+        let _ = std::io::stdout().flush();
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct PatternsArgs {
+    /// Game name or script, e.g. CN(7,4).
+    game: String,
+    #[command(flatten)]
+    bound: BoundArgs,
+    #[arg(long)]
+    misere: bool,
+    /// Examples shown per family.
+    #[arg(long, default_value_t = 3)]
+    examples: usize,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// The canonical P-positions of the bounded set.
+pub fn canonical_p_positions(game: &dyn Game, bound: Bound, play: Play) -> Result<Vec<Pos>, Error> {
+    if chip::is_chip_game(game)
+        || game
+            .table_domain(bound.max.unwrap_or(1), bound.heaps)
+            .is_err()
+    {
+        let mut solver = Solver::new(game);
+        let mut out: Vec<Pos> = positions(game, bound)?
+            .into_iter()
+            .filter(|p| game.canonical(p) == *p)
+            .filter(|p| solver.outcome(p, play).is_p())
+            .collect();
+        out.dedup();
+        return Ok(out);
+    }
+    let hi = bound
+        .max
+        .ok_or_else(|| Error::Unsupported(format!("{} needs --max H", game.id())))?;
+    let domain = game.table_domain(hi, bound.heaps)?;
+    let t = tabulate(
+        game,
+        &domain,
+        &TableRun {
+            play,
+            keep_positions: true,
+            cancel: None,
+            progress: None,
+        },
+    )?;
+    Ok(t.positions)
+}
+
+pub fn run_patterns(a: &PatternsArgs) -> Result<(), Error> {
+    let game = parse_game(&a.game)?;
+    let play = Play::from_misere(a.misere);
+    let ps = canonical_p_positions(game.as_ref(), a.bound.bound(), play)?;
+    let fams = families(&ps, a.examples);
+    if a.common.json {
+        let v = json!({
+            "game": game.id(),
+            "bound": a.bound.bound().describe(),
+            "play": play.name(),
+            "canonical_count": ps.len(),
+            "families": fams.iter().map(|f| json!({
+                "shape": f.shape, "count": f.count, "relations": f.relations, "examples": f.examples,
+            })).collect::<Vec<_>>(),
+        });
+        output::print_json(&v);
+        return Ok(());
+    }
+    println!(
+        "{} {}, {} play: {} canonical P-positions in {} families by shape (0 empty, m smallest, M largest, · other)",
+        game.id(),
+        a.bound.bound().describe(),
+        play,
+        ps.len(),
+        fams.len()
+    );
+    for (i, f) in fams.iter().enumerate() {
+        println!();
+        println!(
+            "family {}: shape {} — {} position{}",
+            i + 1,
+            f.shape,
+            f.count,
+            if f.count == 1 { "" } else { "s" }
+        );
+        if !f.relations.is_empty() {
+            println!("  relations: {}", f.relations.join("; "));
+        }
+        let ex: Vec<String> = f.examples.iter().map(|p| game.format_position(p)).collect();
+        println!("  examples: {}", ex.join(" "));
+    }
+    Ok(())
+}
