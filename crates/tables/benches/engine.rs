@@ -41,17 +41,12 @@ fn cpu_s() -> f64 {
         .unwrap_or(0.0)
 }
 
-fn engine(game: &dyn Game, hi: u64, play: Play) -> (pset::Summary, f64) {
+/// (summary, wall seconds, CPU seconds) of one engine run.
+fn engine(game: &dyn Game, hi: u64, play: Play) -> (pset::Summary, f64, f64) {
     let d = game.table_domain(hi, None).unwrap();
     let (t, c) = (Instant::now(), cpu_s());
     let s = pset::tabulate(game, &d, play, Hooks::default(), &mut |_| {}).unwrap();
-    let secs = t.elapsed().as_secs_f64();
-    eprintln!(
-        "  [{} max {hi} {play}: wall {secs:.3} s, cpu {:.2} s]",
-        game.id(),
-        cpu_s() - c
-    );
-    (s, secs)
+    (s, t.elapsed().as_secs_f64(), cpu_s() - c)
 }
 
 fn main() {
@@ -60,7 +55,13 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let want = |name: &str| args.is_empty() || args.iter().any(|a| a == name);
-    println!("threads: {}", rayon::current_num_threads());
+    println!(
+        "threads: {}; load average at start: {}",
+        rayon::current_num_threads(),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
     let cn74 = CircularNim::new(7, 4).unwrap();
     if want("ratio") {
         let d = cn74.table_domain(6, None).unwrap();
@@ -97,9 +98,9 @@ fn main() {
     }
     if want("cn74-15") {
         for play in [Play::Normal, Play::Misere] {
-            let (s, secs) = engine(&cn74, 15, play);
+            let (s, secs, cpu) = engine(&cn74, 15, play);
             println!(
-                "CN(7,4) [0..15]^7 {play}: {secs:.3} s; count {} canonical {}; {}",
+                "CN(7,4) [0..15]^7 {play}: {secs:.3} s (cpu {cpu:.2} s); count {} canonical {}; {}",
                 s.count,
                 s.canonical_count,
                 peak_mib()
@@ -111,27 +112,28 @@ fn main() {
         let Some(Rules::Windows { m, windows }) = rules_for(&cn74, &d) else {
             unreachable!()
         };
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), cpu_s());
         let v = grundy::solve(m, 11, &windows, Hooks::default()).unwrap();
         let secs = t.elapsed().as_secs_f64();
+        let cpu = cpu_s() - c;
         let max = v.iter().max().unwrap();
         let zeros = v.iter().filter(|&&g| g == 0).count();
         println!(
-            "CN(7,4) [0..10]^7 Grundy: {secs:.3} s; max value {max}, {zeros} zeros; {}",
+            "CN(7,4) [0..10]^7 Grundy: {secs:.3} s (cpu {cpu:.2} s); max value {max}, {zeros} zeros; {}",
             peak_mib()
         );
     }
     if want("scn64-30") {
         let g = ShrinkingCircularNim::new(6, 4).unwrap();
         for play in [Play::Normal] {
-            let (s, secs) = engine(&g, 30, play);
-            println!("SCN(6,4) piles 1..=30 {play}: {secs:.3} s; count {} canonical {}; by length {:?}; {}", s.count, s.canonical_count, s.by_length, peak_mib());
+            let (s, secs, cpu) = engine(&g, 30, play);
+            println!("SCN(6,4) piles 1..=30 {play}: {secs:.3} s (cpu {cpu:.2} s); count {} canonical {}; by length {:?}; {}", s.count, s.canonical_count, s.by_length, peak_mib());
         }
     }
     if want("cn74-31") {
-        let (s, secs) = engine(&cn74, 31, Play::Normal);
+        let (s, secs, cpu) = engine(&cn74, 31, Play::Normal);
         println!(
-            "CN(7,4) [0..31]^7 normal: {secs:.3} s; count {} canonical {}; {}",
+            "CN(7,4) [0..31]^7 normal: {secs:.3} s (cpu {cpu:.2} s); count {} canonical {}; {}",
             s.count,
             s.canonical_count,
             peak_mib()

@@ -9,7 +9,7 @@ use nimlab_tables::pset::{rules_for, Rules};
 use std::ops::ControlFlow;
 
 /// Plain-search work (positions times options of a middle position) allowed per box.
-const BUDGET: f64 = 1.5e8;
+const BUDGET: f64 = 8e7;
 
 fn plain(game: &dyn Game, m: usize, r: u64) -> Vec<u16> {
     let total = r.pow(m as u32) as usize;
