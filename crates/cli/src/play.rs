@@ -190,14 +190,19 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
             }
             "help" | "?" => println!("{}", m.help()),
             "show" | "position" => println!("position: {}", m.describe(&p)),
-            "hint" => match engine::winning_moves(m.game.as_ref(), &p, play, limits) {
-                Ok(w) if w.is_empty() => println!(
+            "hint" => match engine::winning_moves_listed(m.game.as_ref(), &p, play, limits) {
+                Ok((w, _)) if w.is_empty() => println!(
                     "hint: no winning move exists here; every move leaves the computer a winning position"
                 ),
-                Ok(w) => println!(
-                    "hint: winning move{}: {}",
+                Ok((w, complete)) => println!(
+                    "hint: winning move{}: {}{}",
                     if w.len() == 1 { "" } else { "s" },
-                    w.iter().map(|q| m.show(q)).collect::<Vec<_>>().join("  ")
+                    w.iter().map(|q| m.show(q)).collect::<Vec<_>>().join("  "),
+                    if complete {
+                        ""
+                    } else {
+                        " (constructed by theory; the position is too large to search for others)"
+                    }
                 ),
                 Err(e) => println!("hint: {e}"),
             },

@@ -362,7 +362,10 @@ function renderMoveBar(editable) {
       b.className = wins ? "good" : "bad";
     }
   } else {
-    $("pending").textContent = editable ? "Click a token to lower its stack to below it." : "";
+    const how = state.game.drawing === "boxes"
+      ? "Choose the position after your move below."
+      : "Click a token to lower its stack to below it.";
+    $("pending").textContent = editable ? how : "";
   }
   $("play-typed").disabled = !editable;
 }

@@ -391,11 +391,20 @@ async fn hint(State(s): State<AppState>, q: Params) -> Answer {
     let (game, p) = load(&map)?;
     compute(&s, move || {
         let g = game.as_ref();
-        let w = engine::winning_moves(g, &p, play, Limits::WEB)?;
+        let (w, complete) = engine::winning_moves_listed(g, &p, play, Limits::WEB)?;
         let text = if g.is_terminal(&p) {
             "the game is over".to_string()
         } else if w.is_empty() {
             "no winning move exists: every move leaves your opponent a winning position".to_string()
+        } else if !complete {
+            format!(
+                "winning move{} constructed by theory (the position is too large to search for others): {}",
+                if w.len() == 1 { "" } else { "s" },
+                w.iter()
+                    .map(|q| g.format_position(q))
+                    .collect::<Vec<_>>()
+                    .join("  ")
+            )
         } else {
             format!(
                 "winning move{}: {}",
@@ -409,6 +418,7 @@ async fn hint(State(s): State<AppState>, q: Params) -> Answer {
         Ok(Json(json!({
             "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
             "exists": !w.is_empty(),
+            "complete": complete,
             "winning_moves": w.iter().map(|q| pos_json(g, q)).collect::<Vec<_>>(),
             "text": text,
         })))

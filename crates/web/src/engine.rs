@@ -260,23 +260,38 @@ fn bounded_options(game: &dyn Game, p: &[u64], cap: usize) -> Result<Vec<Pos>> {
 /// The winning moves of `p` (empty when there is none): from theory when it constructs them, else by
 /// search within `limits`.
 pub fn winning_moves(game: &dyn Game, p: &[u64], play: Play, limits: Limits) -> Result<Vec<Pos>> {
+    Ok(winning_moves_listed(game, p, play, limits)?.0)
+}
+
+/// The winning moves of `p` and whether the list is complete: it is not when a proven result names
+/// some winning moves and the position is too large to search for the others.
+pub fn winning_moves_listed(
+    game: &dyn Game,
+    p: &[u64],
+    play: Play,
+    limits: Limits,
+) -> Result<(Vec<Pos>, bool)> {
     if let Some((_, v)) = nimlab_theory::find(game, p, play) {
         if let Some(w) = v.winning_moves {
             if v.all_winning_moves || v.is_p {
-                return Ok(w);
+                return Ok((w, true));
             }
             // Theory names some winning moves; list them all when a search is affordable.
             return match moves(game, p, play, limits) {
-                Ok(m) => Ok(m.into_iter().filter(|m| m.winning).map(|m| m.to).collect()),
-                Err(_) => Ok(w),
+                Ok(m) => Ok((
+                    m.into_iter().filter(|m| m.winning).map(|m| m.to).collect(),
+                    true,
+                )),
+                Err(_) => Ok((w, false)),
             };
         }
     }
-    Ok(moves(game, p, play, limits)?
+    let w = moves(game, p, play, limits)?
         .into_iter()
         .filter(|m| m.winning)
         .map(|m| m.to)
-        .collect())
+        .collect();
+    Ok((w, true))
 }
 
 /// The computer's move and why it was chosen.

@@ -284,6 +284,21 @@ fn moves_and_hints() {
     let v = ok("/api/hint", &[CN53, ("position", "1,2,3,4,5")]);
     assert_eq!(v["exists"], true);
     assert_eq!(v["winning_moves"].as_array().unwrap().len(), 2);
+    assert_eq!(v["complete"], true);
+    // CN(7,4) (1,7,5,6,2,3,6) is too large to search here: the move the theorem constructs.
+    let v = ok(
+        "/api/hint",
+        &[("game", "CN(7,4)"), ("position", "1,7,5,6,2,3,6")],
+    );
+    assert_eq!(v["exists"], true);
+    assert_eq!(v["complete"], false);
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .contains("constructed by theory"),
+        "{v}"
+    );
     let v = ok("/api/hint", &[CN53, ("position", "1,2,0,2,1")]);
     assert_eq!(v["exists"], false);
     assert!(v["text"].as_str().unwrap().contains("no winning move"));
