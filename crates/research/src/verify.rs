@@ -177,52 +177,20 @@ pub fn verify(
             );
         }
         let terminal = !any_option;
-        match play {
-            Play::Normal => {
-                if terminal && !is_member {
-                    report.record(
-                        Counterexample {
-                            condition: Condition::III,
-                            position: p.clone(),
-                            move_to: None,
-                            claimed_p: None,
-                        },
-                        keep,
-                    );
-                } else if !terminal && !is_member && first_member_option.is_none() {
-                    report.record(
-                        Counterexample {
-                            condition: Condition::II,
-                            position: p.clone(),
-                            move_to: None,
-                            claimed_p: None,
-                        },
-                        keep,
-                    );
-                }
-            }
-            Play::Misere => {
-                if terminal && is_member {
-                    report.record(
-                        Counterexample {
-                            condition: Condition::III,
-                            position: p.clone(),
-                            move_to: None,
-                            claimed_p: None,
-                        },
-                        keep,
-                    );
-                } else if !terminal && !is_member && first_member_option.is_none() {
-                    report.record(
-                        Counterexample {
-                            condition: Condition::II,
-                            position: p.clone(),
-                            move_to: None,
-                            claimed_p: None,
-                        },
-                        keep,
-                    );
-                }
+        // Terminal positions belong to the set in normal play and lie outside it in misère play.
+        let wrong_terminal = terminal && is_member == (play == Play::Misere);
+        let stuck = !terminal && !is_member && first_member_option.is_none();
+        for (bad, condition) in [(wrong_terminal, Condition::III), (stuck, Condition::II)] {
+            if bad {
+                report.record(
+                    Counterexample {
+                        condition,
+                        position: p.clone(),
+                        move_to: None,
+                        claimed_p: None,
+                    },
+                    keep,
+                );
             }
         }
     }
