@@ -280,3 +280,53 @@ fn outcome_and_grundy_look_up_stored_tables() {
     assert_eq!(v["grundy"], search["grundy"]);
     std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
 }
+
+#[test]
+fn an_interrupted_run_stores_nothing() {
+    let db = temp_db("interrupt");
+    let db_s = db.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .args([
+            "table",
+            "CN(7,4)",
+            "--max",
+            "30",
+            "--count-only",
+            "--limit",
+            "1e12",
+            "--db",
+            db_s,
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    let list = json(&["store", "list", "--json", "--db", db_s]);
+    assert_eq!(list, serde_json::json!([]));
+    // A rerun on a smaller box starts cleanly and stores its table.
+    let v = json(&[
+        "table",
+        "CN(7,4)",
+        "--max",
+        "4",
+        "--json",
+        "--count-only",
+        "--db",
+        db_s,
+    ]);
+    assert_eq!(v["method"], "engine");
+    assert_eq!(
+        json(&["store", "list", "--json", "--db", db_s])
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
+}
