@@ -376,14 +376,16 @@ function renderOptions(editable) {
   const o = state.options;
   if (!o || !editable) return;
   const boxes = state.game.drawing === "boxes";
+  let list = o.moves;
   if (!boxes && o.count > 60) {
+    // Too many to list: the winning ones (first in the list), and a count of the others.
     const x = document.createElement("span");
-    x.textContent = `${o.count} moves, ${o.winning_count} of them winning.`;
+    x.textContent = `${o.count} moves, ${o.winning_count} of them winning${o.winning_count ? ":" : "."}`;
     box.appendChild(x);
-    return;
+    list = o.moves.filter((m) => m.winning).slice(0, 30);
   }
   const colour = $("hints").checked;
-  o.moves.forEach((m, idx) => {
+  list.forEach((m, idx) => {
     const b = document.createElement("button");
     b.className = "opt" + (colour ? (m.winning ? " win" : " lose") : "");
     b.id = `opt-${idx}`;
