@@ -5,7 +5,7 @@ use nimlab_core::Game;
 use nimlab_games::{CircularNim, MooreNim, Nim};
 use nimlab_tables::grundy;
 use nimlab_tables::lines::Hooks;
-use nimlab_tables::pset::{rules_for, Rules};
+use nimlab_tables::pset::{self, rules_for, Rules};
 use std::ops::ControlFlow;
 
 /// Plain-search work (positions times options of a middle position) allowed per box.
@@ -72,5 +72,65 @@ fn nim_and_moore() {
             let (hi, size) = check(&MooreNim::new(k).unwrap(), Some(heaps));
             eprintln!("moore({k}) {heaps} heaps max {hi}: {size}");
         }
+    }
+}
+
+/// Over boxes of at least 10^5 positions: the zeros of the Grundy table are exactly the P-set (checked
+/// against independent references in `pset_vs_naive.rs`), and Nim's values are the XOR of the heaps.
+#[test]
+fn zeros_are_the_p_set_on_large_boxes() {
+    let mut games: Vec<(Box<dyn Game>, Option<usize>)> = Vec::new();
+    for n in 3..=7 {
+        for k in 1..=n {
+            games.push((Box::new(CircularNim::new(n, k).unwrap()), None));
+        }
+    }
+    for heaps in 3..=6 {
+        games.push((Box::new(Nim), Some(heaps)));
+        for k in 2..=heaps {
+            games.push((Box::new(MooreNim::new(k).unwrap()), Some(heaps)));
+        }
+    }
+    for (game, heaps) in games {
+        let mut hi = 1;
+        while game.table_domain(hi, heaps).unwrap().size_f64() < 1e5 {
+            hi += 1;
+        }
+        let d = game.table_domain(hi, heaps).unwrap();
+        let Some(Rules::Windows { m, windows }) = rules_for(game.as_ref(), &d) else {
+            panic!("{} is a window game", game.id())
+        };
+        let r = d.radix();
+        let values = grundy::solve(m, r as usize, &windows, Hooks::default()).unwrap();
+        let mut zeros = Vec::new();
+        let mut p = vec![0u64; m];
+        for (idx, &g) in values.iter().enumerate() {
+            let mut v = idx as u64;
+            for i in (0..m).rev() {
+                p[i] = v % r;
+                v /= r;
+            }
+            if game.family() == "nim" {
+                assert_eq!(g as u64, p.iter().fold(0, |a, &x| a ^ x), "nim {p:?}");
+            }
+            if g == 0 && game.canonical(&p) == p {
+                zeros.push(p.clone());
+            }
+        }
+        let mut p_set = Vec::new();
+        pset::tabulate(
+            game.as_ref(),
+            &d,
+            nimlab_core::Play::Normal,
+            Hooks::default(),
+            &mut |q| p_set.push(q.to_vec()),
+        )
+        .unwrap();
+        assert_eq!(
+            zeros,
+            p_set,
+            "{} max {hi}: zeros of the Grundy table",
+            game.id()
+        );
     }
 }

@@ -1,136 +1,166 @@
-//! The engine's P-sets equal the plain search's (nimlab_core::table), in normal and misère play, on
-//! every game it covers.
+//! The engine's P-sets equal an independent computation, in normal and misère play, on every game it
+//! covers, over boxes of at least 10^5 positions (or the largest box the engine takes, for 1 and 2
+//! stacks): the plain search of `nimlab_core::table`, or, where that would visit too many options
+//! (large windows, few P-positions), a P-scan written here from the rules of SPEC.md.
 
 use nimlab_core::table::{tabulate as naive, TableRun};
-use nimlab_core::{Game, Play};
+use nimlab_core::{BoxDomain, Game, Play};
 use nimlab_games::{CircularNim, MooreNim, Nim, ShrinkingCircularNim};
 use nimlab_tables::lines::Hooks;
 use nimlab_tables::pset;
 
-/// Plain-search work (positions times options of a middle position) allowed per box.
-const BUDGET: f64 = 6e7;
+/// What a reference gives: ordered count, (length, ordered, canonical) per length, canonical list.
+type Answer = (u64, Vec<(usize, u64, u64)>, Vec<Vec<u64>>);
 
-fn check_box(game: &dyn Game, hi: u64, heaps: Option<usize>) {
-    let domain = game.table_domain(hi, heaps).unwrap();
-    for play in [Play::Normal, Play::Misere] {
-        let want = naive(
-            game,
-            &domain,
-            &TableRun {
-                play,
-                keep_positions: true,
-                cancel: None,
-                progress: None,
-            },
-        )
-        .unwrap();
-        let mut got = Vec::new();
-        let s = pset::tabulate(game, &domain, play, Hooks::default(), &mut |p| {
-            got.push(p.to_vec())
-        })
-        .unwrap();
-        assert_eq!(s.count, want.count, "{} {play} max {hi} count", game.id());
-        assert_eq!(
-            s.canonical_count,
-            want.canonical_count,
-            "{} {play} canonical",
-            game.id()
-        );
-        assert_eq!(
-            s.by_length,
-            want.by_length,
-            "{} {play} by length",
-            game.id()
-        );
-        assert_eq!(got, want.positions, "{} {play} positions", game.id());
+fn engine(game: &dyn Game, d: &BoxDomain, play: Play) -> Answer {
+    let mut got = Vec::new();
+    let s = pset::tabulate(game, d, play, Hooks::default(), &mut |p| {
+        got.push(p.to_vec())
+    })
+    .unwrap();
+    (s.count, s.by_length, got)
+}
+
+fn plain(game: &dyn Game, d: &BoxDomain, play: Play) -> Answer {
+    let t = naive(
+        game,
+        d,
+        &TableRun {
+            play,
+            keep_positions: true,
+            cancel: None,
+            progress: None,
+        },
+    )
+    .unwrap();
+    (t.count, t.by_length, t.positions)
+}
+
+/// The moves as SPEC.md states them: which sets of changed places a move may touch (CN: inside k
+/// consecutive places of the circle; Nim: one heap; Moore: at most k heaps), and whether emptied piles
+/// vanish (SCN, whose windows are those of the current circle).
+#[derive(Clone, Copy)]
+enum Shape {
+    Circle(usize),
+    Shrinking(usize),
+    Heaps(usize),
+}
+
+fn within(shape: Shape, m: usize, changed: &[usize]) -> bool {
+    match shape {
+        Shape::Circle(k) | Shape::Shrinking(k) => {
+            k >= m || (0..m).any(|s| changed.iter().all(|&i| (i + m - s) % m < k))
+        }
+        Shape::Heaps(k) => changed.len() <= k,
     }
 }
 
-/// Checks the largest box (up to `cap`) whose plain search fits the budget; returns its size.
-fn check(game: &dyn Game, cap: u64, heaps: Option<usize>) -> f64 {
+/// Is `q` an option of `p`? For SCN, `q` may be shorter: some piles of `p` emptied, the others kept in
+/// order.
+fn is_option(shape: Shape, p: &[u64], q: &[u64]) -> bool {
+    let m = p.len();
+    if q.len() == m {
+        let mut changed = Vec::new();
+        for i in 0..m {
+            if q[i] > p[i] {
+                return false;
+            }
+            if q[i] < p[i] {
+                changed.push(i);
+            }
+        }
+        return !changed.is_empty() && within(shape, m, &changed);
+    }
+    // Emptied piles: every set Z of the right size, kept piles matched in order.
+    let z = m - q.len();
+    (0u64..1 << m).any(|zmask| {
+        if zmask.count_ones() as usize != z {
+            return false;
+        }
+        let mut changed: Vec<usize> = (0..m).filter(|&i| zmask >> i & 1 == 1).collect();
+        let kept = (0..m).filter(|&i| zmask >> i & 1 == 0);
+        for (j, i) in kept.enumerate() {
+            if q[j] > p[i] {
+                return false;
+            }
+            if q[j] < p[i] {
+                changed.push(i);
+            }
+        }
+        changed.sort_unstable();
+        within(shape, m, &changed)
+    })
+}
+
+/// The P-positions of the box by scanning: shorter first, then lexicographically (every option comes
+/// earlier), p is P iff no P-position found so far is an option; terminal positions (no option at
+/// all: all zeros, or the empty circle) are P in normal play and N in misère play.
+fn scan(game: &dyn Game, shape: Shape, d: &BoxDomain, play: Play) -> Answer {
+    let r = d.radix();
+    let mut ps: Vec<Vec<u64>> = Vec::new();
+    let mut by_length = Vec::new();
+    for &m in &d.lengths {
+        let before = ps.len();
+        let mut p = vec![0u64; m];
+        for idx in 0..r.pow(m as u32) {
+            let mut v = idx;
+            for i in (0..m).rev() {
+                p[i] = d.lo + v % r;
+                v /= r;
+            }
+            let terminal = p.iter().all(|&x| x == 0);
+            let is_p = if terminal {
+                play == Play::Normal
+            } else {
+                !ps.iter().any(|q| is_option(shape, &p, q))
+            };
+            if is_p {
+                ps.push(p.clone());
+            }
+        }
+        let mut canon: Vec<Vec<u64>> = ps[before..].iter().map(|p| game.canonical(p)).collect();
+        canon.sort();
+        canon.dedup();
+        by_length.push((m, (ps.len() - before) as u64, canon.len() as u64));
+    }
+    let mut canon: Vec<Vec<u64>> = ps.iter().map(|p| game.canonical(p)).collect();
+    canon.sort_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+    canon.dedup();
+    (ps.len() as u64, by_length, canon)
+}
+
+fn shape_of(game: &dyn Game) -> Shape {
+    let k = game.params().last().copied().unwrap_or(1) as usize;
+    match game.family() {
+        "CN" => Shape::Circle(k),
+        "SCN" => Shape::Shrinking(k),
+        _ => Shape::Heaps(k),
+    }
+}
+
+/// Checks the smallest box of at least 10^5 positions (or the largest the engine takes) in both
+/// conventions, against the P-scan when it is cheap (few P-positions), else the plain search.
+fn check(game: &dyn Game, heaps: Option<usize>) {
     let lo = game.table_domain(1, heaps).unwrap().lo;
+    let cap = lo + 63;
     let mut hi = lo + 1;
-    let cost = |h: u64| {
-        let d = game.table_domain(h, heaps).unwrap();
-        let mid = vec![(d.lo + d.hi) / 2; *d.lengths.last().unwrap()];
-        d.size_f64() * game.branching_bound(&mid).max(1.0)
-    };
-    while hi < cap && cost(hi + 1) <= BUDGET {
+    while hi < cap && game.table_domain(hi, heaps).unwrap().size_f64() < 1e5 {
         hi += 1;
     }
-    check_box(game, hi, heaps);
-    game.table_domain(hi, heaps).unwrap().size_f64()
-}
-
-/// An independent P-set of the box [0..=hi]^m: in lexicographic order, p is P iff no P-position found
-/// so far is an option of p (below p, changed only at places that `allowed` accepts); in misère play
-/// the terminal position (all zeros) is N.
-fn p_scan(m: usize, hi: u64, allowed: &dyn Fn(&[usize]) -> bool, misere: bool) -> Vec<Vec<u64>> {
-    let r = hi + 1;
-    let mut ps: Vec<Vec<u64>> = Vec::new();
-    let mut p = vec![0u64; m];
-    let mut changed = Vec::with_capacity(m);
-    for idx in 0..r.pow(m as u32) {
-        let mut v = idx;
-        for i in (0..m).rev() {
-            p[i] = v % r;
-            v /= r;
-        }
-        if misere && idx == 0 {
-            continue;
-        }
-        let reaches = ps.iter().any(|q| {
-            changed.clear();
-            for i in 0..m {
-                if q[i] > p[i] {
-                    return false;
-                }
-                if q[i] < p[i] {
-                    changed.push(i);
-                }
-            }
-            !changed.is_empty() && allowed(&changed)
-        });
-        if !reaches {
-            ps.push(p.clone());
-        }
-    }
-    ps
-}
-
-/// Boxes of at least 10^5 positions for the games whose P-sets are small (large windows), where the
-/// plain search would visit too many options: the engine against [`p_scan`].
-#[test]
-fn large_windows_against_a_p_scan() {
-    let cases: Vec<(Box<dyn Game>, u64)> = vec![
-        (Box::new(CircularNim::new(5, 4).unwrap()), 10),
-        (Box::new(CircularNim::new(5, 5).unwrap()), 10),
-        (Box::new(CircularNim::new(6, 4).unwrap()), 6),
-        (Box::new(CircularNim::new(6, 5).unwrap()), 6),
-        (Box::new(CircularNim::new(6, 6).unwrap()), 6),
-        (Box::new(CircularNim::new(7, 4).unwrap()), 5),
-        (Box::new(CircularNim::new(7, 5).unwrap()), 5),
-        (Box::new(CircularNim::new(7, 6).unwrap()), 5),
-        (Box::new(CircularNim::new(7, 7).unwrap()), 5),
-    ];
-    for (game, hi) in cases {
-        let (n, k) = (game.params()[0] as usize, game.params()[1] as usize);
-        let fits = |d: &[usize]| k >= n || (0..n).any(|s| d.iter().all(|&i| (i + n - s) % n < k));
-        let domain = game.table_domain(hi, None).unwrap();
-        assert!(domain.size_f64() >= 1e5);
-        for play in [Play::Normal, Play::Misere] {
-            let want = p_scan(n, hi, &fits, play == Play::Misere);
-            let mut classes: Vec<Vec<u64>> = want.iter().map(|p| game.canonical(p)).collect();
-            classes.sort();
-            classes.dedup();
-            let mut got = Vec::new();
-            let s = pset::tabulate(game.as_ref(), &domain, play, Hooks::default(), &mut |p| {
-                got.push(p.to_vec())
-            })
-            .unwrap();
-            assert_eq!(s.count, want.len() as u64, "{} {play} max {hi}", game.id());
-            assert_eq!(got, classes, "{} {play} max {hi}", game.id());
-        }
+    let d = game.table_domain(hi, heaps).unwrap();
+    let m = *d.lengths.last().unwrap() as f64;
+    for play in [Play::Normal, Play::Misere] {
+        let got = engine(game, &d, play);
+        let scan_cost = d.size_f64() * got.0 as f64 * m * if lo == 1 { 8.0 } else { 1.0 };
+        let (how, want) = if scan_cost <= 1.5e9 {
+            ("p-scan", scan(game, shape_of(game), &d, play))
+        } else {
+            ("plain search", plain(game, &d, play))
+        };
+        let what = format!("{} {play} max {hi} against the {how}", game.id());
+        assert_eq!(got.0, want.0, "{what}: count");
+        assert_eq!(got.1, want.1, "{what}: counts by length");
+        assert_eq!(got.2, want.2, "{what}: canonical positions");
     }
 }
 
@@ -138,9 +168,7 @@ fn large_windows_against_a_p_scan() {
 fn circular_nim_every_k() {
     for n in 1..=7usize {
         for k in 1..=n {
-            let g = CircularNim::new(n, k).unwrap();
-            let size = check(&g, 63, None);
-            eprintln!("{} {size}", g.id());
+            check(&CircularNim::new(n, k).unwrap(), None);
         }
     }
 }
@@ -149,9 +177,7 @@ fn circular_nim_every_k() {
 fn shrinking_circular_nim_every_k() {
     for n in 1..=6usize {
         for k in 1..=n {
-            let g = ShrinkingCircularNim::new(n, k).unwrap();
-            let size = check(&g, 64, None);
-            eprintln!("{} {size}", g.id());
+            check(&ShrinkingCircularNim::new(n, k).unwrap(), None);
         }
     }
 }
@@ -159,10 +185,31 @@ fn shrinking_circular_nim_every_k() {
 #[test]
 fn nim_and_moore() {
     for heaps in 1..=6usize {
-        check(&Nim, 63, Some(heaps));
+        check(&Nim, Some(heaps));
         for k in 1..=heaps {
-            let size = check(&MooreNim::new(k).unwrap(), 63, Some(heaps));
-            eprintln!("moore({k}) {heaps} {size}");
+            check(&MooreNim::new(k).unwrap(), Some(heaps));
+        }
+    }
+}
+
+/// The P-scan itself agrees with the plain search on small boxes of each family.
+#[test]
+fn the_p_scan_agrees_with_the_plain_search() {
+    let games: Vec<(Box<dyn Game>, u64, Option<usize>)> = vec![
+        (Box::new(CircularNim::new(5, 3).unwrap()), 4, None),
+        (Box::new(ShrinkingCircularNim::new(5, 3).unwrap()), 4, None),
+        (Box::new(ShrinkingCircularNim::new(4, 2).unwrap()), 5, None),
+        (Box::new(MooreNim::new(2).unwrap()), 4, Some(4)),
+    ];
+    for (g, hi, heaps) in games {
+        let d = g.table_domain(hi, heaps).unwrap();
+        for play in [Play::Normal, Play::Misere] {
+            assert_eq!(
+                scan(g.as_ref(), shape_of(g.as_ref()), &d, play),
+                plain(g.as_ref(), &d, play),
+                "{} {play}",
+                g.id()
+            );
         }
     }
 }
