@@ -70,6 +70,10 @@ pub struct TableArgs {
     /// Print the counts only (with --grundy: the histogram of values), not the positions.
     #[arg(long)]
     count_only: bool,
+    /// Add each listed P-position's remoteness and suspense number (by full search of the box, so for
+    /// boxes the plain search can handle).
+    #[arg(long)]
+    remoteness: bool,
     /// How to compute a box table.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
@@ -566,6 +570,39 @@ fn for_each_position(d: &BoxDomain, f: &mut dyn FnMut(&[u64])) {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// Remoteness and suspense of each listed position (with `--remoteness`), by full search with one
+/// memo for the whole list; refused up front when the box is too large for the plain search.
+fn listed_values(
+    game: &dyn Game,
+    a: &TableArgs,
+    d: &BoxDomain,
+    play: Play,
+    positions: &[Pos],
+) -> Result<Option<Vec<(u64, u64)>>, Error> {
+    if !a.remoteness || a.count_only {
+        return Ok(None);
+    }
+    let mid = vec![(d.lo + d.hi) / 2; *d.lengths.last().unwrap_or(&0)];
+    let est = d.size_f64() * game.branching_bound(&mid).max(1.0);
+    if est > a.common.limit {
+        return Err(Error::TooLarge(format!(
+            "--remoteness searches the whole box: about {est:.1e} option visits, above the limit of {:.1e}; use a smaller --max or pass --limit {:.0e}",
+            a.common.limit,
+            est.ceil()
+        )));
+    }
+    let mut solver = Solver::new(game);
+    Ok(Some(
+        positions
+            .iter()
+            .map(|p| {
+                let f = solver.full(p);
+                (f.remoteness(play), f.suspense(play))
+            })
+            .collect(),
+    ))
+}
+
 fn write_table(
     game: &dyn Game,
     a: &TableArgs,
@@ -613,6 +650,8 @@ fn write_table(
             data,
         } => {
             let positions = store::decode_positions(data);
+            let values = listed_values(game, a, d, play, &positions)?;
+            let value_of = |i: usize| values.as_ref().map(|v| v[i]);
             match format {
                 Format::Text => {
                     out.w(&format!(
@@ -625,8 +664,11 @@ fn write_table(
                         }
                     }
                     if !a.count_only {
-                        for p in &positions {
+                        for (i, p) in positions.iter().enumerate() {
                             out.w(&game.format_position(p));
+                            if let Some((r, su)) = value_of(i) {
+                                out.w(&format!("  remoteness {r}, suspense {su}"));
+                            }
                             out.w("\n");
                         }
                     }
@@ -662,7 +704,18 @@ fn write_table(
                             }
                             out.w(&format!("[{}]", join(p)));
                         }
-                        out.w("]}");
+                        out.w("]");
+                        if let Some(v) = &values {
+                            // Parallel to "positions".
+                            let r: Vec<u64> = v.iter().map(|x| x.0).collect();
+                            let su: Vec<u64> = v.iter().map(|x| x.1).collect();
+                            out.w(&format!(
+                                ",\"remoteness\":{},\"suspense\":{}",
+                                json!(r),
+                                json!(su)
+                            ));
+                        }
+                        out.w("}");
                     }
                     out.w("\n");
                 }
@@ -672,11 +725,15 @@ fn write_table(
                         game.id(),
                         play
                     );
-                    for p in &positions {
-                        if format == Format::Csv {
-                            out.w(&join(p));
-                        } else {
-                            out.w(&format!("[{}]", join(p)));
+                    for (i, p) in positions.iter().enumerate() {
+                        match (format, value_of(i)) {
+                            (Format::Csv, None) => out.w(&join(p)),
+                            (Format::Csv, Some((r, su))) => out.w(&format!("{};{r};{su}", join(p))),
+                            (_, None) => out.w(&format!("[{}]", join(p))),
+                            (_, Some((r, su))) => out.w(&format!(
+                                "{{\"position\":[{}],\"remoteness\":{r},\"suspense\":{su}}}",
+                                join(p)
+                            )),
                         }
                         out.w("\n");
                     }

@@ -272,3 +272,24 @@ fn outcome_reports_remoteness_and_suspense() {
     let v = json(&["outcome", "nim", "1000000000000000000,3,5", "--json"]);
     assert!(v["remoteness"].is_null() && v["suspense"].is_null());
 }
+
+#[test]
+fn table_remoteness_columns() {
+    // CN(4,2) in [0..2]^4, by hand: (0,1,0,1) is P and its options (one stack lowered: opposite stacks
+    // share no window) are N at remoteness 1, so remoteness 1 + 1 = 2 and suspense 1 + 1 = 2.
+    let out = Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .args(["table", "CN(4,2)", "--max", "2", "--remoteness", "--json"])
+        .env("NIMLAB_DB", "off")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ps = v["positions"].as_array().unwrap();
+    let i = ps
+        .iter()
+        .position(|p| p == &serde_json::json!([0, 1, 0, 1]))
+        .unwrap();
+    assert_eq!(v["remoteness"][i], 2);
+    assert_eq!(v["suspense"][i], 2);
+    assert_eq!(v["remoteness"][0], 0);
+}
