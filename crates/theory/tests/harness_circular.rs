@@ -170,8 +170,6 @@ fn trivial_scn_cases_for_n_at_most_5() {
         let g = scn_game(n, 1);
         run(&scn::ScnNim, &g, hi, circles(n, hi));
         if n >= 2 {
-            // (SCN(5,5): piles up to 6; every position has up to 7^5 options.)
-            let hi = if n == 5 { 6 } else { hi };
             let g = scn_game(n, n);
             run(&scn::ScnWhole, &g, hi, circles(n, hi));
         }
