@@ -1,0 +1,6 @@
+# Reads `nimlab table 'CN(n,k)' ... --format csv`; classifies the canonical P-positions by their zeros:
+# number of zero stacks and the longest cyclic run of zeros (a run of >= k-1 zeros cuts the circle).
+{ z=0; run=0; best=0; eq=1; for(i=1;i<=2*NF;i++){ j=(i-1)%NF+1; if($j==0){run++; if(run>best)best=run} else run=0 }
+  if(best>NF)best=NF; for(i=1;i<=NF;i++){ if($i==0) z++; if($i!=$1) eq=0 }
+  key = (z==0 ? (eq ? "no zero, all equal" : "no zero, not all equal") : sprintf("%d zero(s), longest zero run %d", z, best)); c[key]++ }
+END { for (k in c) print c[k], k }
