@@ -1,0 +1,5 @@
+# Reads `nimlab table 'CN(6,2)' ... --format csv`; among canonical P-positions with no zero stack, counts those
+# with some pair of opposite stacks equal (a_i = a_{i+3}), and those also satisfying the CN(6,3) rule.
+{ for(i=1;i<=6;i++) if($i==0) next; pos++; o=($1==$4)||($2==$5)||($3==$6); s=($1+$2==$4+$5)&&($2+$3==$5+$6);
+  if(o) opp++; if(s) ode++; if(o&&s) both++ }
+END { printf "no zero: %d; some opposite pair equal: %d; CN(6,3) rule (equal opposite differences): %d; both: %d\n", pos, opp, ode, both }
