@@ -14,7 +14,7 @@ use crate::cli::Common;
 use crate::store_cmd::StoreArgs;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use nimlab_core::table::{tabulate, TableRun};
+use nimlab_core::table::{grundy_values, tabulate, TableRun};
 use nimlab_core::{BoxDomain, Error, Game, Play, Pos, Solver};
 use nimlab_games::{chip, parse_game};
 use nimlab_tables::lines::{Hooks, Interrupted};
@@ -23,7 +23,6 @@ use nimlab_tables::store::{self, Key, Store};
 use nimlab_tables::{grundy, ENGINE_VERSION};
 use serde_json::json;
 use std::io::{BufWriter, Write};
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -239,6 +238,10 @@ fn interrupted(_: Interrupted) -> Error {
     Error::Interrupted
 }
 
+const GIB: f64 = (1u64 << 30) as f64;
+/// Memory the SCN Grundy engine may use for its value sets and the table.
+const GRUNDY_MEMORY: f64 = 12.0 * GIB;
+
 fn box_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<(), Error> {
     let Some(max) = a.max else {
         return Err(Error::Unsupported(format!(
@@ -261,11 +264,9 @@ fn box_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<(), Error> {
     let rules = rules_for(game, &domain);
     let fast = match a.method {
         Method::Naive => false,
-        Method::Auto => {
-            rules.is_some() && !(a.grundy && matches!(rules, Some(Rules::Shrinking { .. })))
-        }
+        Method::Auto => rules.is_some(),
         Method::Fast => {
-            if rules.is_none() || (a.grundy && matches!(rules, Some(Rules::Shrinking { .. }))) {
+            if rules.is_none() {
                 return Err(Error::Unsupported(format!(
                     "the engine does not cover {}{} with --max {max} (entries up to 63); use --method naive",
                     game.id(),
@@ -289,7 +290,12 @@ fn box_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<(), Error> {
             }
         }
         (Some(Rules::Shrinking { n, k }), true) => {
-            total / r * (*n as f64) * 2f64.powi(*k as i32) / 4.0
+            let per = (*n as f64) * 2f64.powi(*k as i32);
+            if a.grundy {
+                total * (per + (n * k) as f64) / 4.0
+            } else {
+                total / r * per / 4.0
+            }
         }
         _ => {
             let mid_len = *domain.lengths.last().unwrap();
@@ -299,11 +305,22 @@ fn box_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<(), Error> {
     };
     if est > a.common.limit {
         return Err(Error::TooLarge(format!(
-            "tabulating {} with --max {max} may take about {est:.1e} steps ({total:.1e} positions), above the limit of {:.1e}; pass --limit {:.0e} to run it anyway",
+            "tabulating {} with --max {max} may take about {est:.1e} steps ({total:.1e} positions), above the limit of {:.1e}; pass --limit {} to run it anyway",
             game.id(),
             a.common.limit,
-            est.ceil()
+            nimlab_core::solver::limit_above(est)
         )));
+    }
+    if let (true, true, Some(Rules::Shrinking { n, k })) = (a.grundy, fast, &rules) {
+        let bytes = grundy::shrinking_memory(*n, *k, domain.radix() as usize) + total * 2.0;
+        if bytes > GRUNDY_MEMORY {
+            return Err(Error::TooLarge(format!(
+                "a Grundy table of {} with --max {max} needs about {:.1} GiB of value sets, above the {:.0} GiB nimlab allows; use a smaller --max",
+                game.id(),
+                bytes / GIB,
+                GRUNDY_MEMORY / GIB
+            )));
+        }
     }
     if a.grundy && total > 1.0e9 {
         return Err(Error::TooLarge(format!(
@@ -383,7 +400,11 @@ fn compute(
             (true, Some(Rules::Windows { m, windows })) => {
                 grundy::solve(*m, domain.radix() as usize, windows, hooks).map_err(interrupted)?
             }
-            _ => plain_grundy(game, domain, &cancel, &pf)?,
+            (true, Some(Rules::Shrinking { n, k })) => {
+                grundy::solve_shrinking(*n, *k, domain.radix() as usize, hooks)
+                    .map_err(interrupted)?
+            }
+            _ => grundy_values(game, domain, Some(&cancel), Some(&pf))?,
         };
         Solved::Grundy { values }
     } else if fast {
@@ -422,81 +443,6 @@ fn compute(
     };
     progress.bar.finish_and_clear();
     Ok(solved)
-}
-
-/// Grundy values by plain search: every option of every position, values in a flat array.
-fn plain_grundy(
-    game: &dyn Game,
-    d: &BoxDomain,
-    cancel: &AtomicBool,
-    progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<Vec<u16>, Error> {
-    let r = d.radix();
-    let mut offsets = Vec::new();
-    let mut acc = 0u64;
-    for &m in &d.lengths {
-        offsets.push(acc);
-        acc += r.pow(m as u32);
-    }
-    let total = acc;
-    let index = |q: &[u64]| -> Option<usize> {
-        let li = d.lengths.iter().position(|&m| m == q.len())?;
-        let mut i = 0u64;
-        for &x in q {
-            if x < d.lo || x > d.hi {
-                return None;
-            }
-            i = i * r + (x - d.lo);
-        }
-        Some((offsets[li] + i) as usize)
-    };
-    let mut values = vec![0u16; total as usize];
-    let mut seen: Vec<u32> = Vec::new();
-    let mut stamp = 0u32;
-    for (li, &m) in d.lengths.iter().enumerate() {
-        let count = r.pow(m as u32);
-        let mut p = vec![d.lo; m];
-        for local in 0..count {
-            if local % 4096 == 0 {
-                if cancel.load(Ordering::Relaxed) {
-                    return Err(Error::Interrupted);
-                }
-                progress(offsets[li] + local, total);
-            }
-            let mut v = local;
-            for i in (0..m).rev() {
-                p[i] = d.lo + v % r;
-                v /= r;
-            }
-            stamp += 1;
-            let mut escaped = false;
-            game.for_each_option(&p, &mut |q| match index(q) {
-                Some(j) => {
-                    let g = values[j] as usize;
-                    if seen.len() <= g {
-                        seen.resize(g + 1, 0);
-                    }
-                    seen[g] = stamp;
-                    ControlFlow::Continue(())
-                }
-                None => {
-                    escaped = true;
-                    ControlFlow::Break(())
-                }
-            });
-            if escaped {
-                return Err(Error::Unsupported(format!(
-                    "{}: an option left the tabulation box",
-                    game.id()
-                )));
-            }
-            let g = (0..)
-                .find(|&g| seen.get(g).is_none_or(|&s| s != stamp))
-                .unwrap();
-            values[(offsets[li] + local) as usize] = g as u16;
-        }
-    }
-    Ok(values)
 }
 
 fn histogram(values: &[u16]) -> Vec<u64> {
@@ -586,9 +532,9 @@ fn listed_values(
     let est = d.size_f64() * game.branching_bound(&mid).max(1.0);
     if est > a.common.limit {
         return Err(Error::TooLarge(format!(
-            "--remoteness searches the whole box: about {est:.1e} option visits, above the limit of {:.1e}; use a smaller --max or pass --limit {:.0e}",
+            "--remoteness searches the whole box: about {est:.1e} option visits, above the limit of {:.1e}; use a smaller --max or pass --limit {}",
             a.common.limit,
-            est.ceil()
+            nimlab_core::solver::limit_above(est)
         )));
     }
     let mut solver = Solver::new(game);
@@ -910,12 +856,12 @@ fn chip_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<String, Erro
         let est = positions.len() as f64 * game.branching_bound(last).max(1.0);
         if est > a.common.limit {
             return Err(Error::TooLarge(format!(
-                "tabulating {} with {} {bound} may visit about {est:.1e} options ({} positions), above the limit of {:.1e}; pass --limit {:.0e} to run it anyway",
+                "tabulating {} with {} {bound} may visit about {est:.1e} options ({} positions), above the limit of {:.1e}; pass --limit {} to run it anyway",
                 game.id(),
                 if entropy { "--max" } else { "--max-sum" },
                 positions.len(),
                 a.common.limit,
-                est.ceil()
+                nimlab_core::solver::limit_above(est)
             )));
         }
     }

@@ -151,7 +151,7 @@ fn grundy_tables_and_histograms() {
         "--no-store",
     ]);
     assert_eq!(csv.lines().count(), 256);
-    // The engine and the plain search agree on CN(5,3) and SCN (plain search only).
+    // The engine and the plain search agree on CN(5,3) and SCN(4,3).
     let a = json(&[
         "table",
         "CN(5,3)",
@@ -184,6 +184,27 @@ fn grundy_tables_and_histograms() {
         "--no-store",
     ]);
     assert_eq!(s["positions_in_box"], 40);
+    let scn = |method: &str| {
+        json(&[
+            "table",
+            "SCN(4,3)",
+            "--max",
+            "5",
+            "--grundy",
+            "--json",
+            "--no-store",
+            "--method",
+            method,
+        ])
+    };
+    let (fast, slow) = (scn("fast"), scn("naive"));
+    assert_eq!(fast["method"], "engine");
+    assert_eq!(slow["method"], "naive");
+    assert_eq!(fast["values"], slow["values"]);
+    assert_eq!(
+        fast["values"].as_array().unwrap().len(),
+        1 + 5 + 25 + 125 + 625
+    );
     // Stored Grundy tables are looked up.
     let db = temp_db("grundy");
     let db_s = db.to_str().unwrap();

@@ -182,7 +182,7 @@ impl<'g> Solver<'g> {
         let est = self.work_estimate(p, full_search);
         if est > budget.limit {
             return Err(Error::TooLarge(format!(
-                "searching {} from {} may visit about {:.1e} options ({:.1e} positions × up to {:.1e} options each), above the limit of {:.1e}; no closed form applies here, so pass {} {:.0e} to search anyway (it may need much time and memory)",
+                "searching {} from {} may visit about {:.1e} options ({:.1e} positions × up to {:.1e} options each), above the limit of {:.1e}; no closed form applies here, so pass {} {} to search anyway (it may need much time and memory)",
                 self.ruleset,
                 self.game.format_position(p),
                 est,
@@ -190,7 +190,7 @@ impl<'g> Solver<'g> {
                 self.game.branching_bound(p),
                 budget.limit,
                 budget.flag,
-                est.ceil()
+                limit_above(est)
             )));
         }
         Ok(())
@@ -417,5 +417,46 @@ mod tests {
             .to_string();
         assert!(err.contains("--limit"), "{err}");
         assert!(s.check_budget(&[2], false, Budget::default()).is_ok());
+    }
+}
+
+/// A `--limit` value at least `est`, written with two significant digits (for refusal messages).
+pub fn limit_above(est: f64) -> String {
+    if !(est.is_finite() && est >= 1.0) {
+        return format!("{:.1e}", est.max(1.0));
+    }
+    let unit = 10f64.powi(est.log10().floor() as i32 - 1);
+    let up = (est / unit).ceil() * unit;
+    let s = format!("{up:.1e}");
+    // Formatting may round below `est` (e.g. 2.05e9 -> "2.0e9"): step up one unit then.
+    if s.parse::<f64>().is_ok_and(|v| v >= est) {
+        s
+    } else {
+        format!("{:.1e}", up + unit)
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::limit_above;
+
+    #[test]
+    fn suggested_limits_lift_the_refusal() {
+        for est in [
+            1.0,
+            9.99,
+            2.0e9,
+            2.0000001e9,
+            1.2e11,
+            1.25e11,
+            3.3e7,
+            9.95e5,
+            123456789.0,
+        ] {
+            let s = limit_above(est);
+            assert!(s.parse::<f64>().unwrap() >= est, "{est} -> {s}");
+        }
+        assert_eq!(limit_above(1.2e11), "1.2e11");
+        assert_eq!(limit_above(2.0000001e9), "2.1e9");
     }
 }

@@ -226,3 +226,82 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
     }
     Ok(table)
 }
+
+/// Grundy values of every position of `d` by plain search: every option of every position, values
+/// in a flat array (lengths in the order of `d.lengths`, each in lexicographic order of the entries
+/// minus `d.lo`). Every option must stay in the box.
+pub fn grundy_values(
+    game: &dyn Game,
+    d: &BoxDomain,
+    cancel: Option<&AtomicBool>,
+    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+) -> Result<Vec<u16>> {
+    let r = d.radix();
+    let mut offsets = Vec::new();
+    let mut acc = 0u64;
+    for &m in &d.lengths {
+        offsets.push(acc);
+        acc += r.pow(m as u32);
+    }
+    let total = acc;
+    let index = |q: &[u64]| -> Option<usize> {
+        let li = d.lengths.iter().position(|&m| m == q.len())?;
+        let mut i = 0u64;
+        for &x in q {
+            if x < d.lo || x > d.hi {
+                return None;
+            }
+            i = i * r + (x - d.lo);
+        }
+        Some((offsets[li] + i) as usize)
+    };
+    let mut values = vec![0u16; total as usize];
+    let mut seen: Vec<u32> = Vec::new();
+    let mut stamp = 0u32;
+    for (li, &m) in d.lengths.iter().enumerate() {
+        let count = r.pow(m as u32);
+        let mut p = vec![d.lo; m];
+        for local in 0..count {
+            if local % 4096 == 0 {
+                if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    return Err(Error::Interrupted);
+                }
+                if let Some(f) = progress {
+                    f(offsets[li] + local, total);
+                }
+            }
+            let mut v = local;
+            for i in (0..m).rev() {
+                p[i] = d.lo + v % r;
+                v /= r;
+            }
+            stamp += 1;
+            let mut escaped = false;
+            game.for_each_option(&p, &mut |q| match index(q) {
+                Some(j) => {
+                    let g = values[j] as usize;
+                    if seen.len() <= g {
+                        seen.resize(g + 1, 0);
+                    }
+                    seen[g] = stamp;
+                    ControlFlow::Continue(())
+                }
+                None => {
+                    escaped = true;
+                    ControlFlow::Break(())
+                }
+            });
+            if escaped {
+                return Err(Error::Unsupported(format!(
+                    "{}: an option left the tabulation box",
+                    game.id()
+                )));
+            }
+            let g = (0..)
+                .find(|&g| seen.get(g).is_none_or(|&s| s != stamp))
+                .unwrap();
+            values[(offsets[li] + local) as usize] = g as u16;
+        }
+    }
+    Ok(values)
+}

@@ -1,9 +1,9 @@
 //! The benchmark of issue 5: the engine against the plain search on the same box (and the ratio),
 //! then large boxes. `cargo bench -p nimlab-tables --bench engine -- [names...]` runs the named cases
-//! (all when none is named): `ratio`, `cn74-15`, `cn74-31`, `scn64-30`, `grundy74-10`.
+//! (all when none is named): `ratio`, `cn74-15`, `cn74-31`, `scn64-30`, `grundy74-10`, `scn-grundy`.
 //! Peak memory is read from /proc/self/status (VmHWM) where available.
 
-use nimlab_core::table::{tabulate as naive, TableRun};
+use nimlab_core::table::{grundy_values, tabulate as naive, TableRun};
 use nimlab_core::{Game, Play};
 use nimlab_games::{CircularNim, ShrinkingCircularNim};
 use nimlab_tables::grundy;
@@ -129,6 +129,35 @@ fn main() {
             let (s, secs, cpu) = engine(&g, 30, play);
             println!("SCN(6,4) piles 1..=30 {play}: {secs:.3} s (cpu {cpu:.2} s); count {} canonical {}; by length {:?}; {}", s.count, s.canonical_count, s.by_length, peak_mib());
         }
+    }
+    if want("scn-grundy") {
+        // SCN Grundy tables: the plain search and the engine on the same box, then a larger box.
+        let g = ShrinkingCircularNim::new(6, 4).unwrap();
+        let d = g.table_domain(8, None).unwrap();
+        let t = Instant::now();
+        let slow = grundy_values(&g, &d, None, None).unwrap();
+        let naive_s = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let fast = grundy::solve_shrinking(6, 4, 8, Hooks::default()).unwrap();
+        let fast_s = t.elapsed().as_secs_f64();
+        assert_eq!(slow, fast);
+        println!(
+            "SCN(6,4) piles 1..=8 Grundy ({} positions): naive {naive_s:.3} s, engine {fast_s:.3} s, ratio {:.0}x; max value {}",
+            fast.len(),
+            naive_s / fast_s,
+            fast.iter().max().unwrap()
+        );
+        let (t, c) = (Instant::now(), cpu_s());
+        let v = grundy::solve_shrinking(6, 4, 16, Hooks::default()).unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "SCN(6,4) piles 1..=16 Grundy ({} positions): {secs:.3} s (cpu {:.2} s); max value {}, {} zeros; {}",
+            v.len(),
+            cpu_s() - c,
+            v.iter().max().unwrap(),
+            v.iter().filter(|&&x| x == 0).count(),
+            peak_mib()
+        );
     }
     if want("cn74-31") {
         let (s, secs, cpu) = engine(&cn74, 31, Play::Normal);

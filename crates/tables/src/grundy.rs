@@ -11,6 +11,7 @@
 
 use crate::lines::{Hooks, Interrupted};
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 #[derive(Clone, Copy)]
 enum Reach {
@@ -91,6 +92,10 @@ impl Geometry {
 /// A value did not fit in the sets.
 struct Overflow;
 
+/// Values of options that leave the box (SCN's vanishing piles): given the engine coordinates of a
+/// position, OR the set of their Grundy values into the words.
+type Extra<'e> = Option<&'e (dyn Fn(&[u32], &mut [u64]) + Sync)>;
+
 #[allow(clippy::too_many_arguments)]
 fn solve_block(
     g: &Geometry,
@@ -101,6 +106,7 @@ fn solve_block(
     prev_b: Option<&[u64]>,
     out: &mut [u16],
     cancel: &dyn Fn() -> bool,
+    extra: Extra,
 ) -> Result<(), Overflow> {
     let w = g.words;
     let mut local = vec![0u64; g.block * g.nl * w];
@@ -118,6 +124,9 @@ fn solve_block(
             return Ok(());
         }
         opts.iter_mut().for_each(|o| *o = 0);
+        if let Some(f) = extra {
+            f(&x, &mut opts);
+        }
         for (j, p) in g.plans.iter().enumerate() {
             let a_j = &mut acc[j * w..(j + 1) * w];
             a_j.iter_mut().for_each(|o| *o = 0);
@@ -182,6 +191,7 @@ fn attempt(
     windows: &[Vec<usize>],
     words: usize,
     hooks: Hooks,
+    extra: Extra,
     values: &mut [u16],
 ) -> Result<Result<(), Overflow>, Interrupted> {
     let g = Geometry::new(m, r, windows, words);
@@ -214,7 +224,7 @@ fn attempt(
                 let pa = (a > 0).then(|| prev[a - 1].as_slice());
                 let pb = (b > 0).then(|| prev[a].as_slice());
                 let mut out = vec![0u16; g.block];
-                let r = solve_block(&g, a, b, store, pa, pb, &mut out, &cancel);
+                let r = solve_block(&g, a, b, store, pa, pb, &mut out, &cancel, extra);
                 (a + b * g.ra, r.map(|_| out))
             })
             .collect();
@@ -243,20 +253,259 @@ pub fn solve(
     windows: &[Vec<usize>],
     hooks: Hooks,
 ) -> Result<Vec<u16>, Interrupted> {
+    solve_with(m, r, windows, None, 1, hooks).map(|(v, _)| v)
+}
+
+/// [`solve`] with out-of-box options; also returns the number of 64-bit words a value set needs.
+fn solve_with(
+    m: usize,
+    r: usize,
+    windows: &[Vec<usize>],
+    extra: Extra,
+    min_words: usize,
+    hooks: Hooks,
+) -> Result<(Vec<u16>, usize), Interrupted> {
     // Engine axis j is tuple index m-1-j, so the engine's index is the tuple's lexicographic index.
     let windows: Vec<Vec<usize>> = windows
         .iter()
         .map(|w| w.iter().map(|&c| m - 1 - c).collect())
         .collect();
     let mut values = vec![0u16; r.pow(m as u32)];
-    let mut words = 1;
+    let mut words = min_words.max(1);
     loop {
-        match attempt(m, r, &windows, words, hooks, &mut values)? {
-            Ok(()) => return Ok(values),
+        match attempt(m, r, &windows, words, hooks, extra, &mut values)? {
+            Ok(()) => {
+                let top = values.iter().copied().max().unwrap_or(0) as usize;
+                return Ok((values, top / 64 + 1));
+            }
             Err(Overflow) => {
                 assert!(words < 1024, "Grundy values beyond 65535");
                 words *= 2;
             }
         }
     }
+}
+
+/// One circle length of SCN, solved: its values and the value sets `G_arc` of its arcs.
+struct Circle {
+    m: usize,
+    values: Vec<u16>,
+    words: usize,
+    /// By arc (bit mask of tuple indices): for each position `c` (lexicographic index), the set of
+    /// values of the positions `q <= c` with `q = c` off the arc, `words` words each.
+    arcs: HashMap<u64, Vec<u64>>,
+}
+
+impl Circle {
+    fn arc_table(&self, r: usize, mask: u64) -> Vec<u64> {
+        let (m, w) = (self.m, self.words);
+        let strides: Vec<usize> = (0..m).map(|i| r.pow((m - 1 - i) as u32)).collect();
+        let mut set = vec![0u64; self.values.len() * w];
+        let mut c = vec![0usize; m];
+        for idx in 0..self.values.len() {
+            let (done, rest) = set.split_at_mut(idx * w);
+            let here = &mut rest[..w];
+            let v = self.values[idx] as usize;
+            here[v / 64] |= 1 << (v % 64);
+            for i in 0..m {
+                if c[i] > 0 && mask >> i & 1 == 1 {
+                    let from = &done[(idx - strides[i]) * w..][..w];
+                    for (d, s) in here.iter_mut().zip(from) {
+                        *d |= s;
+                    }
+                }
+            }
+            for i in (0..m).rev() {
+                c[i] += 1;
+                if c[i] < r {
+                    break;
+                }
+                c[i] = 0;
+            }
+        }
+        set
+    }
+}
+
+/// A move that empties the piles `Z` of a window and lowers the rest of it, for one circle length.
+struct Vanish {
+    /// Tuple indices of the piles kept, in order (they form the smaller circle).
+    kept: Vec<usize>,
+    /// The lowered piles, as a mask of indices into `kept`.
+    arc: u64,
+}
+
+fn vanishings(m: usize, k: usize) -> Vec<Vanish> {
+    let mut out = Vec::new();
+    for w in crate::pset::cyclic_windows(m, k) {
+        let wmask = w.iter().fold(0u64, |a, &i| a | 1 << i);
+        let mut z = wmask;
+        while z != 0 {
+            {
+                let kept: Vec<usize> = (0..m).filter(|&i| z >> i & 1 == 0).collect();
+                let arc = kept
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &i)| wmask >> i & 1 == 1)
+                    .fold(0u64, |a, (j, _)| a | 1 << j);
+                out.push(Vanish { kept, arc });
+            }
+            z = (z - 1) & wmask;
+        }
+    }
+    out.sort_by(|a, b| (&a.kept, a.arc).cmp(&(&b.kept, b.arc)));
+    out.dedup_by(|a, b| a.kept == b.kept && a.arc == b.arc);
+    // `G_arc` grows with the arc (the empty arc gives the value itself): keep the largest arcs.
+    let covered = |v: &Vanish| {
+        out.iter()
+            .any(|u| u.kept == v.kept && u.arc != v.arc && u.arc & v.arc == v.arc)
+    };
+    let keep: Vec<bool> = out.iter().map(|v| !covered(v)).collect();
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap());
+    out
+}
+
+/// Bytes of value sets [`solve_shrinking`] keeps for SCN(n,k) with piles `1..=r`, counting two words
+/// per set (values up to 127; more words when values pass that).
+pub fn shrinking_memory(n: usize, k: usize, r: usize) -> f64 {
+    let mut arcs: Vec<std::collections::HashSet<u64>> = vec![Default::default(); n + 1];
+    for m in 1..=n {
+        for v in vanishings(m, k) {
+            if !v.kept.is_empty() && v.arc != 0 {
+                arcs[v.kept.len()].insert(v.arc);
+            }
+        }
+    }
+    let words = 2.0 * 8.0;
+    let sets: f64 = (1..n)
+        .map(|mp| arcs[mp].len() as f64 * (r as f64).powi(mp as i32) * words)
+        .sum();
+    // The engine's two diagonals of blocks at the largest length.
+    sets + 2.0 * (r as f64).powi(n as i32 - 1) * n as f64 * words
+}
+
+/// The Grundy value of every position of SCN(n,k) with piles `1..=r`, by circle length `0..=n`:
+/// the value of the empty circle (0), then for each length `m` the `r^m` positions in lexicographic
+/// order of their entries minus 1. Each length is a window game (CN(m,k), one window when `m <= k`)
+/// whose moves that empty piles reach the value sets `G_arc` of the shorter circles.
+pub fn solve_shrinking(
+    n: usize,
+    k: usize,
+    r: usize,
+    hooks: Hooks,
+) -> Result<Vec<u16>, Interrupted> {
+    let total: u64 = (0..=n).map(|m| (r as u64).pow(m as u32)).sum();
+    let mut out = vec![0u16];
+    let mut lower: Vec<Circle> = vec![Circle {
+        m: 0,
+        values: vec![0],
+        words: 1,
+        arcs: HashMap::new(),
+    }];
+    let mut min_words = 1;
+    for m in 1..=n {
+        let moves = vanishings(m, k);
+        // The value sets of the shorter circles these moves reach, built once per (length, arc).
+        let mut need: Vec<(usize, u64)> = moves
+            .iter()
+            .filter(|v| v.arc != 0 && !lower[v.kept.len()].arcs.contains_key(&v.arc))
+            .map(|v| (v.kept.len(), v.arc))
+            .collect();
+        need.sort_unstable();
+        need.dedup();
+        let built: Vec<(usize, u64, Vec<u64>)> = need
+            .par_iter()
+            .map(|&(mp, a)| (mp, a, lower[mp].arc_table(r, a)))
+            .collect();
+        for (mp, a, t) in built {
+            lower[mp].arcs.insert(a, t);
+        }
+        if hooks.cancelled() {
+            return Err(Interrupted);
+        }
+        // Group the moves by the piles they keep: one index per group.
+        struct Reach<'t> {
+            coef: Vec<(usize, usize)>,
+            values: &'t [u16],
+            sets: Vec<&'t [u64]>,
+            words: usize,
+        }
+        let empties = moves.iter().any(|v| v.kept.is_empty());
+        let mut reach: Vec<Reach> = Vec::new();
+        for group in moves.chunk_by(|a, b| a.kept == b.kept) {
+            let kept = &group[0].kept;
+            let mp = kept.len();
+            if mp == 0 {
+                continue;
+            }
+            let c = &lower[mp];
+            let sets = group
+                .iter()
+                .filter(|v| v.arc != 0)
+                .map(|v| c.arcs[&v.arc].as_slice())
+                .collect();
+            let coef = kept
+                .iter()
+                .enumerate()
+                .map(|(j, &i)| (m - 1 - i, r.pow((mp - 1 - j) as u32)))
+                .collect();
+            reach.push(Reach {
+                coef,
+                values: &c.values,
+                sets,
+                words: c.words,
+            });
+        }
+        let extra = |x: &[u32], opts: &mut [u64]| {
+            if empties {
+                opts[0] |= 1;
+            }
+            for z in &reach {
+                let idx: usize = z.coef.iter().map(|&(a, s)| x[a] as usize * s).sum();
+                if z.sets.is_empty() {
+                    let v = z.values[idx] as usize;
+                    if v / 64 < opts.len() {
+                        opts[v / 64] |= 1 << (v % 64);
+                    }
+                } else {
+                    for t in &z.sets {
+                        let set = &t[idx * z.words..][..z.words];
+                        for (o, s) in opts.iter_mut().zip(set) {
+                            *o |= s;
+                        }
+                    }
+                }
+            }
+        };
+        let base: u64 = (0..m).map(|l| (r as u64).pow(l as u32)).sum();
+        let progress = hooks
+            .progress
+            .map(|f| move |d: u64, _t: u64| f(base + d, total));
+        let sub = Hooks {
+            cancel: hooks.cancel,
+            progress: progress.as_ref().map(|f| f as &(dyn Fn(u64, u64) + Sync)),
+        };
+        let windows = crate::pset::cyclic_windows(m, k);
+        let (values, words) = solve_with(m, r, &windows, Some(&extra), min_words, sub)?;
+        drop(reach);
+        min_words = words;
+        out.extend_from_slice(&values);
+        if m < n {
+            lower.push(Circle {
+                m,
+                values,
+                words,
+                arcs: HashMap::new(),
+            });
+        }
+        // Shorter circles than any later move reaches are no longer needed.
+        if m + 1 <= n && m + 1 > k {
+            let gone = m + 1 - k;
+            for c in lower.iter_mut().take(gone) {
+                c.arcs.clear();
+            }
+        }
+    }
+    Ok(out)
 }
