@@ -1,6 +1,7 @@
 //! The engine's Grundy values equal a brute force written here from the rules of SPEC.md §1–2, over
-//! boxes of at least 10^5 positions for every CN(n,k) and SCN(n,k) with 3 <= n <= 7 (SCN: n <= 6),
-//! and over the largest box the engine takes (entries up to 63) for 1 and 2 stacks.
+//! boxes of at least 10^5 positions for every CN(n,k) and SCN(n,k) with 3 <= n <= 7 (SCN: n <= 6) and
+//! Nim and Moore's Nim_k with 3 to 6 heaps, and over the largest box the engine takes (entries up to 63)
+//! for 1 and 2 stacks.
 //!
 //! The brute force visits every option of every position: for each window of k consecutive places
 //! (the whole circle when k >= n) and, in SCN, each set Z of the window's piles that the move empties,
@@ -13,6 +14,22 @@ use nimlab_tables::pset::cyclic_windows;
 /// Grundy values of every position, by circle length (CN: only length `n`), each in lexicographic
 /// order of the entries minus the least entry (0 for CN, 1 for SCN, whose piles are never empty).
 fn brute(n: usize, k: usize, h: usize, shrinking: bool) -> Vec<Vec<u16>> {
+    let circle = |m: usize| -> Vec<u64> {
+        cyclic_windows(m, k)
+            .iter()
+            .map(|w| w.iter().fold(0u64, |a, &i| a | 1 << i))
+            .collect()
+    };
+    brute_windows(n, &circle, h, shrinking)
+}
+
+/// [`brute`] for any windows (bit masks of places, given the number of places).
+fn brute_windows(
+    n: usize,
+    windows_of: &dyn Fn(usize) -> Vec<u64>,
+    h: usize,
+    shrinking: bool,
+) -> Vec<Vec<u16>> {
     let lo = shrinking as usize;
     let r = h + 1 - lo;
     let lengths: Vec<usize> = if shrinking {
@@ -26,10 +43,7 @@ fn brute(n: usize, k: usize, h: usize, shrinking: bool) -> Vec<Vec<u16>> {
     for &m in &lengths {
         let size = r.pow(m as u32);
         let mut t = vec![0u16; size];
-        let windows: Vec<u64> = cyclic_windows(m, k)
-            .iter()
-            .map(|w| w.iter().fold(0u64, |a, &i| a | 1 << i))
-            .collect();
+        let windows = windows_of(m);
         let mut p = vec![0usize; m];
         for idx in 0..size {
             let mut v = idx;
@@ -166,6 +180,42 @@ fn shrinking_circular_nim_5_stacks() {
 #[test]
 fn shrinking_circular_nim_6_stacks() {
     check_scn(6);
+}
+
+/// Nim (one heap per move) and Moore's Nim_k (at most k heaps per move), 3 to 6 heaps.
+#[test]
+fn nim_and_moore() {
+    for heaps in 3..=6usize {
+        let h = box_top(heaps, false);
+        for k in 1..=heaps {
+            let sets = |m: usize| -> Vec<u64> {
+                (0u64..1 << m)
+                    .filter(|s| s.count_ones() as usize == k.min(m))
+                    .collect()
+            };
+            let windows: Vec<Vec<usize>> = sets(heaps)
+                .iter()
+                .map(|&s| (0..heaps).filter(|&i| s >> i & 1 == 1).collect())
+                .collect();
+            let got = grundy::solve(heaps, h + 1, &windows, Hooks::default()).unwrap();
+            let want = brute_windows(heaps, &sets, h, false);
+            assert_eq!(
+                got, want[heaps],
+                "Moore's Nim_{k}, {heaps} heaps in 0..={h}"
+            );
+            if k == 1 {
+                // Nim: Bouton's theorem, by hand.
+                for (idx, &g) in got.iter().enumerate() {
+                    let (mut v, mut x) = (idx, 0usize);
+                    for _ in 0..heaps {
+                        x ^= v % (h + 1);
+                        v /= h + 1;
+                    }
+                    assert_eq!(g as usize, x);
+                }
+            }
+        }
+    }
 }
 
 /// Hand-checked values: SCN(2,1) piles (a,b) is Nim on two heaps where emptying a heap ends it, so
