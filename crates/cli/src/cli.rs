@@ -36,6 +36,8 @@ enum Command {
         remoteness: bool,
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        store: crate::store_cmd::StoreArgs,
     },
     /// The Sprague-Grundy value of a position (normal play).
     Grundy {
@@ -43,6 +45,8 @@ enum Command {
         target: Target,
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        store: crate::store_cmd::StoreArgs,
     },
     /// The winning moves of a position (with --all, every option with its value).
     Moves {
@@ -182,8 +186,19 @@ fn dispatch(cmd: Command) -> Result<(), Error> {
             misere,
             remoteness,
             common,
-        } => cmd_outcome(&target, Play::from_misere(misere), remoteness, &common),
-        Command::Grundy { target, common } => cmd_grundy(&target, &common),
+            store,
+        } => cmd_outcome(
+            &target,
+            Play::from_misere(misere),
+            remoteness,
+            &common,
+            &store,
+        ),
+        Command::Grundy {
+            target,
+            common,
+            store,
+        } => cmd_grundy(&target, &common, &store),
         Command::Moves {
             target,
             misere,
@@ -242,6 +257,7 @@ fn cmd_outcome(
     play: Play,
     with_remoteness: bool,
     common: &Common,
+    store: &crate::store_cmd::StoreArgs,
 ) -> Result<(), Error> {
     if nimlab_games::is_sum(&target.game) {
         return crate::sums_cmd::run(target, play, false, with_remoteness, common);
@@ -252,7 +268,7 @@ fn cmd_outcome(
     let theory = nimlab_theory::find(game.as_ref(), &p, play);
     let stored = theory
         .is_none()
-        .then(|| crate::store_cmd::stored_outcome(game.as_ref(), &p, play))
+        .then(|| crate::store_cmd::stored_outcome(game.as_ref(), &p, play, store))
         .flatten();
     let (outcome, grundy, method) = match &theory {
         Some((t, v)) => (Outcome::from_is_p(v.is_p), v.grundy, t.id().to_string()),
@@ -335,7 +351,11 @@ pub fn remoteness_and_suspense(
     Ok(Some((f.remoteness(play), f.suspense(play))))
 }
 
-fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
+fn cmd_grundy(
+    target: &Target,
+    common: &Common,
+    store: &crate::store_cmd::StoreArgs,
+) -> Result<(), Error> {
     if nimlab_games::is_sum(&target.game) {
         return crate::sums_cmd::run(target, Play::Normal, false, false, common);
     }
@@ -345,7 +365,7 @@ fn cmd_grundy(target: &Target, common: &Common) -> Result<(), Error> {
         nimlab_theory::find(game.as_ref(), &p, Play::Normal).filter(|(_, v)| v.grundy.is_some());
     let stored = theory
         .is_none()
-        .then(|| crate::store_cmd::stored_grundy(game.as_ref(), &p))
+        .then(|| crate::store_cmd::stored_grundy(game.as_ref(), &p, store))
         .flatten();
     let (g, method) = match theory {
         Some((t, v)) => (v.grundy.unwrap(), t.id().to_string()),

@@ -216,10 +216,13 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
     Ok(())
 }
 
-/// The store for look-ups by `outcome` and `grundy`: the default one (`NIMLAB_DB`, else the user's
-/// data directory), only when its file already exists.
-fn lookup_store() -> Option<Store> {
-    let path = store::default_path(None)?;
+/// The store for look-ups by `outcome` and `grundy` (`--db`, else `NIMLAB_DB`, else the user's data
+/// directory), only when its file already exists; none with `--no-store`.
+fn lookup_store(args: &StoreArgs) -> Option<Store> {
+    if args.no_store {
+        return None;
+    }
+    let path = store::default_path(args.db.as_deref())?;
     if !path.exists() {
         return None;
     }
@@ -232,8 +235,9 @@ pub fn stored_outcome(
     game: &dyn nimlab_core::Game,
     p: &[u64],
     play: nimlab_core::Play,
+    args: &StoreArgs,
 ) -> Option<(nimlab_core::Outcome, Option<u64>, String)> {
-    let s = lookup_store()?;
+    let s = lookup_store(args)?;
     if play == nimlab_core::Play::Normal {
         if let Ok(Some((g, id))) = store::lookup_grundy(&s, game, p) {
             return Some((
@@ -252,8 +256,12 @@ pub fn stored_outcome(
 }
 
 /// The Grundy value of `p` from a stored Grundy table whose box holds it: (value, method `store:ID`).
-pub fn stored_grundy(game: &dyn nimlab_core::Game, p: &[u64]) -> Option<(u64, String)> {
-    let s = lookup_store()?;
+pub fn stored_grundy(
+    game: &dyn nimlab_core::Game,
+    p: &[u64],
+    args: &StoreArgs,
+) -> Option<(u64, String)> {
+    let s = lookup_store(args)?;
     let (g, id) = store::lookup_grundy(&s, game, p).ok()??;
     Some((g as u64, format!("store:{id}")))
 }

@@ -283,6 +283,24 @@ fn outcome_and_grundy_look_up_stored_tables() {
         assert_eq!(v["outcome"], want);
         assert!(v["method"].as_str().unwrap().starts_with("store:"));
     }
+    // --db names the store to look in; --no-store searches.
+    let explicit = db.with_file_name("explicit.sqlite3");
+    let e = explicit.to_str().unwrap();
+    ok(&["table", "CN(6,2)", "--max", "3", "--count-only", "--db", e]);
+    let v = json(&["outcome", "CN(6,2)", "1,2,3,1,2,3", "--json", "--db", e]);
+    assert!(v["method"].as_str().unwrap().starts_with("store:"), "{v}");
+    let g = json(&["grundy", "CN(6,2)", "1,2,3,1,2,3", "--json", "--db", e]);
+    assert_eq!(g["method"], "search", "no Grundy table stored: {g}");
+    let v = json(&[
+        "outcome",
+        "CN(6,2)",
+        "1,2,3,1,2,3",
+        "--json",
+        "--db",
+        e,
+        "--no-store",
+    ]);
+    assert_eq!(v["method"], "search");
     // Outside the stored box: search again.
     let v = with_db(&["outcome", "CN(6,2)", "1,2,3,1,2,5", "--json"]);
     assert_eq!(v["method"], "search");
