@@ -807,11 +807,10 @@ fn multisets_bounded(m: usize, h: u64) -> f64 {
 }
 
 fn chip_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<String, Error> {
-    if a.grundy {
-        return Err(Error::Unsupported(format!(
-            "--grundy tables cover box games; {} is a chip game",
-            game.id()
-        )));
+    if a.grundy && play == Play::Misere {
+        return Err(Error::Unsupported(
+            "--grundy gives normal-play values; leave out --misere".into(),
+        ));
     }
     let entropy = game.family() == "ENTROPY";
     let (bound, bound_name) = if entropy {
@@ -866,47 +865,136 @@ fn chip_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<String, Erro
         }
     }
     let start = Instant::now();
+    let cancel = cancel_flag();
+    let progress = Progress::new();
     let mut p_set: Vec<Pos> = Vec::new();
+    let mut values: Vec<u64> = Vec::new();
     let mut ordered: Option<u128> = Some(0);
-    for p in &positions {
-        if solver.outcome(p, play).is_p() {
+    for (i, p) in positions.iter().enumerate() {
+        if i % 1024 == 0 {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Error::Interrupted);
+            }
+            progress.update(i as u64, positions.len() as u64);
+        }
+        if a.grundy {
+            values.push(solver.grundy(p));
+        } else if solver.outcome(p, play).is_p() {
             ordered = ordered.and_then(|o| orderings(p).and_then(|c| o.checked_add(c)));
             p_set.push(p.clone());
         }
     }
+    progress.bar.finish_and_clear();
     let elapsed = start.elapsed();
-    Ok(if format_of(a) == Format::Json {
-        let mut v = json!({
-            "game": game.id(),
-            bound_name: bound,
-            "play": play.name(),
-            // Ordered tuples: a number, or a decimal string when it does not fit in 64 bits.
-            "count": ordered.map(|o| u64::try_from(o).map(|x| json!(x)).unwrap_or_else(|_| json!(o.to_string()))),
-            "canonical_count": p_set.len(),
-            "positions_in_box": positions.len(),
-            "seconds": elapsed.as_secs_f64(),
-        });
-        if !a.count_only {
-            v["positions"] = json!(p_set);
-        }
-        format!("{}\n", serde_json::to_string(&v).unwrap())
+    let what = if entropy {
+        "spread max - min"
     } else {
-        let mut s = format!(
-            "{}, {} play, {} at most {bound}: {} positions (multisets)\nP-positions: {} multisets, {} as ordered tuples ({:.3} s)\n",
-            game.id(),
-            play,
-            if entropy { "spread max - min" } else { "total chips" },
-            positions.len(),
-            p_set.len(),
-            ordered.map(|o| o.to_string()).unwrap_or_else(|| "too many to count".into()),
-            elapsed.as_secs_f64()
-        );
-        if !a.count_only {
+        "total chips"
+    };
+    let mut s = String::new();
+    if a.grundy {
+        let top = values.iter().copied().max().unwrap_or(0);
+        let mut h = vec![0u64; top as usize + 1];
+        for &v in &values {
+            h[v as usize] += 1;
+        }
+        match format_of(a) {
+            Format::Text => {
+                s.push_str(&format!(
+                    "{}, Grundy values (normal play), {what} at most {bound}: {} positions (multisets) ({:.3} s)\nvalues 0..={top}; positions with each value:\n",
+                    game.id(),
+                    positions.len(),
+                    elapsed.as_secs_f64()
+                ));
+                for (v, c) in h.iter().enumerate() {
+                    s.push_str(&format!("  {v}: {c}\n"));
+                }
+                if !a.count_only {
+                    for (p, v) in positions.iter().zip(&values) {
+                        s.push_str(&format!("{} {v}\n", chip::format_power(p)));
+                    }
+                }
+            }
+            Format::Json => {
+                let mut v = json!({
+                    "game": game.id(),
+                    bound_name: bound,
+                    "play": "normal",
+                    "kind": "grundy",
+                    "count": h.first().copied().unwrap_or(0),
+                    "positions_in_box": positions.len(),
+                    "max_value": top,
+                    "histogram": h,
+                    "seconds": elapsed.as_secs_f64(),
+                    "method": "search",
+                });
+                if !a.count_only {
+                    v["values"] = positions
+                        .iter()
+                        .zip(&values)
+                        .map(|(p, g)| json!({"position": p, "grundy": g}))
+                        .collect();
+                }
+                s.push_str(&format!("{}\n", serde_json::to_string(&v).unwrap()));
+            }
+            Format::Csv => {
+                for (p, v) in positions.iter().zip(&values) {
+                    s.push_str(&format!("{},{v}\n", join(p)));
+                }
+            }
+            Format::Jsonl => {
+                for (p, v) in positions.iter().zip(&values) {
+                    s.push_str(&format!("{{\"position\":[{}],\"grundy\":{v}}}\n", join(p)));
+                }
+            }
+        }
+        return Ok(s);
+    }
+    match format_of(a) {
+        Format::Json => {
+            let mut v = json!({
+                "game": game.id(),
+                bound_name: bound,
+                "play": play.name(),
+                // Ordered tuples: a number, or a decimal string when it does not fit in 64 bits.
+                "count": ordered.map(|o| u64::try_from(o).map(|x| json!(x)).unwrap_or_else(|_| json!(o.to_string()))),
+                "canonical_count": p_set.len(),
+                "positions_in_box": positions.len(),
+                "seconds": elapsed.as_secs_f64(),
+            });
+            if !a.count_only {
+                v["positions"] = json!(p_set);
+            }
+            s.push_str(&format!("{}\n", serde_json::to_string(&v).unwrap()));
+        }
+        Format::Text => {
+            s.push_str(&format!(
+                "{}, {} play, {what} at most {bound}: {} positions (multisets)\nP-positions: {} multisets, {} as ordered tuples ({:.3} s)\n",
+                game.id(),
+                play,
+                positions.len(),
+                p_set.len(),
+                ordered.map(|o| o.to_string()).unwrap_or_else(|| "too many to count".into()),
+                elapsed.as_secs_f64()
+            ));
+            if !a.count_only {
+                for p in &p_set {
+                    s.push_str(&chip::format_power(p));
+                    s.push('\n');
+                }
+            }
+        }
+        Format::Csv => {
             for p in &p_set {
-                s.push_str(&chip::format_power(p));
+                s.push_str(&join(p));
                 s.push('\n');
             }
         }
-        s
-    })
+        Format::Jsonl => {
+            for p in &p_set {
+                s.push_str(&format!("[{}]\n", join(p)));
+            }
+        }
+    }
+    Ok(s)
 }

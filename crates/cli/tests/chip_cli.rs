@@ -105,3 +105,72 @@ fn theory_er_prints_prop_8_objects() {
         }
     }
 }
+
+/// Chip tables honour every output format, and `--grundy` gives each position's value: for ET(2)
+/// these are checked against Ferguson's closed form through `grundy` (method `ferguson-et-k2-grundy`),
+/// and in CSV the P-positions are exactly the positions of value 0.
+#[test]
+fn chip_tables_in_every_format_and_grundy_values() {
+    let text = |args: &[&str]| -> String {
+        let out = nimlab(args);
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v = json(&["table", "ET(2)", "--max-sum", "12", "--grundy", "--json"]);
+    let values = v["values"].as_array().unwrap();
+    assert_eq!(values.len() as u64, v["positions_in_box"].as_u64().unwrap());
+    assert!(values.len() > 20);
+    for e in values {
+        let p: Vec<String> = e["position"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        let g = json(&["grundy", "ET(2)", &p.join(","), "--json"]);
+        assert_eq!(g["method"], "ferguson-et-k2-grundy");
+        assert_eq!(g["grundy"], e["grundy"], "{p:?}");
+    }
+    for game in ["ET(3)", "ER(3)", "EABO(4)"] {
+        let csv = text(&["table", game, "--max-sum", "14", "--format", "csv"]);
+        let jsonl = text(&["table", game, "--max-sum", "14", "--format", "jsonl"]);
+        let listed = json(&["table", game, "--max-sum", "14", "--json"]);
+        let want: Vec<String> = listed["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                p.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        assert_eq!(csv.lines().collect::<Vec<_>>(), want, "{game} csv");
+        let from_jsonl: Vec<String> = jsonl
+            .lines()
+            .map(|l| l.trim_matches(|c| c == '[' || c == ']').to_string())
+            .collect();
+        assert_eq!(from_jsonl, want, "{game} jsonl");
+        let zeros: Vec<String> = text(&[
+            "table",
+            game,
+            "--max-sum",
+            "14",
+            "--grundy",
+            "--format",
+            "csv",
+        ])
+        .lines()
+        .filter_map(|l| l.strip_suffix(",0").map(str::to_string))
+        .collect();
+        assert_eq!(
+            zeros, want,
+            "{game}: the zeros of the Grundy table are the P-set"
+        );
+    }
+    let out = nimlab(&["table", "ET(3)", "--max-sum", "6", "--grundy", "--misere"]);
+    assert_eq!(out.status.code(), Some(2));
+}
