@@ -1,6 +1,6 @@
 //! The benchmark of issue 5: the engine against the plain search on the same box (and the ratio),
 //! then large boxes. `cargo bench -p nimlab-tables --bench engine -- [names...]` runs the named cases
-//! (all when none is named): `ratio`, `cn74-15`, `cn74-31`, `scn64-30`, `grundy74-10`, `scn-grundy`.
+//! (all when none is named): `ratio`, `cn74-15`, `cn74-31`, `scn64-30`, `grundy74-10`, `scn-grundy`, `tiers`.
 //! Peak memory is read from /proc/self/status (VmHWM) where available.
 
 use nimlab_core::table::{grundy_values, tabulate as naive, TableRun};
@@ -156,6 +156,33 @@ fn main() {
             cpu_s() - c,
             v.iter().max().unwrap(),
             v.iter().filter(|&&x| x == 0).count(),
+            peak_mib()
+        );
+    }
+    if want("tiers") {
+        // The tier schedule (the GPU back end's layout, run on the CPU) against the block engine.
+        let d = cn74.table_domain(15, None).unwrap();
+        let Some(Rules::Windows { m, windows }) = rules_for(&cn74, &d) else {
+            unreachable!()
+        };
+        let spec = nimlab_tables::lines::LineSpec {
+            m,
+            r: 16,
+            windows: windows
+                .iter()
+                .map(|w| w.iter().map(|&c| m - 1 - c).collect())
+                .collect(),
+            origin_n: false,
+        };
+        let (t, c) = (Instant::now(), cpu_s());
+        let lines = nimlab_tables::tiers::solve(&spec, Hooks::default()).unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        let cpu = cpu_s() - c;
+        let (s, block_s, _) = engine(&cn74, 15, Play::Normal);
+        assert_eq!(lines.len() as u64, s.count);
+        println!(
+            "CN(7,4) [0..15]^7 normal, tier schedule: {secs:.3} s (cpu {cpu:.2} s), block engine {block_s:.3} s; count {}; {}",
+            lines.len(),
             peak_mib()
         );
     }

@@ -5,12 +5,15 @@
 //! - [`pset`]: CN, SCN, Nim and Moore's Nim P-sets (normal and misère) through that engine;
 //! - [`grundy`]: Grundy values of every position of a box by the same dominance recurrence on sets
 //!   of values;
-//! - [`store`]: the embedded SQLite store of solved tables.
+//! - [`store`]: the embedded SQLite store of solved tables;
+//! - [`tiers`]: the same P-set recurrence scheduled by tiers (sum of the line's coordinates), the CPU
+//!   reference for a GPU back end.
 
 pub mod grundy;
 pub mod lines;
 pub mod pset;
 pub mod store;
+pub mod tiers;
 
 /// Version of the engine, recorded with every stored table.
 pub const ENGINE_VERSION: &str = concat!("lines-", env!("CARGO_PKG_VERSION"));
