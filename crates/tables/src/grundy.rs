@@ -500,7 +500,7 @@ pub fn solve_shrinking(
             });
         }
         // Shorter circles than any later move reaches are no longer needed.
-        if m + 1 <= n && m + 1 > k {
+        if m < n && m + 1 > k {
             let gone = m + 1 - k;
             for c in lower.iter_mut().take(gone) {
                 c.arcs.clear();
