@@ -369,3 +369,40 @@ fn an_interrupted_run_stores_nothing() {
     );
     std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
 }
+
+/// A scripted game whose options have smaller sums but are not lexicographically smaller: the plain
+/// Grundy table visits positions by sum, so its zeros are the P-set, each P-position checked by search.
+#[test]
+fn plain_grundy_tables_follow_the_sum_order() {
+    let dir = temp_db("rev").parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("rev.rhai");
+    std::fs::write(
+        &script,
+        "// Take one token from a stack, then the two stacks trade places.\n\
+         fn options(p) {\n\
+             let out = [];\n\
+             if p[0] > 0 { out.push([p[1], p[0] - 1]); }\n\
+             if p[1] > 0 { out.push([p[1] - 1, p[0]]); }\n\
+             out\n\
+         }\n",
+    )
+    .unwrap();
+    let s = script.to_str().unwrap();
+    let table = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["table", s, "--max", "5", "--heaps", "2", "--format", "csv"];
+        args.extend_from_slice(extra);
+        ok(&args).lines().map(str::to_string).collect()
+    };
+    let p_set = table(&[]);
+    let zeros: Vec<String> = table(&["--grundy"])
+        .iter()
+        .filter_map(|l| l.strip_suffix(",0").map(str::to_string))
+        .collect();
+    assert_eq!(zeros, p_set);
+    // (0,3) -> (2,0) is lexicographically larger; every listed position is P by search.
+    for p in &p_set {
+        assert_eq!(json(&["outcome", s, p, "--json"])["outcome"], "P", "{p}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -84,6 +84,39 @@ impl Indexer {
         }
         Some(self.offsets[li] + idx)
     }
+    /// The local indices of the positions of length number `li`, grouped by coordinate sum (counting
+    /// sort), and where each sum starts (one more entry than there are sums).
+    fn by_sum(&self, li: usize) -> (Vec<u64>, Vec<usize>) {
+        let m = self.lengths[li];
+        let count = self.offsets[li + 1] - self.offsets[li];
+        let max_sum = (m as u64) * (self.radix - 1);
+        let sums: Vec<u32> = (0..count)
+            .map(|l| {
+                let mut s = 0u64;
+                let mut v = l;
+                for _ in 0..m {
+                    s += v % self.radix;
+                    v /= self.radix;
+                }
+                s as u32
+            })
+            .collect();
+        let mut starts = vec![0usize; max_sum as usize + 2];
+        for &s in &sums {
+            starts[s as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut order = vec![0u64; count as usize];
+        let mut fill = starts.clone();
+        for (l, &s) in sums.iter().enumerate() {
+            order[fill[s as usize]] = l as u64;
+            fill[s as usize] += 1;
+        }
+        (order, starts)
+    }
+
     fn position(&self, li: usize, mut local: u64) -> Pos {
         let m = self.lengths[li];
         let mut p = vec![0u64; m];
@@ -123,36 +156,10 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
     let misere = run.play == Play::Misere;
     let escaped = AtomicBool::new(false);
 
-    for (li, &m) in domain.lengths.iter().enumerate() {
-        // Group the positions of this length by coordinate sum (counting sort).
-        let count = ix.offsets[li + 1] - ix.offsets[li];
-        let max_sum = (m as u64) * (domain.radix() - 1);
-        let sums: Vec<u32> = (0..count)
-            .map(|l| {
-                let mut s = 0u64;
-                let mut v = l;
-                for _ in 0..m {
-                    s += v % ix.radix;
-                    v /= ix.radix;
-                }
-                s as u32
-            })
-            .collect();
-        let mut starts = vec![0usize; max_sum as usize + 2];
-        for &s in &sums {
-            starts[s as usize + 1] += 1;
-        }
-        for i in 1..starts.len() {
-            starts[i] += starts[i - 1];
-        }
-        let mut order = vec![0u64; count as usize];
-        let mut fill = starts.clone();
-        for (l, &s) in sums.iter().enumerate() {
-            order[fill[s as usize]] = l as u64;
-            fill[s as usize] += 1;
-        }
-        drop(sums);
-        for s in 0..=max_sum as usize {
+    for li in 0..domain.lengths.len() {
+        let (order, starts) = ix.by_sum(li);
+        let max_sum = starts.len() - 2;
+        for s in 0..=max_sum {
             if run.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 return Err(Error::Interrupted);
             }
@@ -229,79 +236,77 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
 
 /// Grundy values of every position of `d` by plain search: every option of every position, values
 /// in a flat array (lengths in the order of `d.lengths`, each in lexicographic order of the entries
-/// minus `d.lo`). Every option must stay in the box.
+/// minus `d.lo`). Positions are visited in the order [`tabulate`] uses (shorter lengths first, then by
+/// coordinate sum); an option that leaves the box, or whose value is not known yet, is an error.
 pub fn grundy_values(
     game: &dyn Game,
     d: &BoxDomain,
     cancel: Option<&AtomicBool>,
     progress: Option<&(dyn Fn(u64, u64) + Sync)>,
 ) -> Result<Vec<u16>> {
-    let r = d.radix();
-    let mut offsets = Vec::new();
-    let mut acc = 0u64;
-    for &m in &d.lengths {
-        offsets.push(acc);
-        acc += r.pow(m as u32);
-    }
-    let total = acc;
-    let index = |q: &[u64]| -> Option<usize> {
-        let li = d.lengths.iter().position(|&m| m == q.len())?;
-        let mut i = 0u64;
-        for &x in q {
-            if x < d.lo || x > d.hi {
-                return None;
-            }
-            i = i * r + (x - d.lo);
-        }
-        Some((offsets[li] + i) as usize)
-    };
-    let mut values = vec![0u16; total as usize];
+    /// Not computed yet.
+    const UNKNOWN: u16 = u16::MAX;
+    let ix = Indexer::new(d);
+    let total = ix.total();
+    let mut values = vec![UNKNOWN; total as usize];
     let mut seen: Vec<u32> = Vec::new();
     let mut stamp = 0u32;
-    for (li, &m) in d.lengths.iter().enumerate() {
-        let count = r.pow(m as u32);
-        let mut p = vec![d.lo; m];
-        for local in 0..count {
-            if local % 4096 == 0 {
+    let mut done = 0u64;
+    for li in 0..d.lengths.len() {
+        let (order, _) = ix.by_sum(li);
+        for &local in &order {
+            if done % 4096 == 0 {
                 if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                     return Err(Error::Interrupted);
                 }
                 if let Some(f) = progress {
-                    f(offsets[li] + local, total);
+                    f(done, total);
                 }
             }
-            let mut v = local;
-            for i in (0..m).rev() {
-                p[i] = d.lo + v % r;
-                v /= r;
-            }
+            done += 1;
+            let p = ix.position(li, local);
             stamp += 1;
-            let mut escaped = false;
-            game.for_each_option(&p, &mut |q| match index(q) {
-                Some(j) => {
-                    let g = values[j] as usize;
+            let mut bad = None;
+            game.for_each_option(&p, &mut |q| match ix.index(q) {
+                Some(j) if values[j as usize] != UNKNOWN => {
+                    let g = values[j as usize] as usize;
                     if seen.len() <= g {
                         seen.resize(g + 1, 0);
                     }
                     seen[g] = stamp;
                     ControlFlow::Continue(())
                 }
+                Some(_) => {
+                    bad =
+                        Some("an option does not have a smaller coordinate sum than its position");
+                    ControlFlow::Break(())
+                }
                 None => {
-                    escaped = true;
+                    bad = Some("an option left the tabulation box");
                     ControlFlow::Break(())
                 }
             });
-            if escaped {
+            if let Some(why) = bad {
                 return Err(Error::Unsupported(format!(
-                    "{}: an option left the tabulation box",
-                    game.id()
+                    "{}: {why} ({} -> ...); the Grundy table needs options below their positions",
+                    game.id(),
+                    game.format_position(&p)
                 )));
             }
             let g = (0..)
                 .find(|&g| seen.get(g).is_none_or(|&s| s != stamp))
                 .unwrap();
-            values[(offsets[li] + local) as usize] = g as u16;
+            if g >= UNKNOWN as usize {
+                return Err(Error::Unsupported(format!(
+                    "{}: a Grundy value reaches {g}, beyond what the table stores",
+                    game.id()
+                )));
+            }
+            values[(ix.offsets[li] + local) as usize] = g as u16;
         }
+    }
+    if let Some(e) = game.failure() {
+        return Err(Error::BadGame(e));
     }
     Ok(values)
 }
