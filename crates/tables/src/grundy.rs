@@ -327,51 +327,12 @@ impl Circle {
     }
 }
 
-/// A move that empties the piles `Z` of a window and lowers the rest of it, for one circle length.
-struct Vanish {
-    /// Tuple indices of the piles kept, in order (they form the smaller circle).
-    kept: Vec<usize>,
-    /// The lowered piles, as a mask of indices into `kept`.
-    arc: u64,
-}
-
-fn vanishings(m: usize, k: usize) -> Vec<Vanish> {
-    let mut out = Vec::new();
-    for w in crate::pset::cyclic_windows(m, k) {
-        let wmask = w.iter().fold(0u64, |a, &i| a | 1 << i);
-        let mut z = wmask;
-        while z != 0 {
-            {
-                let kept: Vec<usize> = (0..m).filter(|&i| z >> i & 1 == 0).collect();
-                let arc = kept
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &i)| wmask >> i & 1 == 1)
-                    .fold(0u64, |a, (j, _)| a | 1 << j);
-                out.push(Vanish { kept, arc });
-            }
-            z = (z - 1) & wmask;
-        }
-    }
-    out.sort_by(|a, b| (&a.kept, a.arc).cmp(&(&b.kept, b.arc)));
-    out.dedup_by(|a, b| a.kept == b.kept && a.arc == b.arc);
-    // `G_arc` grows with the arc (the empty arc gives the value itself): keep the largest arcs.
-    let covered = |v: &Vanish| {
-        out.iter()
-            .any(|u| u.kept == v.kept && u.arc != v.arc && u.arc & v.arc == v.arc)
-    };
-    let keep: Vec<bool> = out.iter().map(|v| !covered(v)).collect();
-    let mut keep = keep.into_iter();
-    out.retain(|_| keep.next().unwrap());
-    out
-}
-
 /// Bytes of value sets [`solve_shrinking`] keeps for SCN(n,k) with piles `1..=r`, counting two words
 /// per set (values up to 127; more words when values pass that).
 pub fn shrinking_memory(n: usize, k: usize, r: usize) -> f64 {
     let mut arcs: Vec<std::collections::HashSet<u64>> = vec![Default::default(); n + 1];
     for m in 1..=n {
-        for v in vanishings(m, k) {
+        for v in crate::pset::vanishings(m, k) {
             if !v.kept.is_empty() && v.arc != 0 {
                 arcs[v.kept.len()].insert(v.arc);
             }
@@ -405,7 +366,7 @@ pub fn solve_shrinking(
     }];
     let mut min_words = 1;
     for m in 1..=n {
-        let moves = vanishings(m, k);
+        let moves = crate::pset::vanishings(m, k);
         // The value sets of the shorter circles these moves reach, built once per (length, arc).
         let mut need: Vec<(usize, u64)> = moves
             .iter()

@@ -299,6 +299,46 @@ impl LenTable {
     }
 }
 
+/// A move that empties the piles `Z` of a window and lowers the rest of it, for one circle length.
+pub(crate) struct Vanish {
+    /// Tuple indices of the piles kept, in order (they form the smaller circle).
+    pub kept: Vec<usize>,
+    /// The lowered piles, as a mask of indices into `kept`.
+    pub arc: u64,
+}
+
+/// The moves of SCN(m,k) that empty piles, sorted by the piles kept. The options of one kept set and
+/// arc are the positions below the contracted position on the arc, so they grow with the arc (the
+/// empty arc: the contracted position itself): only the largest arcs of each kept set are listed.
+pub(crate) fn vanishings(m: usize, k: usize) -> Vec<Vanish> {
+    let mut out = Vec::new();
+    for w in cyclic_windows(m, k) {
+        let wmask = w.iter().fold(0u64, |a, &i| a | 1 << i);
+        // Every non-empty subset Z of the window.
+        let mut z = wmask;
+        while z != 0 {
+            let kept: Vec<usize> = (0..m).filter(|&i| z >> i & 1 == 0).collect();
+            let arc = kept
+                .iter()
+                .enumerate()
+                .filter(|&(_, &i)| wmask >> i & 1 == 1)
+                .fold(0u64, |a, (j, _)| a | 1 << j);
+            out.push(Vanish { kept, arc });
+            z = (z - 1) & wmask;
+        }
+    }
+    out.sort_by(|a, b| (&a.kept, a.arc).cmp(&(&b.kept, b.arc)));
+    out.dedup_by(|a, b| a.kept == b.kept && a.arc == b.arc);
+    let covered = |v: &Vanish| {
+        out.iter()
+            .any(|u| u.kept == v.kept && u.arc != v.arc && u.arc & v.arc == v.arc)
+    };
+    let keep: Vec<bool> = out.iter().map(|v| !covered(v)).collect();
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap());
+    out
+}
+
 /// One way of emptying piles: zero `Z`, lower the rest of the window.
 struct Zeroing<'t> {
     /// The table queried (length m - |Z| > 0), and its words for the arc.
@@ -318,42 +358,27 @@ struct ShrinkOracle<'t> {
 
 impl<'t> ShrinkOracle<'t> {
     fn new(m: usize, k: usize, r: usize, lower: &'t [LenTable], empty_p: bool) -> ShrinkOracle<'t> {
-        let mut seen = std::collections::HashSet::new();
         let mut zeroings = Vec::new();
         let mut all_n = false;
-        for w in cyclic_windows(m, k) {
-            let wmask = w.iter().fold(0u64, |a, &i| a | 1 << i);
-            // Every non-empty subset Z of the window.
-            let mut z = wmask;
-            while z != 0 {
-                if seen.insert((z, wmask & !z)) {
-                    let kept: Vec<usize> = (0..m).filter(|&i| z >> i & 1 == 0).collect();
-                    let mp = kept.len();
-                    if mp == 0 {
-                        all_n |= empty_p;
-                    } else {
-                        let t = &lower[mp];
-                        debug_assert_eq!(t.m, mp);
-                        let arc = kept
-                            .iter()
-                            .enumerate()
-                            .filter(|&(_, &i)| wmask >> i & 1 == 1)
-                            .fold(0u64, |a, (j, _)| a | 1 << j);
-                        let coef = kept[..mp - 1]
-                            .iter()
-                            .enumerate()
-                            .map(|(j, &i)| (i, r.pow((mp - 2 - j) as u32)))
-                            .collect();
-                        let last_zeroed = z >> (m - 1) & 1 == 1;
-                        zeroings.push(Zeroing {
-                            words: t.words(arc),
-                            coef,
-                            bit_from: last_zeroed.then(|| kept[mp - 1]),
-                        });
-                    }
-                }
-                z = (z - 1) & wmask;
+        for v in vanishings(m, k) {
+            let mp = v.kept.len();
+            if mp == 0 {
+                all_n |= empty_p;
+                continue;
             }
+            let t = &lower[mp];
+            debug_assert_eq!(t.m, mp);
+            let coef = v.kept[..mp - 1]
+                .iter()
+                .enumerate()
+                .map(|(j, &i)| (i, r.pow((mp - 2 - j) as u32)))
+                .collect();
+            let last_zeroed = !v.kept.contains(&(m - 1));
+            zeroings.push(Zeroing {
+                words: t.words(v.arc),
+                coef,
+                bit_from: last_zeroed.then(|| v.kept[mp - 1]),
+            });
         }
         ShrinkOracle { m, all_n, zeroings }
     }
