@@ -37,6 +37,19 @@ impl StoreArgs {
         }
     }
 
+    /// The store for look-ups by `outcome` and `grundy`, only when its file already exists (a look-up
+    /// never creates one); none with `--no-store`.
+    fn existing(&self) -> Option<Store> {
+        if self.no_store {
+            return None;
+        }
+        let path = store::default_path(self.db.as_deref())?;
+        if !path.exists() {
+            return None;
+        }
+        Store::open(&path).ok()
+    }
+
     fn require(&self) -> Result<Store, Error> {
         let path = store::default_path(self.db.as_deref()).ok_or_else(|| {
             Error::Unsupported("the store is turned off (NIMLAB_DB=off); pass --db PATH".into())
@@ -216,19 +229,6 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
     Ok(())
 }
 
-/// The store for look-ups by `outcome` and `grundy` (`--db`, else `NIMLAB_DB`, else the user's data
-/// directory), only when its file already exists; none with `--no-store`.
-fn lookup_store(args: &StoreArgs) -> Option<Store> {
-    if args.no_store {
-        return None;
-    }
-    let path = store::default_path(args.db.as_deref())?;
-    if !path.exists() {
-        return None;
-    }
-    Store::open(&path).ok()
-}
-
 /// The outcome of `p` from a stored table whose box holds it: (outcome, Grundy value when the
 /// table gives it, method `store:ID`).
 pub fn stored_outcome(
@@ -237,7 +237,7 @@ pub fn stored_outcome(
     play: nimlab_core::Play,
     args: &StoreArgs,
 ) -> Option<(nimlab_core::Outcome, Option<u64>, String)> {
-    let s = lookup_store(args)?;
+    let s = args.existing()?;
     if play == nimlab_core::Play::Normal {
         if let Ok(Some((g, id))) = store::lookup_grundy(&s, game, p) {
             return Some((
@@ -261,7 +261,7 @@ pub fn stored_grundy(
     p: &[u64],
     args: &StoreArgs,
 ) -> Option<(u64, String)> {
-    let s = lookup_store(args)?;
+    let s = args.existing()?;
     let (g, id) = store::lookup_grundy(&s, game, p).ok()??;
     Some((g as u64, format!("store:{id}")))
 }

@@ -445,11 +445,11 @@ fn compute(
     Ok(solved)
 }
 
-fn histogram(values: &[u16]) -> Vec<u64> {
-    let max = values.iter().copied().max().unwrap_or(0) as usize;
+fn histogram<T: Copy + Into<u64>>(values: &[T]) -> Vec<u64> {
+    let max = values.iter().map(|&v| v.into()).max().unwrap_or(0) as usize;
     let mut h = vec![0u64; max + 1];
     for &v in values {
-        h[v as usize] += 1;
+        h[v.into() as usize] += 1;
     }
     h
 }
@@ -893,11 +893,8 @@ fn chip_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<String, Erro
     };
     let mut s = String::new();
     if a.grundy {
-        let top = values.iter().copied().max().unwrap_or(0);
-        let mut h = vec![0u64; top as usize + 1];
-        for &v in &values {
-            h[v as usize] += 1;
-        }
+        let h = histogram(&values);
+        let top = h.len() - 1;
         match format_of(a) {
             Format::Text => {
                 s.push_str(&format!(
