@@ -168,10 +168,7 @@ fn main() {
         let spec = nimlab_tables::lines::LineSpec {
             m,
             r: 16,
-            windows: windows
-                .iter()
-                .map(|w| w.iter().map(|&c| m - 1 - c).collect())
-                .collect(),
+            windows: pset::engine_windows(m, &windows),
             origin_n: false,
         };
         let (t, c) = (Instant::now(), cpu_s());

@@ -266,10 +266,7 @@ fn solve_with(
     hooks: Hooks,
 ) -> Result<(Vec<u16>, usize), Interrupted> {
     // Engine axis j is tuple index m-1-j, so the engine's index is the tuple's lexicographic index.
-    let windows: Vec<Vec<usize>> = windows
-        .iter()
-        .map(|w| w.iter().map(|&c| m - 1 - c).collect())
-        .collect();
+    let windows = crate::pset::engine_windows(m, windows);
     let mut values = vec![0u16; r.pow(m as u32)];
     let mut words = min_words.max(1);
     loop {

@@ -99,7 +99,9 @@ pub fn rules_for(game: &dyn Game, domain: &BoxDomain) -> Option<Rules> {
     }
 }
 
-fn engine_windows(m: usize, windows: &[Vec<usize>]) -> Vec<Vec<usize>> {
+/// Windows in engine axes: tuple index `c` is engine axis `m-1-c`, so the engine's line index is the
+/// lexicographic index of the tuple (see the module notes).
+pub fn engine_windows(m: usize, windows: &[Vec<usize>]) -> Vec<Vec<usize>> {
     windows
         .iter()
         .map(|w| w.iter().map(|&c| m - 1 - c).collect())

@@ -2,15 +2,8 @@
 //! engine, for CN(n,k) with every k, Nim and Moore's Nim, in both conventions.
 
 use nimlab_tables::lines::{self, Hooks, LineSpec, NoOracle};
-use nimlab_tables::pset::cyclic_windows;
+use nimlab_tables::pset::{cyclic_windows, engine_windows};
 use nimlab_tables::tiers;
-
-fn engine_windows(m: usize, windows: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    windows
-        .iter()
-        .map(|w| w.iter().map(|&c| m - 1 - c).collect())
-        .collect()
-}
 
 fn compare(m: usize, r: usize, windows: Vec<Vec<usize>>, what: &str) -> usize {
     let mut found = 0;
