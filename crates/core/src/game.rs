@@ -7,6 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::position;
+use std::any::Any;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
@@ -43,32 +44,116 @@ impl BoxDomain {
     }
 }
 
+/// Lets a `&dyn Game` be turned back into the concrete game type ([`Game::downcast_ref`]); implemented
+/// for every type, so game modules never write it.
+pub trait AsAny: Any {
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// How the moves of a game act on the entries of a position, for the tabulation engine and for
+/// front ends that check or draw a move without enumerating options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveStructure {
+    /// A move lowers any entries inside one face (a set of places), at least one token in all;
+    /// entries stay non-negative and the length never changes. Nim's faces are the single heaps,
+    /// Moore's Nim_k's every set of k heaps, Circular Nim's the windows of k consecutive stacks.
+    Faces(Vec<Vec<usize>>),
+    /// Shrinking Circular Nim on a circle of `len` piles: a move lowers any piles inside a window of
+    /// `k` consecutive piles (any piles when `len <= k`), at least one token in all; piles that
+    /// reach zero vanish and the circle closes up.
+    ShrinkingWindows { len: usize, k: usize },
+}
+
+impl MoveStructure {
+    /// The faces (or windows) a move may touch, as place lists.
+    pub fn faces(&self) -> Vec<Vec<usize>> {
+        match self {
+            MoveStructure::Faces(f) => f.clone(),
+            MoveStructure::ShrinkingWindows { len, k } => cyclic_windows(*len, *k),
+        }
+    }
+
+    /// Whether `q` is an option of `p` under a face structure (same length, lower inside one face).
+    /// `None` for structures where the answer needs the game itself (shrinking circles).
+    pub fn is_option(&self, p: &[u64], q: &[u64]) -> Option<bool> {
+        let MoveStructure::Faces(faces) = self else {
+            return None;
+        };
+        if p.len() != q.len() || q.iter().zip(p).any(|(a, b)| a > b) || p == q {
+            return Some(false);
+        }
+        let changed: Vec<usize> = (0..p.len()).filter(|&i| p[i] != q[i]).collect();
+        Some(faces.iter().any(|f| changed.iter().all(|i| f.contains(i))))
+    }
+}
+
+/// The `len` windows of `k` consecutive places on a circle of `len` places (one window, every place,
+/// when `k >= len`).
+pub fn cyclic_windows(len: usize, k: usize) -> Vec<Vec<usize>> {
+    if len == 0 {
+        return Vec::new();
+    }
+    if k >= len {
+        return vec![(0..len).collect()];
+    }
+    (0..len)
+        .map(|s| (0..k).map(|j| (s + j) % len).collect())
+        .collect()
+}
+
+/// How `table` bounds the positions of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableBound {
+    /// `--max H`: every entry in a range (a box); `heaps` is true when the number of entries is free
+    /// and `--heaps N` must give it.
+    Box { heaps: bool },
+    /// `--max-sum S`: every multiset with at most S tokens in all (chip games).
+    TotalChips,
+    /// `--max H`: every multiset with max - min at most H (games played up to adding a constant).
+    Spread,
+    /// The game cannot be tabulated.
+    None,
+}
+
+/// How a position is drawn by front ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Entries in a row (heaps, boxes of chips).
+    Row,
+    /// Entries around a circle (Circular Nim and its relatives).
+    Circle,
+}
+
 /// An impartial game given by its rules (one ruleset: a family with all its parameters fixed).
 ///
 /// Required: [`Game::id`], [`Game::validate`], [`Game::for_each_option`]. Everything else has a
-/// correct default.
-pub trait Game: Send + Sync {
+/// correct default. A game's parameters are fields of its own type; code that needs them (a theorem
+/// about CN(7,4), say) asks for that type with [`Game::downcast_ref`] (`dyn Game`'s method).
+pub trait Game: AsAny + Send + Sync {
     /// The ruleset's name with all its parameters, e.g. `CN(7,4)`. Two games with the same id have the
     /// same rules; caches are keyed by it and never shared between different ids.
     fn id(&self) -> String;
-
-    /// The family name without parameters (`CN`, `SCN`, `nim`, `moore`, ...).
-    fn family(&self) -> &'static str;
-
-    /// The family's parameters in order (`[n, k]` for `CN(n,k)`), empty when it has none.
-    fn params(&self) -> Vec<u64> {
-        Vec::new()
-    }
 
     /// Checks that `p` is a position of this game; the error names the problem in one line.
     fn validate(&self, p: &[u64]) -> Result<()>;
 
     /// Calls `f` with every option (position reachable in one move) of `p`, stopping early when `f`
     /// returns `Break`. An option may be reported more than once; [`Game::options`] removes repeats.
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>);
+    /// A game whose rules can fail (a script) returns the failure here; built-in games never fail.
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()>;
 
     /// Every option of `p`, each once, in the order first generated.
-    fn options(&self, p: &[u64]) -> Vec<Pos> {
+    fn options(&self, p: &[u64]) -> Result<Vec<Pos>> {
         let mut seen: HashSet<Pos> = HashSet::new();
         let mut out = Vec::new();
         self.for_each_option(p, &mut |q| {
@@ -76,18 +161,36 @@ pub trait Game: Send + Sync {
                 out.push(q.to_vec());
             }
             ControlFlow::Continue(())
-        });
-        out
+        })?;
+        Ok(out)
+    }
+
+    /// Every option of `p`, each once, refusing (with `Ok(None)`) a position with more than `cap`.
+    fn options_at_most(&self, p: &[u64], cap: usize) -> Result<Option<Vec<Pos>>> {
+        let mut seen: HashSet<Pos> = HashSet::new();
+        let mut out = Vec::new();
+        let mut over = false;
+        self.for_each_option(p, &mut |q| {
+            if seen.insert(q.to_vec()) {
+                if out.len() == cap {
+                    over = true;
+                    return ControlFlow::Break(());
+                }
+                out.push(q.to_vec());
+            }
+            ControlFlow::Continue(())
+        })?;
+        Ok((!over).then_some(out))
     }
 
     /// True when `p` has no option.
-    fn is_terminal(&self, p: &[u64]) -> bool {
+    fn is_terminal(&self, p: &[u64]) -> Result<bool> {
         let mut any = false;
         self.for_each_option(p, &mut |_| {
             any = true;
             ControlFlow::Break(())
-        });
-        !any
+        })?;
+        Ok(!any)
     }
 
     /// The representative of `p`'s class under the game's symmetries (the least tuple of the class).
@@ -114,6 +217,24 @@ pub trait Game: Send + Sync {
         self.state_bound(p)
     }
 
+    /// How moves act on positions of length `len`, when they have one of the structures the
+    /// tabulation engine and the front ends understand. Default: none (options are enumerated).
+    fn move_structure(&self, _len: usize) -> Option<MoveStructure> {
+        None
+    }
+
+    /// Whether `q` is an option of `p`, decided without enumerating options where the game can.
+    /// `None` when only enumeration can tell. Default: from [`Game::move_structure`].
+    fn is_option(&self, p: &[u64], q: &[u64]) -> Option<bool> {
+        self.move_structure(p.len())?.is_option(p, q)
+    }
+
+    /// How `table` bounds this game's positions. Default: a box of entries when
+    /// [`Game::table_domain`] gives one for a fixed length, else nothing.
+    fn table_bound(&self) -> TableBound {
+        TableBound::Box { heaps: false }
+    }
+
     /// The box that `table --max hi` covers, if the game supports tabulation by a bound on entries.
     /// `len` is the number of heaps for games that accept any number of them.
     fn table_domain(&self, _hi: u64, _len: Option<usize>) -> Result<BoxDomain> {
@@ -121,6 +242,17 @@ pub trait Game: Send + Sync {
             "{} has no box tabulation",
             self.id()
         )))
+    }
+
+    /// A random position for play whose entries are at most about `hi` (callers lower `hi` until the
+    /// position is small enough to solve at once). `None` when the game has no random starts.
+    fn random_position(&self, _rng: &mut Rng, _hi: u64) -> Option<Pos> {
+        None
+    }
+
+    /// How front ends draw a position.
+    fn layout(&self) -> Layout {
+        Layout::Row
     }
 
     /// Parses a position in the game's notation and validates it.
@@ -135,15 +267,43 @@ pub trait Game: Send + Sync {
         position::format_tuple(p)
     }
 
-    /// A failure the game met while answering (a scripted game's runtime error), to be reported instead
-    /// of any result computed since. Built-in games never fail.
-    fn failure(&self) -> Option<String> {
-        None
+    /// Prints a position in the notation the user typed `input` in (chip games accept Ferguson's
+    /// multiplicative notation and answer in it). Default: [`Game::format_position`].
+    fn format_like(&self, p: &[u64], _input: &str) -> String {
+        self.format_position(p)
     }
 
     /// One paragraph on the rules, for `nimlab games`.
     fn rules(&self) -> String {
         String::new()
+    }
+}
+
+impl dyn Game {
+    /// The concrete game, when it is of type `T` (e.g. `game.downcast_ref::<CircularNim>()`).
+    pub fn downcast_ref<T: Game>(&self) -> Option<&T> {
+        self.as_any().downcast_ref::<T>()
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64) for random starts and self-tests.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next_u64() % (hi - lo + 1)
     }
 }
 

@@ -22,7 +22,7 @@ pub mod table;
 pub mod value;
 
 pub use error::{Error, Result};
-pub use game::{BoxDomain, Game, Pos};
+pub use game::{BoxDomain, Game, Layout, MoveStructure, Pos, Rng, TableBound};
 pub use solver::{Budget, Solver};
 pub use sum::SumGame;
 pub use value::{Outcome, Play};

@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::game::{Game, Pos};
 use crate::value::{mex, Outcome, Play};
 use rustc_hash::FxHashMap;
+use std::ops::ControlFlow;
 
 /// How much work a single search may do, as an estimated number of option visits.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -110,31 +111,79 @@ fn encode_key(p: &[u64], out: &mut Vec<u8>) {
 /// Called with the number of positions solved so far, every few thousand positions.
 pub type ProgressFn = Box<dyn FnMut(u64) + Send>;
 
+/// What is known about positions without searching them: proven results, stored tables. A search
+/// asks its oracle at every position it visits and stops there when the oracle answers (the
+/// theoretical-solution hook). Answers must be exact.
+pub trait Oracle: Send + Sync {
+    /// The Grundy value (normal play) of `p`, when known without search.
+    fn grundy(&self, _game: &dyn Game, _p: &[u64]) -> Option<u64> {
+        None
+    }
+    /// The outcome of `p` under `play`, when known without search.
+    fn outcome(&self, _game: &dyn Game, _p: &[u64], _play: Play) -> Option<Outcome> {
+        None
+    }
+}
+
 /// An exact solver for one ruleset.
 pub struct Solver<'g> {
     game: &'g dyn Game,
     ruleset: String,
+    oracle: Option<&'g dyn Oracle>,
     grundy: FxHashMap<Key, u64>,
     full: FxHashMap<Key, Full>,
+    /// Outcome-only searches, per convention (index 0 normal, 1 misère).
+    outcomes: [FxHashMap<Key, bool>; 2],
     progress: Option<ProgressFn>,
     solved: u64,
+    oracle_answers: u64,
+    cancel: Option<&'g std::sync::atomic::AtomicBool>,
     scratch: Vec<u8>,
 }
 
 const RED_ZONE: usize = 128 * 1024;
 const STACK_CHUNK: usize = 8 * 1024 * 1024;
 
+/// Runs `game.for_each_option` for a search whose visitor may fail: the first error of either the
+/// game or the visitor stops the enumeration and is returned.
+fn each_option(
+    game: &dyn Game,
+    p: &[u64],
+    mut visit: impl FnMut(&[u64]) -> Result<ControlFlow<()>>,
+) -> Result<()> {
+    let mut failed = None;
+    game.for_each_option(p, &mut |q| match visit(q) {
+        Ok(flow) => flow,
+        Err(e) => {
+            failed = Some(e);
+            ControlFlow::Break(())
+        }
+    })?;
+    failed.map_or(Ok(()), Err)
+}
+
 impl<'g> Solver<'g> {
     pub fn new(game: &'g dyn Game) -> Self {
         Solver {
             game,
             ruleset: game.id(),
+            oracle: None,
             grundy: FxHashMap::default(),
             full: FxHashMap::default(),
+            outcomes: [FxHashMap::default(), FxHashMap::default()],
             progress: None,
             solved: 0,
+            oracle_answers: 0,
+            cancel: None,
             scratch: Vec::new(),
         }
+    }
+
+    /// A solver that asks `oracle` at every position it visits.
+    pub fn with_oracle(game: &'g dyn Game, oracle: &'g dyn Oracle) -> Self {
+        let mut s = Solver::new(game);
+        s.oracle = Some(oracle);
+        s
     }
 
     /// The ruleset this solver's caches belong to.
@@ -151,18 +200,40 @@ impl<'g> Solver<'g> {
         self.progress = Some(f);
     }
 
-    /// Number of positions whose values are memoized.
-    pub fn cached_positions(&self) -> usize {
-        self.grundy.len() + self.full.len()
+    /// Stops searches with [`Error::Interrupted`] once `flag` is set (Ctrl-C).
+    pub fn set_cancel(&mut self, flag: &'g std::sync::atomic::AtomicBool) {
+        self.cancel = Some(flag);
     }
 
-    fn tick(&mut self) {
+    /// Number of positions whose values are memoized.
+    pub fn cached_positions(&self) -> usize {
+        self.grundy.len() + self.full.len() + self.outcomes[0].len() + self.outcomes[1].len()
+    }
+
+    /// Number of positions solved by searching their options (oracle answers not counted).
+    pub fn positions_searched(&self) -> u64 {
+        self.solved
+    }
+
+    /// Number of positions the oracle answered during searches.
+    pub fn oracle_answers(&self) -> u64 {
+        self.oracle_answers
+    }
+
+    fn tick(&mut self) -> Result<()> {
         self.solved += 1;
         if self.solved % 4096 == 0 {
             if let Some(f) = self.progress.as_mut() {
                 f(self.solved);
             }
+            if self
+                .cancel
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                return Err(Error::Interrupted);
+            }
         }
+        Ok(())
     }
 
     /// Estimated number of option visits of a search from `p`: for a position that splits, the sum
@@ -197,54 +268,63 @@ impl<'g> Solver<'g> {
     }
 
     /// The Grundy value (normal play) of `p`.
-    pub fn grundy(&mut self, p: &[u64]) -> u64 {
+    pub fn grundy(&mut self, p: &[u64]) -> Result<u64> {
         let c = self.game.canonical(p);
         encode_key(&c, &mut self.scratch);
         if let Some(&g) = self.grundy.get(&self.scratch[..]) {
-            return g;
+            return Ok(g);
         }
-        let g = stacker::maybe_grow(RED_ZONE, STACK_CHUNK, || {
+        if let Some(g) = self.oracle.and_then(|o| o.grundy(self.game, &c)) {
+            self.oracle_answers += 1;
+            self.grundy.insert(key_of(&c), g);
+            return Ok(g);
+        }
+        let g = stacker::maybe_grow(RED_ZONE, STACK_CHUNK, || -> Result<u64> {
             if let Some(parts) = self.game.split(&c) {
-                parts.iter().fold(0, |acc, q| acc ^ self.grundy(q))
+                let mut x = 0;
+                for q in &parts {
+                    x ^= self.grundy(q)?;
+                }
+                Ok(x)
             } else {
                 // Repeated options do not change the mex, so the generator's output is used as is.
                 let game = self.game;
                 let mut vals: Vec<u64> = Vec::new();
-                game.for_each_option(&c, &mut |q| {
-                    vals.push(self.grundy(q));
-                    std::ops::ControlFlow::Continue(())
-                });
-                mex(&mut vals)
+                each_option(game, &c, |q| {
+                    vals.push(self.grundy(q)?);
+                    Ok(ControlFlow::Continue(()))
+                })?;
+                Ok(mex(&mut vals))
             }
-        });
+        })?;
         self.grundy.insert(key_of(&c), g);
-        self.tick();
-        g
+        self.tick()?;
+        Ok(g)
     }
 
     /// Everything a full search knows about `p`: both outcomes and both remotenesses.
-    pub fn full(&mut self, p: &[u64]) -> Full {
+    pub fn full(&mut self, p: &[u64]) -> Result<Full> {
         let c = self.game.canonical(p);
         encode_key(&c, &mut self.scratch);
         if let Some(&f) = self.full.get(&self.scratch[..]) {
-            return f;
+            return Ok(f);
         }
-        let f = stacker::maybe_grow(RED_ZONE, STACK_CHUNK, || {
+        let f = stacker::maybe_grow(RED_ZONE, STACK_CHUNK, || -> Result<Full> {
             let game = self.game;
             let mut vals: Vec<Full> = Vec::new();
-            game.for_each_option(&c, &mut |q| {
-                vals.push(self.full(q));
-                std::ops::ControlFlow::Continue(())
-            });
+            each_option(game, &c, |q| {
+                vals.push(self.full(q)?);
+                Ok(ControlFlow::Continue(()))
+            })?;
             if vals.is_empty() {
-                return Full {
+                return Ok(Full {
                     normal: Outcome::P,
                     misere: Outcome::N,
                     remoteness_normal: 0,
                     remoteness_misere: 0,
                     suspense_normal: 0,
                     suspense_misere: 0,
-                };
+                });
             }
             let (normal, remoteness_normal) =
                 combine(vals.iter().map(|v| (v.normal, v.remoteness_normal)), false);
@@ -254,66 +334,114 @@ impl<'g> Solver<'g> {
                 combine(vals.iter().map(|v| (v.normal, v.suspense_normal)), true);
             let (_, suspense_misere) =
                 combine(vals.iter().map(|v| (v.misere, v.suspense_misere)), true);
-            Full {
+            Ok(Full {
                 normal,
                 misere,
                 remoteness_normal,
                 remoteness_misere,
                 suspense_normal,
                 suspense_misere,
-            }
-        });
+            })
+        })?;
         self.full.insert(key_of(&c), f);
-        self.tick();
-        f
+        self.tick()?;
+        Ok(f)
     }
 
-    /// The outcome of `p` under `play` (normal play from the Grundy value, misère by full search).
-    pub fn outcome(&mut self, p: &[u64], play: Play) -> Outcome {
-        match play {
-            Play::Normal => Outcome::from_is_p(self.grundy(p) == 0),
-            Play::Misere => self.full(p).misere,
+    /// The outcome of `p` under `play`, by a search that stops at the first winning option and asks
+    /// the oracle at every position (normal play uses Grundy values where a position splits).
+    pub fn outcome(&mut self, p: &[u64], play: Play) -> Result<Outcome> {
+        let c = self.game.canonical(p);
+        let slot = (play == Play::Misere) as usize;
+        encode_key(&c, &mut self.scratch);
+        if let Some(&is_p) = self.outcomes[slot].get(&self.scratch[..]) {
+            return Ok(Outcome::from_is_p(is_p));
         }
+        if play == Play::Normal {
+            if let Some(&g) = self.grundy.get(&self.scratch[..]) {
+                return Ok(Outcome::from_is_p(g == 0));
+            }
+        }
+        if let Some(o) = self.oracle.and_then(|o| o.outcome(self.game, &c, play)) {
+            self.oracle_answers += 1;
+            self.outcomes[slot].insert(key_of(&c), o.is_p());
+            return Ok(o);
+        }
+        if play == Play::Normal && self.game.split(&c).is_some() {
+            return Ok(Outcome::from_is_p(self.grundy(&c)? == 0));
+        }
+        let is_p = stacker::maybe_grow(RED_ZONE, STACK_CHUNK, || -> Result<bool> {
+            let game = self.game;
+            let mut any = false;
+            let mut reaches_p = false;
+            each_option(game, &c, |q| {
+                any = true;
+                if self.outcome(q, play)?.is_p() {
+                    reaches_p = true;
+                    return Ok(ControlFlow::Break(()));
+                }
+                Ok(ControlFlow::Continue(()))
+            })?;
+            Ok(match play {
+                Play::Normal => !reaches_p,
+                Play::Misere => any && !reaches_p,
+            })
+        })?;
+        self.outcomes[slot].insert(key_of(&c), is_p);
+        self.tick()?;
+        Ok(Outcome::from_is_p(is_p))
     }
 
     /// The remoteness of `p` under `play`.
-    pub fn remoteness(&mut self, p: &[u64], play: Play) -> u64 {
-        self.full(p).remoteness(play)
+    pub fn remoteness(&mut self, p: &[u64], play: Play) -> Result<u64> {
+        Ok(self.full(p)?.remoteness(play))
     }
 
     /// The suspense number of `p` under `play`.
-    pub fn suspense(&mut self, p: &[u64], play: Play) -> u64 {
-        self.full(p).suspense(play)
+    pub fn suspense(&mut self, p: &[u64], play: Play) -> Result<u64> {
+        Ok(self.full(p)?.suspense(play))
     }
 
-    /// Every option of `p` with its value under `play`.
-    pub fn all_moves(&mut self, p: &[u64], play: Play) -> Vec<MoveValue> {
-        let opts = self.game.options(p);
+    /// Every option of `p` with its value under `play`; in normal play with `grundy` each option's
+    /// Grundy value too (otherwise only its outcome, which the oracle may answer).
+    pub fn all_moves(&mut self, p: &[u64], play: Play, grundy: bool) -> Result<Vec<MoveValue>> {
+        let opts = self.game.options(p)?;
+        self.values_of(opts, play, grundy)
+    }
+
+    /// The values of the given options (see [`Solver::all_moves`]).
+    pub fn values_of(
+        &mut self,
+        opts: Vec<Pos>,
+        play: Play,
+        grundy: bool,
+    ) -> Result<Vec<MoveValue>> {
         opts.into_iter()
             .map(|q| {
-                let (outcome, grundy) = match play {
-                    Play::Normal => {
-                        let g = self.grundy(&q);
+                let (outcome, g) = match play {
+                    Play::Normal if grundy => {
+                        let g = self.grundy(&q)?;
                         (Outcome::from_is_p(g == 0), Some(g))
                     }
-                    Play::Misere => (self.full(&q).misere, None),
+                    _ => (self.outcome(&q, play)?, None),
                 };
-                MoveValue {
+                Ok(MoveValue {
                     to: q,
                     outcome,
-                    grundy,
-                }
+                    grundy: g,
+                })
             })
             .collect()
     }
 
     /// The winning moves of `p` under `play`: the options that are P-positions.
-    pub fn winning_moves(&mut self, p: &[u64], play: Play) -> Vec<Pos> {
-        self.all_moves(p, play)
+    pub fn winning_moves(&mut self, p: &[u64], play: Play) -> Result<Vec<Pos>> {
+        Ok(self
+            .all_moves(p, play, false)?
             .into_iter()
             .filter(|m| m.outcome.is_p())
             .map(|m| m.to)
-            .collect()
+            .collect())
     }
 }
 
@@ -343,7 +471,6 @@ fn combine(options: impl Iterator<Item = (Outcome, u64)>, suspense: bool) -> (Ou
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ops::ControlFlow;
 
     /// Subtraction game on one heap: remove 1 or 2.
     struct Sub12;
@@ -351,18 +478,20 @@ mod tests {
         fn id(&self) -> String {
             "sub12".into()
         }
-        fn family(&self) -> &'static str {
-            "sub12"
-        }
         fn validate(&self, _p: &[u64]) -> Result<()> {
             Ok(())
         }
-        fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+        fn for_each_option(
+            &self,
+            p: &[u64],
+            f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+        ) -> Result<()> {
             for t in 1..=2u64 {
                 if p[0] >= t && f(&[p[0] - t]).is_break() {
-                    return;
+                    break;
                 }
             }
+            Ok(())
         }
     }
 
@@ -372,32 +501,36 @@ mod tests {
         let mut s = Solver::new(&g);
         // Grundy values of S(1,2) are n mod 3.
         for n in 0..30u64 {
-            assert_eq!(s.grundy(&[n]), n % 3);
+            assert_eq!(s.grundy(&[n]).unwrap(), n % 3);
         }
         // Misère: heaps 1 and 4 are P (hand computation: 0 is N, 1 -> 0 only, so P; 2 -> 1 so N; 3 -> 1 so N; 4 -> 3,2 both N so P).
         let misere: Vec<bool> = (0..8)
-            .map(|n| s.outcome(&[n], Play::Misere).is_p())
+            .map(|n| s.outcome(&[n], Play::Misere).unwrap().is_p())
             .collect();
         assert_eq!(
             misere,
             vec![false, true, false, false, true, false, false, true]
         );
         // Remoteness in normal play: 0, 1, 1, 2 (P: 1 + max(1,1)), 3, 3, 4.
-        let rem: Vec<u64> = (0..7).map(|n| s.remoteness(&[n], Play::Normal)).collect();
+        let rem: Vec<u64> = (0..7)
+            .map(|n| s.remoteness(&[n], Play::Normal).unwrap())
+            .collect();
         assert_eq!(rem, vec![0, 1, 1, 2, 3, 3, 4]);
         // Suspense by hand: 0; 1 (-> 0); 2 -> {1, 0}: winner picks P-option 0, so 1; 3 -> {2 (N, 1),
         // 1 (N, 1)}: P, loser hurries: 1 + 1 = 2; 4 -> {3 (P, 2), 2}: 3; 5 -> {4, 3 (P, 2)}: 3;
         // 6 -> {5 (N, 3), 4 (N, 3)}: 4.
-        let sus: Vec<u64> = (0..7).map(|n| s.suspense(&[n], Play::Normal)).collect();
+        let sus: Vec<u64> = (0..7)
+            .map(|n| s.suspense(&[n], Play::Normal).unwrap())
+            .collect();
         assert_eq!(sus, vec![0, 1, 1, 2, 3, 3, 4]);
-        assert_eq!(s.winning_moves(&[5], Play::Normal), vec![vec![3]]);
+        assert_eq!(s.winning_moves(&[5], Play::Normal).unwrap(), vec![vec![3]]);
     }
 
     #[test]
     fn deep_searches_do_not_overflow_the_stack() {
         let g = Sub12;
         let mut s = Solver::new(&g);
-        assert_eq!(s.grundy(&[300_000]), 0);
+        assert_eq!(s.grundy(&[300_000]).unwrap(), 0);
     }
 
     #[test]

@@ -61,9 +61,6 @@ impl Game for SumGame {
             .collect::<Vec<_>>()
             .join(" + ")
     }
-    fn family(&self) -> &'static str {
-        "sum"
-    }
     fn validate(&self, p: &[u64]) -> Result<()> {
         let parts = self
             .decode(p)
@@ -73,7 +70,11 @@ impl Game for SumGame {
         }
         Ok(())
     }
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()> {
         let parts = self.parts_of(p);
         let mut cur = parts.clone();
         for (i, g) in self.parts.iter().enumerate() {
@@ -82,12 +83,13 @@ impl Game for SumGame {
                 cur[i] = q.to_vec();
                 flow = f(&SumGame::encode(&cur));
                 flow
-            });
+            })?;
             cur[i] = parts[i].clone();
             if flow.is_break() {
-                return;
+                break;
             }
         }
+        Ok(())
     }
     fn canonical(&self, p: &[u64]) -> Pos {
         let parts = self.parts_of(p);

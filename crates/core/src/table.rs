@@ -155,6 +155,7 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
     let done = AtomicU64::new(0);
     let misere = run.play == Play::Misere;
     let escaped = AtomicBool::new(false);
+    let failed: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
 
     for li in 0..domain.lengths.len() {
         let (order, starts) = ix.by_sum(li);
@@ -168,7 +169,7 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
                 let p = ix.position(li, local);
                 let mut any_option = false;
                 let mut reaches_p = false;
-                game.for_each_option(&p, &mut |q| {
+                let r = game.for_each_option(&p, &mut |q| {
                     any_option = true;
                     match ix.index(q) {
                         Some(j) if is_p.get(j) => {
@@ -182,11 +183,18 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
                         }
                     }
                 });
+                if let Err(e) = r {
+                    failed.lock().unwrap().get_or_insert(e);
+                    return;
+                }
                 let p_pos = !reaches_p && !(misere && !any_option);
                 if p_pos {
                     is_p.set(ix.offsets[li] + local);
                 }
             });
+            if let Some(e) = failed.lock().unwrap().take() {
+                return Err(e);
+            }
             if escaped.load(Ordering::Relaxed) {
                 return Err(Error::Unsupported(format!(
                     "{}: an option left the tabulation box (a bug in the game's box)",
@@ -200,9 +208,6 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
         }
     }
 
-    if let Some(e) = game.failure() {
-        return Err(Error::BadGame(e));
-    }
     // Count, and collect canonical representatives.
     let mut table = Table {
         game: game.id(),
@@ -285,7 +290,7 @@ pub fn grundy_values(
                     bad = Some("an option left the tabulation box");
                     ControlFlow::Break(())
                 }
-            });
+            })?;
             if let Some(why) = bad {
                 return Err(Error::Unsupported(format!(
                     "{}: {why} ({} -> ...); the Grundy table needs options below their positions",
@@ -304,9 +309,6 @@ pub fn grundy_values(
             }
             values[(ix.offsets[li] + local) as usize] = g as u16;
         }
-    }
-    if let Some(e) = game.failure() {
-        return Err(Error::BadGame(e));
     }
     Ok(values)
 }

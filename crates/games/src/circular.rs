@@ -9,7 +9,7 @@
 
 use crate::window::{for_each_lowering, window_product};
 use nimlab_core::game::dihedral_min;
-use nimlab_core::{BoxDomain, Error, Game, Pos, Result};
+use nimlab_core::{BoxDomain, Error, Game, Layout, MoveStructure, Pos, Result, Rng};
 use std::ops::ControlFlow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,12 +99,6 @@ impl Game for CircularNim {
         format!("CN({},{})", self.n, self.k)
     }
 
-    fn family(&self) -> &'static str {
-        "CN"
-    }
-    fn params(&self) -> Vec<u64> {
-        vec![self.n as u64, self.k as u64]
-    }
     fn validate(&self, p: &[u64]) -> Result<()> {
         if p.len() != self.n {
             return Err(Error::BadPosition(format!(
@@ -116,15 +110,29 @@ impl Game for CircularNim {
         }
         Ok(())
     }
+    fn move_structure(&self, len: usize) -> Option<MoveStructure> {
+        (len == self.n).then(|| MoveStructure::Faces(self.windows()))
+    }
+    fn layout(&self) -> Layout {
+        Layout::Circle
+    }
+    fn random_position(&self, rng: &mut Rng, hi: u64) -> Option<Pos> {
+        Some((0..self.n).map(|_| rng.range(0, hi.min(7))).collect())
+    }
 
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()> {
         let mut buf = p.to_vec();
         let strict = self.k < self.n;
         for w in self.windows() {
             if for_each_lowering(p, &w, strict, &mut buf, &mut |q| f(q)).is_break() {
-                return;
+                return Ok(());
             }
         }
+        Ok(())
     }
 
     fn canonical(&self, p: &[u64]) -> Pos {
@@ -179,7 +187,7 @@ mod tests {
     #[test]
     fn figure_1_move_is_legal_in_cn_7_4() {
         let g = CircularNim::new(7, 4).unwrap();
-        let opts = g.options(&[1, 7, 5, 6, 2, 3, 6]);
+        let opts = g.options(&[1, 7, 5, 6, 2, 3, 6]).unwrap();
         assert!(opts.contains(&vec![0, 1, 5, 4, 2, 3, 6]));
         // Stacks 1, 3 and 5 (0-based 0, 2, 4) lie in no common window of four: not a move.
         assert!(!opts.contains(&vec![0, 7, 4, 6, 1, 3, 6]));

@@ -2,7 +2,7 @@
 //! number from each). Nim_1 is Nim. Symmetry: any permutation of the heaps.
 
 use crate::nim::{heaps_domain, sorted, validate_heaps};
-use nimlab_core::{BoxDomain, Error, Game, Pos, Result};
+use nimlab_core::{BoxDomain, Error, Game, MoveStructure, Pos, Result, Rng, TableBound};
 use std::ops::ControlFlow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,18 +52,30 @@ impl Game for MooreNim {
     fn id(&self) -> String {
         format!("moore({})", self.k)
     }
-    fn family(&self) -> &'static str {
-        "moore"
-    }
-    fn params(&self) -> Vec<u64> {
-        vec![self.k as u64]
-    }
     fn validate(&self, p: &[u64]) -> Result<()> {
         validate_heaps(&self.id(), p)
     }
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()> {
         let mut buf = p.to_vec();
         let _ = lower_sets(p, 0, self.k, false, &mut buf, f);
+        Ok(())
+    }
+    fn move_structure(&self, len: usize) -> Option<MoveStructure> {
+        // Listing every k-set is only sensible while there are not too many of them.
+        let k = self.k.min(len);
+        let count = (0..k).fold(1f64, |c, i| c * (len - i) as f64 / (i + 1) as f64);
+        (count <= 1e6).then(|| MoveStructure::Faces(k_subsets(len, k)))
+    }
+    fn table_bound(&self) -> TableBound {
+        TableBound::Box { heaps: true }
+    }
+    fn random_position(&self, rng: &mut Rng, hi: u64) -> Option<Pos> {
+        let len = (self.k + 1).min(5);
+        Some((0..len).map(|_| rng.range(1, hi.clamp(1, 6))).collect())
     }
     fn canonical(&self, p: &[u64]) -> Pos {
         sorted(p)
@@ -85,10 +97,28 @@ mod tests {
     #[test]
     fn options_touch_at_most_k_heaps() {
         let g = MooreNim::new(2).unwrap();
-        let opts = g.options(&[1, 1, 1]);
+        let opts = g.options(&[1, 1, 1]).unwrap();
         // Lower one heap (3 ways) or two heaps (3 ways); never all three.
         assert_eq!(opts.len(), 6);
         assert!(!opts.contains(&vec![0, 0, 0]));
         assert!(MooreNim::new(0).is_err());
     }
+}
+
+/// Every set of `k` places among `0..len`, in lexicographic order.
+pub fn k_subsets(len: usize, k: usize) -> Vec<Vec<usize>> {
+    fn rec(start: usize, len: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if cur.len() == k {
+            out.push(cur.clone());
+            return;
+        }
+        for i in start..len {
+            cur.push(i);
+            rec(i + 1, len, k, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    rec(0, len, k, &mut Vec::new(), &mut out);
+    out
 }

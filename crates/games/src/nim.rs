@@ -1,7 +1,7 @@
 //! Nim with any number of heaps: a move lowers one heap. Symmetry: any permutation of the heaps.
 //! Every heap is an independent game, so [`Game::split`] separates them (Grundy values XOR).
 
-use nimlab_core::{BoxDomain, Error, Game, Pos, Result};
+use nimlab_core::{BoxDomain, Error, Game, MoveStructure, Pos, Result, Rng, TableBound};
 use std::ops::ControlFlow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -48,23 +48,35 @@ impl Game for Nim {
     fn id(&self) -> String {
         "nim".into()
     }
-    fn family(&self) -> &'static str {
-        "nim"
-    }
     fn validate(&self, p: &[u64]) -> Result<()> {
         validate_heaps("nim", p)
     }
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()> {
         let mut buf = p.to_vec();
         for i in 0..p.len() {
             for v in (0..p[i]).rev() {
                 buf[i] = v;
                 if f(&buf).is_break() {
-                    return;
+                    return Ok(());
                 }
             }
             buf[i] = p[i];
         }
+        Ok(())
+    }
+    fn move_structure(&self, len: usize) -> Option<MoveStructure> {
+        Some(MoveStructure::Faces((0..len).map(|i| vec![i]).collect()))
+    }
+    fn table_bound(&self) -> TableBound {
+        TableBound::Box { heaps: true }
+    }
+    fn random_position(&self, rng: &mut Rng, hi: u64) -> Option<Pos> {
+        let len = rng.range(3, 4) as usize;
+        Some((0..len).map(|_| rng.range(1, hi.max(1))).collect())
     }
     fn canonical(&self, p: &[u64]) -> Pos {
         sorted(p)

@@ -151,6 +151,8 @@ impl ScriptedGame {
             .map_err(|e| describe(&self.path, func, &e))
     }
 
+    /// Records a failure of `canonical` (which cannot return an error); the next option generation
+    /// reports it.
     fn fail(&self, msg: String) {
         let mut e = self.error.lock().unwrap_or_else(|x| x.into_inner());
         if e.is_none() {
@@ -161,14 +163,18 @@ impl ScriptedGame {
     fn failed(&self) -> bool {
         self.error.lock().map(|e| e.is_some()).unwrap_or(true)
     }
+
+    fn earlier_failure(&self) -> Result<()> {
+        match self.error.lock().ok().and_then(|e| e.clone()) {
+            Some(msg) => Err(Error::Script(msg)),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Game for ScriptedGame {
     fn id(&self) -> String {
         format!("{}.rhai#{:08x}", self.name, self.digest as u32)
-    }
-    fn family(&self) -> &'static str {
-        "script"
     }
     fn validate(&self, p: &[u64]) -> Result<()> {
         if self.has_validate {
@@ -186,38 +192,38 @@ impl Game for ScriptedGame {
         }
         Ok(())
     }
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
-        if self.failed() {
-            return;
-        }
-        let v = match self.call("options", p) {
-            Ok(v) => v,
-            Err(e) => return self.fail(e),
-        };
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()> {
+        self.earlier_failure()?;
+        let v = self.call("options", p).map_err(Error::Script)?;
         let Some(arr) = v.clone().try_cast::<Array>() else {
-            return self.fail(format!(
+            return Err(Error::Script(format!(
                 "{}: options must return an array of positions, got {}",
                 self.path,
                 v.type_name()
-            ));
+            )));
         };
         let mut opts = Vec::with_capacity(arr.len());
         for q in &arr {
             match from_dynamic(q) {
                 Ok(q) => opts.push(q),
                 Err(e) => {
-                    return self.fail(format!(
+                    return Err(Error::Script(format!(
                         "{}: options({p:?}) returned a bad position: {e}",
                         self.path
-                    ))
+                    )))
                 }
             }
         }
         for q in &opts {
             if f(q).is_break() {
-                return;
+                return Ok(());
             }
         }
+        Ok(())
     }
     fn canonical(&self, p: &[u64]) -> Pos {
         if !self.has_canonical || self.failed() {
@@ -243,9 +249,6 @@ impl Game for ScriptedGame {
             lo: 0,
             hi,
         })
-    }
-    fn failure(&self) -> Option<String> {
-        self.error.lock().ok().and_then(|e| e.clone())
     }
     fn rules(&self) -> String {
         format!("defined by the script {}", self.path)

@@ -5,7 +5,7 @@
 
 use crate::window::{for_each_lowering, window_product};
 use nimlab_core::game::dihedral_min;
-use nimlab_core::{BoxDomain, Error, Game, Pos, Result};
+use nimlab_core::{BoxDomain, Error, Game, Layout, MoveStructure, Pos, Result, Rng};
 use std::ops::ControlFlow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,12 +49,6 @@ impl Game for ShrinkingCircularNim {
         format!("SCN({},{})", self.n, self.k)
     }
 
-    fn family(&self) -> &'static str {
-        "SCN"
-    }
-    fn params(&self) -> Vec<u64> {
-        vec![self.n as u64, self.k as u64]
-    }
     fn validate(&self, p: &[u64]) -> Result<()> {
         if p.len() > self.n {
             return Err(Error::BadPosition(format!(
@@ -73,8 +67,21 @@ impl Game for ShrinkingCircularNim {
         }
         Ok(())
     }
+    fn move_structure(&self, len: usize) -> Option<MoveStructure> {
+        Some(MoveStructure::ShrinkingWindows { len, k: self.k })
+    }
+    fn layout(&self) -> Layout {
+        Layout::Circle
+    }
+    fn random_position(&self, rng: &mut Rng, hi: u64) -> Option<Pos> {
+        Some((0..self.n).map(|_| rng.range(1, hi.clamp(1, 7))).collect())
+    }
 
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()> {
         let m = p.len();
         let mut buf = p.to_vec();
         let mut closed: Vec<u64> = Vec::with_capacity(m);
@@ -86,9 +93,10 @@ impl Game for ShrinkingCircularNim {
                 f(&closed)
             });
             if flow.is_break() {
-                return;
+                return Ok(());
             }
         }
+        Ok(())
     }
 
     fn canonical(&self, p: &[u64]) -> Pos {
@@ -130,13 +138,13 @@ mod tests {
     #[test]
     fn emptied_piles_vanish() {
         let g = ShrinkingCircularNim::new(4, 2).unwrap();
-        let opts = g.options(&[1, 2, 3, 4]);
+        let opts = g.options(&[1, 2, 3, 4]).unwrap();
         assert!(opts.contains(&vec![1, 3, 4])); // pile 2 emptied, circle closes
         assert!(opts.contains(&vec![3, 4])); // piles 1 and 2 emptied
         assert!(!opts.contains(&vec![2, 4])); // piles 1 and 3 are not consecutive
         assert!(opts.contains(&vec![1, 4])); // piles 2 and 3 emptied
         assert!(opts.contains(&vec![2, 3])); // piles 4 and 1 are consecutive on the circle
-        assert_eq!(g.options(&[2]), vec![vec![1], vec![]]);
+        assert_eq!(g.options(&[2]).unwrap(), vec![vec![1], vec![]]);
         assert!(g.validate(&[1, 0, 2]).is_err());
         assert!(g.validate(&[1, 1, 1, 1, 1]).is_err());
     }

@@ -39,7 +39,7 @@ impl Bound {
 /// Every position of the bounded set (all ordered tuples of a box; the sorted multisets of a chip game).
 pub fn positions(game: &dyn Game, bound: Bound) -> Result<Vec<Pos>> {
     if chip::is_chip_game(game) {
-        let b = if game.family() == "ENTROPY" {
+        let b = if game.table_bound() == nimlab_core::TableBound::Spread {
             bound.max.ok_or_else(|| {
                 Error::Unsupported(format!(
                     "{} needs --max H (the largest max - min)",

@@ -110,7 +110,7 @@ pub fn verify(
         let mut solver = Solver::new(game);
         for p in positions {
             if let Some(Some(claim)) = cache.get(p) {
-                if solver.outcome(p, play).is_p() != *claim {
+                if solver.outcome(p, play)?.is_p() != *claim {
                     report.record(
                         Counterexample {
                             condition: Condition::Search,
@@ -122,9 +122,6 @@ pub fn verify(
                     );
                 }
             }
-        }
-        if let Some(e) = game.failure() {
-            return Err(nimlab_core::Error::BadGame(e));
         }
         return Ok(report);
     }
@@ -161,7 +158,7 @@ pub fn verify(
                 }
             }
             std::ops::ControlFlow::Continue(())
-        });
+        })?;
         if let Some(e) = err {
             return Err(e);
         }
@@ -193,9 +190,6 @@ pub fn verify(
                 );
             }
         }
-    }
-    if let Some(e) = game.failure() {
-        return Err(nimlab_core::Error::BadGame(e));
     }
     Ok(report)
 }

@@ -11,7 +11,7 @@
 //! dominance query `D_arc` on the table of the smaller length, kept whole with one `D` table per arc.
 
 use crate::lines::{self, Hooks, Interrupted, LineOracle, LineSpec, NoOracle};
-use nimlab_core::{BoxDomain, Game, Play};
+use nimlab_core::{BoxDomain, Game, MoveStructure, Play};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -36,66 +36,32 @@ pub enum Rules {
 /// Largest `hi - lo + 1` the engine takes (a line is one 64-bit word).
 pub const MAX_RADIX: u64 = 64;
 
-/// The cyclic windows of k consecutive places on a circle of m (one window of all when k >= m).
-pub fn cyclic_windows(m: usize, k: usize) -> Vec<Vec<usize>> {
-    if k >= m {
-        vec![(0..m).collect()]
-    } else {
-        (0..m)
-            .map(|s| (0..k).map(|j| (s + j) % m).collect())
-            .collect()
-    }
-}
+pub use nimlab_core::game::cyclic_windows;
 
-/// Every set of `k` of the `m` heaps (one set of all when k >= m).
-fn subsets(m: usize, k: usize) -> Vec<Vec<usize>> {
-    if k >= m {
-        return vec![(0..m).collect()];
-    }
-    let mut out = Vec::new();
-    for mask in 0u64..(1 << m) {
-        if mask.count_ones() as usize == k {
-            out.push((0..m).filter(|&i| mask >> i & 1 == 1).collect());
-        }
-    }
-    out
-}
+/// Most faces the engine takes (one pass over each face per line).
+pub const MAX_FACES: usize = 200_000;
 
-/// The engine's rules for `game` over `domain`, or `None` when the engine does not cover them.
+/// The engine's rules for `game` over `domain`, from the game's [`MoveStructure`], or `None` when the
+/// engine does not cover them.
 pub fn rules_for(game: &dyn Game, domain: &BoxDomain) -> Option<Rules> {
     if domain.radix() > MAX_RADIX || domain.radix() == 0 {
         return None;
     }
-    let params = game.params();
-    match game.family() {
-        "CN" => {
-            let (n, k) = (params[0] as usize, params[1] as usize);
-            (domain.lengths == [n] && domain.lo == 0).then(|| Rules::Windows {
-                m: n,
-                windows: cyclic_windows(n, k),
-            })
+    let longest = *domain.lengths.last()?;
+    match game.move_structure(longest)? {
+        MoveStructure::Faces(faces) => (domain.lengths.len() == 1
+            && domain.lo == 0
+            && longest <= 32
+            && faces.len() <= MAX_FACES)
+            .then_some(Rules::Windows {
+                m: longest,
+                windows: faces,
+            }),
+        MoveStructure::ShrinkingWindows { len, k } => {
+            let want: Vec<usize> = (0..=len).collect();
+            (domain.lengths == want && domain.lo == 1 && len <= 16)
+                .then_some(Rules::Shrinking { n: len, k })
         }
-        "SCN" => {
-            let (n, k) = (params[0] as usize, params[1] as usize);
-            let want: Vec<usize> = (0..=n).collect();
-            (domain.lengths == want && domain.lo == 1 && n <= 16)
-                .then_some(Rules::Shrinking { n, k })
-        }
-        "nim" | "moore" => {
-            let k = params.first().copied().unwrap_or(1) as usize;
-            let m = *domain.lengths.first()?;
-            (domain.lengths.len() == 1 && domain.lo == 0 && m <= 32 && (k == 1 || m <= 20)).then(
-                || Rules::Windows {
-                    m,
-                    windows: if k == 1 {
-                        (0..m).map(|i| vec![i]).collect()
-                    } else {
-                        subsets(m, k)
-                    },
-                },
-            )
-        }
-        _ => None,
     }
 }
 

@@ -130,12 +130,13 @@ fn scan(game: &dyn Game, shape: Shape, d: &BoxDomain, play: Play) -> Answer {
 }
 
 fn shape_of(game: &dyn Game) -> Shape {
-    let k = game.params().last().copied().unwrap_or(1) as usize;
-    match game.family() {
-        "CN" => Shape::Circle(k),
-        "SCN" => Shape::Shrinking(k),
-        _ => Shape::Heaps(k),
+    if let Some(g) = game.downcast_ref::<CircularNim>() {
+        return Shape::Circle(g.k);
     }
+    if let Some(g) = game.downcast_ref::<ShrinkingCircularNim>() {
+        return Shape::Shrinking(g.k);
+    }
+    Shape::Heaps(game.downcast_ref::<MooreNim>().map_or(1, |g| g.k))
 }
 
 /// Checks the smallest box of at least 10^5 positions (or the largest the engine takes) in both

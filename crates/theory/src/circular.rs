@@ -4,12 +4,10 @@
 
 use crate::{Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
+use nimlab_games::CircularNim;
 
 fn cn_params(game: &dyn Game) -> Option<(usize, usize)> {
-    (game.family() == "CN").then(|| {
-        let p = game.params();
-        (p[0] as usize, p[1] as usize)
-    })
+    game.downcast_ref::<CircularNim>().map(|g| (g.n, g.k))
 }
 
 /// CN(n,n): the window is the whole circle, so only the zero position is P.

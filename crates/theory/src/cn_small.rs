@@ -270,7 +270,8 @@ impl Theorem for Cn64 {
         Play::Normal
     }
     fn covers(&self, game: &dyn Game) -> bool {
-        game.family() == "CN" && game.params() == [6, 4]
+        game.downcast_ref::<nimlab_games::CircularNim>()
+            .is_some_and(|g| (g.n, g.k) == (6, 4))
     }
     fn decide(&self, _game: &dyn Game, p: &[u64]) -> Option<Verdict> {
         let label = "(a,b+q,c,a+q,b,c+q), a^b^c=0".to_string();

@@ -8,30 +8,29 @@
 
 use crate::{Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
+use nimlab_games::{EmptyTransfer, EntropyReduction, RedistKind, Redistribute};
 use std::fmt;
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
 
-/// The number of boxes of `game` when its family is `family` (and, for `EJR(k,j)`, when
-/// `j` is accepted by `j_ok(k, j)`).
-fn boxes(game: &dyn Game, family: &str) -> Option<usize> {
-    if game.family() == family {
-        game.params().first().map(|&k| k as usize)
-    } else {
-        None
-    }
+/// The number of boxes of `game` when it is Empty & Transfer.
+fn et_boxes(game: &dyn Game) -> Option<usize> {
+    game.downcast_ref::<EmptyTransfer>().map(|g| g.k)
 }
 
-fn ejr_boxes(game: &dyn Game, j_of_k: impl Fn(u64) -> u64) -> Option<usize> {
-    if game.family() == "EJR" {
-        let p = game.params();
-        if p.len() == 2 && p[1] == j_of_k(p[0]) {
-            return Some(p[0] as usize);
-        }
-    }
-    None
+/// The number of boxes of `game` when it is the redistribution game `kind`.
+fn redist_boxes(game: &dyn Game, kind: RedistKind) -> Option<usize> {
+    game.downcast_ref::<Redistribute>()
+        .filter(|g| g.kind == kind)
+        .map(|g| g.k)
+}
+
+/// The number of boxes of `game` when it is `EJR(k,j)` with `j = j_of_k(k)`.
+fn ejr_boxes(game: &dyn Game, j_of_k: impl Fn(usize) -> usize) -> Option<usize> {
+    let g = game.downcast_ref::<Redistribute>()?;
+    (g.kind == RedistKind::Ejr(j_of_k(g.k))).then_some(g.k)
 }
 
 /// True when `p` has exactly `k` boxes, each with at least one chip.
@@ -117,10 +116,10 @@ impl Theorem for EtAllOdd {
         Play::Normal
     }
     fn covers(&self, game: &dyn Game) -> bool {
-        boxes(game, "ET").is_some()
+        et_boxes(game).is_some()
     }
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
-        let k = boxes(game, "ET")?;
+        let k = et_boxes(game)?;
         if ok_boxes(p, k) && p.iter().all(|&x| x % 2 == 1) {
             Some(p_verdict(true))
         } else {
@@ -175,10 +174,10 @@ impl Theorem for EtOneOrTwoEven {
         Play::Normal
     }
     fn covers(&self, game: &dyn Game) -> bool {
-        boxes(game, "ET").is_some()
+        et_boxes(game).is_some()
     }
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
-        let k = boxes(game, "ET")?;
+        let k = et_boxes(game)?;
         if !ok_boxes(p, k) {
             return None;
         }
@@ -243,10 +242,10 @@ impl Theorem for EtTwoBoxGrundy {
         Play::Normal
     }
     fn covers(&self, game: &dyn Game) -> bool {
-        boxes(game, "ET") == Some(2)
+        et_boxes(game) == Some(2)
     }
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
-        if boxes(game, "ET") != Some(2) || !ok_boxes(p, 2) {
+        if et_boxes(game) != Some(2) || !ok_boxes(p, 2) {
             return None;
         }
         let g = et2_grundy(p[0], p[1]);
@@ -282,10 +281,10 @@ impl Theorem for EtThreeBoxes {
         Play::Normal
     }
     fn covers(&self, game: &dyn Game) -> bool {
-        boxes(game, "ET") == Some(3)
+        et_boxes(game) == Some(3)
     }
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
-        if boxes(game, "ET") != Some(3) || !ok_boxes(p, 3) {
+        if et_boxes(game) != Some(3) || !ok_boxes(p, 3) {
             return None;
         }
         if et3_is_p(p) {
@@ -381,10 +380,10 @@ impl Theorem for EtFourBoxes {
         Play::Normal
     }
     fn covers(&self, game: &dyn Game) -> bool {
-        boxes(game, "ET") == Some(4)
+        et_boxes(game) == Some(4)
     }
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
-        if boxes(game, "ET") != Some(4) || !ok_boxes(p, 4) {
+        if et_boxes(game) != Some(4) || !ok_boxes(p, 4) {
             return None;
         }
         let (is_p, _, moves) = et4_halving(p);
@@ -401,7 +400,7 @@ impl Theorem for EtFourBoxes {
 // ---------------------------------------------------------------------------------------------
 
 fn eabo_k(game: &dyn Game) -> Option<usize> {
-    boxes(game, "EABO").or_else(|| ejr_boxes(game, |k| k - 1))
+    redist_boxes(game, RedistKind::Eabo).or_else(|| ejr_boxes(game, |k| k - 1))
 }
 
 /// Membership in the normal-play P-set of EABO(k) (Proposition 7).
@@ -545,7 +544,7 @@ impl Theorem for EaboMisere {
 // ---------------------------------------------------------------------------------------------
 
 fn er_k(game: &dyn Game) -> Option<usize> {
-    boxes(game, "ER").or_else(|| ejr_boxes(game, |_| 1))
+    redist_boxes(game, RedistKind::Er).or_else(|| ejr_boxes(game, |_| 1))
 }
 
 /// f(k) = min{ j >= 1 : j+1 does not divide k-1 } (k >= 2).
@@ -927,10 +926,10 @@ impl Theorem for SerNormal {
         Play::Normal
     }
     fn covers(&self, game: &dyn Game) -> bool {
-        boxes(game, "SER").is_some()
+        redist_boxes(game, RedistKind::Ser).is_some()
     }
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
-        let k = boxes(game, "SER")?;
+        let k = redist_boxes(game, RedistKind::Ser)?;
         if !ok_boxes(p, k) {
             return None;
         }
@@ -1044,7 +1043,8 @@ fn entropy3_moves(p: &[u64], is_p: fn(&[u64]) -> bool) -> Vec<Pos> {
 }
 
 fn entropy_k3(game: &dyn Game) -> bool {
-    boxes(game, "ENTROPY") == Some(3)
+    game.downcast_ref::<EntropyReduction>()
+        .is_some_and(|g| g.k == 3)
 }
 
 /// Entropy Reduction with three boxes, Proposition 9 (normal play).

@@ -16,7 +16,6 @@ pub mod harness;
 pub mod linear;
 mod nim;
 pub mod scn;
-pub mod sums;
 
 use nimlab_core::{Game, Play, Pos};
 

@@ -17,6 +17,7 @@
 
 use crate::{Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
+use nimlab_games::{CircularNim, ShrinkingCircularNim};
 use std::sync::OnceLock;
 
 /// A linear relation `sum coef * slot + c0` (compared with 0).
@@ -758,7 +759,13 @@ impl Theorem for FamilyTheorem {
         Play::Normal
     }
     fn covers(&self, game: &dyn Game) -> bool {
-        game.family() == self.game_family && game.params() == [self.n as u64, self.k as u64]
+        let params = if self.game_family == "SCN" {
+            game.downcast_ref::<ShrinkingCircularNim>()
+                .map(|g| (g.n, g.k))
+        } else {
+            game.downcast_ref::<CircularNim>().map(|g| (g.n, g.k))
+        };
+        params == Some((self.n, self.k))
     }
     fn decide(&self, _game: &dyn Game, p: &[u64]) -> Option<Verdict> {
         let fams = self.families();

@@ -3,11 +3,13 @@
 
 use crate::{Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
+use nimlab_games::{CircularNim, MooreNim, Nim};
 
-fn is_nim_like(game: &dyn Game) -> bool {
-    game.family() == "nim"
-        || (game.family() == "CN" && game.params().get(1) == Some(&1))
-        || (game.family() == "moore" && game.params() == [1])
+/// True for the games that are Nim on their entries: Nim, CN(n,1) and Moore's Nim_1.
+pub fn is_nim_like(game: &dyn Game) -> bool {
+    game.downcast_ref::<Nim>().is_some()
+        || game.downcast_ref::<CircularNim>().is_some_and(|g| g.k == 1)
+        || game.downcast_ref::<MooreNim>().is_some_and(|g| g.k == 1)
 }
 
 /// Bouton: a Nim position is P iff the XOR of its heaps is 0; its Grundy value is that XOR.
@@ -142,10 +144,10 @@ impl Theorem for MooreTheorem {
         Play::Normal
     }
     fn covers(&self, game: &dyn Game) -> bool {
-        game.family() == "moore"
+        game.downcast_ref::<MooreNim>().is_some()
     }
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
-        let k = game.params()[0];
+        let k = game.downcast_ref::<MooreNim>()?.k as u64;
         Some(Verdict {
             all_winning_moves: false,
             is_p: moore_is_p(k, p),

@@ -8,6 +8,7 @@ use crate::linear::{Family, FamilyTheorem};
 use crate::{Theorem, Verdict};
 use nimlab_core::position::format_tuple;
 use nimlab_core::{Game, Play, Pos};
+use nimlab_games::ShrinkingCircularNim;
 
 fn empty() -> Family {
     Family::new("()", "the empty circle", 0, &[])
@@ -185,10 +186,8 @@ pub fn scn86() -> FamilyTheorem {
 }
 
 fn scn_params(game: &dyn Game) -> Option<(usize, usize)> {
-    (game.family() == "SCN").then(|| {
-        let p = game.params();
-        (p[0] as usize, p[1] as usize)
-    })
+    game.downcast_ref::<ShrinkingCircularNim>()
+        .map(|g| (g.n, g.k))
 }
 
 fn plain(is_p: bool, moves: Vec<Pos>, family: &str, reason: String) -> Verdict {

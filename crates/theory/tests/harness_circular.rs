@@ -70,12 +70,23 @@ fn scn_legal(k: usize) -> impl Fn(&[u64], &[u64]) -> bool {
     }
 }
 
+/// (n, k, shrinking) of a CN or SCN game.
+fn circle(g: &dyn Game) -> (usize, usize, bool) {
+    if let Some(c) = g.downcast_ref::<CircularNim>() {
+        return (c.n, c.k, false);
+    }
+    let c = g
+        .downcast_ref::<ShrinkingCircularNim>()
+        .expect("a circular game");
+    (c.n, c.k, true)
+}
+
 fn run(t: &dyn Theorem, g: &dyn Game, hi: u64, positions: Vec<Pos>) -> (Coverage, usize) {
     let start = Instant::now();
     let table = BoxPSet::new(g, hi);
     let total = positions.len();
-    let k = g.params()[1] as usize;
-    let c = if g.family() == "CN" {
+    let (_, k, shrinking) = circle(g);
+    let c = if !shrinking {
         harness::check_with_table_and_rule(t, &table, positions, &cn_legal(k))
     } else {
         harness::check_with_table_and_rule(t, &table, positions, &scn_legal(k))
@@ -108,11 +119,11 @@ fn the_legality_tests_agree_with_the_move_generators() {
         (Box::new(scn_game(5, 3)), circles(5, 2)),
         (Box::new(scn_game(4, 2)), circles(4, 3)),
     ] {
-        let k = g.params()[1] as usize;
+        let (_, k, shrinking) = circle(g.as_ref());
         for p in &ps {
-            let opts: std::collections::HashSet<Pos> = g.options(p).into_iter().collect();
+            let opts: std::collections::HashSet<Pos> = g.options(p).unwrap().into_iter().collect();
             for q in &ps {
-                let legal = if g.family() == "CN" {
+                let legal = if !shrinking {
                     cn_legal(k)(p, q)
                 } else {
                     scn_legal(k)(p, q)
@@ -209,9 +220,7 @@ fn huge_stacks_get_legal_moves_into_the_p_set() {
         (Box::new(scn::scn86()), Box::new(scn_game(8, 6))),
     ];
     for (t, g) in &entries {
-        let n = g.params()[0] as usize;
-        let k = g.params()[1] as usize;
-        let shrinking = g.family() == "SCN";
+        let (n, k, shrinking) = circle(g.as_ref());
         let (mut n_positions, mut p_positions) = (0, 0);
         for round in 0..400 {
             let p: Pos = (0..n)

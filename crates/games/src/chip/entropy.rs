@@ -9,7 +9,7 @@
 //! constant share one memo entry.
 
 use super::{parse_chips, sorted, MAX_BOXES};
-use nimlab_core::{Error, Game, Pos, Result};
+use nimlab_core::{Error, Game, Pos, Result, Rng, TableBound};
 use std::ops::ControlFlow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,12 +87,6 @@ impl Game for EntropyReduction {
     fn id(&self) -> String {
         format!("ENTROPY({})", self.k)
     }
-    fn family(&self) -> &'static str {
-        "ENTROPY"
-    }
-    fn params(&self) -> Vec<u64> {
-        vec![self.k as u64]
-    }
     fn validate(&self, p: &[u64]) -> Result<()> {
         if p.len() != self.k {
             return Err(Error::BadPosition(format!(
@@ -104,7 +98,25 @@ impl Game for EntropyReduction {
         }
         Ok(())
     }
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+    fn table_bound(&self) -> TableBound {
+        TableBound::Spread
+    }
+    fn format_like(&self, p: &[u64], input: &str) -> String {
+        if super::uses_power_notation(input) {
+            super::format_power(p)
+        } else {
+            self.format_position(p)
+        }
+    }
+    fn random_position(&self, rng: &mut Rng, hi: u64) -> Option<Pos> {
+        let p: Pos = (0..self.k).map(|_| rng.range(0, hi)).collect();
+        Some(self.canonical(&p))
+    }
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()> {
         let s = sorted(p);
         let n = s.len();
         let mut buf = vec![0u64; n];
@@ -124,12 +136,13 @@ impl Game for EntropyReduction {
                     buf[b] = s[b] + t;
                     buf.sort_unstable();
                     if f(&buf).is_break() {
-                        return;
+                        return Ok(());
                     }
                     t += 1;
                 }
             }
         }
+        Ok(())
     }
     fn canonical(&self, p: &[u64]) -> Pos {
         let mut s = sorted(p);

@@ -2,7 +2,7 @@
 //! `t` chips, `1 <= t < x_j`, from another box `j` into it. The only terminal position is `1^k`.
 
 use super::{multisets_up_to, parse_nonnegative, sorted, total, validate_boxes, MAX_BOXES};
-use nimlab_core::{Error, Game, Pos, Result};
+use nimlab_core::{Error, Game, Pos, Result, Rng, TableBound};
 use std::ops::ControlFlow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,16 +30,14 @@ impl Game for EmptyTransfer {
     fn id(&self) -> String {
         format!("ET({})", self.k)
     }
-    fn family(&self) -> &'static str {
-        "ET"
-    }
-    fn params(&self) -> Vec<u64> {
-        vec![self.k as u64]
-    }
     fn validate(&self, p: &[u64]) -> Result<()> {
         validate_boxes(&self.id(), self.k, 1, p)
     }
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()> {
         let s = sorted(p);
         let n = s.len();
         let mut buf = vec![0u64; n];
@@ -57,11 +55,26 @@ impl Game for EmptyTransfer {
                     buf[j] = s[j] - t;
                     buf.sort_unstable();
                     if f(&buf).is_break() {
-                        return;
+                        return Ok(());
                     }
                 }
             }
         }
+        Ok(())
+    }
+    fn table_bound(&self) -> TableBound {
+        TableBound::TotalChips
+    }
+    fn format_like(&self, p: &[u64], input: &str) -> String {
+        if super::uses_power_notation(input) {
+            super::format_power(p)
+        } else {
+            self.format_position(p)
+        }
+    }
+    fn random_position(&self, rng: &mut Rng, hi: u64) -> Option<Pos> {
+        let p: Pos = (0..self.k).map(|_| rng.range(1, hi.max(1))).collect();
+        Some(self.canonical(&p))
     }
     fn canonical(&self, p: &[u64]) -> Pos {
         sorted(p)

@@ -29,32 +29,29 @@ pub use entropy::EntropyReduction;
 pub use et::EmptyTransfer;
 pub use redistribute::{RedistKind, Redistribute};
 
-use nimlab_core::{Error, Game, Pos, Result};
+use nimlab_core::{Error, Game, Pos, Result, TableBound};
 use std::ops::ControlFlow;
-
-/// The family names of the chip games, as returned by [`Game::family`].
-pub const CHIP_FAMILIES: [&str; 6] = ["ET", "EABO", "ER", "SER", "EJR", "ENTROPY"];
 
 /// The largest number of boxes accepted (positions are vectors of this length).
 pub const MAX_BOXES: usize = 4096;
 
-/// True when `family` (from [`Game::family`]) is one of the chip games.
-pub fn is_chip_family(family: &str) -> bool {
-    CHIP_FAMILIES.contains(&family)
-}
-
-/// True when `game` is one of the chip games.
+/// True when `game` is one of the chip games (tabulated by total chips or by spread).
 pub fn is_chip_game(game: &dyn Game) -> bool {
-    is_chip_family(game.family())
+    matches!(
+        game.table_bound(),
+        TableBound::TotalChips | TableBound::Spread
+    )
 }
 
-/// The number of boxes `k` of a chip game (its first parameter).
+/// The number of boxes `k` of a chip game.
 pub fn boxes_of(game: &dyn Game) -> Option<usize> {
-    if is_chip_game(game) {
-        game.params().first().map(|&k| k as usize)
-    } else {
-        None
+    if let Some(g) = game.downcast_ref::<EmptyTransfer>() {
+        return Some(g.k);
     }
+    if let Some(g) = game.downcast_ref::<Redistribute>() {
+        return Some(g.k);
+    }
+    game.downcast_ref::<EntropyReduction>().map(|g| g.k)
 }
 
 /// The positions `table` lists for a chip game with bound `bound`: for Entropy Reduction every sorted
@@ -62,7 +59,7 @@ pub fn boxes_of(game: &dyn Game) -> Option<usize> {
 /// (each within the game's rules) with total at most `bound`. `None` when `game` is not a chip game.
 pub fn table_positions(game: &dyn Game, bound: u64) -> Option<Vec<Pos>> {
     let k = boxes_of(game)?;
-    if game.family() == "ENTROPY" {
+    if game.table_bound() == TableBound::Spread {
         Some(entropy::spread_positions(k, bound))
     } else {
         Some(positions_with_sum_at_most(k, 1, bound))

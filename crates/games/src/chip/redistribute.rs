@@ -12,7 +12,7 @@ use super::{
     multisets_up_to, parse_nonnegative, partitions, partitions_of, sorted, total, validate_boxes,
     MAX_BOXES,
 };
-use nimlab_core::{Error, Game, Pos, Result};
+use nimlab_core::{Error, Game, Pos, Result, Rng, TableBound};
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
@@ -44,7 +44,6 @@ impl Redistribute {
         }
         Ok(())
     }
-    /// Empty-All-But-One with k boxes.
     pub fn eabo(k: usize) -> Result<Redistribute> {
         Self::check_k(&format!("EABO({k})"), k)?;
         Ok(Redistribute {
@@ -140,41 +139,52 @@ impl Game for Redistribute {
             RedistKind::Ejr(j) => format!("EJR({},{})", self.k, j),
         }
     }
-    fn family(&self) -> &'static str {
-        match self.kind {
-            RedistKind::Eabo => "EABO",
-            RedistKind::Er => "ER",
-            RedistKind::Ser => "SER",
-            RedistKind::Ejr(_) => "EJR",
-        }
-    }
-    fn params(&self) -> Vec<u64> {
-        match self.kind {
-            RedistKind::Ejr(j) => vec![self.k as u64, j as u64],
-            _ => vec![self.k as u64],
-        }
-    }
     fn validate(&self, p: &[u64]) -> Result<()> {
         validate_boxes(&self.id(), self.k, 1, p)
     }
-    fn for_each_option(&self, p: &[u64], f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) {
+    fn for_each_option(
+        &self,
+        p: &[u64],
+        f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> Result<()> {
         for n in self.kept_totals(p) {
             let n = match u64::try_from(n) {
                 Ok(n) => n,
-                Err(_) => return, // more chips than a box can hold: no option can be written down
+                Err(_) => {
+                    return Err(Error::TooLarge(format!(
+                        "{}: an option would hold more chips than nimlab can write down",
+                        self.id()
+                    )))
+                }
             };
             if partitions(n, self.k, 1, f).is_break() {
-                return;
+                return Ok(());
             }
         }
+        Ok(())
     }
-    fn is_terminal(&self, p: &[u64]) -> bool {
+    fn table_bound(&self) -> TableBound {
+        TableBound::TotalChips
+    }
+    fn format_like(&self, p: &[u64], input: &str) -> String {
+        if super::uses_power_notation(input) {
+            super::format_power(p)
+        } else {
+            self.format_position(p)
+        }
+    }
+    fn random_position(&self, rng: &mut Rng, hi: u64) -> Option<Pos> {
+        let p: Pos = (0..self.k).map(|_| rng.range(1, hi.max(1))).collect();
+        Some(self.canonical(&p))
+    }
+    /// Empty-All-But-One with k boxes.
+    fn is_terminal(&self, p: &[u64]) -> Result<bool> {
         // A move exists iff the largest total that can be kept (the k - lo largest boxes) is >= k.
         let (lo, _) = self.discard_range();
         let s = sorted(p);
         let keep = s.len().saturating_sub(lo);
         let best: u128 = s.iter().rev().take(keep).map(|&x| x as u128).sum();
-        keep == 0 || best < self.k as u128
+        Ok(keep == 0 || best < self.k as u128)
     }
     fn canonical(&self, p: &[u64]) -> Pos {
         sorted(p)

@@ -64,10 +64,7 @@ pub fn component_grundy(game: &dyn Game, p: &[u64], budget: Budget) -> Result<Co
 }
 
 fn nim_like(game: &dyn Game) -> bool {
-    let params = game.params();
-    game.family() == "nim"
-        || (game.family() == "moore" && params == [1])
-        || (game.family() == "CN" && params.get(1) == Some(&1))
+    crate::nim::is_nim_like(game)
 }
 
 /// Solves the sum `sum` at the components' positions `parts`.
