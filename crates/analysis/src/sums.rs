@@ -8,8 +8,9 @@
 //! Misère play: when every component is a Nim heap game (Nim, Moore's Nim_1, CN(n,1)) the sum is one Nim
 //! position and Bouton's misère rule decides it; otherwise the sum itself is searched.
 
-use crate::{find, nim::misere_nim_is_p};
-use nimlab_core::{Budget, Error, Game, Outcome, Play, Pos, Result, Solver, SumGame};
+use crate::{Analyzer, Want};
+use nimlab_core::{Error, Game, Outcome, Play, Pos, Result, Solver, SumGame};
+use nimlab_theory::nim::{is_nim_like, misere_nim_is_p};
 
 /// One component's value in normal play, and how it was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,42 +40,37 @@ pub struct SumAnswer {
     pub winning_moves: Vec<SumMove>,
 }
 
-/// The Grundy value of one position: closed form where known, else search within `budget`.
-pub fn component_grundy(game: &dyn Game, p: &[u64], budget: Budget) -> Result<ComponentValue> {
-    if let Some((t, v)) = find(game, p, Play::Normal) {
-        if let Some(g) = v.grundy {
-            return Ok(ComponentValue {
-                grundy: g,
-                method: t.id().to_string(),
-            });
-        }
-        if v.is_p {
-            return Ok(ComponentValue {
-                grundy: 0,
-                method: t.id().to_string(),
-            });
-        }
-    }
-    let mut solver = Solver::new(game);
-    solver.check_budget(p, false, budget)?;
+/// The Grundy value of one position through the analysis chain (a theorem, the store, the engine,
+/// else search within the budget).
+pub fn component_grundy(an: &Analyzer, game: &dyn Game, p: &[u64]) -> Result<ComponentValue> {
+    let a = an.analyse(
+        game,
+        p,
+        Play::Normal,
+        Want {
+            grundy: true,
+            ..Want::default()
+        },
+    )?;
     Ok(ComponentValue {
-        grundy: solver.grundy(p),
-        method: "search".into(),
+        grundy: a.grundy.expect("a Grundy value was asked for"),
+        method: a.grundy_method.unwrap_or(a.method),
     })
 }
 
 fn nim_like(game: &dyn Game) -> bool {
-    crate::nim::is_nim_like(game)
+    is_nim_like(game)
 }
 
 /// Solves the sum `sum` at the components' positions `parts`.
 pub fn solve_sum(
+    an: &Analyzer,
     sum: &SumGame,
     parts: &[Pos],
     play: Play,
-    budget: Budget,
     want_moves: bool,
 ) -> Result<SumAnswer> {
+    let budget = an.limits.budget;
     let games = sum.parts();
     if games.len() != parts.len() {
         return Err(Error::BadPosition(
@@ -85,7 +81,7 @@ pub fn solve_sum(
         Play::Normal => {
             let mut components = Vec::new();
             for (g, p) in games.iter().zip(parts) {
-                components.push(component_grundy(g.as_ref(), p, budget)?);
+                components.push(component_grundy(an, g.as_ref(), p)?);
             }
             let x = components.iter().fold(0, |a, c| a ^ c.grundy);
             let mut winning_moves = Vec::new();
@@ -97,7 +93,7 @@ pub fn solve_sum(
                         continue;
                     }
                     winning_moves.extend(
-                        moves_to_value(g.as_ref(), p, target, budget)?
+                        moves_to_value(an, g.as_ref(), p, target)?
                             .into_iter()
                             .map(|to| SumMove { component: i, to }),
                     );
@@ -149,10 +145,10 @@ pub fn solve_sum(
             let p = SumGame::encode(parts);
             let mut solver = Solver::new(sum);
             solver.check_budget(&p, true, budget)?;
-            let outcome = solver.outcome(&p, Play::Misere);
+            let outcome = solver.outcome(&p, Play::Misere)?;
             let mut winning_moves = Vec::new();
             if want_moves {
-                for q in solver.winning_moves(&p, Play::Misere) {
+                for q in solver.winning_moves(&p, Play::Misere)? {
                     let qs = sum.decode(&q).expect("options of a sum are sums");
                     let component = (0..parts.len()).find(|&i| qs[i] != parts[i]).unwrap_or(0);
                     winning_moves.push(SumMove {
@@ -172,17 +168,8 @@ pub fn solve_sum(
     }
 }
 
-/// The options of `p` whose Grundy value is `target`.
-fn moves_to_value(game: &dyn Game, p: &[u64], target: u64, budget: Budget) -> Result<Vec<Pos>> {
-    if target == 0 {
-        if let Some((_, v)) = find(game, p, Play::Normal) {
-            if let Some(moves) = v.winning_moves {
-                if !moves.is_empty() {
-                    return Ok(moves);
-                }
-            }
-        }
-    }
+/// The options of `p` whose Grundy value is `target` (every one, through the analysis chain).
+fn moves_to_value(an: &Analyzer, game: &dyn Game, p: &[u64], target: u64) -> Result<Vec<Pos>> {
     // In a Nim heap game an option's value is the XOR of its heaps (Bouton): set one heap so that
     // the XOR becomes `target`.
     if nim_like(game) {
@@ -196,11 +183,31 @@ fn moves_to_value(game: &dyn Game, p: &[u64], target: u64, budget: Budget) -> Re
             })
             .collect());
     }
-    let mut solver = Solver::new(game);
-    solver.check_budget(p, false, budget)?;
-    Ok(game
-        .options(p)
+    if target == 0 {
+        let a = an.analyse(
+            game,
+            p,
+            Play::Normal,
+            Want {
+                moves: true,
+                ..Want::default()
+            },
+        )?;
+        return Ok(a.winning_moves.unwrap_or_default());
+    }
+    let a = an.analyse(
+        game,
+        p,
+        Play::Normal,
+        Want {
+            options: true,
+            ..Want::default()
+        },
+    )?;
+    Ok(a.options
+        .unwrap_or_default()
         .into_iter()
-        .filter(|q| solver.grundy(q) == target)
+        .filter(|o| o.grundy == Some(target))
+        .map(|o| o.to)
         .collect())
 }

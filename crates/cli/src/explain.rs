@@ -4,7 +4,8 @@
 
 use crate::output;
 use clap::Args;
-use nimlab_core::{Budget, Error, Outcome, Play, Pos, Solver};
+use nimlab_analysis::{Analyzer, Limits, StoreHandle, Want};
+use nimlab_core::{Budget, Error, Play, Pos};
 use nimlab_games::parse_game;
 use serde_json::json;
 
@@ -30,95 +31,31 @@ pub fn run(args: &ExplainArgs) -> Result<(), Error> {
     let game = parse_game(&args.game)?;
     let p = game.parse_position(&args.position)?;
     let play = Play::from_misere(args.misere);
-    let budget = Budget {
-        limit: args.limit,
-        flag: "--limit",
-    };
-    let mut solver = Solver::new(game.as_ref());
-    let fmt = |q: &Pos| game.format_position(q);
-
-    let (outcome, method, source, statement, family, reason, moves) = match nimlab_theory::find(
+    let an = Analyzer::new(StoreHandle::none(), Limits::CLI.with_limit(args.limit));
+    let a = an.analyse(
         game.as_ref(),
         &p,
         play,
-    ) {
-        Some((t, v)) => {
-            let outcome = Outcome::from_is_p(v.is_p);
-            let mut moves = v.winning_moves.clone().unwrap_or_default();
-            let mut reason = v.reason.clone().unwrap_or_else(|| {
-                if v.is_p {
-                    format!("P: the position is in the P-set that {} describes", t.id())
-                } else {
-                    format!(
-                        "N: the position is outside the P-set that {} describes",
-                        t.id()
-                    )
-                }
-            });
-            if !v.is_p && moves.is_empty() && !game.is_terminal(&p) {
-                // The result decides the outcome but names no move: find one by search.
-                solver.check_budget(&p, play == Play::Misere, budget)?;
-                if let Some(q) = solver.winning_moves(&p, play).into_iter().next() {
-                    reason.push_str(&format!(
-                        "; a winning move found by exhaustive search: to {}",
-                        fmt(&q)
-                    ));
-                    moves = vec![q];
-                }
-            } else if v.reason.is_none() && !v.is_p {
-                if let Some(q) = moves.first() {
-                    reason.push_str(&format!("; the move to {} lands in it", fmt(q)));
-                }
-            }
-            (
-                outcome,
-                t.id().to_string(),
-                Some(t.source().to_string()),
-                Some(t.statement().to_string()),
-                v.family.clone(),
-                reason,
-                moves,
-            )
-        }
-        None => {
-            solver.check_budget(&p, play == Play::Misere, budget)?;
-            let moves = solver.winning_moves(&p, play);
-            let outcome = solver.outcome(&p, play);
-            let reason = if outcome.is_p() {
-                "P: no proven result known to nimlab decides this position; exhaustive search finds that every move leads to an N-position".to_string()
-            } else if let Some(q) = moves.first() {
-                format!(
-                        "N: no proven result known to nimlab decides this position; exhaustive search finds the winning move to {}, a P-position",
-                        fmt(q)
-                    )
-            } else {
-                "N: a terminal position loses for the player who made the last move (misère play)"
-                    .to_string()
-            };
-            (
-                outcome,
-                "search".to_string(),
-                None,
-                None,
-                None,
-                reason,
-                moves,
-            )
-        }
-    };
-
+        Want {
+            explain: true,
+            ..Want::default()
+        },
+    )?;
+    let e = a.explanation.clone().expect("an explanation was asked for");
+    let fmt = |q: &Pos| game.format_position(q);
+    let first = a.winning_moves.as_ref().and_then(|w| w.first());
     if args.json {
         let mut v = output::header(game.as_ref(), &p, play);
-        v["outcome"] = json!(outcome.to_string());
-        v["method"] = json!(method);
-        v["reason"] = json!(reason);
-        if let Some(f) = &family {
+        v["outcome"] = json!(a.outcome.to_string());
+        v["method"] = json!(e.method);
+        v["reason"] = json!(e.reason);
+        if let Some(f) = &e.family {
             v["family"] = json!(f);
         }
-        if let Some(s) = &source {
+        if let Some(s) = &e.source {
             v["source"] = json!(s);
         }
-        if let Some(q) = moves.first() {
+        if let Some(q) = first {
             v["winning_move"] = json!(q);
         }
         output::print_json(&v);
@@ -128,22 +65,22 @@ pub fn run(args: &ExplainArgs) -> Result<(), Error> {
             game.id(),
             fmt(&p),
             play,
-            outcome,
-            outcome.in_words()
+            a.outcome,
+            a.outcome.in_words()
         );
-        println!("why: {reason}");
-        if let Some(f) = &family {
+        println!("why: {}", e.reason);
+        if let Some(f) = &e.family {
             println!("family: {f}");
         }
-        if let Some(q) = moves.first() {
+        if let Some(q) = first {
             println!("winning move: -> {}", fmt(q));
         }
-        match (&source, &statement) {
+        match (&e.source, &e.statement) {
             (Some(src), Some(st)) => {
-                println!("result: {method} — {st}");
+                println!("result: {} — {st}", e.method);
                 println!("source: {src}");
             }
-            _ => println!("method: exhaustive search"),
+            _ => println!("method: {}", output::method_in_words(&e.method)),
         }
     }
     Ok(())

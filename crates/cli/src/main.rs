@@ -4,6 +4,7 @@ mod cli;
 mod explain;
 mod output;
 mod play;
+mod query;
 mod research_cmd;
 mod store_cmd;
 mod sums_cmd;

@@ -20,6 +20,10 @@ pub fn print_json(v: &Value) {
 pub fn method_in_words(method: &str) -> String {
     if method == "search" {
         "exhaustive search".to_string()
+    } else if method == "engine" {
+        "the tables engine, on the box below the position".to_string()
+    } else if let Some(id) = method.strip_prefix("store:") {
+        format!("look-up in the stored table {id}")
     } else {
         match nimlab_theory::all().into_iter().find(|t| t.id() == method) {
             Some(t) => format!("{} ({})", t.id(), t.source()),
@@ -80,15 +84,9 @@ pub fn theory(game: Option<&str>, as_json: bool) -> Result<(), Error> {
         .filter(|t| filter.as_ref().is_none_or(|g| t.covers(g.as_ref())))
         .collect();
     // For Empty & Redistribute, the objects of Proposition 8 (f(k), R(k), S(k), x(n)).
-    let er = filter.as_ref().and_then(|g| {
-        let is_er = g.family() == "ER" || (g.family() == "EJR" && g.params().get(1) == Some(&1));
-        let k = *g.params().first()?;
-        if is_er {
-            nimlab_theory::er_summary(k, (5 * k as u128).max(40))
-        } else {
-            None
-        }
-    });
+    let er = filter
+        .as_ref()
+        .and_then(|g| nimlab_analysis::er_summary_of(g.as_ref()));
     if as_json {
         let v: Vec<Value> = entries
             .iter()

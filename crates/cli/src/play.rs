@@ -4,12 +4,14 @@
 //! A move is typed as the position after it, in the game's syntax (`0,2,3,4,5`); for Circular Nim and
 //! Shrinking Circular Nim also as `w S a,b,c`: the window of k stacks starting at stack S (1-based,
 //! clockwise) lowered to the heights a, b, c. Commands: `hint`, `undo`, `explain`, `show`, `help`,
-//! `quit`. The engine (values, the computer's move, legality) is `nimlab_web::engine`, shared with the
-//! web page.
+//! `quit`. Values, the computer's move and legality come from `nimlab_analysis::play`, shared with
+//! the web page.
 
 use clap::{Args, ValueEnum};
+use nimlab_analysis::play as engine;
+use nimlab_analysis::{Analyzer, Limits, StoreHandle};
+use nimlab_core::Rng;
 use nimlab_core::{Error, Game, Outcome, Play, Pos};
-use nimlab_web::engine::{self, Limits, Rng};
 use std::io::{BufRead, Write};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -50,7 +52,8 @@ pub struct ServeArgs {
 
 /// `nimlab serve`.
 pub fn serve(args: &ServeArgs) -> Result<(), Error> {
-    nimlab_web::run(&args.bind, args.port).map_err(|e| {
+    let store = StoreHandle::at(nimlab_tables::store::default_path(None));
+    nimlab_web::run(&args.bind, args.port, store).map_err(|e| {
         Error::Unsupported(format!("cannot serve on {}:{}: {e}", args.bind, args.port))
     })
 }
@@ -66,7 +69,7 @@ struct Match {
     game: Box<dyn Game>,
     play: Play,
     computer_first: bool,
-    limits: Limits,
+    an: Analyzer,
     history: Vec<(Pos, Mover)>,
 }
 
@@ -86,7 +89,7 @@ impl Match {
     }
     /// The position and its value in one line.
     fn describe(&self, p: &[u64]) -> String {
-        match engine::analyse(self.game.as_ref(), p, self.play, self.limits) {
+        match engine::value(&self.an, self.game.as_ref(), p, self.play) {
             Ok(a) => {
                 let mut s = format!("{} — {}", self.show(p), a.outcome);
                 if a.terminal {
@@ -106,13 +109,18 @@ impl Match {
         let example = self
             .game
             .options(self.pos())
+            .unwrap_or_default()
             .into_iter()
             .next()
             .map(|q| self.show(&q))
             .unwrap_or_else(|| self.show(self.pos()));
         let mut s = format!("Type a move as the position after it, e.g. {example}");
-        if matches!(self.game.family(), "CN" | "SCN") {
-            let k = self.game.params()[1];
+        let window = self
+            .game
+            .move_structure(self.pos().len())
+            .map(|ms| ms.faces())
+            .and_then(|f| f.iter().map(|w| w.len()).max());
+        if let (nimlab_core::Layout::Circle, Some(k)) = (self.game.layout(), window) {
             s.push_str(&format!(
                 ", or as `w S a,b,...`: the window of {k} stacks starting at stack S (1-based, clockwise) lowered to the given heights"
             ));
@@ -126,21 +134,27 @@ impl Match {
 pub fn run(args: &PlayArgs) -> Result<(), Error> {
     let game = engine::load_game(&args.game)?;
     let play = Play::from_misere(args.misere);
-    let limits = Limits::TERMINAL;
+    let an = Analyzer::new(
+        StoreHandle::at(nimlab_tables::store::default_path(None)),
+        Limits::TERMINAL,
+    );
     let start = match &args.position {
         Some(t) => engine::load_position(game.as_ref(), t)?,
         None => {
-            let mut rng = args.seed.map(Rng::new).unwrap_or_else(Rng::from_time);
-            engine::random_position(game.as_ref(), &mut rng, limits)?
+            let mut rng = args
+                .seed
+                .map(Rng::new)
+                .unwrap_or_else(engine::rng_from_time);
+            engine::random_position(&an, game.as_ref(), &mut rng)?
         }
     };
     // A position nobody can value is refused up front rather than mid-game.
-    engine::analyse(game.as_ref(), &start, play, limits)?;
+    engine::value(&an, game.as_ref(), &start, play)?;
     let mut m = Match {
         game,
         play,
         computer_first: args.computer == Side::First,
-        limits,
+        an,
         history: vec![(start, Mover::Start)],
     };
     println!(
@@ -159,12 +173,12 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
     let mut lines = stdin.lock().lines();
     loop {
         let p = m.pos().clone();
-        if m.game.is_terminal(&p) {
+        if m.game.is_terminal(&p)? {
             announce(&m);
             return Ok(());
         }
         if m.computer_to_move() {
-            let c = engine::computer_move(m.game.as_ref(), &p, play, limits)?;
+            let c = engine::computer_move(&m.an, m.game.as_ref(), &p, play)?;
             println!("computer: {} -> {}  ({})", m.show(&p), m.show(&c.to), c.why);
             m.history.push((c.to, Mover::Computer));
             println!("position: {}", m.describe(m.pos()));
@@ -190,7 +204,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
             }
             "help" | "?" => println!("{}", m.help()),
             "show" | "position" => println!("position: {}", m.describe(&p)),
-            "hint" => match engine::winning_moves_listed(m.game.as_ref(), &p, play, limits) {
+            "hint" => match engine::winning_moves(&m.an, m.game.as_ref(), &p, play) {
                 Ok((w, _)) if w.is_empty() => println!(
                     "hint: no winning move exists here; every move leaves the computer a winning position"
                 ),
@@ -201,7 +215,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
                     if complete {
                         ""
                     } else {
-                        " (constructed by theory; the position is too large to search for others)"
+                        " (constructed by a proven result; the list may be partial: the position is too large to search for others)"
                     }
                 ),
                 Err(e) => println!("hint: {e}"),
@@ -214,9 +228,9 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
                 None => println!("nothing of yours to undo"),
             },
             "explain" => explain(&m, &p),
-            _ => match engine::parse_move(m.game.as_ref(), &p, cmd, limits) {
+            _ => match engine::parse_move(&m.an, m.game.as_ref(), &p, cmd) {
                 Ok(q) => {
-                    let verdict = match engine::analyse(m.game.as_ref(), &q, play, limits) {
+                    let verdict = match engine::value(&m.an, m.game.as_ref(), &q, play) {
                         Ok(a) if a.outcome == Outcome::P => " (a winning move)",
                         Ok(_) => " (a losing move: the computer can now win)",
                         Err(_) => "",
@@ -231,46 +245,21 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
     }
 }
 
-/// `explain`: the text of `nimlab explain` for the current position (the family and relations of
-/// the result that decides it, or the winning move and the family it lands in); the theorem from
-/// the engine when that command cannot answer.
+/// `explain`: why the current position is P or N, from the analysis library (the family and
+/// relations of the result that decides it, or the winning move found by search).
 fn explain(m: &Match, p: &[u64]) {
-    use clap::{Args as _, FromArgMatches as _};
-    let text: Vec<String> = p.iter().map(|a| a.to_string()).collect();
-    let mut argv = vec![
-        "explain".to_string(),
-        m.game.id(),
-        format!("({})", text.join(",")),
-        "--limit".to_string(),
-        format!("{}", m.limits.search),
-    ];
-    if m.play == Play::Misere {
-        argv.push("--misere".into());
-    }
-    let cmd = crate::explain::ExplainArgs::augment_args(clap::Command::new("explain"));
-    let shared = cmd
-        .try_get_matches_from(argv)
-        .ok()
-        .and_then(|matches| crate::explain::ExplainArgs::from_arg_matches(&matches).ok())
-        .map(|args| crate::explain::run(&args));
-    if let Some(Ok(())) = shared {
-        return;
-    }
-    match engine::explain(m.game.as_ref(), p, m.play) {
-        Some(e) => {
-            println!("{} — {}", e.id, e.games);
-            println!("  {}", e.statement);
-            if let Some(r) = &e.reason {
-                println!("  here: {r}");
+    match engine::explain(&m.an, m.game.as_ref(), p, m.play) {
+        Ok(e) => {
+            println!("why: {}", e.reason);
+            if let Some(f) = &e.family {
+                println!("family: {f}");
             }
-            println!("  source: {}", e.source);
+            if let (Some(st), Some(src)) = (&e.statement, &e.source) {
+                println!("result: {} — {st}", e.method);
+                println!("source: {src}");
+            }
         }
-        None => println!(
-            "no proven result covers {} {} in {} play, and it is too large to explain by search here",
-            m.game.id(),
-            m.show(p),
-            m.play
-        ),
+        Err(e) => println!("explain: {e}"),
     }
 }
 

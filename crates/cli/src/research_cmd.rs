@@ -316,7 +316,7 @@ pub fn canonical_p_positions(game: &dyn Game, bound: Bound, play: Play) -> Resul
         let mut out: Vec<Pos> = positions(game, bound)?
             .into_iter()
             .filter(|p| game.canonical(p) == *p)
-            .filter(|p| solver.outcome(p, play).is_p())
+            .filter(|p| solver.outcome(p, play).is_ok_and(|o| o.is_p()))
             .collect();
         out.dedup();
         return Ok(out);

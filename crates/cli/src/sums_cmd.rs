@@ -1,13 +1,18 @@
 //! `outcome`, `grundy` and `moves` of a disjunctive sum such as
 //! `"CN(7,4)[1,2,3,4,5,6,7] + ET(2)[31,54] + nim[5]"`.
 
-use crate::cli::{remoteness_and_suspense, Common, Target};
+use crate::cli::{Common, Target};
 use crate::output;
+use nimlab_analysis::sums::solve_sum;
+use nimlab_analysis::Analyzer;
 use nimlab_core::{Error, Game, Play, Pos, Solver, SumGame};
-use nimlab_theory::sums::solve_sum;
 use serde_json::json;
 
+/// Full searches this small run by default, so that remoteness and suspense can be reported.
+const AUTO_FULL_SEARCH: f64 = 2e7;
+
 pub fn run(
+    an: &Analyzer,
     target: &Target,
     play: Play,
     want_moves: bool,
@@ -20,10 +25,22 @@ pub fn run(
         )));
     }
     let (sum, parts) = nimlab_games::parse_sum(&target.game)?;
-    let answer = solve_sum(&sum, &parts, play, common.budget(), want_moves)?;
+    let answer = solve_sum(an, &sum, &parts, play, want_moves)?;
     let encoded = SumGame::encode(&parts);
     let mut solver = Solver::new(&sum);
-    let rs = remoteness_and_suspense(&mut solver, &encoded, play, forced_remoteness, common)?;
+    // Remoteness and suspense do not add over sums: a full search of the sum, when asked or small.
+    let rs = if forced_remoteness {
+        solver.check_budget(&encoded, true, common.budget())?;
+        true
+    } else {
+        solver.work_estimate(&encoded, true) <= AUTO_FULL_SEARCH.min(common.limit)
+    };
+    let rs = if rs {
+        let f = solver.full(&encoded)?;
+        Some((f.remoteness(play), f.suspense(play)))
+    } else {
+        None
+    };
     let games = sum.parts();
     // A move of the sum, as the whole sum position after it.
     let after = |component: usize, to: &Pos| -> Vec<Pos> {
@@ -61,7 +78,7 @@ pub fn run(
             v["winning_moves_detail"] = json!(answer
                 .winning_moves
                 .iter()
-                .map(|m| json!({"component": m.component, "game": games[m.component].id(), "to": m.to}))
+                .map(|m| json!({"component": m.component + 1, "game": games[m.component].id(), "to": m.to}))
                 .collect::<Vec<_>>());
         }
         output::print_json(&v);

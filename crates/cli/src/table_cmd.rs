@@ -166,8 +166,8 @@ fn join(xs: &[u64]) -> String {
 fn key_of(game: &dyn Game, d: &BoxDomain, play: Play, grundy: bool) -> Key {
     Key {
         game: game.id(),
-        family: game.family().to_string(),
-        params: join(&game.params()),
+        family: String::new(),
+        params: String::new(),
         lo: d.lo,
         hi: d.hi,
         lengths: d
@@ -542,10 +542,10 @@ fn listed_values(
         positions
             .iter()
             .map(|p| {
-                let f = solver.full(p);
-                (f.remoteness(play), f.suspense(play))
+                let f = solver.full(p)?;
+                Ok((f.remoteness(play), f.suspense(play)))
             })
-            .collect(),
+            .collect::<Result<_, Error>>()?,
     ))
 }
 
@@ -812,7 +812,7 @@ fn chip_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<String, Erro
             "--grundy gives normal-play values; leave out --misere".into(),
         ));
     }
-    let entropy = game.family() == "ENTROPY";
+    let entropy = game.table_bound() == nimlab_core::TableBound::Spread;
     let (bound, bound_name) = if entropy {
         match a.max {
             Some(h) => (h, "max"),
@@ -878,8 +878,8 @@ fn chip_table(game: &dyn Game, a: &TableArgs, play: Play) -> Result<String, Erro
             progress.update(i as u64, positions.len() as u64);
         }
         if a.grundy {
-            values.push(solver.grundy(p));
-        } else if solver.outcome(p, play).is_p() {
+            values.push(solver.grundy(p)?);
+        } else if solver.outcome(p, play)?.is_p() {
             ordered = ordered.and_then(|o| orderings(p).and_then(|c| o.checked_add(c)));
             p_set.push(p.clone());
         }

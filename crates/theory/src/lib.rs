@@ -14,7 +14,7 @@ pub mod cn_small;
 pub mod ferguson;
 pub mod harness;
 pub mod linear;
-mod nim;
+pub mod nim;
 pub mod scn;
 
 use nimlab_core::{Game, Play, Pos};

@@ -17,14 +17,16 @@
 //! here (`too_large`), 503 when the server is busy or a computation ran past the request-time limit
 //! (`busy`, `timeout`), 500 if a computation failed unexpectedly (`internal`), 404 for unknown paths.
 
-use crate::engine::{self, Limits, Rng};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use nimlab_analysis::play::{self as engine, rng_from_time};
+use nimlab_analysis::{Analyzer, Explanation, Limits, StoreHandle};
 use nimlab_core::{Error, Game, Play, Pos};
+use nimlab_core::{Layout, MoveStructure, Rng};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -61,12 +63,15 @@ pub const PRESETS: [&str; 12] = [
 #[derive(Clone)]
 struct AppState {
     slots: Arc<Semaphore>,
+    analyzer: Arc<Analyzer>,
 }
 
-/// The page and the API.
-pub fn router() -> Router {
+/// The page and the API, answering through an analyzer that reads the store at `store` (solved
+/// tables answer positions inside their boxes) or none.
+pub fn router_with(store: StoreHandle) -> Router {
     let state = AppState {
         slots: Arc::new(Semaphore::new(CONCURRENT)),
+        analyzer: Arc::new(Analyzer::new(store, Limits::WEB)),
     };
     Router::new()
         .route(
@@ -100,9 +105,14 @@ pub fn router() -> Router {
         .with_state(state)
 }
 
+/// The page and the API, without a store.
+pub fn router() -> Router {
+    router_with(StoreHandle::none())
+}
+
 /// Serves the page on `listener` until the process ends.
-pub async fn serve(listener: tokio::net::TcpListener) -> std::io::Result<()> {
-    axum::serve(listener, router()).await
+pub async fn serve(listener: tokio::net::TcpListener, store: StoreHandle) -> std::io::Result<()> {
+    axum::serve(listener, router_with(store)).await
 }
 
 fn asset(kind: &'static str, body: &'static str) -> Response {
@@ -150,7 +160,10 @@ impl From<Error> for ApiError {
             }
             Error::Unsupported(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             Error::TooLarge(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_large"),
-            Error::Interrupted => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            Error::Script(_) => (StatusCode::BAD_REQUEST, "bad_game"),
+            Error::Interrupted | Error::Io { .. } | Error::Store { .. } => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+            }
         };
         ApiError::new(status, kind, e.to_string())
     }
@@ -249,12 +262,13 @@ fn pos_json(game: &dyn Game, p: &[u64]) -> Value {
     json!({"entries": p, "text": p.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(","), "display": game.format_position(p)})
 }
 
-fn explanation_json(e: &Option<engine::Explanation>) -> Value {
-    match e {
+/// The result that decides a position, or null when it was decided by search.
+fn explanation_json(e: &Explanation, is_p: bool) -> Value {
+    match &e.statement {
         None => Value::Null,
-        Some(e) => json!({
-            "id": e.id, "games": e.games, "statement": e.statement, "source": e.source,
-            "family": e.family, "reason": e.reason, "is_p": e.is_p,
+        Some(st) => json!({
+            "id": e.method, "statement": st, "source": e.source,
+            "family": e.family, "reason": e.reason, "is_p": is_p,
         }),
     }
 }
@@ -271,9 +285,9 @@ fn outcome_words(outcome: nimlab_core::Outcome, terminal: bool, play: Play) -> S
 }
 
 /// The value of a position as JSON (shared by outcome, move and computer).
-fn value_json(game: &dyn Game, p: &[u64], play: Play) -> Result<Value, ApiError> {
-    let a = engine::analyse(game, p, play, Limits::WEB)?;
-    let e = engine::explain(game, p, play);
+fn value_json(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<Value, ApiError> {
+    let a = engine::value(an, game, p, play)?;
+    let e = engine::explain(an, game, p, play)?;
     Ok(json!({
         "game": game.id(),
         "play": play.name(),
@@ -284,7 +298,7 @@ fn value_json(game: &dyn Game, p: &[u64], play: Play) -> Result<Value, ApiError>
         "remoteness": a.remoteness,
         "method": a.method,
         "terminal": a.terminal,
-        "explanation": explanation_json(&e),
+        "explanation": explanation_json(&e, a.outcome.is_p()),
     }))
 }
 
@@ -302,32 +316,38 @@ async fn games(q: Params) -> Answer {
     Ok(Json(json!({"games": list, "presets": PRESETS})))
 }
 
-/// How the page draws a game: `circle` (CN), `shrinking` (SCN), `heaps` (Nim, Moore), `boxes` (chip
-/// games, moves chosen from the list of options).
-fn drawing(game: &dyn Game) -> &'static str {
-    match game.family() {
-        "CN" => "circle",
-        "SCN" => "shrinking",
-        "nim" | "moore" => "heaps",
-        _ => "boxes",
+/// How the page draws a game, from its layout and move structure: `circle` (stacks on a circle,
+/// moves inside windows), `shrinking` (a circle whose emptied piles vanish), `heaps` (a row, moves
+/// inside faces of at most `window` heaps), `boxes` (moves chosen from the list of options), with the
+/// largest window (null for `boxes`).
+fn drawing(game: &dyn Game) -> (&'static str, Value) {
+    let len = game
+        .random_position(&mut Rng::new(1), 3)
+        .map_or(0, |p| p.len());
+    match (game.layout(), game.move_structure(len)) {
+        (Layout::Circle, Some(MoveStructure::ShrinkingWindows { k, .. })) => {
+            ("shrinking", json!(k))
+        }
+        (layout, Some(MoveStructure::Faces(f))) => (
+            if layout == Layout::Circle {
+                "circle"
+            } else {
+                "heaps"
+            },
+            json!(f.iter().map(|w| w.len()).max().unwrap_or(1)),
+        ),
+        _ => ("boxes", Value::Null),
     }
 }
 
 async fn game_info(q: Params) -> Answer {
     let map = params(q, &["game"])?;
     let game = engine::load_game(required(&map, "game")?)?;
-    let window = match game.family() {
-        "CN" | "SCN" => json!(game.params()[1]),
-        "moore" => json!(game.params()[0]),
-        "nim" => json!(1),
-        _ => Value::Null,
-    };
+    let (drawing, window) = drawing(game.as_ref());
     Ok(Json(json!({
         "game": game.id(),
-        "family": game.family(),
-        "params": game.params(),
         "rules": game.rules(),
-        "drawing": drawing(game.as_ref()),
+        "drawing": drawing,
         "window": window,
     })))
 }
@@ -336,14 +356,15 @@ async fn random(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &["game", "seed"])?;
     let game = engine::load_game(required(&map, "game")?)?;
     let mut rng = match map.get("seed") {
-        None => Rng::from_time(),
+        None => rng_from_time(),
         Some(s) => Rng::new(
             s.parse()
                 .map_err(|_| ApiError::bad("seed must be a non-negative integer"))?,
         ),
     };
+    let s2 = s.clone();
     compute(&s, move || {
-        let p = engine::random_position(game.as_ref(), &mut rng, Limits::WEB)?;
+        let p = engine::random_position(&s2.analyzer, game.as_ref(), &mut rng)?;
         Ok(Json(
             json!({"game": game.id(), "position": pos_json(game.as_ref(), &p)}),
         ))
@@ -357,22 +378,28 @@ async fn outcome(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &POSITION_PARAMS)?;
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
-    compute(&s, move || Ok(Json(value_json(game.as_ref(), &p, play)?))).await
+    let an = s.analyzer.clone();
+    compute(&s, move || {
+        Ok(Json(value_json(&an, game.as_ref(), &p, play)?))
+    })
+    .await
 }
 
 async fn moves(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &POSITION_PARAMS)?;
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
+    let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        let list = engine::moves(g, &p, play, Limits::WEB)?;
-        let winning = list.iter().filter(|m| m.winning).count();
+        let a = engine::moves(&an, g, &p, play)?;
+        let list = a.options.unwrap_or_default();
+        let winning = list.iter().filter(|m| m.outcome.is_p()).count();
         let moves: Vec<Value> = list
             .iter()
             .map(|m| {
                 json!({
-                    "to": pos_json(g, &m.to), "winning": m.winning,
+                    "to": pos_json(g, &m.to), "winning": m.outcome.is_p(),
                     "grundy": m.grundy, "remoteness": m.remoteness,
                 })
             })
@@ -380,6 +407,7 @@ async fn moves(State(s): State<AppState>, q: Params) -> Answer {
         Ok(Json(json!({
             "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
             "count": moves.len(), "winning_count": winning, "moves": moves,
+            "method": a.moves_method,
         })))
     })
     .await
@@ -389,16 +417,26 @@ async fn hint(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &POSITION_PARAMS)?;
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
+    let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        let (w, complete) = engine::winning_moves_listed(g, &p, play, Limits::WEB)?;
-        let text = if g.is_terminal(&p) {
+        let a = an.analyse(
+            g,
+            &p,
+            play,
+            nimlab_analysis::Want {
+                moves: true,
+                ..Default::default()
+            },
+        )?;
+        let (w, complete) = (a.winning_moves.unwrap_or_default(), a.winning_moves_complete);
+        let text = if a.terminal {
             "the game is over".to_string()
         } else if w.is_empty() {
             "no winning move exists: every move leaves your opponent a winning position".to_string()
         } else if !complete {
             format!(
-                "winning move{} constructed by theory (the position is too large to search for others): {}",
+                "winning move{} constructed by a proven result; the list may be partial (the position is too large to search for others): {}",
                 if w.len() == 1 { "" } else { "s" },
                 w.iter()
                     .map(|q| g.format_position(q))
@@ -419,6 +457,8 @@ async fn hint(State(s): State<AppState>, q: Params) -> Answer {
             "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
             "exists": !w.is_empty(),
             "complete": complete,
+            "winning_moves_complete": complete,
+            "method": a.moves_method,
             "winning_moves": w.iter().map(|q| pos_json(g, q)).collect::<Vec<_>>(),
             "text": text,
         })))
@@ -434,17 +474,19 @@ async fn play_move(State(s): State<AppState>, q: Params) -> Answer {
     if to_text.len() > 4096 {
         return Err(ApiError::bad("position text too long"));
     }
+    let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        if g.is_terminal(&p) {
+        if g.is_terminal(&p)? {
             return Err(Error::Unsupported("the game is over: no move is left".into()).into());
         }
-        let to = match g.family() {
-            "CN" | "SCN" | "nim" | "moore" => nimlab_core::position::parse_list(&to_text)?,
-            _ => g.parse_position(&to_text)?,
+        // Games whose moves have a structure accept the position written with emptied piles as zeros.
+        let to = match g.move_structure(p.len()) {
+            Some(_) => nimlab_core::position::parse_list(&to_text)?,
+            None => g.parse_position(&to_text)?,
         };
-        let to = engine::legal_move(g, &p, &to, Limits::WEB)?;
-        let mut v = value_json(g, &to, play)?;
+        let to = engine::legal_move(&an, g, &p, &to)?;
+        let mut v = value_json(&an, g, &to, play)?;
         // The mover wins with perfect play exactly when the position reached is a P-position.
         v["winning"] = json!(v["outcome"] == "P");
         v["from"] = pos_json(g, &p);
@@ -457,13 +499,14 @@ async fn computer(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &POSITION_PARAMS)?;
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
+    let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        if g.is_terminal(&p) {
+        if g.is_terminal(&p)? {
             return Err(Error::Unsupported("the game is over: no move is left".into()).into());
         }
-        let c = engine::computer_move(g, &p, play, Limits::WEB)?;
-        let mut v = value_json(g, &c.to, play)?;
+        let c = engine::computer_move(&an, g, &p, play)?;
+        let mut v = value_json(&an, g, &c.to, play)?;
         v["winning"] = json!(c.winning);
         v["why"] = json!(c.why);
         v["from"] = pos_json(g, &p);
@@ -476,26 +519,39 @@ async fn explain(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &POSITION_PARAMS)?;
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
+    let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        let e = engine::explain(g, &p, play);
-        let text = match &e {
-            Some(e) => {
-                let mut t = format!("{}: {} (source: {})", e.id, e.statement, e.source);
-                if let Some(r) = &e.reason {
-                    t.push_str(&format!(" — here: {r}"));
-                }
-                t
+        let a = an.analyse(
+            g,
+            &p,
+            play,
+            nimlab_analysis::Want {
+                explain: true,
+                ..Default::default()
+            },
+        )?;
+        let e = a.explanation.expect("an explanation was asked for");
+        let text = match (&e.statement, &e.source) {
+            (Some(st), Some(src)) => {
+                format!("{}: {st} (source: {src}) — here: {}", e.method, e.reason)
             }
-            None => format!(
-                "no proven result covers {} in {} play; nimlab answers it by exhaustive search",
+            _ => format!(
+                "no proven result covers {} in {} play; nimlab answers it by {}: {}",
                 g.id(),
-                play.name()
+                play.name(),
+                if e.method == "search" {
+                    "exhaustive search".to_string()
+                } else {
+                    e.method.clone()
+                },
+                e.reason
             ),
         };
         Ok(Json(json!({
             "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
-            "explanation": explanation_json(&e), "text": text,
+            "method": a.method,
+            "explanation": explanation_json(&e, a.outcome.is_p()), "text": text,
         })))
     })
     .await
@@ -503,7 +559,7 @@ async fn explain(State(s): State<AppState>, q: Params) -> Answer {
 
 /// `nimlab serve`: binds `bind:port` (port 0 picks a free port), prints the address on stdout and
 /// serves until the process is stopped.
-pub fn run(bind: &str, port: u16) -> std::io::Result<()> {
+pub fn run(bind: &str, port: u16, store: StoreHandle) -> std::io::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(8)
@@ -515,6 +571,6 @@ pub fn run(bind: &str, port: u16) -> std::io::Result<()> {
         println!("nimlab serve: listening on http://{addr}/ (Ctrl-C stops)");
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        serve(listener).await
+        serve(listener, store).await
     })
 }
