@@ -1,5 +1,5 @@
-//! Empty-All-But-One EABO(k), also EJR(k,k-1) ([Ferguson], §3, Proposition 7; see
-//! docs/rules.md#empty-all-but-one-eabok).
+//! Empty-All-But-One EABO(k), also EJR(k,k-1) (Ferguson, Some Chip Transfer Games, §3,
+//! Proposition 7; see docs/rules.md#empty-all-but-one-eabok).
 
 use super::{ejr_boxes, n_verdict, ok_boxes, p_verdict, redist_boxes};
 use crate::{Theorem, Verdict};

@@ -1,5 +1,5 @@
-//! Entropy Reduction with three boxes, ENTROPY(3) ([Ferguson], §5, Proposition 9; see
-//! docs/rules.md#entropy-reduction-entropyk).
+//! Entropy Reduction with three boxes, ENTROPY(3) (Ferguson, Some Chip Transfer Games, §5,
+//! Proposition 9; see docs/rules.md#entropy-reduction-entropyk).
 
 use super::{n_verdict, p_verdict, sorted, v2};
 use crate::{Theorem, Verdict};

@@ -1,5 +1,5 @@
-//! Empty & Redistribute ER(k), also EJR(k,1) ([Ferguson], §4, Proposition 8 and Lemma 4; see
-//! docs/rules.md#empty--redistribute-erk).
+//! Empty & Redistribute ER(k), also EJR(k,1) (Ferguson, Some Chip Transfer Games, §4, Proposition 8
+//! and Lemma 4; see docs/rules.md#empty--redistribute-erk).
 
 use super::{ejr_boxes, n_verdict, ok_boxes, p_verdict, power_position, redist_boxes, total};
 use crate::{Theorem, Verdict};

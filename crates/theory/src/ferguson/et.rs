@@ -1,4 +1,5 @@
-//! Empty & Transfer ET(k) ([Ferguson], §2, Propositions 1–6; see docs/rules.md#empty--transfer-etk).
+//! Empty & Transfer ET(k) (Ferguson, Some Chip Transfer Games, §2, Propositions 1–6; see
+//! docs/rules.md#empty--transfer-etk).
 
 use super::{n_verdict, ok_boxes, p_verdict, v2};
 use crate::{Theorem, Verdict};

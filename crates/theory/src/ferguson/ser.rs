@@ -1,4 +1,4 @@
-//! Selective-Empty & Redistribute SER(k) ([Ferguson], §4; see
+//! Selective-Empty & Redistribute SER(k) (Ferguson, Some Chip Transfer Games, §4; see
 //! docs/rules.md#selective-empty--redistribute-serk).
 
 use super::{n_verdict, ok_boxes, p_verdict, power_position, redist_boxes, total};
