@@ -3,8 +3,8 @@
 //! Proven results as values. Each [`Theorem`] carries its source, the games it covers, a membership
 //! test for its P-set (which decides the outcome of every position it covers), and the winning moves it
 //! constructs without enumerating options, so it answers for positions of any size. Every entry is
-//! checked against exhaustive search by the shared harness in this crate's tests
-//! (`tests/harness.rs`).
+//! checked against exhaustive search in this crate's tests, through the shared harness of the
+//! `nimlab-testkit` crate (a dev-dependency, not part of this library).
 //!
 //! The command line asks [`find`] for a result that decides a position and falls back to search.
 
@@ -12,7 +12,6 @@ pub mod circular;
 pub mod cn74;
 pub mod cn_small;
 pub mod ferguson;
-pub mod harness;
 pub mod linear;
 pub mod nim;
 pub mod scn;

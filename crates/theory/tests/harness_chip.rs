@@ -12,8 +12,9 @@
 
 use nimlab_core::{Game, Outcome, Play, Pos, Solver};
 use nimlab_games::chip::{self, EmptyTransfer, EntropyReduction, Redistribute};
+use nimlab_testkit as harness;
 use nimlab_theory::ferguson::{self, *};
-use nimlab_theory::{harness, Theorem};
+use nimlab_theory::Theorem;
 use std::collections::BTreeSet;
 
 fn upto(k: usize, s: u64) -> Vec<Pos> {

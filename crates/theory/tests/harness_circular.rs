@@ -4,7 +4,7 @@
 
 use nimlab_core::{Game, Pos};
 use nimlab_games::{CircularNim, ShrinkingCircularNim};
-use nimlab_theory::harness::{self, BoxPSet, Coverage};
+use nimlab_testkit::{self as harness, BoxPSet, Coverage};
 use nimlab_theory::{cn74, cn_small, scn, Theorem};
 use std::time::Instant;
 

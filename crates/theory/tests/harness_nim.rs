@@ -2,7 +2,8 @@
 
 use nimlab_core::{Game, Pos};
 use nimlab_games::{CircularNim, MooreNim, Nim};
-use nimlab_theory::{harness, Bouton, BoutonMisere, MooreTheorem, Theorem};
+use nimlab_testkit as harness;
+use nimlab_theory::{Bouton, BoutonMisere, MooreTheorem, Theorem};
 
 fn boxes(len: usize, hi: u64) -> Vec<Pos> {
     let mut out: Vec<Pos> = vec![vec![]];

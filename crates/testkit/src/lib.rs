@@ -1,12 +1,17 @@
-//! The shared check of a theory entry against exhaustive search.
+//! # nimlab-testkit
+//!
+//! Test support, not shipped: the shared check of a theory entry against exhaustive search.
 //!
 //! For every given position the entry decides, the harness compares the entry's membership test with
 //! the searched outcome (in the entry's play convention), the Grundy value when the entry gives one, and
 //! checks that every constructed winning move is a legal option that lands in the searched P-set (and
 //! that a complete list of winning moves is exactly the searched one).
+//!
+//! `nimlab-theory` and any other crate whose tests check theory entries take this crate as a
+//! `[dev-dependencies]` entry.
 
-use crate::Theorem;
 use nimlab_core::{Game, Pos, Solver};
+use nimlab_theory::Theorem;
 use std::collections::BTreeSet;
 
 /// What one harness run covered.
