@@ -90,6 +90,9 @@ pub struct Chain<'a> {
     stored_pset: OnceLock<Option<PSetBox>>,
     stored_grundy: OnceLock<Option<GrundyBox>>,
     engine: OnceLock<Option<PSetBox>>,
+    /// Whether the covering results give Grundy values (checked once, at the root); when they only
+    /// decide P or N, a Grundy search does not ask them at every position.
+    theorem_grundy: OnceLock<bool>,
 }
 
 /// Results that decide only some positions of the games they cover.
@@ -128,6 +131,7 @@ impl<'a> Chain<'a> {
             stored_pset: OnceLock::new(),
             stored_grundy: OnceLock::new(),
             engine: OnceLock::new(),
+            theorem_grundy: OnceLock::new(),
         }
     }
 
@@ -278,7 +282,13 @@ impl<'a> Chain<'a> {
 
     /// The Grundy value of `p` without search (a theorem's value, a stored Grundy table).
     pub fn known_grundy(&self, p: &[u64]) -> Option<(u64, String)> {
-        for t in self.normal_theorems() {
+        let useful = *self.theorem_grundy.get_or_init(|| {
+            self.normal_theorems().iter().any(|t| {
+                t.decide(self.game, &self.root)
+                    .is_some_and(|v| v.grundy.is_some())
+            })
+        });
+        for t in self.normal_theorems().iter().filter(|_| useful) {
             if let Some(v) = t.decide(self.game, p) {
                 if let Some(g) = v.grundy.or(v.is_p.then_some(0)) {
                     return Some((g, t.id().to_string()));

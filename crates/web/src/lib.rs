@@ -14,3 +14,4 @@
 pub mod api;
 
 pub use api::{router, router_with, run, serve};
+pub use nimlab_analysis::StoreHandle;
