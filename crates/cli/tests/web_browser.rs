@@ -6,6 +6,9 @@
 //! Needs Debian's `chromium` and `chromium-driver` (CI installs them in `.ci/run`); without them the
 //! test fails.
 
+mod common;
+
+use common::which;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -48,14 +51,6 @@ fn start(cmd: &mut Command, find: impl Fn(&str) -> Option<String>) -> (Child, St
     let _ = child.kill();
     let _ = child.wait();
     panic!("{cmd:?} did not report its address");
-}
-
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?
-        .to_str()?
-        .split(':')
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.is_file())
 }
 
 /// One HTTP/1.1 request with a JSON body; the status and the JSON answer.
@@ -207,6 +202,15 @@ impl Browser {
             self.text("refusal")
         );
     }
+    /// The stack heights drawn on the board.
+    fn heights(&self) -> Vec<u64> {
+        let pos = self.js("return document.getElementById('board').dataset.position;");
+        pos.as_str()
+            .unwrap()
+            .split(',')
+            .map(|x| x.parse().unwrap())
+            .collect()
+    }
     fn rows(&self) -> u64 {
         self.js("return document.querySelectorAll('#history tbody tr').length;")
             .as_u64()
@@ -234,14 +238,11 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
     let _ = std::fs::remove_dir_all(&profile);
     std::fs::create_dir_all(&profile).unwrap();
 
-    let (server, addr) = start(
-        Command::new(env!("CARGO_BIN_EXE_nimlab")).args(["serve", "--port", "0"]),
-        |l| {
-            l.split("http://")
-                .nth(1)
-                .map(|a| a.split('/').next().unwrap().to_string())
-        },
-    );
+    let (server, addr) = start(common::cmd().args(["serve", "--port", "0"]), |l| {
+        l.split("http://")
+            .nth(1)
+            .map(|a| a.split('/').next().unwrap().to_string())
+    });
     let mut procs = Kill(vec![server]);
     let (drv, dport) = start(Command::new(&driver).arg("--port=0"), |l| {
         l.split("started successfully on port ")
@@ -307,14 +308,7 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
         b.text("hint-text").contains("no winning move")
     });
     // A pending move: the selected window is drawn and the Play button is coloured as losing.
-    let pos = b.js("return document.getElementById('board').dataset.position;");
-    let heights: Vec<u64> = pos
-        .as_str()
-        .unwrap()
-        .split(',')
-        .map(|x| x.parse().unwrap())
-        .collect();
-    let i = heights.iter().position(|&h| h > 0).unwrap();
+    let i = b.heights().iter().position(|&h| h > 0).unwrap();
     b.click(&format!("#tok-{i}-1"));
     b.wait_for("the pending move", |b| {
         b.js("return document.getElementById('play-move').className;") == "bad"
@@ -329,14 +323,11 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
             break;
         }
         let rows = b.rows();
-        let pos = b.js("return document.getElementById('board').dataset.position;");
-        let heights: Vec<u64> = pos
-            .as_str()
-            .unwrap()
-            .split(',')
-            .map(|x| x.parse().unwrap())
-            .collect();
-        let i = heights.iter().position(|&h| h > 0).expect("a move is left");
+        let i = b
+            .heights()
+            .iter()
+            .position(|&h| h > 0)
+            .expect("a move is left");
         if b.js("return document.getElementById('play-move').disabled;") == json!(true) {
             b.click(&format!("#tok-{i}-1"));
         }
