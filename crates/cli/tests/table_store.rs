@@ -6,6 +6,9 @@ mod common;
 
 use common::{cmd, json, nimlab, ok, TempDir};
 use serde_json::Value;
+use std::io::Read;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
 
 #[test]
 fn engine_and_naive_agree_through_the_cli() {
@@ -269,34 +272,77 @@ fn outcome_and_grundy_look_up_stored_tables() {
     assert_eq!(v["grundy"], search["grundy"]);
 }
 
+/// Ctrl-C in the middle of a long table run: the run stops with exit status 130 and the one-line
+/// message, the store holds no complete table, and a rerun stores its table cleanly.
+#[cfg(unix)]
 #[test]
 fn an_interrupted_run_stores_nothing() {
     let dir = TempDir::new("store-interrupt");
     let db = dir.db();
-    let mut child = cmd()
+    // CN(7,4) in [0..22]^7: 3.4e9 positions, about half a minute of work for a release build on two
+    // cores (--max 20 takes 15 s); it is interrupted after about a second.
+    let child = cmd()
         .args([
             "table",
             "CN(7,4)",
             "--max",
-            "30",
+            "22",
             "--count-only",
             "--limit",
-            "1e12",
+            "1e13",
             "--db",
             &db,
         ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let _ = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    let status = child.wait().unwrap();
-    assert!(!status.success());
+    let mut run = Reap(child);
+    let pid = run.0.id();
+    // Wait until the run is surely computing: a second in, still running, and (where /proc tells)
+    // with its Ctrl-C handler installed, which happens when the computation starts.
+    let start = Instant::now();
+    loop {
+        assert!(
+            run.0.try_wait().unwrap().is_none(),
+            "the table run ended before it could be interrupted: {}",
+            stderr_of(&mut run.0)
+        );
+        if start.elapsed() >= Duration::from_secs(1) && catches_sigint(pid) {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the table run never installed its Ctrl-C handler"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(unsafe { libc::kill(pid as libc::pid_t, libc::SIGINT) }, 0);
+    let status = loop {
+        if let Some(status) = run.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the table run did not stop within a minute of Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let err = stderr_of(&mut run.0);
+    assert_eq!(status.code(), Some(130), "{status:?}: {err}");
+    common::assert_one_line("interrupted table", &err);
+    assert!(
+        err.contains("interrupted before the computation finished"),
+        "{err}"
+    );
     let list = json(&["store", "list", "--json", "--db", &db]);
-    assert_eq!(list, serde_json::json!([]));
+    assert!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["complete"] != true),
+        "an interrupted run stored a complete table: {list}"
+    );
     // A rerun on a smaller box starts cleanly and stores its table.
     let v = json(&[
         "table",
@@ -309,13 +355,43 @@ fn an_interrupted_run_stores_nothing() {
         &db,
     ]);
     assert_eq!(v["method"], "engine");
-    assert_eq!(
-        json(&["store", "list", "--json", "--db", &db])
-            .as_array()
-            .unwrap()
-            .len(),
-        1
-    );
+    let list = json(&["store", "list", "--json", "--db", &db]);
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["complete"], true);
+    assert_eq!(list[0]["count"], v["count"]);
+}
+
+/// Kills and reaps a child process when dropped, so that a failing test leaves nothing running.
+struct Reap(Child);
+
+impl Drop for Reap {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// What a finished child wrote on its piped standard error.
+fn stderr_of(child: &mut Child) -> String {
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    err
+}
+
+/// True when process `pid` catches SIGINT (its handler is installed), read from `/proc/PID/status`;
+/// true where there is no `/proc`.
+fn catches_sigint(pid: u32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return true;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (libc::SIGINT - 1)) != 0)
 }
 
 /// A scripted game whose options have smaller sums but are not lexicographically smaller: the plain
