@@ -1,26 +1,8 @@
 //! The chip games through the command line: names, both notations, closed forms, tables, `theory ER(k)`.
 
-use serde_json::Value;
-use std::process::{Command, Output};
+mod common;
 
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        // Never touch the user's store from the tests.
-        .env("NIMLAB_DB", "off")
-        .args(args)
-        .output()
-        .expect("run nimlab")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = nimlab(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::{fails, json, ok};
 
 fn v2(x: u64) -> u32 {
     x.trailing_zeros()
@@ -48,10 +30,9 @@ fn multiplicative_notation_in_and_out() {
     let b = json(&["outcome", "er(7)", "1,1,1,1,1,1,10", "--json"]);
     assert_eq!(a["outcome"], "P");
     assert_eq!(a["position"], b["position"]);
-    let text = String::from_utf8_lossy(&nimlab(&["moves", "ER(7)", "1^5 2 10"]).stdout).to_string();
+    let text = ok(&["moves", "ER(7)", "1^5 2 10"]);
     assert!(text.contains("1^6 10"), "{text}");
-    let text =
-        String::from_utf8_lossy(&nimlab(&["moves", "ER(7)", "1,1,1,1,1,2,10"]).stdout).to_string();
+    let text = ok(&["moves", "ER(7)", "1,1,1,1,1,2,10"]);
     assert!(text.contains("(1,1,1,1,1,1,10)"), "{text}");
 }
 
@@ -80,16 +61,13 @@ fn table_by_total_chips_matches_prop_4() {
     assert_eq!(v["canonical_count"], multisets);
     assert_eq!(v["count"], ordered);
     assert_eq!(v["positions"].as_array().unwrap().len() as u64, multisets);
-    let out = nimlab(&["table", "ET(3)", "--max", "20"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-sum"));
-    let out = nimlab(&["table", "ER(7)", "--max-sum", "100000"]);
-    assert_eq!(out.status.code(), Some(2));
+    fails(&["table", "ET(3)", "--max", "20"], "--max-sum");
+    fails(&["table", "ER(7)", "--max-sum", "100000"], "");
 }
 
 #[test]
 fn theory_er_prints_prop_8_objects() {
-    let text = String::from_utf8_lossy(&nimlab(&["theory", "ER(7)"]).stdout).to_string();
+    let text = ok(&["theory", "ER(7)"]);
     assert!(text.contains("f(7) = 3"), "{text}");
     assert!(text.contains("8, 10, 12, 15, 18, 22, 26"), "{text}");
     assert!(
@@ -111,11 +89,6 @@ fn theory_er_prints_prop_8_objects() {
 /// and in CSV the P-positions are exactly the positions of value 0.
 #[test]
 fn chip_tables_in_every_format_and_grundy_values() {
-    let text = |args: &[&str]| -> String {
-        let out = nimlab(args);
-        assert!(out.status.success(), "{args:?}");
-        String::from_utf8(out.stdout).unwrap()
-    };
     let v = json(&["table", "ET(2)", "--max-sum", "12", "--grundy", "--json"]);
     let values = v["values"].as_array().unwrap();
     assert_eq!(values.len() as u64, v["positions_in_box"].as_u64().unwrap());
@@ -132,8 +105,8 @@ fn chip_tables_in_every_format_and_grundy_values() {
         assert_eq!(g["grundy"], e["grundy"], "{p:?}");
     }
     for game in ["ET(3)", "ER(3)", "EABO(4)"] {
-        let csv = text(&["table", game, "--max-sum", "14", "--format", "csv"]);
-        let jsonl = text(&["table", game, "--max-sum", "14", "--format", "jsonl"]);
+        let csv = ok(&["table", game, "--max-sum", "14", "--format", "csv"]);
+        let jsonl = ok(&["table", game, "--max-sum", "14", "--format", "jsonl"]);
         let listed = json(&["table", game, "--max-sum", "14", "--json"]);
         let want: Vec<String> = listed["positions"]
             .as_array()
@@ -154,7 +127,7 @@ fn chip_tables_in_every_format_and_grundy_values() {
             .map(|l| l.trim_matches(|c| c == '[' || c == ']').to_string())
             .collect();
         assert_eq!(from_jsonl, want, "{game} jsonl");
-        let zeros: Vec<String> = text(&[
+        let zeros: Vec<String> = ok(&[
             "table",
             game,
             "--max-sum",
@@ -171,6 +144,8 @@ fn chip_tables_in_every_format_and_grundy_values() {
             "{game}: the zeros of the Grundy table are the P-set"
         );
     }
-    let out = nimlab(&["table", "ET(3)", "--max-sum", "6", "--grundy", "--misere"]);
-    assert_eq!(out.status.code(), Some(2));
+    fails(
+        &["table", "ET(3)", "--max-sum", "6", "--grundy", "--misere"],
+        "",
+    );
 }

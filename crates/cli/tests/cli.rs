@@ -1,43 +1,9 @@
 //! The command-line contract: every command, text and JSON, and one-line errors with exit status 2.
 
+mod common;
+
+use common::{fails, json, ok, TempDir};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        // Never touch the user's store from the tests.
-        .env("NIMLAB_DB", "off")
-        .args(args)
-        .output()
-        .expect("run nimlab")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = nimlab(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
-}
-
-fn fails(args: &[&str], needle: &str) {
-    let out = nimlab(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?} should exit 2");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        err.trim_end().lines().count(),
-        1,
-        "{args:?}: one line expected, got {err:?}"
-    );
-    assert!(
-        err.contains(needle),
-        "{args:?}: {err:?} should mention {needle:?}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
-}
 
 #[test]
 fn outcome_json_has_the_contract_keys() {
@@ -91,8 +57,7 @@ fn grundy_command() {
     let v = json(&["grundy", "CN(4,4)", "2,0,0,0", "--json"]);
     assert_eq!(v["grundy"], 2);
     assert_eq!(v["outcome"], "N");
-    let text = nimlab(&["grundy", "CN(4,4)", "2,0,0,0"]);
-    assert!(String::from_utf8_lossy(&text.stdout).contains("Grundy value 2"));
+    assert!(ok(&["grundy", "CN(4,4)", "2,0,0,0"]).contains("Grundy value 2"));
 }
 
 #[test]
@@ -114,8 +79,7 @@ fn moves_lists_winning_moves_as_given() {
     // with non-zero XOR).
     let v = json(&["moves", "nim", "1,2,4", "--misere", "--json"]);
     assert_eq!(v["winning_moves"], serde_json::json!([[1, 2, 3]]));
-    let text = String::from_utf8_lossy(&nimlab(&["moves", "CN(4,2)", "3,1,2,1", "--all"]).stdout)
-        .to_string();
+    let text = ok(&["moves", "CN(4,2)", "3,1,2,1", "--all"]);
     assert!(text.contains("(2,1,2,1)") && text.contains("winning"));
 }
 
@@ -148,29 +112,17 @@ fn table_json_and_counts() {
 
 #[test]
 fn table_writes_files_whole() {
-    let dir = std::env::temp_dir().join(format!("nimlab-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("cn42.json");
-    let out = nimlab(&[
-        "table",
-        "CN(4,2)",
-        "--max",
-        "3",
-        "--json",
-        "-o",
-        path.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
+    let dir = TempDir::new("cli-files");
+    let path = dir.file("cn42.json");
+    ok(&["table", "CN(4,2)", "--max", "3", "--json", "-o", &path]);
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(v["count"], 16);
-    assert!(!dir.join("cn42.partial").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!dir.path().join("cn42.partial").exists());
 }
 
 #[test]
 fn games_lists_every_family() {
-    let out = nimlab(&["games"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = ok(&["games"]);
     for name in ["nim", "moore(k)", "CN(n,k)", "SCN(n,k)"] {
         assert!(text.contains(name), "{name}");
     }
@@ -277,13 +229,7 @@ fn outcome_reports_remoteness_and_suspense() {
 fn table_remoteness_columns() {
     // CN(4,2) in [0..2]^4, by hand: (0,1,0,1) is P and its options (one stack lowered: opposite stacks
     // share no window) are N at remoteness 1, so remoteness 1 + 1 = 2 and suspense 1 + 1 = 2.
-    let out = Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(["table", "CN(4,2)", "--max", "2", "--remoteness", "--json"])
-        .env("NIMLAB_DB", "off")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&["table", "CN(4,2)", "--max", "2", "--remoteness", "--json"]);
     let ps = v["positions"].as_array().unwrap();
     let i = ps
         .iter()

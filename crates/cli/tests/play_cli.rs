@@ -1,10 +1,12 @@
 //! `nimlab play` with its input piped: moves, commands, bad input, and the end of the game.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn play(args: &[&str], input: &str) -> (String, String, Option<i32>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nimlab"))
+    let mut child = common::cmd()
         .arg("play")
         .args(args)
         .stdin(Stdio::piped())
@@ -102,6 +104,6 @@ fn bad_games_and_positions_are_refused_up_front() {
         let (out, err, code) = play(&args, "");
         assert_eq!(code, Some(2), "{args:?}: {out} {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        common::assert_one_line(&args, &err);
     }
 }

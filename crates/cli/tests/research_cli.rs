@@ -1,46 +1,22 @@
 //! `verify`, `patterns` and scripted games through the command line.
 
+mod common;
+
+use common::{fails, json, nimlab, parse, TempDir};
 use serde_json::Value;
-use std::process::{Command, Output};
 
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("run nimlab")
-}
-
-fn write(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("nimlab-cli-research-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().to_string()
-}
+/// `verify` of the CN(7,4) theorem over a small box.
+const VERIFY_CN74: [&str; 6] = ["verify", "CN(7,4)", "--max", "3", "--theorem", "cn-7-4"];
 
 #[test]
 fn verify_exit_codes_and_witnesses() {
-    let out = nimlab(&[
-        "verify",
-        "CN(7,4)",
-        "--max",
-        "3",
-        "--theorem",
-        "cn-7-4",
-        "--json",
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&[VERIFY_CN74.as_slice(), &["--json"]].concat());
     assert_eq!(v["holds"], true);
     assert_eq!(v["positions"], 4u64.pow(7));
 
     // A planted false conjecture for CN(5,3): "all stacks equal" (true of CN(5,4), not CN(5,3)).
-    let conj = write(
+    let dir = TempDir::new("research-verify");
+    let conj = dir.write(
         "equal.rhai",
         "fn is_p(p) {\n  for x in p { if x != p[0] { return false; } }\n  true\n}",
     );
@@ -54,7 +30,7 @@ fn verify_exit_codes_and_witnesses() {
         "--json",
     ]);
     assert_eq!(out.status.code(), Some(1));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse("verify --conjecture", &String::from_utf8_lossy(&out.stdout));
     assert_eq!(v["holds"], false);
     // No move of CN(5,3) joins two all-equal positions (a window of 3 cannot lower all 5 stacks), so
     // (I) holds and the failures are (II): positions such as (1,1,1,1,0) with no move to equal stacks.
@@ -74,27 +50,17 @@ fn verify_exit_codes_and_witnesses() {
     );
 
     // Wrong theorem for the game, or a misère flag on a normal-play result: one-line errors.
-    let out = nimlab(&["verify", "CN(5,3)", "--max", "3", "--theorem", "cn-7-4"]);
-    assert_eq!(out.status.code(), Some(2));
-    let out = nimlab(&[
-        "verify",
-        "CN(7,4)",
-        "--max",
-        "3",
-        "--theorem",
-        "cn-7-4",
-        "--misere",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let out = nimlab(&["verify", "CN(7,4)", "--max", "3"]);
-    assert_eq!(out.status.code(), Some(2));
+    fails(
+        &["verify", "CN(5,3)", "--max", "3", "--theorem", "cn-7-4"],
+        "",
+    );
+    fails(&[VERIFY_CN74.as_slice(), &["--misere"]].concat(), "");
+    fails(&["verify", "CN(7,4)", "--max", "3"], "");
 }
 
 #[test]
 fn patterns_show_the_families_of_cn74() {
-    let out = nimlab(&["patterns", "CN(7,4)", "--max", "5", "--json"]);
-    assert!(out.status.success());
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&["patterns", "CN(7,4)", "--max", "5", "--json"]);
     let fams = v["families"].as_array().unwrap();
     let total: u64 = fams.iter().map(|f| f["count"].as_u64().unwrap()).sum();
     assert_eq!(total, v["canonical_count"].as_u64().unwrap());
@@ -118,25 +84,12 @@ fn patterns_show_the_families_of_cn74() {
 #[test]
 fn scripted_games_work_with_every_command() {
     let script = format!("{}/../../examples/cn52.rhai", env!("CARGO_MANIFEST_DIR"));
-    for args in [
-        vec!["outcome", script.as_str(), "3,1,4,1,5", "--json"],
-        vec!["moves", script.as_str(), "3,1,4,1,5", "--json"],
-        vec!["grundy", script.as_str(), "3,1,4,1,5", "--json"],
-    ] {
-        let out = nimlab(&args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    for cmd in ["outcome", "grundy"] {
+        json(&[cmd, &script, "3,1,4,1,5", "--json"]);
     }
     // Same answers as the built-in CN(5,2).
-    let a: Value =
-        serde_json::from_slice(&nimlab(&["moves", &script, "3,1,4,1,5", "--json"]).stdout).unwrap();
-    let b: Value = serde_json::from_slice(
-        &nimlab(&["moves", "CN(5,2)", "3,1,4,1,5", "--json", "--all"]).stdout,
-    )
-    .unwrap();
+    let a = json(&["moves", &script, "3,1,4,1,5", "--json"]);
+    let b = json(&["moves", "CN(5,2)", "3,1,4,1,5", "--json", "--all"]);
     let mut wa: Vec<Value> = a["winning_moves"].as_array().unwrap().clone();
     let mut wb: Vec<Value> = b["winning_moves"].as_array().unwrap().clone();
     wa.sort_by_key(|x| x.to_string());
@@ -157,12 +110,7 @@ fn scripted_games_work_with_every_command() {
         Some(2),
         "a theorem about CN(5,2) does not cover a script"
     );
-    let bad = write("bad.rhai", "fn options(p) {\n  loop { }\n}");
-    let out = nimlab(&["outcome", &bad, "3"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("operations") && err.lines().count() == 1,
-        "{err}"
-    );
+    let dir = TempDir::new("research-script");
+    let bad = dir.write("bad.rhai", "fn options(p) {\n  loop { }\n}");
+    fails(&["outcome", &bad, "3"], "operations");
 }

@@ -2,38 +2,13 @@
 //! looked up, `store list|export|rm`, Grundy tables and the streaming formats. Every run uses its own
 //! store file (`--db`) or none.
 
+mod common;
+
+use common::{cmd, json, nimlab, ok, TempDir};
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .env("NIMLAB_DB", "off")
-        .args(args)
-        .output()
-        .expect("run nimlab")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = nimlab(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
-
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nimlab-store-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("tables.sqlite3")
-}
+use std::io::Read;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
 
 #[test]
 fn engine_and_naive_agree_through_the_cli() {
@@ -66,8 +41,9 @@ fn engine_and_naive_agree_through_the_cli() {
 
 #[test]
 fn tables_are_stored_then_looked_up() {
-    let db = temp_db("lookup");
-    let db_s = db.to_str().unwrap();
+    let dir = TempDir::new("store-lookup");
+    let db = dir.db();
+    let db_s = db.as_str();
     let args = ["table", "CN(5,3)", "--max", "6", "--json", "--db", db_s];
     let first = json(&args);
     assert_eq!(first["method"], "engine");
@@ -115,7 +91,6 @@ fn tables_are_stored_then_looked_up() {
     assert!(!nimlab(&["store", "rm", &id, "--db", db_s]).status.success());
     let again = json(&args);
     assert_eq!(again["method"], "engine");
-    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
 }
 
 #[test]
@@ -152,26 +127,13 @@ fn grundy_tables_and_histograms() {
     ]);
     assert_eq!(csv.lines().count(), 256);
     // The engine and the plain search agree on CN(5,3) and SCN(4,3).
-    let a = json(&[
-        "table",
-        "CN(5,3)",
-        "--max",
-        "4",
-        "--grundy",
-        "--json",
-        "--no-store",
-    ]);
-    let b = json(&[
-        "table",
-        "CN(5,3)",
-        "--max",
-        "4",
-        "--grundy",
-        "--json",
-        "--no-store",
-        "--method",
-        "naive",
-    ]);
+    let cn53 = |extra: &[&str]| {
+        let mut args = vec!["table", "CN(5,3)", "--max", "4", "--grundy", "--json"];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let a = cn53(&["--no-store"]);
+    let b = cn53(&["--no-store", "--method", "naive"]);
     assert_eq!(a["values"], b["values"]);
     let s = json(&[
         "table",
@@ -206,16 +168,12 @@ fn grundy_tables_and_histograms() {
         1 + 5 + 25 + 125 + 625
     );
     // Stored Grundy tables are looked up.
-    let db = temp_db("grundy");
-    let db_s = db.to_str().unwrap();
-    let args = [
-        "table", "CN(5,3)", "--max", "4", "--grundy", "--json", "--db", db_s,
-    ];
-    assert_eq!(json(&args)["method"], "engine");
-    let again = json(&args);
+    let dir = TempDir::new("store-grundy");
+    let db = dir.db();
+    assert_eq!(cn53(&["--db", &db])["method"], "engine");
+    let again = cn53(&["--db", &db]);
     assert_eq!(again["method"], "store");
     assert_eq!(again["values"], a["values"]);
-    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
 }
 
 #[test]
@@ -245,8 +203,8 @@ fn streaming_formats_and_files() {
         "--no-store",
     ]);
     assert_eq!(csv.lines().count(), rows.len());
-    let db = temp_db("file");
-    let path = db.with_file_name("t.json");
+    let dir = TempDir::new("store-file");
+    let path = dir.file("t.json");
     ok(&[
         "table",
         "CN(6,3)",
@@ -255,25 +213,20 @@ fn streaming_formats_and_files() {
         "--json",
         "--no-store",
         "-o",
-        path.to_str().unwrap(),
+        &path,
     ]);
     let w: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(w["positions"], v["positions"]);
-    assert!(!path.with_extension("partial").exists());
-    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
+    assert!(!dir.path().join("t.partial").exists());
 }
 
 #[test]
 fn outcome_and_grundy_look_up_stored_tables() {
-    let db = temp_db("outcome");
+    let dir = TempDir::new("store-outcome");
+    let db = dir.db();
     let with_db = |args: &[&str]| -> Value {
-        let out = Command::new(env!("CARGO_BIN_EXE_nimlab"))
-            .env("NIMLAB_DB", &db)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{args:?}");
-        serde_json::from_slice(&out.stdout).unwrap()
+        let out = cmd().env("NIMLAB_DB", &db).args(args).output().unwrap();
+        common::parse(args, &common::success(args, out))
     };
     let before = with_db(&["outcome", "CN(6,2)", "1,2,3,1,2,3", "--json"]);
     assert_eq!(before["method"], "search");
@@ -284,8 +237,8 @@ fn outcome_and_grundy_look_up_stored_tables() {
         assert!(v["method"].as_str().unwrap().starts_with("store:"));
     }
     // --db names the store to look in; --no-store searches.
-    let explicit = db.with_file_name("explicit.sqlite3");
-    let e = explicit.to_str().unwrap();
+    let explicit = dir.file("explicit.sqlite3");
+    let e = explicit.as_str();
     ok(&["table", "CN(6,2)", "--max", "3", "--count-only", "--db", e]);
     let v = json(&["outcome", "CN(6,2)", "1,2,3,1,2,3", "--json", "--db", e]);
     assert!(v["method"].as_str().unwrap().starts_with("store:"), "{v}");
@@ -317,37 +270,79 @@ fn outcome_and_grundy_look_up_stored_tables() {
     assert!(v["method"].as_str().unwrap().starts_with("store:"));
     let search = json(&["grundy", "CN(6,2)", "1,2,1,2,1,3", "--json"]);
     assert_eq!(v["grundy"], search["grundy"]);
-    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
 }
 
+/// Ctrl-C in the middle of a long table run: the run stops with exit status 130 and the one-line
+/// message, the store holds no complete table, and a rerun stores its table cleanly.
+#[cfg(unix)]
 #[test]
 fn an_interrupted_run_stores_nothing() {
-    let db = temp_db("interrupt");
-    let db_s = db.to_str().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nimlab"))
+    let dir = TempDir::new("store-interrupt");
+    let db = dir.db();
+    // CN(7,4) in [0..22]^7: 3.4e9 positions, about half a minute of work for a release build on two
+    // cores (--max 20 takes 15 s); it is interrupted after about a second.
+    let child = cmd()
         .args([
             "table",
             "CN(7,4)",
             "--max",
-            "30",
+            "22",
             "--count-only",
             "--limit",
-            "1e12",
+            "1e13",
             "--db",
-            db_s,
+            &db,
         ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let _ = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    let status = child.wait().unwrap();
-    assert!(!status.success());
-    let list = json(&["store", "list", "--json", "--db", db_s]);
-    assert_eq!(list, serde_json::json!([]));
+    let mut run = Reap(child);
+    let pid = run.0.id();
+    // Wait until the run is surely computing: a second in, still running, and (where /proc tells)
+    // with its Ctrl-C handler installed, which happens when the computation starts.
+    let start = Instant::now();
+    loop {
+        assert!(
+            run.0.try_wait().unwrap().is_none(),
+            "the table run ended before it could be interrupted: {}",
+            stderr_of(&mut run.0)
+        );
+        if start.elapsed() >= Duration::from_secs(1) && catches_sigint(pid) {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the table run never installed its Ctrl-C handler"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(unsafe { libc::kill(pid as libc::pid_t, libc::SIGINT) }, 0);
+    let status = loop {
+        if let Some(status) = run.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the table run did not stop within a minute of Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let err = stderr_of(&mut run.0);
+    assert_eq!(status.code(), Some(130), "{status:?}: {err}");
+    common::assert_one_line("interrupted table", &err);
+    assert!(
+        err.contains("interrupted before the computation finished"),
+        "{err}"
+    );
+    let list = json(&["store", "list", "--json", "--db", &db]);
+    assert!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["complete"] != true),
+        "an interrupted run stored a complete table: {list}"
+    );
     // A rerun on a smaller box starts cleanly and stores its table.
     let v = json(&[
         "table",
@@ -357,28 +352,55 @@ fn an_interrupted_run_stores_nothing() {
         "--json",
         "--count-only",
         "--db",
-        db_s,
+        &db,
     ]);
     assert_eq!(v["method"], "engine");
-    assert_eq!(
-        json(&["store", "list", "--json", "--db", db_s])
-            .as_array()
-            .unwrap()
-            .len(),
-        1
-    );
-    std::fs::remove_dir_all(db.parent().unwrap()).unwrap();
+    let list = json(&["store", "list", "--json", "--db", &db]);
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["complete"], true);
+    assert_eq!(list[0]["count"], v["count"]);
+}
+
+/// Kills and reaps a child process when dropped, so that a failing test leaves nothing running.
+struct Reap(Child);
+
+impl Drop for Reap {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// What a finished child wrote on its piped standard error.
+fn stderr_of(child: &mut Child) -> String {
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    err
+}
+
+/// True when process `pid` catches SIGINT (its handler is installed), read from `/proc/PID/status`;
+/// true where there is no `/proc`.
+fn catches_sigint(pid: u32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return true;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (libc::SIGINT - 1)) != 0)
 }
 
 /// A scripted game whose options have smaller sums but are not lexicographically smaller: the plain
 /// Grundy table visits positions by sum, so its zeros are the P-set, each P-position checked by search.
 #[test]
 fn plain_grundy_tables_follow_the_sum_order() {
-    let dir = temp_db("rev").parent().unwrap().to_path_buf();
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("rev.rhai");
-    std::fs::write(
-        &script,
+    let dir = TempDir::new("store-rev");
+    let script = dir.write(
+        "rev.rhai",
         "// Take one token from a stack, then the two stacks trade places.\n\
          fn options(p) {\n\
              let out = [];\n\
@@ -386,9 +408,8 @@ fn plain_grundy_tables_follow_the_sum_order() {
              if p[1] > 0 { out.push([p[1] - 1, p[0]]); }\n\
              out\n\
          }\n",
-    )
-    .unwrap();
-    let s = script.to_str().unwrap();
+    );
+    let s = script.as_str();
     let table = |extra: &[&str]| -> Vec<String> {
         let mut args = vec!["table", s, "--max", "5", "--heaps", "2", "--format", "csv"];
         args.extend_from_slice(extra);
@@ -404,5 +425,4 @@ fn plain_grundy_tables_follow_the_sum_order() {
     for p in &p_set {
         assert_eq!(json(&["outcome", s, p, "--json"])["outcome"], "P", "{p}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

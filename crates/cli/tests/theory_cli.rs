@@ -1,24 +1,11 @@
 //! The Circular Nim results through the command line: huge positions answered by theory, and
 //! `nimlab explain`.
 
-use serde_json::Value;
-use std::process::Command;
-use std::time::{Duration, Instant};
+mod common;
 
-fn json(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .env("NIMLAB_DB", "off")
-        .args(args)
-        .output()
-        .expect("run nimlab");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
-}
+use common::json;
+use serde_json::Value;
+use std::time::{Duration, Instant};
 
 fn tuple(v: &Value) -> Vec<u64> {
     v.as_array()
