@@ -5,9 +5,10 @@
 //! The brute forces use only the components' option lists (checked against their own brute force in
 //! crates/games/tests/crosscheck.rs).
 
-use nimlab_core::{Budget, Game, Outcome, Play, Pos, Solver};
+use nimlab_analysis::sums::solve_sum;
+use nimlab_analysis::{Analyzer, Limits, StoreHandle};
+use nimlab_core::{Game, Outcome, Play, Pos, Solver};
 use nimlab_games::{parse_game, parse_sum};
-use nimlab_theory::sums::solve_sum;
 use std::collections::HashMap;
 
 /// Who wins a compound of components, by plain recursion over tuples of positions.
@@ -35,7 +36,7 @@ impl Compound<'_> {
             .games
             .iter()
             .zip(ps)
-            .map(|(g, p)| g.options(p))
+            .map(|(g, p)| g.options(p).unwrap())
             .collect();
         let mut next: Vec<Vec<Pos>> = Vec::new();
         match self.kind {
@@ -165,7 +166,14 @@ fn sums_of_two_and_three_games_match_the_product_game() {
                             misere: play == Play::Misere,
                             memo: HashMap::new(),
                         };
-                        let ans = solve_sum(&sum, &parts, play, Budget::default(), true).unwrap();
+                        let ans = solve_sum(
+                            &Analyzer::new(StoreHandle::none(), Limits::CLI),
+                            &sum,
+                            &parts,
+                            play,
+                            true,
+                        )
+                        .unwrap();
                         let n = brute.wins(&parts);
                         assert_eq!(ans.outcome == Outcome::N, n, "{text} {play}");
                         // Every named winning move is legal in its component and leaves a lost sum.
@@ -173,6 +181,7 @@ fn sums_of_two_and_three_games_match_the_product_game() {
                             assert!(
                                 games[m.component]
                                     .options(&parts[m.component])
+                                    .unwrap()
                                     .contains(&m.to),
                                 "{text}: {m:?}"
                             );
@@ -186,7 +195,10 @@ fn sums_of_two_and_three_games_match_the_product_game() {
                         assert_eq!(
                             ans.winning_moves.is_empty(),
                             !n || (play == Play::Misere
-                                && games.iter().zip(&parts).all(|(g, p)| g.is_terminal(p))),
+                                && games
+                                    .iter()
+                                    .zip(&parts)
+                                    .all(|(g, p)| g.is_terminal(p).unwrap())),
                             "{text} {play}: moves"
                         );
                         cases += 1;
@@ -221,8 +233,8 @@ fn remoteness_and_suspense_decide_conjunctive_compounds() {
                 for q in pb {
                     for misere in [false, true] {
                         let play = Play::from_misere(misere);
-                        let ra = Solver::new(ga.as_ref()).full(p);
-                        let rb = Solver::new(gb.as_ref()).full(q);
+                        let ra = Solver::new(ga.as_ref()).full(p).unwrap();
+                        let rb = Solver::new(gb.as_ref()).full(q).unwrap();
                         let games: Vec<&dyn Game> = vec![ga.as_ref(), gb.as_ref()];
                         let ps = vec![p.clone(), q.clone()];
                         // Conjunctive compound: the component with the least remoteness ends the game,
@@ -288,20 +300,20 @@ fn hand_computed_remoteness_and_suspense() {
     let mut s = Solver::new(nim.as_ref());
     assert_eq!(
         (
-            s.remoteness(&[3], Play::Normal),
-            s.suspense(&[3], Play::Normal)
+            s.remoteness(&[3], Play::Normal).unwrap(),
+            s.suspense(&[3], Play::Normal).unwrap()
         ),
         (1, 1)
     );
     assert_eq!(
         (
-            s.remoteness(&[1, 1], Play::Normal),
-            s.suspense(&[1, 1], Play::Normal)
+            s.remoteness(&[1, 1], Play::Normal).unwrap(),
+            s.suspense(&[1, 1], Play::Normal).unwrap()
         ),
         (2, 2)
     );
     // (2,2) is P: moves to (1,2) [N: -> (1,1), remoteness 3] or (0,2) [N: -> (0,0), remoteness 1].
     // The loser prolongs: remoteness 1 + 3 = 4; in suspense the loser hurries: 1 + 1 = 2.
-    assert_eq!(s.remoteness(&[2, 2], Play::Normal), 4);
-    assert_eq!(s.suspense(&[2, 2], Play::Normal), 2);
+    assert_eq!(s.remoteness(&[2, 2], Play::Normal).unwrap(), 4);
+    assert_eq!(s.suspense(&[2, 2], Play::Normal).unwrap(), 2);
 }

@@ -37,19 +37,6 @@ impl StoreArgs {
         }
     }
 
-    /// The store for look-ups by `outcome` and `grundy`, only when its file already exists (a look-up
-    /// never creates one); none with `--no-store`.
-    fn existing(&self) -> Option<Store> {
-        if self.no_store {
-            return None;
-        }
-        let path = store::default_path(self.db.as_deref())?;
-        if !path.exists() {
-            return None;
-        }
-        Store::open(&path).ok()
-    }
-
     fn require(&self) -> Result<Store, Error> {
         let path = store::default_path(self.db.as_deref()).ok_or_else(|| {
             Error::Unsupported("the store is turned off (NIMLAB_DB=off); pass --db PATH".into())
@@ -227,41 +214,4 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
         }
     }
     Ok(())
-}
-
-/// The outcome of `p` from a stored table whose box holds it: (outcome, Grundy value when the
-/// table gives it, method `store:ID`).
-pub fn stored_outcome(
-    game: &dyn nimlab_core::Game,
-    p: &[u64],
-    play: nimlab_core::Play,
-    args: &StoreArgs,
-) -> Option<(nimlab_core::Outcome, Option<u64>, String)> {
-    let s = args.existing()?;
-    if play == nimlab_core::Play::Normal {
-        if let Ok(Some((g, id))) = store::lookup_grundy(&s, game, p) {
-            return Some((
-                nimlab_core::Outcome::from_is_p(g == 0),
-                Some(g as u64),
-                format!("store:{id}"),
-            ));
-        }
-    }
-    let (is_p, id) = store::lookup_outcome(&s, game, p, play).ok()??;
-    Some((
-        nimlab_core::Outcome::from_is_p(is_p),
-        None,
-        format!("store:{id}"),
-    ))
-}
-
-/// The Grundy value of `p` from a stored Grundy table whose box holds it: (value, method `store:ID`).
-pub fn stored_grundy(
-    game: &dyn nimlab_core::Game,
-    p: &[u64],
-    args: &StoreArgs,
-) -> Option<(u64, String)> {
-    let s = args.existing()?;
-    let (g, id) = store::lookup_grundy(&s, game, p).ok()??;
-    Some((g as u64, format!("store:{id}")))
 }

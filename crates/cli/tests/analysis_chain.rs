@@ -23,7 +23,10 @@ fn json(args: &[&str]) -> Value {
 }
 
 fn temp_db(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("nimlab-chain-{}-{name}.sqlite3", std::process::id()));
+    let p = std::env::temp_dir().join(format!(
+        "nimlab-chain-{}-{name}.sqlite3",
+        std::process::id()
+    ));
     let _ = std::fs::remove_file(&p);
     p
 }
@@ -33,11 +36,23 @@ fn moves_sums_and_the_web_answer_from_a_stored_table() {
     // CN(6,2) has no proven result: once its box [0..3]^6 is stored, positions inside are look-ups.
     let db = temp_db("store");
     let dbs = db.to_str().unwrap();
-    let t = json(&["table", "CN(6,2)", "--max", "3", "--count-only", "--json", "--db", dbs]);
+    let t = json(&[
+        "table",
+        "CN(6,2)",
+        "--max",
+        "3",
+        "--count-only",
+        "--json",
+        "--db",
+        dbs,
+    ]);
     assert!(t["count"].as_u64().unwrap() > 0);
     let m = json(&["moves", "CN(6,2)", "1,2,3,1,2,3", "--json", "--db", dbs]);
     assert!(m["method"].as_str().unwrap().starts_with("store"), "{m}");
-    assert!(m["moves_method"].as_str().unwrap().starts_with("store"), "{m}");
+    assert!(
+        m["moves_method"].as_str().unwrap().starts_with("store"),
+        "{m}"
+    );
     assert_eq!(m["winning_moves_complete"], true);
     // The same answer without the store, by another method.
     let plain = json(&["moves", "CN(6,2)", "1,2,3,1,2,3", "--json", "--no-store"]);
@@ -46,11 +61,32 @@ fn moves_sums_and_the_web_answer_from_a_stored_table() {
     assert_eq!(plain["outcome"], m["outcome"]);
 
     // A sum: the CN(6,2) component's value comes from the store too.
-    let s = json(&["grundy", "CN(6,2)[1,2,3,1,2,3] + nim[3]", "--json", "--db", dbs]);
+    let s = json(&[
+        "grundy",
+        "CN(6,2)[1,2,3,1,2,3] + nim[3]",
+        "--json",
+        "--db",
+        dbs,
+    ]);
     let c = &s["components"][0];
-    assert!(c["method"].as_str().unwrap().starts_with("store") || c["method"] == "search", "{s}");
-    let o = json(&["outcome", "CN(6,2)[1,2,3,1,2,3] + nim[3]", "--json", "--db", dbs]);
-    assert!(o["components"][0]["method"].as_str().unwrap().starts_with("store"), "{o}");
+    assert!(
+        c["method"].as_str().unwrap().starts_with("store") || c["method"] == "search",
+        "{s}"
+    );
+    let o = json(&[
+        "outcome",
+        "CN(6,2)[1,2,3,1,2,3] + nim[3]",
+        "--json",
+        "--db",
+        dbs,
+    ]);
+    assert!(
+        o["components"][0]["method"]
+            .as_str()
+            .unwrap()
+            .starts_with("store"),
+        "{o}"
+    );
 
     // The web API, with the store given by NIMLAB_DB.
     let mut server = bin()
@@ -63,15 +99,13 @@ fn moves_sums_and_the_web_answer_from_a_stored_table() {
     BufReader::new(server.stdout.as_mut().unwrap())
         .read_line(&mut line)
         .unwrap();
+    // "nimlab serve: listening on http://127.0.0.1:PORT/ (Ctrl-C stops)"
     let addr = line
         .split("http://")
         .nth(1)
+        .and_then(|r| r.split('/').next())
         .unwrap()
-        .trim()
-        .trim_end_matches(|c| c != '/' && !c.is_ascii_digit())
-        .trim_end_matches('/')
         .to_string();
-    let addr = addr.split_whitespace().next().unwrap().trim_end_matches('/').to_string();
     let body = {
         let mut s = std::net::TcpStream::connect(&addr).unwrap();
         write!(
@@ -151,12 +185,23 @@ fn moves_lists_every_winning_move_and_says_when_it_cannot() {
         }
     }
     // Stacks of 10^12: too many options to check; the theorem's construction, marked partial.
-    let m = json(&["moves", "CN(7,4)", "1000000000000,7,5,6,2,3,6", "--json", "--no-store"]);
+    let m = json(&[
+        "moves",
+        "CN(7,4)",
+        "1000000000000,7,5,6,2,3,6",
+        "--json",
+        "--no-store",
+    ]);
     assert_eq!(m["winning_moves_complete"], false, "{m}");
     assert!(!m["winning_moves"].as_array().unwrap().is_empty());
     let text = String::from_utf8(
         bin()
-            .args(["moves", "CN(7,4)", "1000000000000,7,5,6,2,3,6", "--no-store"])
+            .args([
+                "moves",
+                "CN(7,4)",
+                "1000000000000,7,5,6,2,3,6",
+                "--no-store",
+            ])
             .output()
             .unwrap()
             .stdout,

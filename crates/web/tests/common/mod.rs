@@ -22,7 +22,9 @@ pub fn server() -> SocketAddr {
             rt.block_on(async move {
                 let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 tx.send(l.local_addr().unwrap()).unwrap();
-                nimlab_web::serve(l, nimlab_web::StoreHandle::none()).await.unwrap();
+                nimlab_web::serve(l, nimlab_web::StoreHandle::none())
+                    .await
+                    .unwrap();
             });
         });
         rx.recv().unwrap()
