@@ -2,7 +2,7 @@
 //! and the partial result Lemma 5 for CN(2l+1,l+1). Winning moves are constructed directly from the
 //! position, so they work for stacks of any size.
 
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::CircularNim;
 
@@ -28,6 +28,9 @@ impl Theorem for CnWhole {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         cn_params(game).is_some_and(|(n, k)| n == k)
@@ -62,6 +65,9 @@ impl Theorem for CnAllButOne {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         cn_params(game).is_some_and(|(n, k)| n >= 2 && k + 1 == n)
@@ -101,6 +107,9 @@ impl Theorem for Cn42 {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         cn_params(game) == Some((4, 2))
@@ -166,6 +175,9 @@ impl Theorem for Lemma5 {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Partial
     }
     fn covers(&self, game: &dyn Game) -> bool {
         cn_params(game).is_some_and(|(n, k)| n >= 3 && n % 2 == 1 && k == (n - 1) / 2 + 1)

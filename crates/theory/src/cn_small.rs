@@ -3,7 +3,7 @@
 //! solved bit by bit. Winning moves are constructed for stacks of any size.
 
 use crate::linear::{Family, FamilyTheorem};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 
 pub fn cn52() -> FamilyTheorem {
@@ -268,6 +268,9 @@ impl Theorem for Cn64 {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         game.downcast_ref::<nimlab_games::CircularNim>()

@@ -1,7 +1,7 @@
 //! Nim-like baselines: Bouton's theorem (normal and misère) for Nim and for CN(n,1), which is Nim on
 //! the stacks, and Moore's theorem for Nim_k.
 
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::{CircularNim, MooreNim, Nim};
 
@@ -30,6 +30,9 @@ impl Theorem for Bouton {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         is_nim_like(game)
@@ -85,6 +88,9 @@ impl Theorem for BoutonMisere {
     }
     fn play(&self) -> Play {
         Play::Misere
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         is_nim_like(game)
@@ -142,6 +148,9 @@ impl Theorem for MooreTheorem {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         game.downcast_ref::<MooreNim>().is_some()

@@ -5,7 +5,7 @@
 //! also tries every set of emptied window piles.
 
 use crate::linear::{Family, FamilyTheorem};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::position::format_tuple;
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::ShrinkingCircularNim;
@@ -220,6 +220,9 @@ impl Theorem for ScnNim {
     fn play(&self) -> Play {
         Play::Normal
     }
+    fn scope(&self) -> Scope {
+        Scope::Complete
+    }
     fn covers(&self, game: &dyn Game) -> bool {
         scn_params(game).is_some_and(|(_, k)| k == 1)
     }
@@ -272,6 +275,9 @@ impl Theorem for ScnWhole {
     fn play(&self) -> Play {
         Play::Normal
     }
+    fn scope(&self) -> Scope {
+        Scope::Complete
+    }
     fn covers(&self, game: &dyn Game) -> bool {
         scn_params(game).is_some_and(|(n, k)| n == k)
     }
@@ -308,6 +314,9 @@ impl Theorem for ScnAllButOne {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         scn_params(game).is_some_and(|(n, k)| n >= 2 && k + 1 == n)

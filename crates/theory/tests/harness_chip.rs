@@ -601,7 +601,7 @@ fn closed_forms_answer_for_huge_boxes() {
 
 #[test]
 fn every_chip_entry_is_listed_and_covers_its_games() {
-    let ids: Vec<&str> = nimlab_theory::all().iter().map(|t| t.id()).collect();
+    let ids: Vec<&str> = nimlab_theory::registry().iter().map(|t| t.id()).collect();
     for t in ferguson::entries() {
         assert!(ids.contains(&t.id()), "{}", t.id());
         assert!(t.source().contains("Proposition") || t.source().contains("§4"));

@@ -2,7 +2,7 @@
 //! Proposition 7; see docs/rules.md#empty-all-but-one-eabok).
 
 use super::{ejr_boxes, n_verdict, ok_boxes, p_verdict, redist_boxes};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::RedistKind;
 
@@ -64,6 +64,9 @@ impl Theorem for EaboNormal {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         eabo_k(game).is_some()
@@ -129,6 +132,9 @@ impl Theorem for EaboMisere {
     }
     fn play(&self) -> Play {
         Play::Misere
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         eabo_k(game).is_some()

@@ -2,7 +2,7 @@
 //! Proposition 9; see docs/rules.md#entropy-reduction-entropyk).
 
 use super::{n_verdict, p_verdict, sorted, v2};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::EntropyReduction;
 
@@ -97,6 +97,9 @@ impl Theorem for Entropy3Normal {
     fn play(&self) -> Play {
         Play::Normal
     }
+    fn scope(&self) -> Scope {
+        Scope::Complete
+    }
     fn covers(&self, game: &dyn Game) -> bool {
         entropy_k3(game)
     }
@@ -129,6 +132,9 @@ impl Theorem for Entropy3Misere {
     }
     fn play(&self) -> Play {
         Play::Misere
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         entropy_k3(game)

@@ -2,7 +2,7 @@
 //! and Lemma 4; see docs/rules.md#empty--redistribute-erk).
 
 use super::{ejr_boxes, n_verdict, ok_boxes, p_verdict, power_position, redist_boxes, total};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play};
 use nimlab_games::RedistKind;
 use std::fmt;
@@ -201,6 +201,9 @@ impl Theorem for ErNormal {
     fn play(&self) -> Play {
         Play::Normal
     }
+    fn scope(&self) -> Scope {
+        Scope::Complete
+    }
     fn covers(&self, game: &dyn Game) -> bool {
         er_k(game).is_some()
     }
@@ -292,6 +295,9 @@ impl Theorem for ErMisere {
     }
     fn play(&self) -> Play {
         Play::Misere
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         er_k(game).is_some()

@@ -2,7 +2,7 @@
 //! docs/rules.md#empty--transfer-etk).
 
 use super::{n_verdict, ok_boxes, p_verdict, v2};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::EmptyTransfer;
 
@@ -19,7 +19,7 @@ impl Theorem for EtAllOdd {
         "ferguson-et-odd"
     }
     fn games(&self) -> &'static str {
-        "ET(k)"
+        "ET(k) (partial: decides only the positions whose boxes are all odd)"
     }
     fn statement(&self) -> &'static str {
         "Empty & Transfer, any k: every position whose boxes all hold an odd number of chips is a P-position (Grundy value 0). Decides only such positions."
@@ -29,6 +29,9 @@ impl Theorem for EtAllOdd {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Partial
     }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game).is_some()
@@ -77,7 +80,7 @@ impl Theorem for EtOneOrTwoEven {
         "ferguson-et-two-even"
     }
     fn games(&self) -> &'static str {
-        "ET(k)"
+        "ET(k) (partial: decides only the positions with one or two even boxes)"
     }
     fn statement(&self) -> &'static str {
         "Empty & Transfer, any k: a position with exactly one or two even boxes is an N-position. Winning move: with two even boxes empty one and put one chip of the other into it; with one even box empty an odd box and put one chip of the even box into it (all boxes are then odd). Decides only such positions."
@@ -87,6 +90,9 @@ impl Theorem for EtOneOrTwoEven {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Partial
     }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game).is_some()
@@ -156,6 +162,9 @@ impl Theorem for EtTwoBoxGrundy {
     fn play(&self) -> Play {
         Play::Normal
     }
+    fn scope(&self) -> Scope {
+        Scope::Complete
+    }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game) == Some(2)
     }
@@ -194,6 +203,9 @@ impl Theorem for EtThreeBoxes {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game) == Some(3)
@@ -293,6 +305,9 @@ impl Theorem for EtFourBoxes {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game) == Some(4)

@@ -2,7 +2,7 @@
 //! docs/rules.md#selective-empty--redistribute-serk).
 
 use super::{n_verdict, ok_boxes, p_verdict, power_position, redist_boxes, total};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play};
 use nimlab_games::RedistKind;
 
@@ -65,6 +65,9 @@ impl Theorem for SerNormal {
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         redist_boxes(game, RedistKind::Ser).is_some()
