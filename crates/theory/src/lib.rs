@@ -46,7 +46,8 @@ pub struct Verdict {
 pub trait Theorem: Send + Sync {
     /// Short stable identifier, e.g. `bouton`.
     fn id(&self) -> &'static str;
-    /// The games covered, e.g. `nim, CN(n,1)`; a [`Scope::Partial`] result adds `(partial: ...)`.
+    /// The games covered, e.g. `nim, CN(n,1)`; a [`Scope::Partial`] result adds `(partial: ...)`. The
+    /// play convention is not repeated here: [`Theorem::play`] gives it.
     fn games(&self) -> &'static str;
     /// The statement in words and symbols.
     fn statement(&self) -> &'static str;

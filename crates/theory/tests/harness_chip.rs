@@ -1,6 +1,7 @@
 //! Ferguson's chip-transfer games: every theory entry against exhaustive search (through the shared
 //! harness), the move generators against an independent brute force written from the rules of
-//! SPEC.md §3, and the worked examples of the paper. Expected values come from the paper or from hand
+//! Ferguson, *Some Chip Transfer Games* (see docs/rules.md#fergusons-chip-transfer-games), and the
+//! worked examples of the paper. Expected values come from the paper or from hand
 //! calculation (shown in comments), never from the code under test.
 //!
 //! Harness sizes (all positions with a chip total up to the bound, every k listed):

@@ -1,5 +1,5 @@
-//! The registry as a whole: every entry's declared scope against the positions it decides, and the
-//! per-entry caches that the registry keeps alive.
+//! The registry as a whole: every entry's declared scope against the positions it decides, the
+//! sources and their docs/rules.md anchors, and the per-entry caches that the registry keeps alive.
 //!
 //! No test in this file constructs a theory entry of its own: they all go through the registry, so
 //! the count of family-template builds below is the registry's alone.
@@ -163,6 +163,36 @@ fn partial_entries_are_the_expected_ones() {
         partial,
         ["cn-lemma5-s1", "ferguson-et-odd", "ferguson-et-two-even"]
     );
+}
+
+#[test]
+fn sources_cite_the_paper_and_the_rules_anchor() {
+    let rules = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules.md"),
+    )
+    .expect("docs/rules.md");
+    for t in registry() {
+        let id = t.id();
+        let anchor = format!("docs/rules.md#theorem-{id}");
+        assert!(
+            t.source().contains(&anchor),
+            "{id}: the source names {anchor}: {}",
+            t.source()
+        );
+        assert!(
+            rules.contains(&format!("### Theorem {id}\n")),
+            "{id}: docs/rules.md has no section for it"
+        );
+        for text in [t.source(), t.statement(), t.games()] {
+            assert!(!text.contains("SPEC"), "{id}: {text}");
+        }
+        // The play convention is printed from `play()`; the games string does not repeat it.
+        assert!(
+            !t.games().contains("misère") && !t.games().contains("misere"),
+            "{id}: {}",
+            t.games()
+        );
+    }
 }
 
 #[test]

@@ -61,7 +61,7 @@ impl Theorem for SerNormal {
         "Selective-Empty & Redistribute with k boxes: the norms of P-positions are the multiples of k, and 1^(k-1) z is P for such norms. Hence (completing §4's argument) x is P iff |x| ≡ 0 (mod k) and no nonempty set of at most k-1 boxes has a total ≡ 0 (mod k). Winning move: keep a nonempty proper set of boxes with total n ≡ 0 (mod k) (one exists: among k numbers some nonempty subset sums to 0 mod k, by pigeonhole on prefix sums) and redistribute to 1^(k-1) (n-k+1)."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §4 (Selective-Empty & Redistribute); Roberts, Applied Combinatorics, Ex. 8.1.26"
+        "Ferguson, Some Chip Transfer Games, §4 (Selective-Empty & Redistribute); Roberts, Applied Combinatorics, Ex. 8.1.26; see docs/rules.md#theorem-ferguson-ser"
     }
     fn play(&self) -> Play {
         Play::Normal
