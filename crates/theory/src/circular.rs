@@ -141,7 +141,7 @@ pub struct Lemma5;
 /// True when `p` (a circle of 2l+1 stacks) is in S1 for some rotation or reflection.
 pub fn in_s1(p: &[u64]) -> bool {
     let n = p.len();
-    if n < 3 || n % 2 == 0 {
+    if n < 3 || n.is_multiple_of(2) {
         return false;
     }
     let l = (n - 1) / 2;

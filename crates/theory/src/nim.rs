@@ -130,7 +130,8 @@ pub struct MooreTheorem;
 
 /// Membership in the P-set of Moore's Nim_k.
 pub fn moore_is_p(k: u64, p: &[u64]) -> bool {
-    (0..64).all(|bit| p.iter().filter(|&&a| a >> bit & 1 == 1).count() as u64 % (k + 1) == 0)
+    (0..64)
+        .all(|bit| (p.iter().filter(|&&a| a >> bit & 1 == 1).count() as u64).is_multiple_of(k + 1))
 }
 
 impl Theorem for MooreTheorem {

@@ -56,7 +56,7 @@ pub fn scn42() -> FamilyTheorem {
 }
 
 fn even(t: &[u64]) -> bool {
-    t[2] % 2 == 0
+    t[2].is_multiple_of(2)
 }
 fn odd(t: &[u64]) -> bool {
     t[2] % 2 == 1

@@ -586,7 +586,7 @@ fn paper_er7_is_p(p: &[u64]) -> bool {
         return true;
     }
     let p2 = x.iter().all(|&v| v % 4 == 3);
-    let p3 = x[..6].iter().all(|&v| v == 2) && x[6] % 4 == 0 && x[6] >= 8;
+    let p3 = x[..6].iter().all(|&v| v == 2) && x[6].is_multiple_of(4) && x[6] >= 8;
     let ones = x.iter().filter(|&&v| v == 1).count();
     let fives = x.iter().filter(|&&v| v == 5).count();
     let nines = x.iter().filter(|&&v| v == 9).count();

@@ -16,7 +16,7 @@ fn entropy_norm(p: &[u64]) -> (u64, u64) {
 /// difference d to the third is 0 or 4^n times an odd number.
 pub fn entropy3_is_p(p: &[u64]) -> bool {
     let (x, y) = entropy_norm(p);
-    (y == 0 || y == x) && (x == 0 || v2(x) % 2 == 0)
+    (y == 0 || y == x) && (x == 0 || v2(x).is_multiple_of(2))
 }
 
 /// Membership in the misère P-set of ENTROPY(3) (Proposition 9, misère), in the notation (x, y) =

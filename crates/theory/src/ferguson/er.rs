@@ -14,7 +14,7 @@ fn er_k(game: &dyn Game) -> Option<usize> {
 /// f(k) = min{ j >= 1 : j+1 does not divide k-1 } (k >= 2).
 pub fn er_f(k: u64) -> u64 {
     let mut j = 1;
-    while (k - 1) % (j + 1) == 0 {
+    while (k - 1).is_multiple_of(j + 1) {
         j += 1;
     }
     j
@@ -237,7 +237,7 @@ pub fn er_misere_v(k: u64, n: u128) -> Option<u128> {
     let kk = k as u128;
     if k % 2 == 1 {
         // P = {1^(k-1) z : z even}: norms n = k-1+z with z >= 2 even.
-        return (n > kk && (n - (kk - 1)) % 2 == 0).then_some(1);
+        return (n > kk && (n - (kk - 1)).is_multiple_of(2)).then_some(1);
     }
     if n > kk && n < 2 * kk {
         return (n % 2 == 1).then_some(1);

@@ -48,7 +48,7 @@ impl Theorem for EtAllOdd {
 
 /// The moves of Proposition 2 from a position with exactly one or two even boxes (into all-odd).
 fn et_prop2_moves(p: &[u64]) -> Vec<Pos> {
-    let evens: Vec<usize> = (0..p.len()).filter(|&i| p[i] % 2 == 0).collect();
+    let evens: Vec<usize> = (0..p.len()).filter(|&i| p[i].is_multiple_of(2)).collect();
     let odds: Vec<usize> = (0..p.len()).filter(|&i| p[i] % 2 == 1).collect();
     let mut moves = Vec::new();
     let mut apply = |empty: usize, from: usize| {
@@ -263,7 +263,7 @@ pub fn et4_halving(p: &[u64]) -> (bool, u32, Vec<Pos>) {
             4 => return (true, g, Vec::new()),
             n => {
                 let unit = 1u64 << g;
-                let evens: Vec<usize> = (0..4).filter(|&i| w[i] % 2 == 0).collect();
+                let evens: Vec<usize> = (0..4).filter(|&i| w[i].is_multiple_of(2)).collect();
                 let mut moves = Vec::new();
                 let mut apply = |empty: usize, from: usize| {
                     if p[from] > unit {

@@ -44,7 +44,7 @@ fn zero_sum_subset(p: &[u64], m: usize, k: usize) -> Option<Vec<usize>> {
 /// Membership in the P-set of SER(k): the total is a multiple of k and no nonempty set of at most
 /// k-1 boxes has a total that is a multiple of k.
 pub fn ser_is_p(k: usize, p: &[u64]) -> bool {
-    total(p) % k as u128 == 0 && zero_sum_subset(p, p.len().saturating_sub(1), k).is_none()
+    total(p).is_multiple_of(k as u128) && zero_sum_subset(p, p.len().saturating_sub(1), k).is_none()
 }
 
 /// Selective-Empty & Redistribute (normal play).
@@ -80,7 +80,7 @@ impl Theorem for SerNormal {
         let kk = k as u128;
         let n = total(p);
         let mut keeps: Vec<Vec<usize>> = Vec::new();
-        if n % kk != 0 {
+        if !n.is_multiple_of(kk) {
             // Prefix sums s_0 = 0, ..., s_k take k+1 values mod k: two agree, and not s_0, s_k.
             let mut seen: Vec<Option<usize>> = vec![None; k];
             let mut s = 0u128;
