@@ -18,10 +18,7 @@ fn script(name: &str, text: &str) -> String {
 
 fn theorem_report(game: &str, id: &str, bound: Bound, play: Play) -> Report {
     let g = parse_game(game).unwrap();
-    let t = nimlab_theory::all()
-        .into_iter()
-        .find(|t| t.id() == id)
-        .unwrap_or_else(|| panic!("{id}"));
+    let t = nimlab_theory::by_id(id).unwrap_or_else(|| panic!("{id}"));
     let ps = positions(g.as_ref(), bound).unwrap();
     verify(
         g.as_ref(),

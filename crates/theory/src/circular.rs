@@ -1,8 +1,10 @@
-//! Circular Nim results that hold for whole families of n (SPEC.md §1): CN(n,n), CN(n,n-1), CN(4,2),
-//! and the partial result Lemma 5 for CN(2l+1,l+1). Winning moves are constructed directly from the
-//! position, so they work for stacks of any size.
+//! Circular Nim results that hold for whole families of n (Dufour & Heubach, Circular Nim Games
+//! (2013); Dufour, Heubach & Vo, Circular Nim Games CN(7,4) (2021); see
+//! docs/rules.md#circular-nim-cnnk): CN(n,n), CN(n,n-1), CN(4,2), and the partial result Lemma 5 for
+//! CN(2l+1,l+1). Winning moves are constructed directly from the position, so they work for stacks of
+//! any size.
 
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::CircularNim;
 
@@ -24,10 +26,13 @@ impl Theorem for CnWhole {
         "In CN(n,n) the only P-position is the zero position; from any other position, take every token."
     }
     fn source(&self) -> &'static str {
-        "Dufour & Heubach, Circular Nim Games, Electron. J. Combin. 20(2) (2013); SPEC.md §1"
+        "Dufour & Heubach, Circular Nim Games, Electron. J. Combin. 20(2) (2013), Paper 22; see docs/rules.md#theorem-cn-n-n"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         cn_params(game).is_some_and(|(n, k)| n == k)
@@ -58,10 +63,13 @@ impl Theorem for CnAllButOne {
         "In CN(n,n-1) the P-positions are those with all stacks equal. Winning move: keep one smallest stack and lower every other stack to its height (the other n-1 stacks form a window)."
     }
     fn source(&self) -> &'static str {
-        "Dufour & Heubach, Circular Nim Games, Electron. J. Combin. 20(2) (2013); SPEC.md §1"
+        "Dufour & Heubach, Circular Nim Games, Electron. J. Combin. 20(2) (2013), Paper 22; see docs/rules.md#theorem-cn-n-n-1"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         cn_params(game).is_some_and(|(n, k)| n >= 2 && k + 1 == n)
@@ -97,10 +105,13 @@ impl Theorem for Cn42 {
         "In CN(4,2) the P-positions are those with a1 = a3 and a2 = a4. Winning move: lower the larger stack of each opposite pair to the smaller one (the two larger stacks are adjacent, so they form a window)."
     }
     fn source(&self) -> &'static str {
-        "Dufour & Heubach, Circular Nim Games, Electron. J. Combin. 20(2) (2013); SPEC.md §1"
+        "Dufour & Heubach, Circular Nim Games, Electron. J. Combin. 20(2) (2013), Paper 22; see docs/rules.md#theorem-cn-4-2"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         cn_params(game) == Some((4, 2))
@@ -130,7 +141,7 @@ pub struct Lemma5;
 /// True when `p` (a circle of 2l+1 stacks) is in S1 for some rotation or reflection.
 pub fn in_s1(p: &[u64]) -> bool {
     let n = p.len();
-    if n < 3 || n % 2 == 0 {
+    if n < 3 || n.is_multiple_of(2) {
         return false;
     }
     let l = (n - 1) / 2;
@@ -162,10 +173,13 @@ impl Theorem for Lemma5 {
         "In CN(2l+1,l+1) every position (x, 0^(l-1), x, a1, ..., al) with a1+...+al = x (up to rotation and reflection) is a P-position. Positions outside S1 are not decided by this result."
     }
     fn source(&self) -> &'static str {
-        "Dufour, Heubach & Vo, Circular Nim Games CN(7,4), Integers 21B (2021), Lemma 5"
+        "Dufour, Heubach & Vo, Circular Nim Games CN(7,4), Integers 21B (2021), Lemma 5; see docs/rules.md#theorem-cn-lemma5-s1"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Partial
     }
     fn covers(&self, game: &dyn Game) -> bool {
         cn_params(game).is_some_and(|(n, k)| n >= 3 && n % 2 == 1 && k == (n - 1) / 2 + 1)

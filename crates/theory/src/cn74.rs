@@ -10,7 +10,7 @@ pub fn cn74() -> FamilyTheorem {
         "cn-7-4",
         "CN(7,4)",
         "In CN(7,4) the P-positions are S1 ∪ S2 ∪ S3 ∪ S4, with p = (a,b,c,d,e,f,g) read from a minimal stack a (some rotation or reflection): S1: a = b = 0, c = g > 0, d + e + f = c; S2: all stacks equal; S3: a = b, c = g, d = f, a + c = d + e, 0 < a < e; S4: a = f, b + c = d + e = g + a, a < min(b, e), a < max(c, d).",
-        "Dufour, Heubach & Vo, Circular Nim Games CN(7,4), Integers 21B (2021), Theorem 2; SPEC.md §1",
+        "Dufour, Heubach & Vo, Circular Nim Games CN(7,4), Integers 21B (2021), Theorem 2; see docs/rules.md#theorem-cn-7-4",
         "CN",
         7,
         4,

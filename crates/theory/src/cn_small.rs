@@ -1,9 +1,11 @@
-//! The solved small Circular Nim games (SPEC.md §1): CN(5,2), CN(5,3), CN(6,3), CN(6,4) and CN(8,6).
-//! Each P-set is a union of linear templates ([`Family`]) except CN(6,4), whose nim-sum condition is
-//! solved bit by bit. Winning moves are constructed for stacks of any size.
+//! The solved small Circular Nim games (Dufour & Heubach, Circular Nim Games (2013); Oginuma &
+//! Shinoda, Shrinking Circular Nim (2024); see docs/rules.md#circular-nim-cnnk): CN(5,2), CN(5,3),
+//! CN(6,3), CN(6,4) and CN(8,6). Each P-set is a union of linear templates ([`Family`]) except
+//! CN(6,4), whose nim-sum condition is solved bit by bit. Winning moves are constructed for stacks of
+//! any size.
 
 use crate::linear::{Family, FamilyTheorem};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 
 pub fn cn52() -> FamilyTheorem {
@@ -11,7 +13,7 @@ pub fn cn52() -> FamilyTheorem {
         "cn-5-2",
         "CN(5,2)",
         "In CN(5,2) the P-positions are, up to rotation and reflection, (M, m, a, b, m) with m the minimum, M the maximum of the five stacks and a + b = M + m. Winning move: for each window of two stacks and each placement of the template, the three kept stacks determine the target (or leave one stack free, taken as large as allowed).",
-        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Thm 3.1 (after Dufour 1996, Ehrenborg & Steingrímsson 1996); SPEC.md §1",
+        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Thm 3.1 (after Dufour 1996, Ehrenborg & Steingrímsson 1996); see docs/rules.md#theorem-cn-5-2",
         "CN",
         5,
         2,
@@ -31,7 +33,7 @@ pub fn cn53() -> FamilyTheorem {
         "cn-5-3",
         "CN(5,3)",
         "In CN(5,3) the P-positions are, up to rotation and reflection, (x, 0, x, a, b) with x = a + b.",
-        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Thm 3.3; Dufour, Heubach & Vo, Circular Nim Games CN(7,4), §3; SPEC.md §1",
+        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Thm 3.3; Dufour, Heubach & Vo, Circular Nim Games CN(7,4), §3; see docs/rules.md#theorem-cn-5-3",
         "CN",
         5,
         3,
@@ -51,7 +53,7 @@ pub fn cn63() -> FamilyTheorem {
         "cn-6-3",
         "CN(6,3)",
         "In CN(6,3) the P-positions are (a, b+q, c, a+q, b, c+q), q >= 0, up to rotation and reflection; equivalently a_i + a_(i+1) = a_(i+3) + a_(i+4) for every i (opposite stacks differ by the same amount, with alternating sign).",
-        "Dufour & Heubach, Circular Nim Games (2013); Oginuma & Shinoda, Shrinking Circular Nim (2024), §3.2.2; SPEC.md §1",
+        "Dufour & Heubach, Circular Nim Games (2013); Oginuma & Shinoda, Shrinking Circular Nim (2024), §3.2.2; see docs/rules.md#theorem-cn-6-3",
         "CN",
         6,
         3,
@@ -71,7 +73,7 @@ pub fn cn86() -> FamilyTheorem {
         "cn-8-6",
         "CN(8,6)",
         "In CN(8,6) the P-positions are, up to rotation and reflection, (0, M, a, M-a, α, M-b, b, M) with a, b <= M = max and α = min(M, a+b).",
-        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Thm 3.8 (Dufour & Heubach 2013); SPEC.md §1",
+        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Thm 3.8 (Dufour & Heubach 2013); see docs/rules.md#theorem-cn-8-6",
         "CN",
         8,
         6,
@@ -264,10 +266,13 @@ impl Theorem for Cn64 {
         "In CN(6,4) the P-positions are (a, b+q, c, a+q, b, c+q), q >= 0, up to rotation and reflection, with a xor b xor c = 0: opposite stacks differ by the same amount with alternating sign, and the smaller stacks of the three opposite pairs have nim-sum 0."
     }
     fn source(&self) -> &'static str {
-        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Thm 3.6 (Dufour & Heubach 2013); SPEC.md §1"
+        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Thm 3.6 (Dufour & Heubach 2013); see docs/rules.md#theorem-cn-6-4"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         game.downcast_ref::<nimlab_games::CircularNim>()

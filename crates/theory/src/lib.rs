@@ -17,6 +17,7 @@ pub mod nim;
 pub mod scn;
 
 use nimlab_core::{Game, Play, Pos};
+use std::sync::OnceLock;
 
 pub use circular::{Cn42, CnAllButOne, CnWhole, Lemma5};
 pub use ferguson::{er_summary, ErSummary};
@@ -45,7 +46,8 @@ pub struct Verdict {
 pub trait Theorem: Send + Sync {
     /// Short stable identifier, e.g. `bouton`.
     fn id(&self) -> &'static str;
-    /// The games covered, e.g. `nim, CN(n,1)`.
+    /// The games covered, e.g. `nim, CN(n,1)`; a [`Scope::Partial`] result adds `(partial: ...)`. The
+    /// play convention is not repeated here: [`Theorem::play`] gives it.
     fn games(&self) -> &'static str;
     /// The statement in words and symbols.
     fn statement(&self) -> &'static str;
@@ -55,12 +57,27 @@ pub trait Theorem: Send + Sync {
     fn play(&self) -> Play;
     /// True when the result covers `game`.
     fn covers(&self, game: &dyn Game) -> bool;
-    /// The verdict for `p`, or `None` when the result does not decide this position.
+    /// Whether the result decides every position of every game it covers ([`Scope::Complete`]) or
+    /// only some ([`Scope::Partial`]).
+    fn scope(&self) -> Scope;
+    /// The verdict for `p`, or `None` when the result does not decide this position (never `None` for
+    /// a valid position of a covered game when [`Theorem::scope`] is [`Scope::Complete`]).
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict>;
 }
 
-/// Every result nimlab knows.
-pub fn all() -> Vec<Box<dyn Theorem>> {
+/// How much of each covered game a result decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// Decides every position of every game it covers: `decide` returns `Some` for every valid
+    /// position.
+    Complete,
+    /// Decides only some positions (a family of P-positions, say); `decide` returns `None` for the
+    /// others, which are left to other results or to search.
+    Partial,
+}
+
+/// Builds every result nimlab knows, in registry order.
+fn build() -> Vec<Box<dyn Theorem>> {
     vec![
         Box::new(Bouton),
         Box::new(BoutonMisere),
@@ -93,15 +110,111 @@ pub fn all() -> Vec<Box<dyn Theorem>> {
         Box::new(ferguson::SerNormal),
         Box::new(ferguson::Entropy3Normal),
         Box::new(ferguson::Entropy3Misere),
-        // Partial results last: `find` prefers a complete characterization when one decides.
         Box::new(Lemma5),
     ]
 }
 
-/// The first result that covers `game` under `play` and decides `p`, with its verdict.
-pub fn find(game: &dyn Game, p: &[u64], play: Play) -> Option<(Box<dyn Theorem>, Verdict)> {
-    all()
-        .into_iter()
+static REGISTRY: OnceLock<Vec<Box<dyn Theorem>>> = OnceLock::new();
+
+/// Every result nimlab knows, built once per process (with the per-entry caches, such as the
+/// family templates of [`linear::FamilyTheorem`], that live inside the entries).
+pub fn registry() -> &'static [Box<dyn Theorem>] {
+    REGISTRY.get_or_init(build)
+}
+
+/// The same as [`registry`] (kept for callers written against the old name).
+pub fn all() -> &'static [Box<dyn Theorem>] {
+    registry()
+}
+
+/// The result with id `id`, if any.
+pub fn by_id(id: &str) -> Option<&'static dyn Theorem> {
+    registry().iter().map(|t| t.as_ref()).find(|t| t.id() == id)
+}
+
+/// Every result that covers `game` under `play`, in registry order.
+pub fn covering(game: &dyn Game, play: Play) -> Vec<&'static dyn Theorem> {
+    registry()
+        .iter()
+        .map(|t| t.as_ref())
         .filter(|t| t.play() == play && t.covers(game))
+        .collect()
+}
+
+/// A result that covers `game` under `play` and decides `p`, with its verdict. A
+/// [`Scope::Complete`] result that decides is preferred over a [`Scope::Partial`] one wherever
+/// either stands in the registry; among results of the same scope the first in registry order wins.
+pub fn find(game: &dyn Game, p: &[u64], play: Play) -> Option<(&'static dyn Theorem, Verdict)> {
+    find_among(covering(game, play), game, p)
+}
+
+/// [`find`] over the given candidates (which must cover the game under the play convention wanted).
+fn find_among<'a>(
+    candidates: impl IntoIterator<Item = &'a dyn Theorem>,
+    game: &dyn Game,
+    p: &[u64],
+) -> Option<(&'a dyn Theorem, Verdict)> {
+    let (complete, partial): (Vec<&'a dyn Theorem>, Vec<&'a dyn Theorem>) = candidates
+        .into_iter()
+        .partition(|t| t.scope() == Scope::Complete);
+    complete
+        .into_iter()
+        .chain(partial)
         .find_map(|t| t.decide(game, p).map(|v| (t, v)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nimlab_games::CircularNim;
+
+    #[test]
+    fn registry_is_built_once() {
+        assert!(std::ptr::eq(registry(), registry()));
+        assert!(std::ptr::eq(all(), registry()));
+        assert_eq!(by_id("cn-7-4").map(|t| t.id()), Some("cn-7-4"));
+        assert!(by_id("no-such-result").is_none());
+    }
+
+    #[test]
+    fn find_prefers_a_complete_result_whatever_the_order() {
+        // (0,0,3,1,1,1,3) is in S1 of Lemma 5 (l = 3) and in S1 of Theorem 2 for CN(7,4): both decide.
+        let g = CircularNim::new(7, 4).unwrap();
+        let p = [0, 0, 3, 1, 1, 1, 3];
+        let cn74 = cn74::cn74();
+        assert_eq!(Lemma5.scope(), Scope::Partial);
+        assert_eq!(cn74.scope(), Scope::Complete);
+        assert!(Lemma5.decide(&g, &p).is_some() && cn74.decide(&g, &p).is_some());
+        for order in [
+            [&Lemma5 as &dyn Theorem, &cn74],
+            [&cn74 as &dyn Theorem, &Lemma5],
+        ] {
+            let (t, v) = find_among(order, &g, &p).unwrap();
+            assert_eq!(t.id(), "cn-7-4");
+            assert_eq!(v.family.as_deref(), Some("S1"));
+        }
+        // Through the registry too, and the partial result answers where nothing else covers.
+        assert_eq!(find(&g, &p, Play::Normal).unwrap().0.id(), "cn-7-4");
+        let g9 = CircularNim::new(9, 5).unwrap();
+        let q = [2, 0, 0, 0, 2, 1, 0, 1, 0];
+        assert_eq!(find(&g9, &q, Play::Normal).unwrap().0.id(), "cn-lemma5-s1");
+        assert!(find(&g9, &[2; 9], Play::Normal).is_none());
+        // A partial result that does not decide leaves the position to the next candidate.
+        let (t, v) = find_among([&Lemma5 as &dyn Theorem, &cn74], &g, &[1; 7]).unwrap();
+        assert_eq!((t.id(), v.is_p), ("cn-7-4", true));
+    }
+
+    #[test]
+    fn covering_lists_the_results_for_a_game_and_play() {
+        let g = CircularNim::new(7, 4).unwrap();
+        let ids: Vec<&str> = covering(&g, Play::Normal).iter().map(|t| t.id()).collect();
+        assert_eq!(ids, ["cn-7-4", "cn-lemma5-s1"]);
+        assert!(covering(&g, Play::Misere).is_empty());
+        let nim = nimlab_games::Nim;
+        let ids: Vec<&str> = covering(&nim, Play::Misere)
+            .iter()
+            .map(|t| t.id())
+            .collect();
+        assert_eq!(ids, ["bouton-misere"]);
+    }
 }

@@ -1,7 +1,7 @@
 //! Nim-like baselines: Bouton's theorem (normal and misère) for Nim and for CN(n,1), which is Nim on
 //! the stacks, and Moore's theorem for Nim_k.
 
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::{CircularNim, MooreNim, Nim};
 
@@ -26,10 +26,13 @@ impl Theorem for Bouton {
         "The Grundy value is a1 xor a2 xor ... xor an; P iff it is 0. Winning moves: lower a heap a_i to a_i xor X wherever that is smaller."
     }
     fn source(&self) -> &'static str {
-        "Bouton, Nim, a game with a complete mathematical theory (1901); SPEC.md §1"
+        "C. L. Bouton, Nim, a game with a complete mathematical theory, Annals of Mathematics (2) 3 (1901/02), 35–39; see docs/rules.md#theorem-bouton"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         is_nim_like(game)
@@ -75,16 +78,19 @@ impl Theorem for BoutonMisere {
         "bouton-misere"
     }
     fn games(&self) -> &'static str {
-        "nim, moore(1), CN(n,1) (misère)"
+        "nim, moore(1), CN(n,1)"
     }
     fn statement(&self) -> &'static str {
         "Misère play: P iff every heap is at most 1 and an odd number of heaps are 1, or some heap is at least 2 and the XOR of the heaps is 0."
     }
     fn source(&self) -> &'static str {
-        "Bouton (1901); Winning Ways ch. 13"
+        "C. L. Bouton, Nim, a game with a complete mathematical theory (1901); Berlekamp, Conway & Guy, Winning Ways, ch. 13; see docs/rules.md#theorem-bouton-misere"
     }
     fn play(&self) -> Play {
         Play::Misere
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         is_nim_like(game)
@@ -124,7 +130,8 @@ pub struct MooreTheorem;
 
 /// Membership in the P-set of Moore's Nim_k.
 pub fn moore_is_p(k: u64, p: &[u64]) -> bool {
-    (0..64).all(|bit| p.iter().filter(|&&a| a >> bit & 1 == 1).count() as u64 % (k + 1) == 0)
+    (0..64)
+        .all(|bit| (p.iter().filter(|&&a| a >> bit & 1 == 1).count() as u64).is_multiple_of(k + 1))
 }
 
 impl Theorem for MooreTheorem {
@@ -138,10 +145,13 @@ impl Theorem for MooreTheorem {
         "P iff for every binary place the number of heaps having a 1 in that place is divisible by k+1."
     }
     fn source(&self) -> &'static str {
-        "E. H. Moore, A generalization of the game called Nim, Annals of Math. 11 (1910)"
+        "E. H. Moore, A generalization of the game called Nim, Annals of Mathematics 11(3) (1910), 93–94; see docs/rules.md#theorem-moore"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         game.downcast_ref::<MooreNim>().is_some()

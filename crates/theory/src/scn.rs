@@ -1,11 +1,12 @@
-//! Shrinking Circular Nim (Oginuma & Shinoda 2024; SPEC.md §2): SCN(4,2), SCN(5,2), SCN(5,3), SCN(8,6),
-//! and the cases the paper calls trivial (k = 1, k = n-1, k = n), stated here for every n. The P-set of
+//! Shrinking Circular Nim (Oginuma & Shinoda, Shrinking Circular Nim (2024); see
+//! docs/rules.md#shrinking-circular-nim-scnnk): SCN(4,2), SCN(5,2), SCN(5,3), SCN(8,6), and the cases
+//! the paper calls trivial (k = 1, k = n-1, k = n), stated here for every n. The P-set of
 //! SCN(n,k) contains those of the smaller circles the game passes through; each entry lists them as
 //! families of shorter length. Winning moves may empty piles of the window (they vanish), so the solver
 //! also tries every set of emptied window piles.
 
 use crate::linear::{Family, FamilyTheorem};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::position::format_tuple;
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::ShrinkingCircularNim;
@@ -46,7 +47,7 @@ pub fn scn42() -> FamilyTheorem {
         "scn-4-2",
         "SCN(4,2)",
         "In SCN(4,2) the P-positions are (a, b, a, b) with a != b, (a, a, a), and the empty circle ().",
-        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Theorem 2.3; SPEC.md §2",
+        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Theorem 2.3; see docs/rules.md#theorem-scn-4-2",
         "SCN",
         4,
         2,
@@ -55,7 +56,7 @@ pub fn scn42() -> FamilyTheorem {
 }
 
 fn even(t: &[u64]) -> bool {
-    t[2] % 2 == 0
+    t[2].is_multiple_of(2)
 }
 fn odd(t: &[u64]) -> bool {
     t[2] % 2 == 1
@@ -66,7 +67,7 @@ pub fn scn52() -> FamilyTheorem {
         "scn-5-2",
         "SCN(5,2)",
         "In SCN(5,2) the P-positions are those of SCN(4,2) ((a,b,a,b) with a != b, (a,a,a), ()) and the 5-circles which, with m = min and M = max, are up to symmetry: (M, m, a, b, m) with m < a <= b < M and a + b = m + M; (m+1, M, m, m, M) with m even and m+2 <= M; (m+1, M, m, m, M) with m odd and m+3 <= M; (m+2, m+1, m, m, m+1) with m odd; (m+1, m+1, m, m, m+2) with m odd.",
-        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Theorem 3.2; SPEC.md §2",
+        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Theorem 3.2; see docs/rules.md#theorem-scn-5-2",
         "SCN",
         5,
         2,
@@ -118,7 +119,7 @@ pub fn scn53() -> FamilyTheorem {
         "scn-5-3",
         "SCN(5,3)",
         "In SCN(5,3) the P-positions are (a, a, a, a), the empty circle (), and the 5-circles which are up to symmetry (1, M, a, b, M) with 1 <= a < b <= M and a + b = 1 + M, or (2, 2p, p+1, p, 2p-1) with p >= 2.",
-        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Theorem 3.4; SPEC.md §2",
+        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Theorem 3.4; see docs/rules.md#theorem-scn-5-3",
         "SCN",
         5,
         3,
@@ -158,7 +159,7 @@ pub fn scn86() -> FamilyTheorem {
         "scn-8-6",
         "SCN(8,6)",
         "In SCN(8,6) the P-positions are (a,a,a,a,a,a,a), the empty circle (), and the 8-circles which are up to symmetry (1, M, a, M-a+1, α, M-b+1, b, M) with a, b <= M and α = min(M, a+b-1), except the family (1, 2p-1, p, p, 2p-1, p, p, 2p-1), p >= 1.",
-        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Theorem 3.9; SPEC.md §2",
+        "Oginuma & Shinoda, Shrinking Circular Nim (2024), Theorem 3.9; see docs/rules.md#theorem-scn-8-6",
         "SCN",
         8,
         6,
@@ -215,10 +216,13 @@ impl Theorem for ScnNim {
         "SCN(n,1) is Nim on the piles (a move lowers one pile; emptied piles vanish, which changes nothing): P iff the xor of the piles is 0. Winning move: lower a pile a to a xor X where that is smaller (to 0: the pile vanishes)."
     }
     fn source(&self) -> &'static str {
-        "trivial case of Oginuma & Shinoda, Shrinking Circular Nim (2024), §3.1; Bouton (1901)"
+        "trivial case of Oginuma & Shinoda, Shrinking Circular Nim (2024), §3.1; Bouton (1901); see docs/rules.md#theorem-scn-n-1"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         scn_params(game).is_some_and(|(_, k)| k == 1)
@@ -267,10 +271,13 @@ impl Theorem for ScnWhole {
         "In SCN(n,n) every circle of at most n piles can be taken whole: only the empty circle () is P."
     }
     fn source(&self) -> &'static str {
-        "trivial case of Oginuma & Shinoda, Shrinking Circular Nim (2024), §3.1"
+        "trivial case of Oginuma & Shinoda, Shrinking Circular Nim (2024), §3.1; see docs/rules.md#theorem-scn-n-n"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         scn_params(game).is_some_and(|(n, k)| n == k)
@@ -304,10 +311,13 @@ impl Theorem for ScnAllButOne {
         "In SCN(n,n-1) the P-positions are the empty circle () and the full circles of n equal piles. A shorter circle is taken whole; from a full circle that is not constant, keep one smallest pile and lower the other n-1 (a window) to its height."
     }
     fn source(&self) -> &'static str {
-        "trivial case of Oginuma & Shinoda, Shrinking Circular Nim (2024), §3.1 (SCN(3,2), SCN(4,3), SCN(5,4), SCN(7,6) are quoted in Theorems 2.3, 3.4, 3.9)"
+        "trivial case of Oginuma & Shinoda, Shrinking Circular Nim (2024), §3.1 (SCN(3,2), SCN(4,3), SCN(5,4), SCN(7,6) are quoted in Theorems 2.3, 3.4, 3.9); see docs/rules.md#theorem-scn-n-n-1"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         scn_params(game).is_some_and(|(n, k)| n >= 2 && k + 1 == n)

@@ -1,6 +1,7 @@
 //! Ferguson's chip-transfer games: every theory entry against exhaustive search (through the shared
 //! harness), the move generators against an independent brute force written from the rules of
-//! SPEC.md §3, and the worked examples of the paper. Expected values come from the paper or from hand
+//! Ferguson, *Some Chip Transfer Games* (see docs/rules.md#fergusons-chip-transfer-games), and the
+//! worked examples of the paper. Expected values come from the paper or from hand
 //! calculation (shown in comments), never from the code under test.
 //!
 //! Harness sizes (all positions with a chip total up to the bound, every k listed):
@@ -386,9 +387,143 @@ fn er_f_r_s_and_x_examples() {
     assert!(text.contains("x(16) = 1^6 10"), "{text}");
     assert!(text.contains("x(28) = 2^6 16"), "{text}");
     assert!(text.contains("f(7) = 3"), "{text}");
-    // Big k and big norms stay exact.
     assert!(er_summary(1, 10).is_none());
-    assert!(er_in_s(61, 10u128.pow(30)) || er_r_index(61, 10u128.pow(30)).is_some());
+    // Big k and big norms stay exact (by hand): f(61) = 6 (2, 3, 4, 5, 6 divide 60; 7 does not), so
+    // R_6(61) = {n >= 366 : n ≡ 6·60 ≡ 3 (mod 7)}. 10^30 ≡ 3^30 = (3^6)^5 ≡ 1 (mod 7): in S(61), with
+    // v = (10^30 - 360) mod 7 = (1 - 3) mod 7 = 5 and z = 10^30 - 60·5. 10^30 + 2 ≡ 3: in R_6(61).
+    let n = 10u128.pow(30);
+    assert_eq!(er_f(61), 6);
+    assert_eq!(er_r_index(61, n), None);
+    assert!(er_in_s(61, n));
+    assert_eq!(er_x(61, n), Some((5, n - 300)));
+    assert_eq!(er_r_index(61, n + 2), Some(6));
+    assert!(!er_in_s(61, n + 2));
+    assert_eq!(er_x(61, n + 2), None);
+}
+
+/// Every multiset of exactly `k` positive parts with sum `n`, as ascending vectors (written here from
+/// scratch, independent of `nimlab_games::chip`).
+fn parts(n: u64, k: usize) -> Vec<Pos> {
+    fn rec(n: u64, k: usize, min: u64, cur: &mut Pos, out: &mut Vec<Pos>) {
+        if k == 0 {
+            if n == 0 {
+                out.push(cur.clone());
+            }
+            return;
+        }
+        // The remaining k parts are each >= min, so the next one is at most n / k.
+        let mut a = min;
+        while a * k as u64 <= n {
+            cur.push(a);
+            rec(n - a, k - 1, a, cur, out);
+            cur.pop();
+            a += 1;
+        }
+    }
+    let mut out = Vec::new();
+    rec(n, k, 1, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Normal-play outcomes of ER(k) for every position of total at most `max`, by brute force from the
+/// rules (docs/rules.md#empty--redistribute-erk): a move discards the chips of one box and
+/// redistributes the chips of the other k - 1 boxes over the k boxes, each getting at least one chip.
+/// A position is P iff no option is P; options have a smaller total, so totals are done in increasing
+/// order. Independent of the theory entry and of the game's move generator.
+fn er_brute_force(k: usize, max: u64) -> std::collections::HashMap<Pos, bool> {
+    let mut is_p: std::collections::HashMap<Pos, bool> = std::collections::HashMap::new();
+    let by_total: Vec<Vec<Pos>> = (0..=max).map(|n| parts(n, k)).collect();
+    for n in k as u64..=max {
+        for p in &by_total[n as usize] {
+            let mut discards = p.clone();
+            discards.dedup();
+            let wins = discards.iter().any(|&x| {
+                let m = n - x;
+                m >= k as u64 && by_total[m as usize].iter().any(|q| is_p[q])
+            });
+            is_p.insert(p.clone(), !wins);
+        }
+    }
+    is_p
+}
+
+#[test]
+fn er_p_set_and_the_r_s_claims_against_an_independent_brute_force() {
+    for (k, max) in [
+        (2usize, 60u64),
+        (3, 48),
+        (4, 36),
+        (5, 34),
+        (6, 30),
+        (7, 36),
+        (8, 30),
+    ] {
+        let brute = er_brute_force(k, max);
+        let g = Redistribute::er(k).unwrap();
+        // The P-set: the entry's verdict and membership test against the brute force, and every
+        // constructed move is a rules move (the boxes other than one discarded box hold exactly the
+        // move's chips) into a brute-force P-position.
+        let mut p_count = 0;
+        for (p, &want) in &brute {
+            let v = ErNormal.decide(&g, p).expect("decides every position");
+            assert_eq!(v.is_p, want, "ER({k}) {p:?}: entry says P = {}", v.is_p);
+            assert_eq!(er_is_p(k, p), want, "ER({k}) {p:?}: er_is_p");
+            p_count += usize::from(want);
+            let n: u64 = p.iter().sum();
+            for q in v.winning_moves.unwrap_or_default() {
+                let m: u64 = q.iter().sum();
+                assert!(
+                    q.len() == k && q.iter().all(|&x| x >= 1) && p.iter().any(|&x| n - x == m),
+                    "ER({k}) {p:?} -> {q:?} is not a move"
+                );
+                assert!(brute[&sorted_copy(&q)], "ER({k}) {p:?} -> {q:?} is not P");
+            }
+        }
+        assert!(p_count >= 10, "ER({k}): {p_count} P-positions");
+        // S(k) is the set of norms of P-positions and R(k) the rest of {k, k+1, ...}; x(n) = v^(k-1) z
+        // is a P-position of norm n for every n in S(k).
+        let (mut in_s, mut in_r) = (0, 0);
+        for n in k as u64..=max {
+            let has_p = parts(n, k).iter().any(|q| brute[q]);
+            let nn = n as u128;
+            assert_eq!(er_in_s(k as u64, nn), has_p, "ER({k}): n = {n} in S(k)");
+            assert_eq!(
+                er_r_index(k as u64, nn).is_some(),
+                !has_p,
+                "ER({k}): n = {n} in R(k)"
+            );
+            match er_x(k as u64, nn) {
+                Some((v, z)) => {
+                    assert!(has_p, "ER({k}): x({n}) given for n outside S(k)");
+                    assert!(v >= 1 && z >= 1 && (k as u128 - 1) * v + z == nn);
+                    let mut x = vec![v as u64; k - 1];
+                    x.push(z as u64);
+                    x.sort();
+                    assert!(brute[&x], "ER({k}): x({n}) = {x:?} is not P");
+                    in_s += 1;
+                }
+                None => {
+                    assert!(!has_p, "ER({k}): no x({n}) for n in S(k)");
+                    in_r += 1;
+                }
+            }
+        }
+        assert!(in_s > 0 && in_r > 0, "ER({k}): |S| = {in_s}, |R| = {in_r}");
+        // Every part R_j(k) is met in the range (R_f(k) from k·f(k) on).
+        let f = er_f(k as u64);
+        for j in 1..=f {
+            assert!(
+                (k as u64..=max).any(|n| er_r_index(k as u64, n as u128) == Some(j)),
+                "ER({k}): R_{j} not reached below {max}"
+            );
+        }
+    }
+}
+
+fn sorted_copy(p: &[u64]) -> Pos {
+    let mut q = p.to_vec();
+    q.sort();
+    q
 }
 
 #[test]
@@ -451,7 +586,7 @@ fn paper_er7_is_p(p: &[u64]) -> bool {
         return true;
     }
     let p2 = x.iter().all(|&v| v % 4 == 3);
-    let p3 = x[..6].iter().all(|&v| v == 2) && x[6] % 4 == 0 && x[6] >= 8;
+    let p3 = x[..6].iter().all(|&v| v == 2) && x[6].is_multiple_of(4) && x[6] >= 8;
     let ones = x.iter().filter(|&&v| v == 1).count();
     let fives = x.iter().filter(|&&v| v == 5).count();
     let nines = x.iter().filter(|&&v| v == 9).count();
@@ -601,7 +736,7 @@ fn closed_forms_answer_for_huge_boxes() {
 
 #[test]
 fn every_chip_entry_is_listed_and_covers_its_games() {
-    let ids: Vec<&str> = nimlab_theory::all().iter().map(|t| t.id()).collect();
+    let ids: Vec<&str> = nimlab_theory::registry().iter().map(|t| t.id()).collect();
     for t in ferguson::entries() {
         assert!(ids.contains(&t.id()), "{}", t.id());
         assert!(t.source().contains("Proposition") || t.source().contains("§4"));

@@ -51,13 +51,13 @@ fn moore_on_nim_k() {
 
 #[test]
 fn every_entry_has_a_source_and_statement() {
-    let all = nimlab_theory::all();
+    let all = nimlab_theory::registry();
     let mut ids: Vec<&str> = all.iter().map(|t| t.id()).collect();
     ids.sort();
     let n = ids.len();
     ids.dedup();
     assert_eq!(ids.len(), n, "theory ids are unique");
-    for t in &all {
+    for t in all {
         assert!(
             !t.source().is_empty() && !t.statement().is_empty() && !t.games().is_empty(),
             "{}",

@@ -2,7 +2,7 @@
 //! Proposition 7; see docs/rules.md#empty-all-but-one-eabok).
 
 use super::{ejr_boxes, n_verdict, ok_boxes, p_verdict, redist_boxes};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::RedistKind;
 
@@ -60,10 +60,13 @@ impl Theorem for EaboNormal {
         "Empty-All-But-One with k boxes: P iff 1 <= n_i mod k(k-1) < k for every box. Winning move: keep a box whose residue mod k(k-1) is 0 or >= k and split it into k parts whose residues lie in 1..k-1."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §3, Proposition 7"
+        "Ferguson, Some Chip Transfer Games, §3, Proposition 7; see docs/rules.md#theorem-ferguson-eabo"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         eabo_k(game).is_some()
@@ -119,16 +122,19 @@ impl Theorem for EaboMisere {
         "ferguson-eabo-misere"
     }
     fn games(&self) -> &'static str {
-        "EABO(k), EJR(k,k-1) (misère)"
+        "EABO(k), EJR(k,k-1)"
     }
     fn statement(&self) -> &'static str {
         "Misère Empty-All-But-One with k boxes, q = (k-1)(2k-1): P iff every box has 1 <= n_i <= k-1 or k <= n_i mod q <= 2k-2, and not all n_i < k. Winning move: keep a box n_i >= k whose residue mod q is not in k..2k-2 and split it into parts in 1..2k-2 (plus a multiple of q on a part >= k), at least one part >= k."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §3, Proposition 7 (misère)"
+        "Ferguson, Some Chip Transfer Games, §3, Proposition 7 (misère); see docs/rules.md#theorem-ferguson-eabo-misere"
     }
     fn play(&self) -> Play {
         Play::Misere
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         eabo_k(game).is_some()

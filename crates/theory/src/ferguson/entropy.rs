@@ -2,7 +2,7 @@
 //! Proposition 9; see docs/rules.md#entropy-reduction-entropyk).
 
 use super::{n_verdict, p_verdict, sorted, v2};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::EntropyReduction;
 
@@ -16,7 +16,7 @@ fn entropy_norm(p: &[u64]) -> (u64, u64) {
 /// difference d to the third is 0 or 4^n times an odd number.
 pub fn entropy3_is_p(p: &[u64]) -> bool {
     let (x, y) = entropy_norm(p);
-    (y == 0 || y == x) && (x == 0 || v2(x) % 2 == 0)
+    (y == 0 || y == x) && (x == 0 || v2(x).is_multiple_of(2))
 }
 
 /// Membership in the misère P-set of ENTROPY(3) (Proposition 9, misère), in the notation (x, y) =
@@ -92,10 +92,13 @@ impl Theorem for Entropy3Normal {
         "Entropy Reduction with three boxes: P iff the position is (x,x,y) with x = y or |x-y| = 4^n m, m odd. From an N-position a winning move transfers chips from the largest box to the smallest (to (x,u,u) with u = (x+y)/2, or until one box equals the middle one, or to the midpoint). All winning moves are listed."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §5, Proposition 9"
+        "Ferguson, Some Chip Transfer Games, §5, Proposition 9; see docs/rules.md#theorem-ferguson-entropy-k3"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         entropy_k3(game)
@@ -119,16 +122,19 @@ impl Theorem for Entropy3Misere {
         "ferguson-entropy-k3-misere"
     }
     fn games(&self) -> &'static str {
-        "ENTROPY(3) (misère)"
+        "ENTROPY(3)"
     }
     fn statement(&self) -> &'static str {
         "Misère Entropy Reduction with three boxes, writing a position as (x,y) = (max-min, mid-min): P = {(2,0),(2,1),(2,2),(5,2),(5,3)} ∪ {(x,0),(x,x) : x = 4^n 2m, m in {3,7}} ∪ {(x,0),(x,x) : x = 4^n m, m odd, m not 3 or 7, m != 1 when n <= 1}. All winning moves are listed."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §5, Proposition 9 (misère)"
+        "Ferguson, Some Chip Transfer Games, §5, Proposition 9 (misère); see docs/rules.md#theorem-ferguson-entropy-k3-misere"
     }
     fn play(&self) -> Play {
         Play::Misere
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         entropy_k3(game)

@@ -2,7 +2,7 @@
 //! and Lemma 4; see docs/rules.md#empty--redistribute-erk).
 
 use super::{ejr_boxes, n_verdict, ok_boxes, p_verdict, power_position, redist_boxes, total};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play};
 use nimlab_games::RedistKind;
 use std::fmt;
@@ -14,7 +14,7 @@ fn er_k(game: &dyn Game) -> Option<usize> {
 /// f(k) = min{ j >= 1 : j+1 does not divide k-1 } (k >= 2).
 pub fn er_f(k: u64) -> u64 {
     let mut j = 1;
-    while (k - 1) % (j + 1) == 0 {
+    while (k - 1).is_multiple_of(j + 1) {
         j += 1;
     }
     j
@@ -196,10 +196,13 @@ impl Theorem for ErNormal {
         "Empty & Redistribute with k boxes: with f(k) = min{j >= 1 : j+1 does not divide k-1}, R_j(k) = {n : jk <= n < (j+1)k, n ≡ j(k-1) mod j+1} for j < f(k), R_f(k) = {n >= k f(k) : n ≡ f(k)(k-1) mod f(k)+1}, and S(k) = {k, k+1, ...} minus their union, a position x is N iff some box x_i has |x| - x_i in S(k). Winning move: discard x_i and redistribute to x(n) = v^(k-1) z, n = |x| - x_i, j = floor(n/k) if n < k f(k) else f(k), v = (n - j(k-1)) mod (j+1), z = n - (k-1)v. For even k the P-positions are the all-odd positions."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §4, Proposition 8 and Lemma 4"
+        "Ferguson, Some Chip Transfer Games, §4, Proposition 8 and Lemma 4; see docs/rules.md#theorem-ferguson-er"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         er_k(game).is_some()
@@ -234,7 +237,7 @@ pub fn er_misere_v(k: u64, n: u128) -> Option<u128> {
     let kk = k as u128;
     if k % 2 == 1 {
         // P = {1^(k-1) z : z even}: norms n = k-1+z with z >= 2 even.
-        return (n > kk && (n - (kk - 1)) % 2 == 0).then_some(1);
+        return (n > kk && (n - (kk - 1)).is_multiple_of(2)).then_some(1);
     }
     if n > kk && n < 2 * kk {
         return (n % 2 == 1).then_some(1);
@@ -282,16 +285,19 @@ impl Theorem for ErMisere {
         "ferguson-er-misere"
     }
     fn games(&self) -> &'static str {
-        "ER(k), EJR(k,1) (misère)"
+        "ER(k), EJR(k,1)"
     }
     fn statement(&self) -> &'static str {
         "Misère Empty & Redistribute with k boxes. k odd: P = {1^(k-1) z : z even}. k ≡ 0, 2 (mod 6): x(n) = 1^(k-1) z for n odd with k < n < 2k and for n >= 2k with n-2k ≡ 2 (mod 3), x(n) = 2^(k-1) z for n >= 2k with n-2k ≡ 0 (mod 3). k ≡ 4 (mod 6): as before for n < 3k, and for n >= 3k x(n) = 3^(k-1) z, 2^(k-1) z, 1^(k-1) z when n-3k ≡ 0, 3, 2 (mod 4). All such x(n) are P-positions; for every other norm n, every position of norm n is N. A non-terminal x is N iff some |x| - x_i is such a norm; the winning move discards x_i and redistributes to x(|x| - x_i)."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §4, Proposition 8 (misère)"
+        "Ferguson, Some Chip Transfer Games, §4, Proposition 8 (misère); see docs/rules.md#theorem-ferguson-er-misere"
     }
     fn play(&self) -> Play {
         Play::Misere
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         er_k(game).is_some()

@@ -2,7 +2,7 @@
 //! docs/rules.md#empty--transfer-etk).
 
 use super::{n_verdict, ok_boxes, p_verdict, v2};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::EmptyTransfer;
 
@@ -19,16 +19,19 @@ impl Theorem for EtAllOdd {
         "ferguson-et-odd"
     }
     fn games(&self) -> &'static str {
-        "ET(k)"
+        "ET(k) (partial: decides only the positions whose boxes are all odd)"
     }
     fn statement(&self) -> &'static str {
         "Empty & Transfer, any k: every position whose boxes all hold an odd number of chips is a P-position (Grundy value 0). Decides only such positions."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §2, Proposition 1"
+        "Ferguson, Some Chip Transfer Games, §2, Proposition 1; see docs/rules.md#theorem-ferguson-et-odd"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Partial
     }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game).is_some()
@@ -45,7 +48,7 @@ impl Theorem for EtAllOdd {
 
 /// The moves of Proposition 2 from a position with exactly one or two even boxes (into all-odd).
 fn et_prop2_moves(p: &[u64]) -> Vec<Pos> {
-    let evens: Vec<usize> = (0..p.len()).filter(|&i| p[i] % 2 == 0).collect();
+    let evens: Vec<usize> = (0..p.len()).filter(|&i| p[i].is_multiple_of(2)).collect();
     let odds: Vec<usize> = (0..p.len()).filter(|&i| p[i] % 2 == 1).collect();
     let mut moves = Vec::new();
     let mut apply = |empty: usize, from: usize| {
@@ -77,16 +80,19 @@ impl Theorem for EtOneOrTwoEven {
         "ferguson-et-two-even"
     }
     fn games(&self) -> &'static str {
-        "ET(k)"
+        "ET(k) (partial: decides only the positions with one or two even boxes)"
     }
     fn statement(&self) -> &'static str {
         "Empty & Transfer, any k: a position with exactly one or two even boxes is an N-position. Winning move: with two even boxes empty one and put one chip of the other into it; with one even box empty an odd box and put one chip of the even box into it (all boxes are then odd). Decides only such positions."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §2, Proposition 2"
+        "Ferguson, Some Chip Transfer Games, §2, Proposition 2; see docs/rules.md#theorem-ferguson-et-two-even"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Partial
     }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game).is_some()
@@ -151,10 +157,13 @@ impl Theorem for EtTwoBoxGrundy {
         "Empty & Transfer with two boxes: g(x,y) = 0 if x and y are both odd, and g(2x,2y) = g(2x,2y-1) = g(2x-1,2y) = 1 + g(x,y); equivalently (binary method) add 2^j at the lowest bit j where exactly one of x, y has a 1 until both have a 1 at bit j, and then g = j. P iff both boxes are odd. Example: g(31,54) = 6. Winning move from an even box y: empty the other box and put one chip of y into it."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §2, Proposition 3 (and Propositions 1, 2)"
+        "Ferguson, Some Chip Transfer Games, §2, Proposition 3 (and Propositions 1, 2); see docs/rules.md#theorem-ferguson-et-k2-grundy"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game) == Some(2)
@@ -190,10 +199,13 @@ impl Theorem for EtThreeBoxes {
         "Empty & Transfer with three boxes: P iff n_i = 2^j m_i with m_i odd for one j and all i (the same power of 2 divides each box exactly). Winning move: with j1 <= j2 <= j3 the exponents and j1 < j3, empty box 2 and move 2^j1 chips of box 3 into it (or, when j2 > j1, empty box 3 and move 2^j1 chips of box 2 into it)."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §2, Proposition 4"
+        "Ferguson, Some Chip Transfer Games, §2, Proposition 4; see docs/rules.md#theorem-ferguson-et-k3"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game) == Some(3)
@@ -251,7 +263,7 @@ pub fn et4_halving(p: &[u64]) -> (bool, u32, Vec<Pos>) {
             4 => return (true, g, Vec::new()),
             n => {
                 let unit = 1u64 << g;
-                let evens: Vec<usize> = (0..4).filter(|&i| w[i] % 2 == 0).collect();
+                let evens: Vec<usize> = (0..4).filter(|&i| w[i].is_multiple_of(2)).collect();
                 let mut moves = Vec::new();
                 let mut apply = |empty: usize, from: usize| {
                     if p[from] > unit {
@@ -289,10 +301,13 @@ impl Theorem for EtFourBoxes {
         "Empty & Transfer with four boxes: (a,b,c,d), (2a,2b,2c,2d) and (2a,2b,2c,2d-1) have the same outcome. Halve while all boxes are even; with exactly one odd box add 1 to it and halve; stop at 4 odd boxes (P) or 2 or 3 odd boxes (N). With g halvings done, the winning move empties a box that led to an odd number and moves 2^g chips into it from the one that led to an even number (3 odd), or empties one box that led to an even number and moves 2^g chips into it from the other (2 odd)."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §2, Propositions 5 and 6 and the algorithm after them"
+        "Ferguson, Some Chip Transfer Games, §2, Propositions 5 and 6 and the algorithm after them; see docs/rules.md#theorem-ferguson-et-k4"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         et_boxes(game) == Some(4)

@@ -2,7 +2,7 @@
 //! docs/rules.md#selective-empty--redistribute-serk).
 
 use super::{n_verdict, ok_boxes, p_verdict, power_position, redist_boxes, total};
-use crate::{Theorem, Verdict};
+use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play};
 use nimlab_games::RedistKind;
 
@@ -44,7 +44,7 @@ fn zero_sum_subset(p: &[u64], m: usize, k: usize) -> Option<Vec<usize>> {
 /// Membership in the P-set of SER(k): the total is a multiple of k and no nonempty set of at most
 /// k-1 boxes has a total that is a multiple of k.
 pub fn ser_is_p(k: usize, p: &[u64]) -> bool {
-    total(p) % k as u128 == 0 && zero_sum_subset(p, p.len().saturating_sub(1), k).is_none()
+    total(p).is_multiple_of(k as u128) && zero_sum_subset(p, p.len().saturating_sub(1), k).is_none()
 }
 
 /// Selective-Empty & Redistribute (normal play).
@@ -61,10 +61,13 @@ impl Theorem for SerNormal {
         "Selective-Empty & Redistribute with k boxes: the norms of P-positions are the multiples of k, and 1^(k-1) z is P for such norms. Hence (completing §4's argument) x is P iff |x| ≡ 0 (mod k) and no nonempty set of at most k-1 boxes has a total ≡ 0 (mod k). Winning move: keep a nonempty proper set of boxes with total n ≡ 0 (mod k) (one exists: among k numbers some nonempty subset sums to 0 mod k, by pigeonhole on prefix sums) and redistribute to 1^(k-1) (n-k+1)."
     }
     fn source(&self) -> &'static str {
-        "Ferguson, Some Chip Transfer Games, §4 (Selective-Empty & Redistribute); Roberts, Applied Combinatorics, Ex. 8.1.26"
+        "Ferguson, Some Chip Transfer Games, §4 (Selective-Empty & Redistribute); Roberts, Applied Combinatorics, Ex. 8.1.26; see docs/rules.md#theorem-ferguson-ser"
     }
     fn play(&self) -> Play {
         Play::Normal
+    }
+    fn scope(&self) -> Scope {
+        Scope::Complete
     }
     fn covers(&self, game: &dyn Game) -> bool {
         redist_boxes(game, RedistKind::Ser).is_some()
@@ -77,7 +80,7 @@ impl Theorem for SerNormal {
         let kk = k as u128;
         let n = total(p);
         let mut keeps: Vec<Vec<usize>> = Vec::new();
-        if n % kk != 0 {
+        if !n.is_multiple_of(kk) {
             // Prefix sums s_0 = 0, ..., s_k take k+1 values mod k: two agree, and not s_0, s_k.
             let mut seen: Vec<Option<usize>> = vec![None; k];
             let mut s = 0u128;
