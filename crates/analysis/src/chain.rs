@@ -82,8 +82,8 @@ pub struct Chain<'a> {
     play: Play,
     /// The results covering the game in this convention (complete ones first) and, for Grundy
     /// values, in normal play.
-    theorems: Vec<Box<dyn Theorem>>,
-    normal: Vec<Box<dyn Theorem>>,
+    theorems: Vec<&'static dyn Theorem>,
+    normal: Vec<&'static dyn Theorem>,
     store: &'a StoreHandle,
     root: Pos,
     engine_box: f64,
@@ -97,7 +97,7 @@ pub struct Chain<'a> {
 
 /// Results that decide only some positions of the games they cover.
 fn is_partial(t: &dyn Theorem) -> bool {
-    t.id() == "cn-lemma5-s1"
+    t.scope() == nimlab_theory::Scope::Partial
 }
 
 impl<'a> Chain<'a> {
@@ -109,11 +109,8 @@ impl<'a> Chain<'a> {
         engine_box: f64,
     ) -> Chain<'a> {
         let covering = |pl: Play| {
-            let mut v: Vec<Box<dyn Theorem>> = nimlab_theory::all()
-                .into_iter()
-                .filter(|t| t.play() == pl && t.covers(game))
-                .collect();
-            v.sort_by_key(|t| is_partial(t.as_ref()));
+            let mut v = nimlab_theory::covering(game, pl);
+            v.sort_by_key(|t| is_partial(*t));
             v
         };
         Chain {
@@ -135,7 +132,7 @@ impl<'a> Chain<'a> {
         }
     }
 
-    fn normal_theorems(&self) -> &[Box<dyn Theorem>] {
+    fn normal_theorems(&self) -> &[&'static dyn Theorem] {
         if self.play == Play::Normal {
             &self.theorems
         } else {
@@ -149,7 +146,7 @@ impl<'a> Chain<'a> {
             .iter()
             .chain(self.normal.iter())
             .find(|t| t.id() == id)
-            .map(|t| t.as_ref())
+            .copied()
     }
 
     /// The first covering result that decides `p` in this convention, with its verdict.
@@ -162,7 +159,7 @@ impl<'a> Chain<'a> {
     /// True when every position of the game is decided without search (a complete result covers
     /// it, or the engine has tabulated the box below the root).
     pub fn decides_everything(&self) -> bool {
-        self.theorems.iter().any(|t| !is_partial(t.as_ref())) || self.engine_table().is_some()
+        self.theorems.iter().any(|t| !is_partial(*t)) || self.engine_table().is_some()
     }
 
     fn stored_pset(&self) -> Option<&PSetBox> {
