@@ -110,7 +110,7 @@ fn moves_sums_and_the_web_answer_from_a_stored_table() {
         let mut s = std::net::TcpStream::connect(&addr).unwrap();
         write!(
             s,
-            "GET /api/moves?game=CN(6%2C2)&position=1%2C2%2C3%2C1%2C2%2C3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            "GET /api/hint?game=CN(6%2C2)&position=1%2C2%2C3%2C1%2C2%2C3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
         )
         .unwrap();
         let mut r = String::new();
@@ -121,7 +121,15 @@ fn moves_sums_and_the_web_answer_from_a_stored_table() {
     let _ = server.wait();
     let json_body = &body[body.find('{').unwrap()..];
     let v: Value = serde_json::from_str(json_body.trim_end_matches(|c: char| c != '}')).unwrap();
+    // The stored table is a P-set (no Grundy values): the hint, which needs only outcomes, comes
+    // from it and says its list is complete.
     assert!(v["method"].as_str().unwrap().starts_with("store"), "{v}");
+    assert_eq!(v["winning_moves_complete"], true, "{v}");
+    assert_eq!(
+        v["winning_moves"].as_array().unwrap().len(),
+        m["winning_moves"].as_array().unwrap().len(),
+        "{v}"
+    );
     let _ = std::fs::remove_file(&db);
 }
 
