@@ -47,6 +47,9 @@ pub enum Remoteness {
 pub struct Want {
     /// The Sprague-Grundy value (normal play).
     pub grundy: bool,
+    /// With `grundy`: leave the value out (rather than refuse) when only a search above the budget
+    /// would find it; the outcome is still answered.
+    pub grundy_if_affordable: bool,
     /// The winning moves.
     pub moves: bool,
     /// Every option with its value.
@@ -242,7 +245,7 @@ impl Analyzer {
             } else if let Some(k) = chain.known_grundy(p) {
                 grundy = Some(k.0);
                 grundy_method = Some(k.1);
-            } else {
+            } else if !want.grundy_if_affordable || self.affordable(&solver, p, false) {
                 self.check(&solver, p, false)?;
                 grundy = Some(solver.grundy(p)?);
                 grundy_method = Some("search".into());
@@ -292,6 +295,16 @@ impl Analyzer {
         a.searched = solver.positions_searched();
         a.oracle_answers = solver.oracle_answers();
         Ok(a)
+    }
+
+    /// True when a search from `p` fits the budget.
+    fn affordable(&self, solver: &Solver, p: &[u64], full: bool) -> bool {
+        let b = self.limits.budget;
+        if b.flag.is_empty() {
+            solver.work_estimate(p, full) <= b.limit
+        } else {
+            solver.check_budget(p, full, b).is_ok()
+        }
     }
 
     /// Refuses a search above the budget.

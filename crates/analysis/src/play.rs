@@ -58,6 +58,7 @@ pub fn value(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<An
         play,
         Want {
             grundy: play == Play::Normal,
+            grundy_if_affordable: true,
             remoteness: Remoteness::IfSmall,
             ..Want::default()
         },

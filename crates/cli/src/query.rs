@@ -64,6 +64,7 @@ pub fn run(
     let want = match ask {
         Ask::Outcome { remoteness } => Want {
             grundy: play == Play::Normal,
+            grundy_if_affordable: true,
             remoteness: if remoteness {
                 Remoteness::Always
             } else {
