@@ -87,7 +87,7 @@ impl Limits {
     pub const TERMINAL: Limits = Limits {
         budget: Budget {
             limit: 2e8,
-            flag: "--limit",
+            flag: "",
         },
         auto_full: 2e7,
         options: 200_000,
@@ -224,7 +224,12 @@ impl Analyzer {
                 k.grundy.map(|_| k.method.clone()),
             ),
             None => {
-                self.check(&solver, p, play == Play::Misere)?;
+                self.check(
+                    &solver,
+                    p,
+                    play == Play::Misere,
+                    "no proven result or stored table decides it, and the outcome",
+                )?;
                 if play == Play::Normal && want.grundy {
                     let g = solver.grundy(p)?;
                     (
@@ -246,7 +251,12 @@ impl Analyzer {
                 grundy = Some(k.0);
                 grundy_method = Some(k.1);
             } else if !want.grundy_if_affordable || self.affordable(&solver, p, false) {
-                self.check(&solver, p, false)?;
+                self.check(
+                    &solver,
+                    p,
+                    false,
+                    "the Grundy value (no proven result or stored table gives it)",
+                )?;
                 grundy = Some(solver.grundy(p)?);
                 grundy_method = Some("search".into());
             }
@@ -276,7 +286,12 @@ impl Analyzer {
             Remoteness::Skip => false,
             Remoteness::IfSmall => full_est <= self.limits.auto_full.min(self.limits.budget.limit),
             Remoteness::Always => {
-                self.check(&solver, p, true)?;
+                self.check(
+                    &solver,
+                    p,
+                    true,
+                    "the remoteness (a search of the whole game tree)",
+                )?;
                 true
             }
         };
@@ -299,31 +314,34 @@ impl Analyzer {
 
     /// True when a search from `p` fits the budget.
     fn affordable(&self, solver: &Solver, p: &[u64], full: bool) -> bool {
-        let b = self.limits.budget;
-        if b.flag.is_empty() {
-            solver.work_estimate(p, full) <= b.limit
-        } else {
-            solver.check_budget(p, full, b).is_ok()
-        }
+        solver.work_estimate(p, full) <= self.limits.budget.limit
     }
 
-    /// Refuses a search above the budget.
-    fn check(&self, solver: &Solver, p: &[u64], full: bool) -> Result<()> {
+    /// Refuses a search above the budget, saying what needed it and how to lift the limit.
+    fn check(&self, solver: &Solver, p: &[u64], full: bool, what: &str) -> Result<()> {
         let b = self.limits.budget;
-        if b.flag.is_empty() {
-            let est = solver.work_estimate(p, full);
-            if est > b.limit {
-                let game = solver.game();
-                return Err(Error::TooLarge(format!(
-                    "{} {} is too large to answer here: no proven result or stored table decides it and a search may visit about {est:.1e} options (the limit here is {:.1e}); try a smaller position",
-                    game.id(),
-                    game.format_position(p),
-                    b.limit
-                )));
-            }
+        let est = solver.work_estimate(p, full);
+        if est <= b.limit {
             return Ok(());
         }
-        solver.check_budget(p, full, b)
+        let game = solver.game();
+        let how = if b.flag.is_empty() {
+            "try a smaller position".to_string()
+        } else {
+            format!(
+                "pass {} {} to search anyway (it may need much time and memory)",
+                b.flag,
+                nimlab_core::solver::limit_above(est)
+            )
+        };
+        Err(Error::TooLarge(format!(
+            "{} {} is too large to answer here: {what} needs a search that may visit about {est:.1e} options ({:.1e} positions × up to {:.1e} options each), above the limit of {:.1e}; {how}",
+            game.id(),
+            game.format_position(p),
+            game.state_bound(p),
+            game.branching_bound(p),
+            b.limit
+        )))
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -34,7 +34,8 @@ fn misere_outcome() {
     assert_eq!(v["outcome"], "P");
     let v = json(&["outcome", "CN(3,2)", "1,0,0", "--misere", "--json"]);
     assert_eq!(v["outcome"], "P");
-    assert_eq!(v["method"], "search");
+    // No proven result covers misère CN: the engine's table of the box below, or a search.
+    assert!(v["method"] == "search" || v["method"] == "engine", "{v}");
     let v = json(&[
         "outcome",
         "CN(3,2)",
@@ -194,7 +195,7 @@ fn sums_of_games() {
     assert!(
         detail
             .iter()
-            .all(|m| m["component"] == 0 && m["game"] == "ET(2)"),
+            .all(|m| m["component"] == 1 && m["game"] == "ET(2)"),
         "{v}"
     );
     let comps = v["components"].as_array().unwrap();

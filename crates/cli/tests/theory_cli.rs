@@ -100,11 +100,12 @@ fn explain_gives_the_move_and_its_family_for_an_n_position() {
 fn explain_falls_back_to_search() {
     // CN(6,2) is unsolved. (1,1,0,0,0,0): two adjacent stacks form one window; taking both wins.
     let v = json(&["explain", "CN(6,2)", "1,1,0,0,0,0", "--json"]);
-    assert_eq!(v["method"], "search");
+    // No proven result: the engine's table of the box below, or a search.
+    assert!(v["method"] == "search" || v["method"] == "engine", "{v}");
     assert_eq!(v["outcome"], "N");
     assert_eq!(tuple(&v["winning_move"]), vec![0, 0, 0, 0, 0, 0]);
     // Stacks two apart are in no common window of CN(6,2): (1,0,1,0,0,0) is Nim with heaps 1, 1: P.
     let v = json(&["explain", "CN(6,2)", "1,0,1,0,0,0", "--json"]);
-    assert_eq!(v["method"], "search");
+    assert!(v["method"] == "search" || v["method"] == "engine", "{v}");
     assert_eq!(v["outcome"], "P");
 }
