@@ -1,9 +1,10 @@
 //! Argument parsing and the commands.
 
+use crate::args::{Common, Target};
 use crate::output;
 use crate::query::{self, Ask};
-use clap::{Args, Parser, Subcommand};
-use nimlab_core::{Budget, Error, Play};
+use clap::{Parser, Subcommand};
+use nimlab_core::{Error, Play};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -87,50 +88,6 @@ enum Command {
     },
 }
 
-#[derive(Args, Debug)]
-pub struct Target {
-    /// Game name, e.g. CN(7,4), SCN(6,3), nim, moore(2); or a sum with positions in brackets,
-    /// e.g. "CN(7,4)[1,2,3,4,5,6,7] + ET(2)[31,54] + nim[5]" (then no POSITION).
-    pub game: String,
-    /// Position, e.g. 1,7,5,6,2,3,6.
-    #[arg(allow_hyphen_values = true)]
-    pub position: Option<String>,
-}
-
-impl Target {
-    /// The position text; a missing position is an error unless the game is a sum.
-    pub fn position_text(&self) -> Result<&str, Error> {
-        match &self.position {
-            Some(p) if nimlab_games::is_sum(&self.game) => Err(Error::BadPosition(format!(
-                "a sum carries its positions in brackets; drop the extra argument '{p}'"
-            ))),
-            Some(p) => Ok(p),
-            None => Err(Error::BadPosition(
-                "the following required arguments were not provided: <POSITION>".into(),
-            )),
-        }
-    }
-}
-
-#[derive(Args, Debug)]
-pub struct Common {
-    /// Print one JSON object on stdout.
-    #[arg(long)]
-    pub json: bool,
-    /// Most estimated option visits a search may make before it is refused.
-    #[arg(long, default_value_t = Budget::default().limit, value_name = "N")]
-    pub limit: f64,
-}
-
-impl Common {
-    pub fn budget(&self) -> Budget {
-        Budget {
-            limit: self.limit,
-            flag: "--limit",
-        }
-    }
-}
-
 /// Parses the arguments and runs the command; errors become one line on stderr and exit status 2.
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -166,7 +123,7 @@ pub fn run() -> ExitCode {
         }
     };
     match dispatch(cli.command) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(Error::Interrupted) => {
             eprintln!("nimlab: {}", Error::Interrupted);
             ExitCode::from(130)
@@ -178,7 +135,9 @@ pub fn run() -> ExitCode {
     }
 }
 
-fn dispatch(cmd: Command) -> Result<(), Error> {
+/// Runs one command; each returns its exit status (errors are turned into one by `run`).
+fn dispatch(cmd: Command) -> Result<ExitCode, Error> {
+    let done = |r: Result<(), Error>| r.map(|()| ExitCode::SUCCESS);
     match cmd {
         Command::Outcome {
             target,
@@ -186,39 +145,45 @@ fn dispatch(cmd: Command) -> Result<(), Error> {
             remoteness,
             common,
             store,
-        } => query::run(
+        } => done(query::run(
             &target,
             Play::from_misere(misere),
             Ask::Outcome { remoteness },
             &common,
             &store,
-        ),
+        )),
         Command::Grundy {
             target,
             common,
             store,
-        } => query::run(&target, Play::Normal, Ask::Grundy, &common, &store),
+        } => done(query::run(
+            &target,
+            Play::Normal,
+            Ask::Grundy,
+            &common,
+            &store,
+        )),
         Command::Moves {
             target,
             misere,
             all,
             common,
             store,
-        } => query::run(
+        } => done(query::run(
             &target,
             Play::from_misere(misere),
             Ask::Moves { all },
             &common,
             &store,
-        ),
-        Command::Table(args) => crate::table_cmd::run(&args),
-        Command::Store(args) => crate::store_cmd::run(&args),
-        Command::Games { json } => output::games(json),
-        Command::Play(args) => crate::play::run(&args),
-        Command::Serve(args) => crate::play::serve(&args),
+        )),
+        Command::Table(args) => done(crate::table_cmd::run(&args)),
+        Command::Store(args) => done(crate::store_cmd::run(&args)),
+        Command::Games { json } => done(output::games(json)),
+        Command::Play(args) => done(crate::play::run(&args)),
+        Command::Serve(args) => done(crate::play::serve(&args)),
         Command::Verify(args) => crate::research_cmd::run_verify(&args),
-        Command::Patterns(args) => crate::research_cmd::run_patterns(&args),
-        Command::Theory { game, json } => output::theory(game.as_deref(), json),
-        Command::Explain(args) => crate::explain::run(&args),
+        Command::Patterns(args) => done(crate::research_cmd::run_patterns(&args)),
+        Command::Theory { game, json } => done(output::theory(game.as_deref(), json)),
+        Command::Explain(args) => done(crate::explain::run(&args)),
     }
 }

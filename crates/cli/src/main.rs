@@ -1,5 +1,6 @@
 //! The `nimlab` command line: a thin front end over the core, the games and the theory layer.
 
+mod args;
 mod cli;
 mod explain;
 mod output;

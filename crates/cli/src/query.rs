@@ -1,7 +1,7 @@
 //! `nimlab outcome`, `grundy` and `moves`: one question about a position, answered by the analysis
 //! library (`nimlab_analysis`); this module only translates arguments and prints.
 
-use crate::cli::{Common, Target};
+use crate::args::{Common, Target};
 use crate::output;
 use crate::store_cmd::StoreArgs;
 use indicatif::{ProgressBar, ProgressStyle};

@@ -1,6 +1,6 @@
 //! `nimlab verify` and `nimlab patterns`: the research workflow of SPEC.md §4.
 
-use crate::cli::Common;
+use crate::args::Common;
 use crate::output;
 use clap::Args;
 use nimlab_core::table::{tabulate, TableRun};
@@ -14,7 +14,7 @@ use nimlab_tables::lines::Hooks;
 use nimlab_tables::pset;
 use serde_json::json;
 use std::collections::HashSet;
-use std::io::Write;
+use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct BoundArgs {
@@ -140,7 +140,7 @@ fn checked(
 }
 
 /// Runs `verify`; exits with status 1 when the set is not the P-set.
-pub fn run_verify(a: &VerifyArgs) -> Result<(), Error> {
+pub fn run_verify(a: &VerifyArgs) -> Result<ExitCode, Error> {
     let game = parse_game(&a.game)?;
     let play = Play::from_misere(a.misere);
     let ps = positions(game.as_ref(), a.bound.bound())?;
@@ -283,11 +283,12 @@ pub fn run_verify(a: &VerifyArgs) -> Result<(), Error> {
             }
         }
     }
-    if !holds {
-        let _ = std::io::stdout().flush();
-        std::process::exit(1);
-    }
-    Ok(())
+    // A counterexample is an answer, not an error: exit status 1, as `grep` does when nothing matches.
+    Ok(if holds {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 #[derive(Args, Debug)]
@@ -313,11 +314,14 @@ pub fn canonical_p_positions(game: &dyn Game, bound: Bound, play: Play) -> Resul
             .is_err()
     {
         let mut solver = Solver::new(game);
-        let mut out: Vec<Pos> = positions(game, bound)?
-            .into_iter()
-            .filter(|p| game.canonical(p) == *p)
-            .filter(|p| solver.outcome(p, play).is_ok_and(|o| o.is_p()))
-            .collect();
+        let mut out: Vec<Pos> = Vec::new();
+        for p in positions(game, bound)? {
+            // A solver error (a script's runtime error, an over-budget search) is reported, not
+            // read as "not a P-position".
+            if game.canonical(&p) == p && solver.outcome(&p, play)?.is_p() {
+                out.push(p);
+            }
+        }
         out.dedup();
         return Ok(out);
     }

@@ -1,7 +1,7 @@
 //! `outcome`, `grundy` and `moves` of a disjunctive sum such as
 //! `"CN(7,4)[1,2,3,4,5,6,7] + ET(2)[31,54] + nim[5]"`.
 
-use crate::cli::{Common, Target};
+use crate::args::{Common, Target};
 use crate::output;
 use nimlab_analysis::sums::solve_sum;
 use nimlab_analysis::Analyzer;

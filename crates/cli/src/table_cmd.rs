@@ -10,7 +10,7 @@
 //! Output is written as it is produced (text, `--json`, or `--format csv|jsonl` with one position per
 //! line), never built as one string; `-o FILE` writes FILE.partial and renames it when complete.
 
-use crate::cli::Common;
+use crate::args::Common;
 use crate::store_cmd::StoreArgs;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
