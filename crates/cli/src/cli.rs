@@ -3,7 +3,7 @@
 use crate::args::{Common, Target};
 use crate::output;
 use crate::query::{self, Ask};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use nimlab_core::{Error, Play};
 use std::process::ExitCode;
 
@@ -11,8 +11,7 @@ use std::process::ExitCode;
 #[command(
     name = "nimlab",
     version,
-    about = "Solve impartial combinatorial games exactly: Nim, Moore's Nim_k, Circular Nim, Shrinking Circular Nim",
-    after_help = "Games: nim, moore(k), CN(n,k), SCN(n,k) (case-insensitive; see `nimlab games`).\nPositions: 1,7,5,6,2,3,6 or (1,7,5,6,2,3,6) or \"1 7 5 6 2 3 6\"."
+    about = "Solve impartial combinatorial games exactly: who wins, how to win, the P-positions of a box, and whether a characterization holds"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -90,7 +89,15 @@ enum Command {
 
 /// Parses the arguments and runs the command; errors become one line on stderr and exit status 2.
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // The list of games comes from the registry, so that a new game appears here by itself.
+    let command = Cli::command().after_help(format!(
+        "Games: {} (case-insensitive; see `nimlab games`).\nPositions: 1,7,5,6,2,3,6 or (1,7,5,6,2,3,6) or \"1 7 5 6 2 3 6\"; chip games also 1^6 10.",
+        nimlab_games::registry::family_names()
+    ));
+    let cli = match command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;

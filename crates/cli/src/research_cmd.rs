@@ -1,4 +1,5 @@
-//! `nimlab verify` and `nimlab patterns`: the research workflow of SPEC.md §4.
+//! `nimlab verify` and `nimlab patterns`: the research workflow of the papers (check a characterization
+//! with the partition theorem, find the families of P-positions).
 
 use crate::args::Common;
 use crate::output;

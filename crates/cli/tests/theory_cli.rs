@@ -15,7 +15,7 @@ fn tuple(v: &Value) -> Vec<u64> {
         .collect()
 }
 
-/// Theorem 2 of the CN(7,4) paper as SPEC.md §1 states it, written out independently of the entry:
+/// Theorem 2 of the CN(7,4) paper as docs/rules.md (Theorem cn-7-4) states it, written out independently of the entry:
 /// some reading (a,...,g) from a minimal stack is in S1, S2, S3 or S4.
 fn spec_cn74_is_p(p: &[u64]) -> bool {
     (0..7).any(|s| {

@@ -8,33 +8,33 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone)]
 pub enum Error {
     /// The game name or its parameters are not valid.
-    #[error("{0}")]
+    #[error("{}", one_line(.0))]
     BadGame(String),
     /// The position is not a position of the game.
-    #[error("{0}")]
+    #[error("{}", one_line(.0))]
     BadPosition(String),
     /// The request is outside what the command supports.
-    #[error("{0}")]
+    #[error("{}", one_line(.0))]
     Unsupported(String),
     /// The search would be too large to finish; the message names the estimate and how to lift the limit.
-    #[error("{0}")]
+    #[error("{}", one_line(.0))]
     TooLarge(String),
     /// The computation was interrupted before it finished.
     #[error("interrupted before the computation finished; nothing was written")]
     Interrupted,
     /// A scripted game or predicate failed while running (the message names the script, line and
     /// column).
-    #[error("{0}")]
+    #[error("{}", one_line(.0))]
     Script(String),
     /// Reading or writing a file failed.
-    #[error("{context}: {source}")]
+    #[error("{}: {}", one_line(context), one_line(&source.to_string()))]
     Io {
         context: String,
         #[source]
         source: Arc<std::io::Error>,
     },
     /// The store of solved tables failed.
-    #[error("store: {context}: {source}")]
+    #[error("store: {}: {}", one_line(context), one_line(&source.to_string()))]
     Store {
         context: String,
         #[source]
@@ -62,4 +62,36 @@ impl Error {
     }
 }
 
+/// The text with its line breaks and other control characters written as escapes (`\n`), so that a
+/// message quoting the user's input stays on one line.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_stay_on_one_line() {
+        let e = Error::BadPosition("cannot read position ',\n\r\t'".into());
+        assert_eq!(e.to_string(), "cannot read position ',\\n\\r\\t'");
+        let e = Error::io("reading a\nb", std::io::Error::other("x\ny"));
+        assert_eq!(e.to_string(), "reading a\\nb: x\\ny");
+        assert_eq!(one_line("plain text, é"), "plain text, é");
+    }
+}

@@ -21,7 +21,7 @@ pub mod sum;
 pub mod table;
 pub mod value;
 
-pub use error::{Error, Result};
+pub use error::{one_line, Error, Result};
 pub use game::{BoxDomain, Game, Layout, MoveStructure, Pos, Rng, TableBound};
 pub use solver::{Budget, Solver};
 pub use sum::SumGame;

@@ -15,6 +15,8 @@ pub struct GameEntry {
     pub example: &'static str,
     pub rules: &'static str,
     pub source: &'static str,
+    /// Instances offered as ready-made choices (the web page's menu), the first the most typical.
+    pub presets: &'static [&'static str],
 }
 
 /// Every game family nimlab knows.
@@ -28,6 +30,7 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome nim 3,5,7",
             rules: "a move takes any number of tokens from one heap",
             source: "Bouton (1901)",
+            presets: &["nim"],
         },
         GameEntry {
             name: "moore(k)",
@@ -37,6 +40,7 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'moore(2)' 1,2,3",
             rules: "a move takes tokens from at least one and at most k heaps",
             source: "Moore (1910)",
+            presets: &["moore(2)"],
         },
         GameEntry {
             name: "CN(n,k)",
@@ -46,6 +50,7 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'CN(7,4)' 1,7,5,6,2,3,6",
             rules: "a move picks k consecutive stacks and lowers any of them (at least one token in all)",
             source: "Dufour & Heubach (2013); Dufour, Heubach & Vo, Integers 21B (2021)",
+            presets: &["CN(5,3)", "CN(4,2)", "CN(6,3)", "CN(7,4)"],
         },
         GameEntry {
             name: "SCN(n,k)",
@@ -55,6 +60,7 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'SCN(6,3)' 1,6,2,3,3,6",
             rules: "as Circular Nim, but emptied piles vanish and the circle closes up; with at most k piles left, any of them may be lowered",
             source: "Oginuma & Shinoda (2024)",
+            presets: &["SCN(6,3)", "SCN(5,2)"],
         },
         GameEntry {
             name: "ET(k)",
@@ -64,6 +70,7 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'ET(4)' 1000000000000000000,3,5,7",
             rules: "empty one box, then move at least one but not all chips of another box into it; ends at 1^k",
             source: "Ferguson, Some Chip Transfer Games, §2",
+            presets: &["ET(3)"],
         },
         GameEntry {
             name: "EABO(k)",
@@ -73,6 +80,7 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'EABO(3)' 1,1,7",
             rules: "keep one box with at least k chips, empty the others, redistribute it over the k boxes (each >= 1)",
             source: "Ferguson, Some Chip Transfer Games, §3",
+            presets: &["EABO(3)"],
         },
         GameEntry {
             name: "ER(k)",
@@ -82,6 +90,7 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'ER(7)' 1^6 10",
             rules: "discard one box, redistribute the other chips over the k boxes (each >= 1); ends at 1^k",
             source: "Ferguson, Some Chip Transfer Games, §4",
+            presets: &["ER(4)"],
         },
         GameEntry {
             name: "SER(k)",
@@ -91,6 +100,7 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'SER(4)' 1,2,3,4",
             rules: "discard any 1 to k-1 boxes, redistribute the rest over the k boxes (each >= 1); ends at 1^k",
             source: "Ferguson, Some Chip Transfer Games, §4",
+            presets: &[],
         },
         GameEntry {
             name: "EJR(k,j)",
@@ -100,6 +110,7 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'EJR(5,2)' 1,2,3,4,5",
             rules: "discard exactly j boxes, redistribute the rest over the k boxes (each >= 1); EJR(k,1) = ER(k), EJR(k,k-1) = EABO(k)",
             source: "Ferguson, Some Chip Transfer Games, §1 (open problem)",
+            presets: &[],
         },
         GameEntry {
             name: "ENTROPY(k)",
@@ -109,8 +120,22 @@ pub fn catalogue() -> Vec<GameEntry> {
             example: "nimlab outcome 'ENTROPY(3)' 0,3,10",
             rules: "move t chips from a box of a to a box of b < a, 1 <= t <= a-b-1; ends when max - min <= 1",
             source: "Ferguson, Some Chip Transfer Games, §5",
+            presets: &["ENTROPY(3)"],
         },
     ]
+}
+
+/// The ready-made instances of every family, in catalogue order (the web page's menu).
+pub fn presets() -> Vec<&'static str> {
+    catalogue()
+        .iter()
+        .flat_map(|e| e.presets.iter().copied())
+        .collect()
+}
+
+/// The family names, e.g. `nim, moore(k), CN(n,k), ...` (help texts and error messages).
+pub fn family_names() -> String {
+    known()
 }
 
 fn known() -> String {

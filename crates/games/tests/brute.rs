@@ -1,4 +1,4 @@
-//! An independent brute force for the cross-checks: options come from the rules as stated in SPEC.md,
+//! An independent brute force for the cross-checks: options come from the rules as docs/rules.md states them,
 //! by trying every position below p and keeping those whose changed stacks fit one window. Nothing here
 //! uses the game modules' move generators, canonical forms or splitting.
 

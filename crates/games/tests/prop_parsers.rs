@@ -254,47 +254,32 @@ fn with_line_breaks() -> impl Strategy<Value = String> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    // FAILS: parse_list(",\n") gives "cannot read position ',\n'" and parse_list("1,,\n") gives
-    // "position '1,,\n' has an empty entry between commas": the message quotes the input's line break.
     #[test]
-    #[ignore = "parse_list(\",\\n\") quotes the line break in its error; the src owner fixes it"]
     fn line_breaks_parse_list(text in with_line_breaks()) {
         one_line("parse_list", &text, &parse_list(&text))?;
     }
 
-    // FAILS: parse_entry("\n") gives "'\n' is not a non-negative integer".
     #[test]
-    #[ignore = "parse_entry(\"\\n\") quotes the line break in its error; the src owner fixes it"]
     fn line_breaks_parse_entry(text in with_line_breaks()) {
         one_line("parse_entry", &text, &parse_entry(&text))?;
     }
 
-    // FAILS: parse_chips("\nx", 7) gives "'x' in '\nx' is not an integer".
     #[test]
-    #[ignore = "parse_chips(\"\\nx\") quotes the line break in its error; the src owner fixes it"]
     fn line_breaks_parse_chips(text in with_line_breaks()) {
         one_line("parse_chips", &text, &parse_chips(&text, 7))?;
     }
 
-    // FAILS: parse_game("\n") gives "unknown game '\n'; known games: ...".
     #[test]
-    #[ignore = "parse_game(\"\\n\") quotes the line break in its error; the src owner fixes it"]
     fn line_breaks_parse_game(text in with_line_breaks()) {
         one_line("parse_game", &text, &parse_game(&text))?;
     }
 
-    // FAILS: parse_sum("a\nb") gives "sum component 'a\nb' needs a position in brackets, ...".
     #[test]
-    #[ignore = "parse_sum(\"a\\nb\") quotes the line break in its error; the src owner fixes it"]
     fn line_breaks_parse_sum(text in with_line_breaks()) {
         one_line("parse_sum", &text, &parse_sum(&text))?;
     }
 
-    // FAILS for every game: CN(7,4) (and every game reading positions with parse_list) on ",\n" gives
-    // "cannot read position ',\n'"; ET(2) (every chip game) on "\nx" gives "'x' in '\nx' is not an
-    // integer".
     #[test]
-    #[ignore = "parse_position(\",\\n\") quotes the line break in its error; the src owner fixes it"]
     fn line_breaks_parse_position(i in 0..GAMES.len(), text in with_line_breaks()) {
         let g = parse_game(GAMES[i]).unwrap();
         one_line(&format!("{} parse_position", g.id()), &text, &g.parse_position(&text))?;

@@ -1,6 +1,7 @@
 //! # nimlab-research
 //!
-//! The tools of the papers' method (SPEC.md §4), for researchers:
+//! The tools of the papers' method (docs/rules.md, "The partition theorem and verify"), for
+//! researchers:
 //!
 //! * [`domain`]: the bounded set of positions a question is asked over (a box, or a bound on chips);
 //! * [`conjecture`]: a user's predicate `fn is_p(p)` written in Rhai;

@@ -1,4 +1,5 @@
-//! Conditions (I)–(III) of the partition theorem (SPEC.md §4) over a bounded set of positions.
+//! Conditions (I)–(III) of the partition theorem (docs/rules.md, "The partition theorem and verify")
+//! over a bounded set of positions.
 //!
 //! A set A is the P-set (normal play) when (I) no move leads from A to A, (II) every position outside A
 //! has a move into A, and (III) every terminal position is in A. In misère play (III) becomes: no

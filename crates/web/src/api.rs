@@ -44,22 +44,6 @@ const QUEUE_TIME: Duration = Duration::from_secs(5);
 /// Computations that may run at once.
 const CONCURRENT: usize = 2;
 
-/// The games offered on the page's menu.
-pub const PRESETS: [&str; 12] = [
-    "CN(5,3)",
-    "CN(4,2)",
-    "CN(6,3)",
-    "CN(7,4)",
-    "SCN(6,3)",
-    "SCN(5,2)",
-    "nim",
-    "moore(2)",
-    "ET(3)",
-    "ER(4)",
-    "EABO(3)",
-    "ENTROPY(3)",
-];
-
 #[derive(Clone)]
 struct AppState {
     slots: Arc<Semaphore>,
@@ -313,7 +297,9 @@ async fn games(q: Params) -> Answer {
             })
         })
         .collect();
-    Ok(Json(json!({"games": list, "presets": PRESETS})))
+    Ok(Json(
+        json!({"games": list, "presets": nimlab_games::registry::presets()}),
+    ))
 }
 
 /// How the page draws a game, from its layout and move structure: `circle` (stacks on a circle,

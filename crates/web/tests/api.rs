@@ -219,7 +219,7 @@ fn moves_and_hints() {
     assert_eq!(v["winning_moves"].as_array().unwrap().len(), 2);
     assert_eq!(v["complete"], true);
     // CN(7,4) (1,7,5,6,2,3,6): a complete result decides every option, so the hint lists every
-    // winning move (two, as an exhaustive search of its options finds: see issue 13's report).
+    // winning move (two, as an exhaustive search of its options finds; `nimlab moves --all` lists them).
     let v = ok(
         "/api/hint",
         &[("game", "CN(7,4)"), ("position", "1,7,5,6,2,3,6")],

@@ -1,4 +1,4 @@
-//! Ferguson's chip-transfer games (T. S. Ferguson, *Some Chip Transfer Games*; SPEC.md §3).
+//! Ferguson's chip-transfer games (T. S. Ferguson, *Some Chip Transfer Games*; rules in docs/rules.md).
 //!
 //! Every game is played with `k` boxes of chips and a position is a multiset, stored as a sorted
 //! vector of box contents:
