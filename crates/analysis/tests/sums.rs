@@ -2,6 +2,7 @@
 //! * disjunctive sums: search on the product game (a move in exactly one component);
 //! * remoteness: decides conjunctive compounds (move in every component; play stops when one ends);
 //! * suspense: decides continued conjunctive compounds (move in every component that can still move).
+//!
 //! The brute forces use only the components' option lists (checked against their own brute force in
 //! crates/games/tests/crosscheck.rs).
 

@@ -148,7 +148,7 @@ pub fn run_verify(a: &VerifyArgs) -> Result<ExitCode, Error> {
     let (source, report) = match (&a.theorem, &a.conjecture) {
         (Some(id), _) => {
             let t = nimlab_theory::all()
-                .into_iter()
+                .iter()
                 .find(|t| t.id() == id)
                 .ok_or_else(|| {
                     Error::BadGame(format!("no result with id '{id}' (see `nimlab theory`)"))

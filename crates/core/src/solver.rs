@@ -222,7 +222,7 @@ impl<'g> Solver<'g> {
 
     fn tick(&mut self) -> Result<()> {
         self.solved += 1;
-        if self.solved % 4096 == 0 {
+        if self.solved.is_multiple_of(4096) {
             if let Some(f) = self.progress.as_mut() {
                 f(self.solved);
             }

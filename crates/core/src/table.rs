@@ -187,7 +187,7 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
                     failed.lock().unwrap().get_or_insert(e);
                     return;
                 }
-                let p_pos = !reaches_p && !(misere && !any_option);
+                let p_pos = !reaches_p && (!misere || any_option);
                 if p_pos {
                     is_p.set(ix.offsets[li] + local);
                 }
@@ -260,7 +260,7 @@ pub fn grundy_values(
     for li in 0..d.lengths.len() {
         let (order, _) = ix.by_sum(li);
         for &local in &order {
-            if done % 4096 == 0 {
+            if done.is_multiple_of(4096) {
                 if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                     return Err(Error::Interrupted);
                 }

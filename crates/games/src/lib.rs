@@ -8,8 +8,11 @@
 //! | [`moore`] | Moore's Nim_k: lower up to k heaps | `moore(k)` |
 //! | [`circular`] | Circular Nim CN(n,k) | `CN(n,k)` |
 //! | [`shrinking`] | Shrinking Circular Nim SCN(n,k) | `SCN(n,k)` |
+//! | [`chip`] | Ferguson's chip-transfer games: Empty & Transfer, Empty-All-But-One, Empty & Redistribute, Selective-Empty & Redistribute, Empty-j & Redistribute, Entropy Reduction | `ET(k)`, `EABO(k)`, `ER(k)`, `SER(k)`, `EJR(k,j)`, `ENTROPY(k)` |
+//! | [`script`] | a game whose options a Rhai script computes | `path/to/game.rhai` |
 //!
-//! [`registry`] turns a name such as `CN(7,4)` into a game and lists the games for `nimlab games`.
+//! [`registry`] turns a name such as `CN(7,4)` into a game and lists the games for `nimlab games`,
+//! `--help` and the web page's menu: adding a game is one module and one registry entry.
 
 pub mod circular;
 pub mod moore;

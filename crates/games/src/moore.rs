@@ -91,20 +91,6 @@ impl Game for MooreNim {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[test]
-    fn options_touch_at_most_k_heaps() {
-        let g = MooreNim::new(2).unwrap();
-        let opts = g.options(&[1, 1, 1]).unwrap();
-        // Lower one heap (3 ways) or two heaps (3 ways); never all three.
-        assert_eq!(opts.len(), 6);
-        assert!(!opts.contains(&vec![0, 0, 0]));
-        assert!(MooreNim::new(0).is_err());
-    }
-}
-
 /// Every set of `k` places among `0..len`, in lexicographic order.
 pub fn k_subsets(len: usize, k: usize) -> Vec<Vec<usize>> {
     fn rec(start: usize, len: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
@@ -121,4 +107,18 @@ pub fn k_subsets(len: usize, k: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     rec(0, len, k, &mut Vec::new(), &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn options_touch_at_most_k_heaps() {
+        let g = MooreNim::new(2).unwrap();
+        let opts = g.options(&[1, 1, 1]).unwrap();
+        // Lower one heap (3 ways) or two heaps (3 ways); never all three.
+        assert_eq!(opts.len(), 6);
+        assert!(!opts.contains(&vec![0, 0, 0]));
+        assert!(MooreNim::new(0).is_err());
+    }
 }

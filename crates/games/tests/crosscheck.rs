@@ -228,10 +228,7 @@ fn papers_facts() {
     let cn95 = CircularNim::new(9, 5).unwrap();
     let mut s = Solver::new(&cn95);
     assert_eq!(s.outcome(&[2; 9], Play::Normal).unwrap(), Outcome::N);
-    assert_eq!(
-        Brute::new(Rules::Circle { k: 5 }).values(&[2; 9]).grundy > 0,
-        true
-    );
+    assert!(Brute::new(Rules::Circle { k: 5 }).values(&[2; 9]).grundy > 0);
 
     // SCN paper §3.2.2: (1,6,2,3,3,6) is a P-position of SCN(6,3).
     let scn63 = ShrinkingCircularNim::new(6, 3).unwrap();

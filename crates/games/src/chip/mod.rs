@@ -247,7 +247,7 @@ pub fn parse_chips(text: &str, max_len: usize) -> Result<Vec<i128>> {
                 "position '{text}' has more than {max_len} boxes"
             )));
         }
-        out.extend(std::iter::repeat(value).take(count));
+        out.extend(std::iter::repeat_n(value, count));
     }
     Ok(out)
 }
