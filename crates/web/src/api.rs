@@ -86,6 +86,13 @@ pub fn router_with(store: StoreHandle) -> Router {
                 "no such page or endpoint",
             )
         })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "only GET is served here",
+            )
+        })
         .with_state(state)
 }
 
@@ -163,18 +170,31 @@ impl IntoResponse for ApiError {
     }
 }
 
-type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
+type Params = Result<Query<Vec<(String, String)>>, QueryRejection>;
 type Answer = Result<Json<Value>, ApiError>;
 
-/// The query parameters, refusing unknown names (a typo should not be silently ignored).
+/// The query parameters, refusing unknown names (a typo should not be silently ignored) and repeated
+/// ones (which of two values was meant is not ours to guess).
 fn params(q: Params, allowed: &[&str]) -> Result<HashMap<String, String>, ApiError> {
-    let Query(map) = q.map_err(|e| ApiError::bad(format!("bad query string: {e}")))?;
-    if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(ApiError::bad(format!(
-            "unknown parameter '{}'; this endpoint takes: {}",
-            k.chars().take(40).collect::<String>(),
-            allowed.join(", ")
-        )));
+    let Query(pairs) = q.map_err(|e| ApiError::bad(format!("bad query string: {e}")))?;
+    let mut map = HashMap::new();
+    for (k, v) in pairs {
+        let shown = k.chars().take(40).collect::<String>();
+        if !allowed.contains(&k.as_str()) {
+            return Err(ApiError::bad(if allowed.is_empty() {
+                format!("unknown parameter '{shown}'; this endpoint takes no parameters")
+            } else {
+                format!(
+                    "unknown parameter '{shown}'; this endpoint takes: {}",
+                    allowed.join(", ")
+                )
+            }));
+        }
+        if map.insert(k, v).is_some() {
+            return Err(ApiError::bad(format!(
+                "parameter '{shown}' is given more than once"
+            )));
+        }
     }
     Ok(map)
 }
@@ -378,7 +398,13 @@ async fn moves(State(s): State<AppState>, q: Params) -> Answer {
     let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        let a = engine::moves(&an, g, &p, play)?;
+        let a = match engine::moves(&an, g, &p, play) {
+            Ok(a) => a,
+            // Too many options to list them all with their values (Nim with heaps of 10^6): answer
+            // the winning moves alone, which a theorem or the chain finds without listing options.
+            Err(Error::TooLarge(why)) => return winning_only(&an, g, &p, play, &why),
+            Err(e) => return Err(e.into()),
+        };
         let list = a.options.unwrap_or_default();
         let winning = list.iter().filter(|m| m.outcome.is_p()).count();
         let moves: Vec<Value> = list
@@ -393,10 +419,41 @@ async fn moves(State(s): State<AppState>, q: Params) -> Answer {
         Ok(Json(json!({
             "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
             "count": moves.len(), "winning_count": winning, "moves": moves,
-            "method": a.moves_method,
+            "method": a.moves_method, "all_options": true, "winning_moves_complete": true,
         })))
     })
     .await
+}
+
+/// The answer of `/api/moves` when the options are too many to list: the winning moves only, with
+/// whether they are all of them, and why the other options are missing.
+fn winning_only(an: &Analyzer, g: &dyn Game, p: &[u64], play: Play, why: &str) -> Answer {
+    let a = an.analyse(
+        g,
+        p,
+        play,
+        nimlab_analysis::Want {
+            moves: true,
+            ..Default::default()
+        },
+    )?;
+    let moves: Vec<Value> = a
+        .winning_moves
+        .unwrap_or_default()
+        .iter()
+        .map(|q| {
+            // A winning move's target is a P-position: Grundy value 0 in normal play.
+            let grundy = (play == Play::Normal).then_some(0);
+            json!({"to": pos_json(g, q), "winning": true, "grundy": grundy, "remoteness": null})
+        })
+        .collect();
+    Ok(Json(json!({
+        "game": g.id(), "play": play.name(), "position": pos_json(g, p),
+        "count": null, "winning_count": moves.len(), "moves": moves,
+        "method": a.moves_method, "all_options": false,
+        "winning_moves_complete": a.winning_moves_complete,
+        "note": format!("only the winning moves are listed: {why}"),
+    })))
 }
 
 async fn hint(State(s): State<AppState>, q: Params) -> Answer {

@@ -206,11 +206,23 @@ fn moves_and_hints() {
         &[("game", "ET(3)"), ("position", "1^2 5"), ("misere", "1")],
     );
     assert!(v["count"].as_u64().unwrap() > 0);
-    fails(
+    // Nim at any size: the winning moves alone (10^18 xor 3 xor 5 = 10^18 xor 6: lower the big heap
+    // to 6).
+    let v = ok(
         "/api/moves",
         &[("game", "nim"), ("position", "1000000000000000000,3,5")],
+    );
+    assert_eq!(v["moves"][0]["to"]["entries"], serde_json::json!([6, 3, 5]));
+    // No proven result and too large to search: refused, with the reason.
+    let e = fails(
+        "/api/moves",
+        &[("game", "CN(6,2)"), ("position", "100000,100000,3,4,5,6")],
         422,
         "too_large",
+    );
+    assert!(
+        e.contains("no proven result or stored table decides it"),
+        "{e}"
     );
     fails("/api/moves", &[("game", "nim")], 400, "bad_request");
 
@@ -439,4 +451,66 @@ fn junk_never_breaks_the_server() {
     assert_eq!(s, 400);
     // Still serving.
     ok("/api/games", &[]);
+}
+
+/// Every error is a JSON object naming its real cause: another method than GET, a parameter the
+/// endpoint does not take (when it takes none), a parameter given twice.
+#[test]
+fn errors_are_json_and_say_why() {
+    for method in ["POST", "PUT", "DELETE"] {
+        let (status, ctype, body) =
+            common::request_with(method, "/api/moves?game=nim&position=1,2");
+        assert_eq!(status, 405, "{method}: {body}");
+        assert!(ctype.starts_with("application/json"), "{method}: {ctype}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["kind"], "method_not_allowed", "{body}");
+    }
+    let e = fails("/api/games", &[("x", "1")], 400, "bad_request");
+    assert!(e.contains("takes no parameters"), "{e}");
+    let e = fails("/api/moves", &[("x", "1")], 400, "bad_request");
+    assert!(e.contains("game, position, misere"), "{e}");
+    for path in ["/api/outcome", "/api/moves", "/api/hint"] {
+        let e = fails(
+            path,
+            &[("game", "nim"), ("game", "CN(5,3)"), ("position", "1,2,3")],
+            400,
+            "bad_request",
+        );
+        assert!(e.contains("'game' is given more than once"), "{e}");
+    }
+}
+
+/// Nim's winning moves are known at any size (Bouton): with too many options to list, `/api/moves`
+/// answers the winning moves alone and says so, instead of refusing.
+#[test]
+fn moves_with_too_many_options_lists_the_winning_ones() {
+    // 1000000 xor 1000000 xor 3 = 3: the only winning move empties the heap of 3.
+    let v = ok(
+        "/api/moves",
+        &[("game", "nim"), ("position", "1000000,1000000,3")],
+    );
+    assert_eq!(v["all_options"], false, "{v}");
+    assert_eq!(v["winning_moves_complete"], true, "{v}");
+    assert!(
+        v["note"].as_str().unwrap().contains("too many to list"),
+        "{v}"
+    );
+    let to: Vec<&Value> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| &m["to"]["entries"])
+        .collect();
+    assert_eq!(to, [&serde_json::json!([1000000, 1000000, 0])], "{v}");
+    // 1000000 xor 1000001 xor 1 = 0: a P-position, no winning move, and the list is complete.
+    let v = ok(
+        "/api/moves",
+        &[("game", "nim"), ("position", "1000000,1000001,1")],
+    );
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0, "{v}");
+    assert_eq!(v["winning_moves_complete"], true, "{v}");
+    // Small positions keep the full list of options.
+    let v = ok("/api/moves", &[("game", "nim"), ("position", "1,2")]);
+    assert_eq!(v["all_options"], true, "{v}");
+    assert_eq!(v["count"], 3, "{v}");
 }

@@ -60,12 +60,17 @@ pub fn get_raw(path: &str, params: &[(&str, &str)]) -> (u16, String, String) {
 /// GET the request target `target` (a path and a query string, sent as given); the status, the
 /// content type and the body.
 pub fn request(target: &str) -> (u16, String, String) {
+    request_with("GET", target)
+}
+
+/// Sends `method target` with an empty body; the status, the content type and the body.
+pub fn request_with(method: &str, target: &str) -> (u16, String, String) {
     let mut s = TcpStream::connect(server()).unwrap();
     s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
         .unwrap();
     write!(
         s,
-        "GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        "{method} {target} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
     let mut buf = Vec::new();
