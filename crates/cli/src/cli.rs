@@ -49,6 +49,7 @@ enum Command {
     Moves {
         #[command(flatten)]
         target: Target,
+        /// Misère play: the player who makes the last move loses.
         #[arg(long)]
         misere: bool,
         /// List every option with its value, not only the winning ones.
@@ -67,6 +68,7 @@ enum Command {
     Theory {
         /// Only the results that cover this game, e.g. CN(5,1) or nim.
         game: Option<String>,
+        /// Print one JSON object on stdout.
         #[arg(long)]
         json: bool,
     },
@@ -82,6 +84,7 @@ enum Command {
     Serve(crate::play::ServeArgs),
     /// The games nimlab knows, their parameters and position syntax.
     Games {
+        /// Print one JSON object on stdout.
         #[arg(long)]
         json: bool,
     },

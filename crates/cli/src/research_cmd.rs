@@ -56,11 +56,13 @@ pub struct VerifyArgs {
     /// A Rhai file defining fn is_p(p).
     #[arg(long)]
     conjecture: Option<String>,
+    /// Misère play: the player who makes the last move loses.
     #[arg(long)]
     misere: bool,
     /// How many counterexamples of each kind to show.
     #[arg(long, default_value_t = 5)]
     examples: usize,
+    /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
 }
@@ -298,6 +300,7 @@ pub struct PatternsArgs {
     game: String,
     #[command(flatten)]
     bound: BoundArgs,
+    /// Misère play: the player who makes the last move loses.
     #[arg(long)]
     misere: bool,
     /// Examples shown per family.
