@@ -38,6 +38,9 @@ pub struct SumAnswer {
     pub components: Vec<ComponentValue>,
     /// Winning moves (when asked for).
     pub winning_moves: Vec<SumMove>,
+    /// True when `winning_moves` is every winning move; false when a component's options were too
+    /// many to list and its moves are a theorem's construction.
+    pub winning_moves_complete: bool,
 }
 
 /// The Grundy value of one position through the analysis chain (a theorem, the store, the engine,
@@ -85,6 +88,7 @@ pub fn solve_sum(
             }
             let x = components.iter().fold(0, |a, c| a ^ c.grundy);
             let mut winning_moves = Vec::new();
+            let mut complete = true;
             if want_moves && x != 0 {
                 for (i, (g, p)) in games.iter().zip(parts).enumerate() {
                     let gi = components[i].grundy;
@@ -92,11 +96,9 @@ pub fn solve_sum(
                     if target >= gi {
                         continue;
                     }
-                    winning_moves.extend(
-                        moves_to_value(an, g.as_ref(), p, target)?
-                            .into_iter()
-                            .map(|to| SumMove { component: i, to }),
-                    );
+                    let (moves, all) = moves_to_value(an, g.as_ref(), p, target)?;
+                    complete &= all;
+                    winning_moves.extend(moves.into_iter().map(|to| SumMove { component: i, to }));
                 }
             }
             Ok(SumAnswer {
@@ -105,6 +107,7 @@ pub fn solve_sum(
                 method: "xor of the components' Grundy values".into(),
                 components,
                 winning_moves,
+                winning_moves_complete: complete,
             })
         }
         Play::Misere if games.iter().all(|g| nim_like(g.as_ref())) => {
@@ -139,6 +142,8 @@ pub fn solve_sum(
                 method: "bouton-misere (every component is Nim)".into(),
                 components: Vec::new(),
                 winning_moves,
+                // Every heap is tried at every value that can make the position misère-P.
+                winning_moves_complete: true,
             })
         }
         Play::Misere => {
@@ -163,25 +168,33 @@ pub fn solve_sum(
                 method: "search on the sum".into(),
                 components: Vec::new(),
                 winning_moves,
+                winning_moves_complete: true,
             })
         }
     }
 }
 
-/// The options of `p` whose Grundy value is `target` (every one, through the analysis chain).
-fn moves_to_value(an: &Analyzer, game: &dyn Game, p: &[u64], target: u64) -> Result<Vec<Pos>> {
+/// The options of `p` whose Grundy value is `target`, through the analysis chain, and whether they
+/// are all of them.
+fn moves_to_value(
+    an: &Analyzer,
+    game: &dyn Game,
+    p: &[u64],
+    target: u64,
+) -> Result<(Vec<Pos>, bool)> {
     // In a Nim heap game an option's value is the XOR of its heaps (Bouton): set one heap so that
     // the XOR becomes `target`.
     if nim_like(game) {
         let total = p.iter().fold(0, |a, &b| a ^ b);
-        return Ok((0..p.len())
+        let moves = (0..p.len())
             .filter(|&i| total ^ p[i] ^ target < p[i])
             .map(|i| {
                 let mut q = p.to_vec();
                 q[i] = total ^ p[i] ^ target;
                 q
             })
-            .collect());
+            .collect();
+        return Ok((moves, true));
     }
     if target == 0 {
         let a = an.analyse(
@@ -193,7 +206,10 @@ fn moves_to_value(an: &Analyzer, game: &dyn Game, p: &[u64], target: u64) -> Res
                 ..Want::default()
             },
         )?;
-        return Ok(a.winning_moves.unwrap_or_default());
+        return Ok((
+            a.winning_moves.unwrap_or_default(),
+            a.winning_moves_complete,
+        ));
     }
     let a = an.analyse(
         game,
@@ -204,10 +220,12 @@ fn moves_to_value(an: &Analyzer, game: &dyn Game, p: &[u64], target: u64) -> Res
             ..Want::default()
         },
     )?;
-    Ok(a.options
+    let moves = a
+        .options
         .unwrap_or_default()
         .into_iter()
         .filter(|o| o.grundy == Some(target))
         .map(|o| o.to)
-        .collect())
+        .collect();
+    Ok((moves, true))
 }

@@ -80,6 +80,7 @@ pub fn run(
                 .iter()
                 .map(|m| json!({"component": m.component + 1, "game": games[m.component].id(), "to": m.to}))
                 .collect::<Vec<_>>());
+            v["winning_moves_complete"] = json!(answer.winning_moves_complete);
         }
         output::print_json(&v);
         return Ok(());
@@ -110,7 +111,14 @@ pub fn run(
         if answer.winning_moves.is_empty() {
             println!("no winning move: every move leads to an N-position");
         } else {
-            println!("winning moves ({}):", answer.winning_moves.len());
+            let n = answer.winning_moves.len();
+            if answer.winning_moves_complete {
+                println!("winning moves ({n}, all of them):");
+            } else {
+                println!(
+                    "winning moves ({n} shown; the list may be partial: a component has too many options to check every one):"
+                );
+            }
             for m in &answer.winning_moves {
                 let g = &games[m.component];
                 println!(

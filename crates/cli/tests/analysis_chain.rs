@@ -3,39 +3,19 @@
 //! (checked against `--all` over boxes of 10^4+ positions for every built-in game), and a position too
 //! large to enumerate says `winning_moves_complete: false`.
 
+mod common;
+
+use common::{cmd as bin, json, ok as run_ok, TempDir};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = bin().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn temp_db(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!(
-        "nimlab-chain-{}-{name}.sqlite3",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_file(&p);
-    p
-}
+use std::process::Stdio;
 
 #[test]
 fn moves_sums_and_the_web_answer_from_a_stored_table() {
     // CN(6,2) has no proven result: once its box [0..3]^6 is stored, positions inside are look-ups.
-    let db = temp_db("store");
-    let dbs = db.to_str().unwrap();
+    let dir = TempDir::new("chain-store");
+    let db = dir.db();
+    let dbs = db.as_str();
     let t = json(&[
         "table",
         "CN(6,2)",
@@ -141,7 +121,6 @@ fn moves_sums_and_the_web_answer_from_a_stored_table() {
         m["winning_moves"].as_array().unwrap().len(),
         "{v}"
     );
-    let _ = std::fs::remove_file(&db);
 }
 
 /// Every position of a box of the given game, as argument text.
@@ -226,5 +205,32 @@ fn moves_lists_every_winning_move_and_says_when_it_cannot() {
             .stdout,
     )
     .unwrap();
+    assert!(text.contains("may be partial"), "{text}");
+}
+
+/// A sum's winning moves say whether they are all of them: complete when every component's options
+/// are listed, partial when a component is too large and its move is a theorem's construction.
+#[test]
+fn sum_winning_moves_say_whether_they_are_complete() {
+    // ET(2) (31,54) has Grundy value 6, nim (5) 5, CN(4,2) (1,1,1,1) 0: total 3, so the winning
+    // moves take ET(2) to value 5; its options are few, so the list is every winning move.
+    let small = json(&[
+        "moves",
+        "ET(2)[31,54] + nim[5] + CN(4,2)[1,1,1,1]",
+        "--json",
+        "--no-store",
+    ]);
+    assert_eq!(small["winning_moves_complete"], true, "{small}");
+    assert!(!small["winning_moves"].as_array().unwrap().is_empty());
+    // ET(2) with 10^12 chips in a box: too many options to list.
+    let big = json(&[
+        "moves",
+        "ET(2)[1000000000000,3] + nim[0]",
+        "--json",
+        "--no-store",
+    ]);
+    assert_eq!(big["winning_moves_complete"], false, "{big}");
+    assert_eq!(big["winning_moves"].as_array().unwrap().len(), 1, "{big}");
+    let text = run_ok(&["moves", "ET(2)[1000000000000,3] + nim[0]", "--no-store"]);
     assert!(text.contains("may be partial"), "{text}");
 }
