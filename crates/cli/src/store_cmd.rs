@@ -63,6 +63,7 @@ enum ExportFormat {
 enum Action {
     /// The stored tables: id, game, box, play, kind, counts, time, engine.
     List {
+        /// Print one JSON array on stdout.
         #[arg(long)]
         json: bool,
     },

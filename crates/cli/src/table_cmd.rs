@@ -61,6 +61,7 @@ pub struct TableArgs {
     /// Number of heaps (Nim and Moore's Nim, which take any number).
     #[arg(long)]
     heaps: Option<usize>,
+    /// Misère play: the player who makes the last move loses.
     #[arg(long)]
     misere: bool,
     /// The Grundy value of every position of the box (normal play) instead of the P-positions.
