@@ -313,27 +313,41 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
         Some(json!({"url": format!("http://{addr}/?game=CN(5,3)&position=1,2,3,4,5&computer=first")})),
     );
     b.wait_for("the computer's first move", |b| settled(b) && b.rows() == 2);
-    // The start is an N-position and the computer's move wins.
-    let start_value =
-        b.js("return document.querySelector('#history tbody tr td:nth-child(4)').textContent;");
-    assert!(
-        start_value.as_str().unwrap().starts_with('N'),
-        "{start_value}"
-    );
-    assert!(b.text("history").contains("winning move"));
-    assert!(b.text("outcome").contains("P: the player to move loses"));
+    // Hints off: no value is shown while the game is on (neither the position's nor the history's).
+    let start_value = || {
+        b.js("return document.querySelector('#history tbody tr td:nth-child(4)').textContent;")
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(start_value(), "?");
+    let outcome = b.text("outcome");
+    assert!(outcome.contains("values hidden"), "{outcome}");
+    for word in ["P:", "N:", "Grundy", "remoteness", "by "] {
+        assert!(!outcome.contains(word), "{word} in {outcome}");
+    }
+    assert!(!b.text("history").contains("winning move"));
+    // Asking (Explain) shows the current position's value.
+    b.click("#explain");
+    b.wait_for("the explanation", |b| {
+        b.text("outcome").contains("P: the player to move loses")
+    });
 
     // An illegal move typed in is refused visibly, and nothing is played.
     b.js("document.getElementById('move-text').value = '9,9,9,9,9';");
     b.click("#play-typed");
     b.wait_for("the refusal", |b| b.text("refusal").contains("Refused"));
     assert_eq!(b.rows(), 2);
+    b.js("document.getElementById('move-text').value = '';");
 
-    // Hints: in a P-position no winning move exists.
+    // Hints: in a P-position no winning move exists; the values are shown: the start was an
+    // N-position and the computer's move wins.
     b.click("#hints");
     b.wait_for("the hint", |b| {
         b.text("hint-text").contains("no winning move")
     });
+    assert!(start_value().starts_with('N'), "{}", start_value());
+    assert!(b.text("history").contains("winning move"));
     // A pending move: the selected window is drawn and the Play button is coloured as losing.
     let i = b.heights().iter().position(|&h| h > 0).unwrap();
     b.click(&format!("#tok-{i}-1"));
@@ -371,6 +385,23 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
     for v in verdicts.as_array().unwrap() {
         assert_eq!(v, "winning move");
     }
+
+    // A chip game is drawn as boxes of chips, written in Ferguson's notation.
+    b.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("http://{addr}/?game=ET(3)&position=1,1,7&hints=1")})),
+    );
+    b.wait_for("the ET(3) game", |b| settled(b) && b.rows() == 1);
+    let boxes = b.js("return document.querySelectorAll('#board g[id^=box-]').length;");
+    assert_eq!(boxes, json!(3));
+    let chips = b.js("return document.querySelectorAll('#board circle.chip').length;");
+    assert_eq!(chips, json!(9));
+    let notation = b.js("return document.querySelector('#board text.notation').textContent;");
+    assert_eq!(notation, json!("1^2 7"));
+    assert!(b.text("outcome").contains("1^2 7"), "{}", b.text("outcome"));
+    b.screenshot(&out.join("et3.png"));
+
     b.cmd("DELETE", "", None);
     drop(procs);
     let _ = std::fs::remove_dir_all(&profile);

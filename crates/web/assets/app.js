@@ -13,7 +13,14 @@ const state = {
   busy: false,
   hints: null,       // /api/hint answer for the current position
   options: null,     // /api/moves answer for the current position
+  revealed: false,   // the player asked (Explain) for the current position's value
 };
+
+// Values (P/N, Grundy value, remoteness, which moves win) give the game away: they are shown with
+// hints on, once the game is over, or for a position the player asked about.
+function valuesShown() {
+  return $("hints").checked || !state.history.length || over() || state.revealed;
+}
 
 function current() { return state.history[state.history.length - 1].value; }
 function pos() { return current().position.entries; }
@@ -86,6 +93,7 @@ async function newGame(randomStart) {
 async function afterChange() {
   state.hints = null;
   state.options = null;
+  state.revealed = false;
   render();
   if (over()) { finish(); return; }
   if (computerToMove()) {
@@ -178,6 +186,8 @@ async function explain() {
   try {
     const r = await api("explain", base());
     $("explanation").textContent = r.text;
+    state.revealed = true;
+    render();
   } catch (e) {
     $("explanation").textContent = e.message;
   }
@@ -312,6 +322,8 @@ function clickToken(i, j) {
 
 function drawBoxes(svg, p) {
   const n = p.length;
+  const title = el("text", { x: 230, y: 24, class: "label notation" }, svg);
+  title.textContent = shown(current().position);
   const perRow = Math.min(n, 6);
   const w = Math.min(70, 440 / perRow - 8);
   p.forEach((c, i) => {
@@ -319,22 +331,34 @@ function drawBoxes(svg, p) {
     const x = 12 + col * (w + 8), y = 40 + row * 130;
     const g = el("g", { id: `box-${i}` }, svg);
     el("rect", { x, y, width: w, height: 100, rx: 6, class: "box" }, g);
-    const shown = Math.min(c, 30);
-    for (let t = 0; t < shown; t++) {
+    const drawn = Math.min(c, 30);
+    for (let t = 0; t < drawn; t++) {
       el("circle", { cx: x + 9 + (t % 5) * ((w - 18) / 4), cy: y + 90 - Math.floor(t / 5) * 15, r: 5, class: "chip" }, g);
+    }
+    if (c > drawn) {
+      const more = el("text", { x: x + w / 2, y: y + 16, class: "label" }, g);
+      more.textContent = `+${c - drawn}`;
     }
     const label = el("text", { x: x + w / 2, y: y + 118, class: "label" }, g);
     label.textContent = current().position.text.split(",")[i];
   });
 }
 
+// The position as the game writes it: Ferguson's notation for chip games, the tuple otherwise.
+function shown(position) { return position.notation || position.display; }
+
 function renderText(v) {
+  if (!valuesShown()) {
+    $("outcome").textContent = `${state.game.game} ${shown(v.position)} (values hidden: turn hints on, or ask with Explain)`;
+    $("hint-text").textContent = "";
+    return;
+  }
   const words = `${v.outcome === "P" ? "P" : "N"}: ${v.in_words}`;
   let extra = [];
   if (v.grundy !== null && v.grundy !== undefined) extra.push(`Grundy value ${v.grundy}`);
   if (v.remoteness !== null && v.remoteness !== undefined) extra.push(`remoteness ${v.remoteness}`);
   extra.push(v.method === "search" ? "by exhaustive search" : `by ${v.method}`);
-  $("outcome").textContent = `${state.game.game} ${v.position.display} — ${words} (${extra.join(", ")})`;
+  $("outcome").textContent = `${state.game.game} ${shown(v.position)} — ${words} (${extra.join(", ")})`;
   const h = $("hint-text");
   if ($("hints").checked && state.hints && !over() && !computerToMove()) h.textContent = state.hints.text;
   else h.textContent = "";
@@ -346,8 +370,7 @@ function renderMoveBar(editable) {
   $("clear-move").disabled = !state.pending;
   b.className = "";
   if (state.pending) {
-    const shown = state.game.drawing === "shrinking" ? state.pending : state.pending;
-    $("pending").textContent = `→ ${shown.join(",")}`;
+    $("pending").textContent = `→ ${state.pending.join(",")}`;
     const changed = changedIndices();
     const k = state.game.window;
     const n = pos().length;
@@ -389,7 +412,7 @@ function renderOptions(editable) {
     const b = document.createElement("button");
     b.className = "opt" + (colour ? (m.winning ? " win" : " lose") : "");
     b.id = `opt-${idx}`;
-    b.textContent = m.to.display;
+    b.textContent = shown(m.to);
     if (colour) b.title = m.winning ? "winning move" : "losing move";
     b.addEventListener("click", () => playTo(m.to.text));
     box.appendChild(b);
@@ -402,11 +425,15 @@ function renderHistory() {
   state.history.forEach((h, i) => {
     const tr = document.createElement("tr");
     const v = h.value;
-    const value = `${v.outcome}${v.grundy !== null && v.grundy !== undefined ? ` (g=${v.grundy})` : ""}`;
+    // Past positions keep their values hidden too while the game is on (the start's value would say
+    // whether the first move can win), except the computer's moves, which are always winning or
+    // forced.
+    const open = valuesShown();
+    const value = open ? `${v.outcome}${v.grundy !== null && v.grundy !== undefined ? ` (g=${v.grundy})` : ""}` : "?";
     let verdict = "";
-    if (h.by !== "start") verdict = v.outcome === "P" ? "winning move" : "losing move";
+    if (h.by !== "start" && open) verdict = v.outcome === "P" ? "winning move" : "losing move";
     const who = h.by === "start" ? "start" : h.by === "you" ? "you" : "computer";
-    [String(i), who, v.position.display, value, verdict].forEach((t, c) => {
+    [String(i), who, shown(v.position), value, verdict].forEach((t, c) => {
       const td = document.createElement("td");
       td.textContent = t;
       if (c === 2) td.className = "pos";
@@ -423,13 +450,15 @@ function renderHistory() {
 async function init() {
   try {
     const g = await api("games", {});
-    const sel = $("preset");
+    const list = $("game-list");
     for (const name of g.presets) {
       const o = document.createElement("option");
-      o.value = name; o.textContent = name;
-      sel.appendChild(o);
+      o.value = name;
+      list.appendChild(o);
     }
-    sel.addEventListener("change", () => { $("game").value = sel.value; $("position").value = ""; newGame(true); });
+    // Picking a game (from the list, or typing one and pressing Enter) starts a game at a random
+    // position; any game name nimlab knows is accepted, listed or not.
+    $("game").addEventListener("change", () => { $("position").value = ""; newGame(true); });
   } catch (e) { refuse(e.message); }
   const q = new URLSearchParams(location.search);
   if (q.get("game")) $("game").value = q.get("game");
@@ -437,7 +466,6 @@ async function init() {
   $("misere").checked = q.get("misere") === "true" || q.get("misere") === "1";
   $("computer-first").checked = q.get("computer") === "first";
   $("hints").checked = q.get("hints") === "1" || q.get("hints") === "true";
-  $("preset").value = $("game").value;
   $("new-game").addEventListener("click", () => newGame(false));
   $("random").addEventListener("click", () => newGame(true));
   $("play-move").addEventListener("click", () => state.pending && playTo(state.pending.join(",")));

@@ -261,9 +261,15 @@ fn load(map: &HashMap<String, String>) -> Result<(Box<dyn Game>, Pos), ApiError>
     Ok((game, p))
 }
 
-/// A position as JSON: the entries as numbers (exact below 2^53) and as the game's text.
+/// A position as JSON: the entries as numbers (exact below 2^53), as the game's text, and in the
+/// game's own notation (Ferguson's `1^3 2 5` for chip games; the tuple for the others).
 fn pos_json(game: &dyn Game, p: &[u64]) -> Value {
-    json!({"entries": p, "text": p.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(","), "display": game.format_position(p)})
+    json!({
+        "entries": p,
+        "text": p.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(","),
+        "display": game.format_position(p),
+        "notation": game.format_like(p, "^"),
+    })
 }
 
 /// The result that decides a position, or null when it was decided by search.
