@@ -23,18 +23,56 @@ pub struct Known {
 /// Stored tables are loaded into memory for repeated look-ups only up to this many bytes.
 const STORE_LOAD_CAP: usize = 256 << 20;
 
-/// A P-set (canonical P-positions) over a box.
+/// The positions a P-set table covers.
+enum Region {
+    /// Tuples of these lengths with entries in lo..=hi.
+    Box {
+        lo: u64,
+        hi: u64,
+        lengths: Vec<usize>,
+    },
+    /// Chip positions with at most this many chips in all.
+    Chips(u64),
+    /// Positions with max - min at most this.
+    Spread(u64),
+}
+
+impl Region {
+    fn of(e: &Entry) -> Region {
+        match e.key.lengths.as_str() {
+            "chips" => Region::Chips(e.key.hi),
+            "spread" => Region::Spread(e.key.hi),
+            _ => Region::Box {
+                lo: e.key.lo,
+                hi: e.key.hi,
+                lengths: lengths_of(e),
+            },
+        }
+    }
+    fn holds(&self, p: &[u64]) -> bool {
+        match self {
+            Region::Box { lo, hi, lengths } => {
+                lengths.contains(&p.len()) && p.iter().all(|x| x >= lo && x <= hi)
+            }
+            Region::Chips(s) => p.iter().map(|&x| x as u128).sum::<u128>() <= *s as u128,
+            Region::Spread(h) => {
+                let (lo, hi) = (p.iter().min(), p.iter().max());
+                lo.zip(hi).is_some_and(|(lo, hi)| hi - lo <= *h)
+            }
+        }
+    }
+}
+
+/// A P-set (canonical P-positions) over a region.
 struct PSetBox {
     method: String,
-    lo: u64,
-    hi: u64,
-    lengths: Vec<usize>,
+    region: Region,
     members: FxHashSet<Pos>,
 }
 
 impl PSetBox {
     fn holds(&self, p: &[u64]) -> bool {
-        self.lengths.contains(&p.len()) && p.iter().all(|&x| x >= self.lo && x <= self.hi)
+        self.region.holds(p)
     }
 }
 
@@ -73,7 +111,7 @@ fn lengths_of(e: &Entry) -> Vec<usize> {
 }
 
 fn holds(e: &Entry, p: &[u64]) -> bool {
-    lengths_of(e).contains(&p.len()) && p.iter().all(|&x| x >= e.key.lo && x <= e.key.hi)
+    Region::of(e).holds(p)
 }
 
 /// Proven results, stored tables and the engine for one game and convention, around one position.
@@ -178,9 +216,7 @@ impl<'a> Chain<'a> {
                     }
                     Some(PSetBox {
                         method: format!("store:{}", e.id),
-                        lo: e.key.lo,
-                        hi: e.key.hi,
-                        lengths: lengths_of(&e),
+                        region: Region::of(&e),
                         members: store::decode_positions(&data).into_iter().collect(),
                     })
                 })
@@ -195,6 +231,7 @@ impl<'a> Chain<'a> {
                     let entries = s.tables_of(&self.game.id(), "normal", "grundy").ok()?;
                     let e = entries.into_iter().find(|e| {
                         e.complete
+                            && !lengths_of(e).is_empty()
                             && holds(e, &self.root)
                             && (e.positions_in_box as usize) < STORE_LOAD_CAP / 2
                     })?;
@@ -229,9 +266,11 @@ impl<'a> Chain<'a> {
                 .ok()?;
                 Some(PSetBox {
                     method: "engine".into(),
-                    lo: d.lo,
-                    hi: d.hi,
-                    lengths: d.lengths,
+                    region: Region::Box {
+                        lo: d.lo,
+                        hi: d.hi,
+                        lengths: d.lengths,
+                    },
                     members,
                 })
             })

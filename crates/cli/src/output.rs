@@ -62,17 +62,6 @@ pub fn games(as_json: bool) -> Result<(), Error> {
     Ok(())
 }
 
-/// Writes `data` to `path` through a temporary file in the same folder, renamed into place only when
-/// complete, so an interrupted run never leaves a file that looks finished.
-pub fn write_atomically(path: &std::path::Path, data: &[u8]) -> Result<(), Error> {
-    let tmp = path.with_extension("partial");
-    let io =
-        |e: std::io::Error| Error::Unsupported(format!("cannot write {}: {e}", path.display()));
-    std::fs::write(&tmp, data).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)?;
-    Ok(())
-}
-
 /// `nimlab theory [GAME]`: every result, or those covering GAME.
 pub fn theory(game: Option<&str>, as_json: bool) -> Result<(), Error> {
     let filter = match game {

@@ -75,10 +75,7 @@ fn engine_p_set(game: &dyn Game, bound: Bound, play: Play) -> Option<HashSet<Pos
     let domain = game.table_domain(bound.max?, bound.heaps).ok()?;
     pset::rules_for(game, &domain)?;
     let mut set = HashSet::new();
-    let hooks = Hooks {
-        cancel: None,
-        progress: None,
-    };
+    let hooks = Hooks::default();
     pset::tabulate(game, &domain, play, hooks, &mut |p| {
         set.insert(p.to_vec());
     })
@@ -339,8 +336,7 @@ pub fn canonical_p_positions(game: &dyn Game, bound: Bound, play: Play) -> Resul
         &TableRun {
             play,
             keep_positions: true,
-            cancel: None,
-            progress: None,
+            hooks: Default::default(),
         },
     )?;
     Ok(t.positions)

@@ -2,6 +2,8 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 use nimlab_core::Error;
+use nimlab_tables::plan::{self, Plan};
+use nimlab_tables::sink;
 use nimlab_tables::store::{self, Entry, Store};
 use serde_json::json;
 use std::io::{BufWriter, Write};
@@ -81,13 +83,23 @@ enum Action {
 }
 
 fn db_err(e: store::DbError) -> Error {
-    Error::Unsupported(format!("store: {e}"))
+    Error::store("reading the store", e)
+}
+
+/// The bound of a stored table in words.
+fn bound_words(e: &Entry) -> String {
+    match e.key.lengths.as_str() {
+        "chips" => format!("at most {} chips in all", e.key.hi),
+        "spread" => format!("max - min at most {}", e.key.hi),
+        l => format!("entries {}..={}, lengths {l}", e.key.lo, e.key.hi),
+    }
 }
 
 fn entry_json(e: &Entry) -> serde_json::Value {
     json!({
         "id": e.id, "game": e.key.game, "lo": e.key.lo, "hi": e.key.hi,
         "lengths": e.key.lengths.split(',').filter_map(|l| l.parse::<u64>().ok()).collect::<Vec<_>>(),
+        "bound": match e.key.lengths.as_str() { "chips" => "max_sum", "spread" => "max_spread", _ => "box" },
         "play": e.key.play, "kind": e.key.kind, "engine": e.engine, "complete": e.complete,
         "count": e.count, "canonical_count": e.canonical_count,
         "details": serde_json::from_str::<serde_json::Value>(&e.details).unwrap_or(json!(null)),
@@ -118,12 +130,10 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                         )
                     };
                     println!(
-                        "{:>4}  {}  entries {}..={}, lengths {}: {}; {} positions, {:.3} s, {}{}, {}",
+                        "{:>4}  {}  {}: {}; {} positions, {:.3} s, {}{}, {}",
                         e.id,
                         e.key.game,
-                        e.key.lo,
-                        e.key.hi,
-                        e.key.lengths,
+                        bound_words(e),
                         what,
                         e.positions_in_box,
                         e.seconds,
@@ -142,68 +152,38 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                 .ok_or_else(|| {
                     Error::Unsupported(format!("no complete table {id} in the store"))
                 })?;
-            let data = s.data(*id).map_err(db_err)?;
-            let tmp = output.as_ref().map(|p| p.with_extension("partial"));
-            let sink: Box<dyn Write> = match &tmp {
-                Some(t) => Box::new(std::fs::File::create(t).map_err(|err| {
-                    Error::Unsupported(format!("cannot write {}: {err}", t.display()))
-                })?),
-                None => Box::new(std::io::stdout()),
+            let game = nimlab_games::parse_game(&e.key.game)?;
+            let plan = Plan::of_entry(game.as_ref(), &e)?;
+            let answer = plan::load(&s, &plan, &e)?;
+            let format = match format {
+                ExportFormat::Csv => sink::Format::Csv,
+                ExportFormat::Jsonl => sink::Format::Jsonl,
             };
-            let mut out = BufWriter::new(sink);
-            let join = |p: &[u64]| {
-                p.iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
-            if e.key.kind == "grundy" {
-                let values = store::decode_values(&data);
-                let r = e.key.hi - e.key.lo + 1;
-                let mut i = 0usize;
-                for m in e
-                    .key
-                    .lengths
-                    .split(',')
-                    .filter_map(|l| l.parse::<u32>().ok())
-                {
-                    let mut p = vec![0u64; m as usize];
-                    for local in 0..r.pow(m) {
-                        let mut v = local;
-                        for j in (0..m as usize).rev() {
-                            p[j] = e.key.lo + v % r;
-                            v /= r;
-                        }
-                        let line = match format {
-                            ExportFormat::Csv => format!("{},{}\n", join(&p), values[i]),
-                            ExportFormat::Jsonl => {
-                                format!(
-                                    "{{\"position\":[{}],\"grundy\":{}}}\n",
-                                    join(&p),
-                                    values[i]
-                                )
-                            }
-                        };
-                        let _ = out.write_all(line.as_bytes());
-                        i += 1;
-                    }
+            let opt = sink::Options::default();
+            match output {
+                None => {
+                    let mut out = BufWriter::new(std::io::stdout().lock());
+                    let _ = sink::write(&mut out, game.as_ref(), &plan, &answer, format, opt);
+                    let _ = out.flush();
                 }
-            } else {
-                for p in store::decode_positions(&data) {
-                    let line = match format {
-                        ExportFormat::Csv => format!("{}\n", join(&p)),
-                        ExportFormat::Jsonl => format!("[{}]\n", join(&p)),
+                Some(path) => {
+                    let tmp = path.with_extension("partial");
+                    let io = |p: &std::path::Path| {
+                        let p = p.display().to_string();
+                        move |err: std::io::Error| Error::io(format!("cannot write {p}"), err)
                     };
-                    let _ = out.write_all(line.as_bytes());
+                    let f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+                    let mut out = BufWriter::new(f);
+                    let rows = sink::write(&mut out, game.as_ref(), &plan, &answer, format, opt)
+                        .map_err(io(&tmp))?;
+                    out.flush().map_err(io(&tmp))?;
+                    drop(out);
+                    std::fs::rename(&tmp, path).map_err(io(path))?;
+                    eprintln!(
+                        "nimlab: wrote {rows} rows of table {id} to {}",
+                        path.display()
+                    );
                 }
-            }
-            out.flush()
-                .map_err(|err| Error::Unsupported(format!("cannot write: {err}")))?;
-            drop(out);
-            if let (Some(t), Some(p)) = (tmp, output) {
-                std::fs::rename(&t, p).map_err(|err| {
-                    Error::Unsupported(format!("cannot write {}: {err}", p.display()))
-                })?;
             }
         }
         Action::Rm { id } => {

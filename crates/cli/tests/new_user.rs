@@ -93,3 +93,224 @@ fn explanations_give_each_letter_one_meaning() {
     let text = ok(&["explain", "CN(7,4)", "0,0,3,1,1,1,3"]);
     assert!(text.contains("a=0, b=0, c=3"), "{text}");
 }
+
+/// Options that cannot apply, or contradict each other, are refused with one line and exit 2.
+#[test]
+fn inapplicable_table_options_are_refused() {
+    use common::fails;
+    fails(
+        &["table", "CN(4,2)", "--max", "3", "--heaps", "5"],
+        "--heaps",
+    );
+    fails(
+        &[
+            "table", "CN(4,2)", "--max", "3", "--json", "--format", "csv",
+        ],
+        "--json",
+    );
+    fails(
+        &["table", "ET(3)", "--max-sum", "10", "--method", "fast"],
+        "by search",
+    );
+    fails(&["table", "ET(3)", "--max", "10"], "--max-sum");
+    fails(
+        &["table", "ET(3)", "--max-sum", "10", "--heaps", "3"],
+        "--heaps",
+    );
+    fails(&["table", "ENTROPY(3)", "--max-sum", "10"], "--max H");
+    fails(&["table", "CN(4,2)", "--max-sum", "10"], "--max H");
+    fails(
+        &[
+            "table",
+            "CN(4,2)",
+            "--max",
+            "3",
+            "--count-only",
+            "--format",
+            "csv",
+        ],
+        "--count-only",
+    );
+    fails(
+        &["table", "CN(4,2)", "--max", "3", "--grundy", "--remoteness"],
+        "--remoteness",
+    );
+    fails(
+        &[
+            "table",
+            "CN(4,2)",
+            "--max",
+            "3",
+            "--count-only",
+            "--remoteness",
+        ],
+        "--remoteness",
+    );
+    fails(
+        &["table", "CN(4,2)", "--max", "3", "--grundy", "--misere"],
+        "--misere",
+    );
+}
+
+/// Above 63 the refusal says that the engine stops there and the plain search would run.
+#[test]
+fn the_engine_limit_is_named() {
+    common::fails(
+        &["table", "CN(4,2)", "--max", "64", "--no-store"],
+        "entries up to 63",
+    );
+    let v = common::json(&[
+        "table",
+        "CN(4,2)",
+        "--max",
+        "63",
+        "--no-store",
+        "--json",
+        "--count-only",
+    ]);
+    assert_eq!(v["method"], "engine");
+    // CN(4,2): the P-positions are (a,b,a,b), so 64^2 of them in [0..63]^4.
+    assert_eq!(v["count"], 64 * 64);
+}
+
+/// A store id is never given to another table, even after the newest one is removed.
+#[test]
+fn store_ids_are_never_reused() {
+    let dir = common::TempDir::new("ids");
+    let db = dir.db();
+    let ids = || -> Vec<i64> {
+        common::json(&["store", "list", "--json", "--db", &db])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_i64().unwrap())
+            .collect()
+    };
+    ok(&[
+        "table",
+        "CN(3,2)",
+        "--max",
+        "2",
+        "--db",
+        &db,
+        "--count-only",
+    ]);
+    ok(&[
+        "table",
+        "CN(3,2)",
+        "--max",
+        "3",
+        "--db",
+        &db,
+        "--count-only",
+    ]);
+    let before = ids();
+    assert_eq!(before.len(), 2);
+    let newest = *before.iter().max().unwrap();
+    ok(&["store", "rm", &newest.to_string(), "--db", &db]);
+    ok(&[
+        "table",
+        "CN(3,2)",
+        "--max",
+        "4",
+        "--db",
+        &db,
+        "--count-only",
+    ]);
+    let after = ids();
+    assert_eq!(after.len(), 2);
+    assert!(
+        after.iter().all(|&i| i != newest),
+        "{after:?} reuses {newest}"
+    );
+}
+
+/// `-o FILE` says what it wrote; CSV has a header row; the empty SCN circle is a row of its own
+/// (length 0), not an empty line.
+#[test]
+fn files_are_confirmed_and_csv_has_a_header() {
+    let dir = common::TempDir::new("csv");
+    let path = dir.file("scn.csv");
+    let out = common::nimlab(&[
+        "table",
+        "SCN(3,2)",
+        "--max",
+        "2",
+        "--format",
+        "csv",
+        "--no-store",
+        "-o",
+        &path,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("wrote 3 P-positions to {path}")),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(!text.lines().any(|l| l.is_empty()), "{text:?}");
+    // SCN(3,2) with piles 1..=2: the empty circle, (1,1,1) and (2,2,2) (every move in a circle of
+    // three equal piles can be answered by restoring equality; a shorter circle is won by taking it).
+    assert_eq!(
+        common::csv_rows(&text, "length,p1,p2,p3"),
+        ["0,,,", "3,1,1,1", "3,2,2,2"]
+    );
+    assert!(!dir.path().join("scn.partial").exists());
+}
+
+/// Chip-game tables go through the store like box tables: a second run is a look-up, and a
+/// position inside a stored table is answered from it.
+#[test]
+fn chip_tables_are_stored_and_answer_positions() {
+    let dir = common::TempDir::new("chips");
+    let db = dir.db();
+    let first = common::json(&[
+        "table",
+        "EJR(4,2)",
+        "--max-sum",
+        "10",
+        "--json",
+        "--db",
+        &db,
+    ]);
+    assert_eq!(first["method"], "naive");
+    let again = common::json(&[
+        "table",
+        "EJR(4,2)",
+        "--max-sum",
+        "10",
+        "--json",
+        "--db",
+        &db,
+    ]);
+    assert_eq!(again["method"], "store");
+    assert_eq!(again["positions"], first["positions"]);
+    let id = again["store_id"].as_i64().unwrap();
+    for p in first["positions"].as_array().unwrap().iter().take(5) {
+        let text: Vec<String> = p
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        let v = common::json(&[
+            "outcome",
+            "EJR(4,2)",
+            &text.join(","),
+            "--json",
+            "--db",
+            &db,
+        ]);
+        assert_eq!(v["outcome"], "P", "{p}");
+        assert_eq!(v["method"], format!("store:{id}"), "{p}");
+        let searched = common::json(&[
+            "outcome",
+            "EJR(4,2)",
+            &text.join(","),
+            "--json",
+            "--no-store",
+        ]);
+        assert_eq!(searched["outcome"], "P", "{p}");
+    }
+}

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{cmd, json, nimlab, ok, TempDir};
+use common::{cmd, csv_rows, json, nimlab, ok, TempDir};
 use serde_json::Value;
 use std::io::Read;
 use std::process::{Child, Stdio};
@@ -65,17 +65,12 @@ fn tables_are_stored_then_looked_up() {
     assert_eq!(list[0]["count"], first["count"]);
     let id = list[0]["id"].as_i64().unwrap().to_string();
     let csv = ok(&["store", "export", &id, "--format", "csv", "--db", db_s]);
+    let rows = csv_rows(&csv, "p1,p2,p3,p4,p5");
     assert_eq!(
-        csv.lines().count() as u64,
+        rows.len() as u64,
         first["canonical_count"].as_u64().unwrap()
     );
-    let first_line: Vec<u64> = csv
-        .lines()
-        .next()
-        .unwrap()
-        .split(',')
-        .map(|x| x.parse().unwrap())
-        .collect();
+    let first_line: Vec<u64> = rows[0].split(',').map(|x| x.parse().unwrap()).collect();
     assert_eq!(serde_json::json!(first_line), first["positions"][0]);
     let jsonl = ok(&["store", "export", &id, "--format", "jsonl", "--db", db_s]);
     let v: Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
@@ -125,7 +120,7 @@ fn grundy_tables_and_histograms() {
         "csv",
         "--no-store",
     ]);
-    assert_eq!(csv.lines().count(), 256);
+    assert_eq!(csv_rows(&csv, "p1,p2,p3,p4,grundy").len(), 256);
     // The engine and the plain search agree on CN(5,3) and SCN(4,3).
     let cn53 = |extra: &[&str]| {
         let mut args = vec!["table", "CN(5,3)", "--max", "4", "--grundy", "--json"];
@@ -202,7 +197,7 @@ fn streaming_formats_and_files() {
         "csv",
         "--no-store",
     ]);
-    assert_eq!(csv.lines().count(), rows.len());
+    assert_eq!(csv_rows(&csv, "p1,p2,p3,p4,p5,p6").len(), rows.len());
     let dir = TempDir::new("store-file");
     let path = dir.file("t.json");
     ok(&[
@@ -420,7 +415,12 @@ fn plain_grundy_tables_follow_the_sum_order() {
     let table = |extra: &[&str]| -> Vec<String> {
         let mut args = vec!["table", s, "--max", "5", "--heaps", "2", "--format", "csv"];
         args.extend_from_slice(extra);
-        ok(&args).lines().map(str::to_string).collect()
+        let header = if extra.is_empty() {
+            "p1,p2"
+        } else {
+            "p1,p2,grundy"
+        };
+        csv_rows(&ok(&args), header)
     };
     let p_set = table(&[]);
     let zeros: Vec<String> = table(&["--grundy"])

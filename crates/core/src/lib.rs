@@ -7,6 +7,7 @@
 //! * [`value`]: play conventions, outcomes and the other values of a position;
 //! * [`solver`]: an exact memoizing solver over any [`Game`] (Grundy value, normal and misère outcome,
 //!   remoteness, winning moves), with an up-front refusal of searches that would not finish;
+//! * [`hooks`]: progress and cancellation, one type for every long computation;
 //! * [`table`]: bounded tabulation of the P-positions of a whole box;
 //! * [`position`]: the shared position syntax.
 //!
@@ -15,6 +16,7 @@
 
 pub mod error;
 pub mod game;
+pub mod hooks;
 pub mod position;
 pub mod solver;
 pub mod sum;
@@ -23,6 +25,7 @@ pub mod value;
 
 pub use error::{one_line, Error, Result};
 pub use game::{BoxDomain, Game, Layout, MoveStructure, Pos, Rng, TableBound};
+pub use hooks::Hooks;
 pub use solver::{Budget, Solver};
 pub use sum::SumGame;
 pub use value::{Outcome, Play};

@@ -10,6 +10,7 @@
 
 use crate::error::{Error, Result};
 use crate::game::{BoxDomain, Game, Pos};
+use crate::hooks::Hooks;
 use crate::value::Play;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
@@ -40,10 +41,8 @@ pub struct TableRun<'a> {
     pub play: Play,
     /// Keep the canonical positions (otherwise count only).
     pub keep_positions: bool,
-    /// Set to true from another thread to stop early with [`Error::Interrupted`].
-    pub cancel: Option<&'a AtomicBool>,
-    /// Called now and then with (positions done, positions in all).
-    pub progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
+    /// Progress (positions done, positions in all) and cancellation ([`Error::Interrupted`]).
+    pub hooks: Hooks<'a>,
 }
 
 struct Indexer {
@@ -161,7 +160,7 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
         let (order, starts) = ix.by_sum(li);
         let max_sum = starts.len() - 2;
         for s in 0..=max_sum {
-            if run.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            if run.hooks.cancelled() {
                 return Err(Error::Interrupted);
             }
             let tier = &order[starts[s]..starts[s + 1]];
@@ -202,9 +201,7 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
                 )));
             }
             let d = done.fetch_add(tier.len() as u64, Ordering::Relaxed) + tier.len() as u64;
-            if let Some(pf) = run.progress {
-                pf(d, total);
-            }
+            run.hooks.report(d, total);
         }
     }
 
@@ -243,12 +240,7 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
 /// in a flat array (lengths in the order of `d.lengths`, each in lexicographic order of the entries
 /// minus `d.lo`). Positions are visited in the order [`tabulate`] uses (shorter lengths first, then by
 /// coordinate sum); an option that leaves the box, or whose value is not known yet, is an error.
-pub fn grundy_values(
-    game: &dyn Game,
-    d: &BoxDomain,
-    cancel: Option<&AtomicBool>,
-    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
-) -> Result<Vec<u16>> {
+pub fn grundy_values(game: &dyn Game, d: &BoxDomain, hooks: Hooks) -> Result<Vec<u16>> {
     /// Not computed yet.
     const UNKNOWN: u16 = u16::MAX;
     let ix = Indexer::new(d);
@@ -261,12 +253,10 @@ pub fn grundy_values(
         let (order, _) = ix.by_sum(li);
         for &local in &order {
             if done.is_multiple_of(4096) {
-                if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                if hooks.cancelled() {
                     return Err(Error::Interrupted);
                 }
-                if let Some(f) = progress {
-                    f(done, total);
-                }
+                hooks.report(done, total);
             }
             done += 1;
             let p = ix.position(li, local);

@@ -9,7 +9,7 @@
 //! 64 deep, and build arrays of at most [`MAX_ARRAY`] elements; a script that loops or allocates without
 //! bound is stopped with a message. Errors carry the script's line and column.
 
-use nimlab_core::{BoxDomain, Error, Game, Pos, Result};
+use nimlab_core::{BoxDomain, Error, Game, Pos, Result, TableBound};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Scope, AST};
 use std::ops::ControlFlow;
 use std::sync::Mutex;
@@ -236,6 +236,10 @@ impl Game for ScriptedGame {
                 p.to_vec()
             }
         }
+    }
+    fn table_bound(&self) -> TableBound {
+        // A script's positions have any length: `table` takes it from --heaps.
+        TableBound::Box { heaps: true }
     }
     fn table_domain(&self, hi: u64, len: Option<usize>) -> Result<BoxDomain> {
         let Some(m) = len else {

@@ -95,8 +95,7 @@ fn check_table(game: &dyn Game, rules: Rules, hi: u64, heaps: Option<usize>) -> 
             &TableRun {
                 play,
                 keep_positions: true,
-                cancel: None,
-                progress: None,
+                hooks: Default::default(),
             },
         )
         .unwrap();
@@ -261,8 +260,7 @@ fn papers_facts() {
             &TableRun {
                 play: Play::Normal,
                 keep_positions: false,
-                cancel: None,
-                progress: None,
+                hooks: Default::default(),
             },
         )
         .unwrap();

@@ -209,8 +209,7 @@ fn scripted_cn52_has_the_tables_of_the_built_in_game() {
         let run = TableRun {
             play,
             keep_positions: true,
-            cancel: None,
-            progress: None,
+            hooks: Default::default(),
         };
         let a = tabulate(
             scripted.as_ref(),

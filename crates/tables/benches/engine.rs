@@ -72,8 +72,7 @@ fn main() {
             &TableRun {
                 play: Play::Normal,
                 keep_positions: false,
-                cancel: None,
-                progress: None,
+                hooks: Default::default(),
             },
         )
         .unwrap();
@@ -135,7 +134,7 @@ fn main() {
         let g = ShrinkingCircularNim::new(6, 4).unwrap();
         let d = g.table_domain(8, None).unwrap();
         let t = Instant::now();
-        let slow = grundy_values(&g, &d, None, None).unwrap();
+        let slow = grundy_values(&g, &d, Default::default()).unwrap();
         let naive_s = t.elapsed().as_secs_f64();
         let t = Instant::now();
         let fast = grundy::solve_shrinking(6, 4, 8, Hooks::default()).unwrap();

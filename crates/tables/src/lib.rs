@@ -5,13 +5,18 @@
 //! - [`pset`]: CN, SCN, Nim and Moore's Nim P-sets (normal and misère) through that engine;
 //! - [`grundy`]: Grundy values of every position of a box by the same dominance recurrence on sets
 //!   of values;
+//! - [`plan`]: table planning (bounds, method, cost estimates and refusals, store keys), look-up,
+//!   computation with progress and cancellation ([`nimlab_core::Hooks`]) and saving;
+//! - [`sink`]: the table writer (text, JSON, CSV, JSONL), streamed;
 //! - [`store`]: the embedded SQLite store of solved tables;
 //! - [`tiers`]: the same P-set recurrence scheduled by tiers (sum of the line's coordinates), the CPU
 //!   reference for a GPU back end.
 
 pub mod grundy;
 pub mod lines;
+pub mod plan;
 pub mod pset;
+pub mod sink;
 pub mod store;
 pub mod tiers;
 

@@ -19,7 +19,6 @@
 //! (for the windows that contain `A` or `B`; the others live in per-block scratch).
 
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Extra N-positions of a line from moves that leave the box (SCN's vanishing piles).
 pub trait LineOracle: Sync {
@@ -50,19 +49,8 @@ pub struct LineSpec {
     pub origin_n: bool,
 }
 
-/// Cancellation and progress for a run.
-#[derive(Clone, Copy, Default)]
-pub struct Hooks<'a> {
-    pub cancel: Option<&'a AtomicBool>,
-    /// Called now and then with (positions done, positions in all).
-    pub progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
-}
-
-impl Hooks<'_> {
-    pub fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-    }
-}
+/// Cancellation and progress for a run: the workspace's one hook type.
+pub use nimlab_core::Hooks;
 
 /// The run was stopped through [`Hooks::cancel`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

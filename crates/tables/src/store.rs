@@ -5,8 +5,10 @@
 //!
 //! A table is one row of `tables` (game, family, parameters, box, play, kind, engine version, counts,
 //! timing, `complete`) and its data in `chunks` (at most 16 MiB each): for a P-set, the canonical
-//! P-positions, each as its length then its entries (one byte each); for a Grundy table, the value of
-//! every position in lexicographic order (two bytes each, little-endian). A table is written in one
+//! P-positions, each as its length then its entries (LEB128 varints); for a Grundy table, the value
+//! of every position in the order of its box (two bytes each, little-endian). Ids are never reused.
+//! Box tables are keyed by their entries' range and lengths; chip-game tables by `lengths` = `chips`
+//! (at most `hi` chips in all) or `spread` (max - min at most `hi`). A table is written in one
 //! transaction that sets `complete = 1` last, so a run stopped at any point (Ctrl-C, kill, power loss)
 //! leaves nothing marked complete; incomplete rows are cleared when the same table is solved again.
 
@@ -99,6 +101,59 @@ fn entry_of(row: &rusqlite::Row) -> rusqlite::Result<Entry> {
     })
 }
 
+/// The columns of `tables`. `AUTOINCREMENT`: an id is never given again, even after `store rm`.
+const TABLES_COLUMNS: &str = "
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL, family TEXT NOT NULL, params TEXT NOT NULL,
+    lo INTEGER NOT NULL, hi INTEGER NOT NULL, lengths TEXT NOT NULL,
+    play TEXT NOT NULL, kind TEXT NOT NULL, engine TEXT NOT NULL,
+    complete INTEGER NOT NULL DEFAULT 0,
+    count INTEGER NOT NULL DEFAULT 0, canonical_count INTEGER NOT NULL DEFAULT 0,
+    details TEXT NOT NULL DEFAULT '', positions_in_box INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0, created TEXT NOT NULL DEFAULT (datetime('now'))";
+
+/// Version 1: ids by `AUTOINCREMENT`; positions as LEB128 varints (version 0 wrote one byte per
+/// entry, the same bytes for entries below 128).
+const SCHEMA_VERSION: i64 = 1;
+
+/// Brings a store written by an older nimlab to [`SCHEMA_VERSION`], in one transaction: the table of
+/// tables is rebuilt with `AUTOINCREMENT` (ids kept), and P-sets whose entries could reach 128 are
+/// dropped, since their old one-byte encoding differs from the new one there (they are solved again
+/// when asked). Foreign keys are off meanwhile, so no chunk is cascaded away.
+fn migrate(conn: &mut Connection) -> Result<(), DbError> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let old_sql: Option<String> = conn
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'tables'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(old_sql) = old_sql else {
+        return Ok(()); // a new store
+    };
+    if version >= SCHEMA_VERSION {
+        return Ok(());
+    }
+    // The bundled SQLite turns foreign keys on by default: off while the parent table is rebuilt.
+    conn.execute_batch("PRAGMA foreign_keys = OFF;")?;
+    let tx = conn.transaction()?;
+    if !old_sql.contains("AUTOINCREMENT") {
+        tx.execute_batch(&format!(
+            "CREATE TABLE tables_v1 ({TABLES_COLUMNS});
+             INSERT INTO tables_v1 SELECT * FROM tables;
+             DROP TABLE tables;
+             ALTER TABLE tables_v1 RENAME TO tables;"
+        ))?;
+    }
+    tx.execute_batch(
+        "DELETE FROM chunks WHERE table_id IN (SELECT id FROM tables WHERE kind = 'pset' AND hi >= 128);
+         DELETE FROM tables WHERE kind = 'pset' AND hi >= 128;",
+    )?;
+    tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION};"))?;
+    tx.commit()
+}
+
 const COLUMNS: &str = "id, game, family, params, lo, hi, lengths, play, kind, engine, complete, count, canonical_count, details, positions_in_box, seconds, created";
 
 impl Store {
@@ -107,25 +162,18 @@ impl Store {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let conn = Connection::open(path)?;
+        let mut conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS tables (
-                id INTEGER PRIMARY KEY,
-                game TEXT NOT NULL, family TEXT NOT NULL, params TEXT NOT NULL,
-                lo INTEGER NOT NULL, hi INTEGER NOT NULL, lengths TEXT NOT NULL,
-                play TEXT NOT NULL, kind TEXT NOT NULL, engine TEXT NOT NULL,
-                complete INTEGER NOT NULL DEFAULT 0,
-                count INTEGER NOT NULL DEFAULT 0, canonical_count INTEGER NOT NULL DEFAULT 0,
-                details TEXT NOT NULL DEFAULT '', positions_in_box INTEGER NOT NULL DEFAULT 0,
-                seconds REAL NOT NULL DEFAULT 0, created TEXT NOT NULL DEFAULT (datetime('now'))
-             );
+        migrate(&mut conn)?;
+        conn.execute_batch(&format!(
+            "CREATE TABLE IF NOT EXISTS tables ({TABLES_COLUMNS});
              CREATE INDEX IF NOT EXISTS tables_key ON tables (game, play, kind, complete);
              CREATE TABLE IF NOT EXISTS chunks (
                 table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
                 seq INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (table_id, seq)
-             );",
-        )?;
+             );
+             PRAGMA user_version = {SCHEMA_VERSION};"
+        ))?;
         conn.execute_batch("PRAGMA foreign_keys = ON;")?;
         Ok(Store {
             conn,
@@ -272,22 +320,56 @@ impl Store {
     }
 }
 
-/// Encodes P-positions (entries below 256) as length-prefixed byte strings.
-pub fn encode_positions(out: &mut Vec<u8>, p: &[u64]) {
-    out.push(p.len() as u8);
-    out.extend(p.iter().map(|&x| x as u8));
+fn put_varint(out: &mut Vec<u8>, mut x: u64) {
+    while x >= 0x80 {
+        out.push((x as u8) | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
 }
 
-/// Decodes what [`encode_positions`] wrote.
+fn get_varint(data: &[u8], i: &mut usize) -> Option<u64> {
+    let mut x = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *data.get(*i)?;
+        *i += 1;
+        x |= ((b & 0x7f) as u64) << shift;
+        if b < 0x80 {
+            return Some(x);
+        }
+    }
+    None
+}
+
+/// Encodes a position as its length then its entries, each an unsigned LEB128 varint (one byte for
+/// values below 128).
+pub fn encode_positions(out: &mut Vec<u8>, p: &[u64]) {
+    put_varint(out, p.len() as u64);
+    for &x in p {
+        put_varint(out, x);
+    }
+}
+
+/// Decodes what [`encode_positions`] wrote (a truncated tail is ignored).
 pub fn decode_positions(data: &[u8]) -> Vec<Vec<u64>> {
     let mut out = Vec::new();
+    for_each_position(data, |p| out.push(p));
+    out
+}
+
+/// Calls `f` with each position [`encode_positions`] wrote, without holding them all.
+pub fn for_each_position(data: &[u8], mut f: impl FnMut(Vec<u64>)) {
     let mut i = 0;
     while i < data.len() {
-        let m = data[i] as usize;
-        out.push(data[i + 1..i + 1 + m].iter().map(|&x| x as u64).collect());
-        i += 1 + m;
+        let Some(m) = get_varint(data, &mut i) else {
+            return;
+        };
+        let p: Option<Vec<u64>> = (0..m).map(|_| get_varint(data, &mut i)).collect();
+        match p {
+            Some(p) => f(p),
+            None => return,
+        }
     }
-    out
 }
 
 /// Encodes Grundy values, two bytes each.
@@ -301,63 +383,90 @@ pub fn decode_values(data: &[u8]) -> Vec<u16> {
         .collect()
 }
 
-impl Store {
-    /// The Grundy value at lexicographic index `idx` of Grundy table `id`.
-    pub fn value_at(&self, id: i64, idx: u64) -> Result<Option<u16>, DbError> {
-        let off = idx as usize * 2;
-        let (seq, at) = (off / CHUNK, off % CHUNK);
-        let data: Option<Vec<u8>> = self
-            .conn
-            .query_row(
-                "SELECT data FROM chunks WHERE table_id = ?1 AND seq = ?2",
-                params![id, seq as i64],
-                |r| r.get(0),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_round_trip_at_every_size() {
+        let ps: Vec<Vec<u64>> = vec![
+            vec![],
+            vec![0, 1, 127],
+            vec![128, 255, 256, 16383, 16384],
+            vec![u64::MAX, 0, 1 << 40],
+        ];
+        let mut data = Vec::new();
+        for p in &ps {
+            encode_positions(&mut data, p);
+        }
+        assert_eq!(decode_positions(&data), ps);
+        // Below 128 the encoding is one byte per number (as in version 0 of the store).
+        let mut small = Vec::new();
+        encode_positions(&mut small, &[3, 0, 127]);
+        assert_eq!(small, [3, 3, 0, 127]);
+    }
+
+    fn key(hi: u64) -> Key {
+        Key {
+            game: "CN(3,2)".into(),
+            family: String::new(),
+            params: String::new(),
+            lo: 0,
+            hi,
+            lengths: "3".into(),
+            play: "normal".into(),
+            kind: "pset".into(),
+        }
+    }
+
+    #[test]
+    fn ids_are_never_reused() {
+        let dir = std::env::temp_dir().join(format!("nimlab-store-ids-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("t.sqlite3");
+        let mut s = Store::open(&path).unwrap();
+        let a = s.save(&key(1), "e", 0, 0, "", 0, 0.0, &[]).unwrap();
+        let b = s.save(&key(2), "e", 0, 0, "", 0, 0.0, &[]).unwrap();
+        assert!(s.remove(b).unwrap());
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        let c = s.save(&key(3), "e", 0, 0, "", 0, 0.0, &[]).unwrap();
+        assert!(a < b && b < c, "{a} {b} {c}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_version_0_store_is_migrated_keeping_its_ids_and_chunks() {
+        let dir = std::env::temp_dir().join(format!("nimlab-store-v0-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.sqlite3");
+        {
+            // The schema of version 0, written out by hand, with one small and one large P-set.
+            let c = Connection::open(&path).unwrap();
+            c.execute_batch(
+                "CREATE TABLE tables (id INTEGER PRIMARY KEY, game TEXT NOT NULL, family TEXT NOT NULL,
+                   params TEXT NOT NULL, lo INTEGER NOT NULL, hi INTEGER NOT NULL, lengths TEXT NOT NULL,
+                   play TEXT NOT NULL, kind TEXT NOT NULL, engine TEXT NOT NULL,
+                   complete INTEGER NOT NULL DEFAULT 0, count INTEGER NOT NULL DEFAULT 0,
+                   canonical_count INTEGER NOT NULL DEFAULT 0, details TEXT NOT NULL DEFAULT '',
+                   positions_in_box INTEGER NOT NULL DEFAULT 0, seconds REAL NOT NULL DEFAULT 0,
+                   created TEXT NOT NULL DEFAULT (datetime('now')));
+                 CREATE TABLE chunks (table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+                   seq INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (table_id, seq));
+                 INSERT INTO tables (id, game, family, params, lo, hi, lengths, play, kind, engine, complete)
+                   VALUES (5, 'CN(3,2)', '', '', 0, 2, '3', 'normal', 'pset', 'e', 1),
+                          (7, 'nim', '', '', 0, 200, '2', 'normal', 'pset', 'e', 1);
+                 INSERT INTO chunks VALUES (5, 0, x'03010101'), (7, 0, x'02c8c8');",
             )
-            .optional()?;
-        Ok(data.and_then(|d| d.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]))))
-    }
-}
-
-fn in_box(e: &Entry, p: &[u64]) -> bool {
-    e.key
-        .lengths
-        .split(',')
-        .any(|l| l.parse::<usize>().ok() == Some(p.len()))
-        && p.iter().all(|&x| x >= e.key.lo && x <= e.key.hi)
-}
-
-/// The outcome of `p` from a stored P-set table of `game` whose box holds `p`: (is P, table id).
-pub fn lookup_outcome(
-    store: &Store,
-    game: &dyn nimlab_core::Game,
-    p: &[u64],
-    play: nimlab_core::Play,
-) -> Result<Option<(bool, i64)>, DbError> {
-    for e in store.tables_of(&game.id(), play.name(), "pset")? {
-        if in_box(&e, p) {
-            let c = game.canonical(p);
-            let data = store.data(e.id)?;
-            let found = decode_positions(&data).iter().any(|q| *q == c);
-            return Ok(Some((found, e.id)));
+            .unwrap();
         }
+        let mut s = Store::open(&path).unwrap();
+        let ids: Vec<i64> = s.list().unwrap().iter().map(|e| e.id).collect();
+        assert_eq!(ids, [5]);
+        assert_eq!(decode_positions(&s.data(5).unwrap()), [vec![1, 1, 1]]);
+        let next = s.save(&key(9), "e", 0, 0, "", 0, 0.0, &[]).unwrap();
+        assert!(next > 7, "{next}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    Ok(None)
-}
-
-/// The Grundy value of `p` from a stored Grundy table of `game` whose box holds `p`: (value, id).
-pub fn lookup_grundy(
-    store: &Store,
-    game: &dyn nimlab_core::Game,
-    p: &[u64],
-) -> Result<Option<(u16, i64)>, DbError> {
-    for e in store.tables_of(&game.id(), "normal", "grundy")? {
-        if in_box(&e, p) {
-            let r = e.key.hi - e.key.lo + 1;
-            let idx = p.iter().fold(0u64, |a, &x| a * r + (x - e.key.lo));
-            if let Some(v) = store.value_at(e.id, idx)? {
-                return Ok(Some((v, e.id)));
-            }
-        }
-    }
-    Ok(None)
 }

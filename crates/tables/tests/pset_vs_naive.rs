@@ -28,8 +28,7 @@ fn plain(game: &dyn Game, d: &BoxDomain, play: Play) -> Answer {
         &TableRun {
             play,
             keep_positions: true,
-            cancel: None,
-            progress: None,
+            hooks: Default::default(),
         },
     )
     .unwrap();

@@ -137,8 +137,7 @@ impl<'g> BoxPSet<'g> {
             &nimlab_core::table::TableRun {
                 play: nimlab_core::Play::Normal,
                 keep_positions: true,
-                cancel: None,
-                progress: None,
+                hooks: Default::default(),
             },
         )
         .expect("tabulation");

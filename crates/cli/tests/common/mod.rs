@@ -104,6 +104,14 @@ impl Drop for TempDir {
     }
 }
 
+/// The rows of a CSV table after its header, which must be `header`.
+#[allow(dead_code)]
+pub fn csv_rows(text: &str, header: &str) -> Vec<String> {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(header), "the CSV header of:\n{text}");
+    lines.map(str::to_string).collect()
+}
+
 /// The first file called `name` in a folder of `PATH`.
 pub fn which(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
