@@ -174,12 +174,12 @@ fn solve_block(
             let store = if p.persistent { &mut *cur } else { &mut local };
             store[(idx * per + p.slot) * w..][..w].copy_from_slice(&acc[j * w..(j + 1) * w]);
         }
-        for axis in 0..g.n_inner {
-            x[axis] += 1;
-            if (x[axis] as usize) < g.r {
+        for xa in x.iter_mut().take(g.n_inner) {
+            *xa += 1;
+            if (*xa as usize) < g.r {
                 break;
             }
-            x[axis] = 0;
+            *xa = 0;
         }
     }
     Ok(())

@@ -318,6 +318,7 @@ fn solve_block<O: LineOracle>(
             unsafe { *ptr.add(pidx * width + p.slot) = d.trailing_zeros() as u8 };
         }
         // Next inner line (odometer over axes 1..=n_inner, axis 1 fastest).
+        #[allow(clippy::needless_range_loop)] // `axis` indexes two arrays in step
         for axis in 1..=g.n_inner {
             x[axis] += 1;
             pidx += g.pstride[axis];

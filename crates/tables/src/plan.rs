@@ -594,7 +594,6 @@ pub fn run(
     store: Option<&mut Store>,
     hooks: Hooks,
 ) -> Result<Answer> {
-    let mut store = store;
     if let Some(s) = store.as_deref() {
         if let Some(e) = s
             .find(&plan.key)
@@ -613,7 +612,7 @@ pub fn run(
         Route::Search => Source::Search,
     };
     let (mut store_id, mut store_error) = (None, None);
-    if let Some(s) = store.as_deref_mut() {
+    if let Some(s) = store {
         match save(s, plan, &solved, seconds) {
             Ok(id) => store_id = Some(id),
             Err(e) => store_error = Some(e.to_string()),

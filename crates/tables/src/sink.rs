@@ -306,6 +306,9 @@ fn write_pset(
     Ok(positions.len() as u64)
 }
 
+/// Writes one row: the output, the position and its value.
+type RowFn<'a> = dyn FnMut(&mut dyn Write, &[u64], u16) -> io::Result<()> + 'a;
+
 fn write_grundy(
     out: &mut dyn Write,
     game: &dyn Game,
@@ -318,9 +321,7 @@ fn write_grundy(
     debug_assert_eq!(plan.kind, Kind::Grundy);
     let h = a.solved.histogram();
     let mut rows = 0u64;
-    let mut each = |out: &mut dyn Write,
-                    f: &mut dyn FnMut(&mut dyn Write, &[u64], u16) -> io::Result<()>|
-     -> io::Result<()> {
+    let mut each = |out: &mut dyn Write, f: &mut RowFn| -> io::Result<()> {
         let mut i = 0usize;
         let mut err = Ok(());
         plan.for_each_position(&mut |p| {

@@ -85,6 +85,7 @@ impl Ranking {
     /// The tuple of rank `rank` with sum `t`.
     pub fn unrank(&self, mut rank: u64, t: usize, x: &mut [u32]) {
         let mut s = t;
+        #[allow(clippy::needless_range_loop)] // `p` counts down the axes `j` as well
         for p in 0..self.n {
             let j = self.n - p - 1;
             let mut v = 0;
