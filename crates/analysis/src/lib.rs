@@ -22,6 +22,7 @@
 pub mod chain;
 pub mod play;
 pub mod sums;
+pub mod verify;
 
 pub use chain::Chain;
 use nimlab_core::solver::{limit_above, Oracle};

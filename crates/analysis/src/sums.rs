@@ -229,3 +229,111 @@ fn moves_to_value(
         .collect();
     Ok((moves, true))
 }
+
+/// Full searches of a sum this small run without being asked, so that remoteness and suspense can be
+/// reported.
+const AUTO_FULL_SEARCH: f64 = 2e7;
+
+/// Everything answered about a sum written `G[p] + H[q] + ...`.
+pub struct SumReport {
+    pub sum: SumGame,
+    pub parts: Vec<Pos>,
+    pub play: Play,
+    pub answer: SumAnswer,
+    /// (remoteness, suspense) of the whole sum, by full search when asked or small.
+    pub remoteness: Option<(u64, u64)>,
+    pub want_moves: bool,
+}
+
+/// Parses and solves a sum; remoteness and suspense by full search when `force_remoteness` (within
+/// the budget, else an error) or when that search is small.
+pub fn analyse_sum(
+    an: &Analyzer,
+    spec: &str,
+    play: Play,
+    want_moves: bool,
+    force_remoteness: bool,
+) -> Result<SumReport> {
+    let (sum, parts) = nimlab_games::parse_sum(spec)?;
+    let answer = solve_sum(an, &sum, &parts, play, want_moves)?;
+    let encoded = SumGame::encode(&parts);
+    let mut solver = Solver::new(&sum);
+    let budget = an.limits.budget;
+    let run_full = if force_remoteness {
+        solver.check_budget(&encoded, true, budget)?;
+        true
+    } else {
+        solver.work_estimate(&encoded, true) <= AUTO_FULL_SEARCH.min(budget.limit)
+    };
+    let remoteness = if run_full {
+        let f = solver.full(&encoded)?;
+        Some((f.remoteness(play), f.suspense(play)))
+    } else {
+        None
+    };
+    Ok(SumReport {
+        sum,
+        parts,
+        play,
+        answer,
+        remoteness,
+        want_moves,
+    })
+}
+
+impl SumReport {
+    /// The answer as the JSON object every front end prints (components and moves numbered from 1).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let games = self.sum.parts();
+        let a = &self.answer;
+        let mut v = json!({
+            "game": self.sum.id(),
+            "position": self.parts,
+            "play": self.play.name(),
+            "outcome": a.outcome.to_string(),
+            "method": a.method,
+            "remoteness": self.remoteness.map(|x| x.0),
+            "suspense": self.remoteness.map(|x| x.1),
+        });
+        if let Some(g) = a.grundy {
+            v["grundy"] = json!(g);
+        }
+        if !a.components.is_empty() {
+            v["components"] = games
+                .iter()
+                .zip(&self.parts)
+                .zip(&a.components)
+                .map(|((g, p), c)| json!({"game": g.id(), "position": p, "grundy": c.grundy, "method": c.method}))
+                .collect();
+        }
+        if self.want_moves {
+            v["winning_moves"] = a
+                .winning_moves
+                .iter()
+                .map(|m| {
+                    let mut all = self.parts.clone();
+                    all[m.component] = m.to.clone();
+                    json!(all)
+                })
+                .collect();
+            v["winning_moves_detail"] = a
+                .winning_moves
+                .iter()
+                .map(|m| json!({"component": m.component + 1, "game": games[m.component].id(), "to": m.to}))
+                .collect();
+            v["winning_moves_complete"] = json!(a.winning_moves_complete);
+        }
+        v
+    }
+}
+
+/// [`analyse_sum`] as JSON (remoteness only when the full search is small).
+pub fn analyse_spec(
+    an: &Analyzer,
+    spec: &str,
+    play: Play,
+    want_moves: bool,
+) -> Result<serde_json::Value> {
+    Ok(analyse_sum(an, spec, play, want_moves, false)?.to_json())
+}

@@ -37,12 +37,3 @@ pub struct Common {
     #[arg(long, default_value_t = Budget::default().limit, value_name = "N")]
     pub limit: f64,
 }
-
-impl Common {
-    pub fn budget(&self) -> Budget {
-        Budget {
-            limit: self.limit,
-            flag: "--limit",
-        }
-    }
-}

@@ -4,17 +4,14 @@
 use crate::args::Common;
 use crate::output;
 use clap::Args;
+use nimlab_analysis::verify::Claim;
 use nimlab_core::table::{tabulate, TableRun};
 use nimlab_core::{Error, Game, Play, Pos, Solver};
 use nimlab_games::{chip, parse_game};
-use nimlab_research::conjecture::ScriptPredicate;
 use nimlab_research::domain::{positions, Bound};
 use nimlab_research::patterns::families;
-use nimlab_research::verify::{verify, Condition, Counterexample, Membership, Report};
-use nimlab_tables::lines::Hooks;
-use nimlab_tables::pset;
+use nimlab_research::verify::Condition;
 use serde_json::json;
-use std::collections::HashSet;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -67,159 +64,29 @@ pub struct VerifyArgs {
     json: bool,
 }
 
-/// The canonical P-positions of the box by the tables engine, where it covers the game and box.
-fn engine_p_set(game: &dyn Game, bound: Bound, play: Play) -> Option<HashSet<Pos>> {
-    if chip::is_chip_game(game) {
-        return None;
-    }
-    let domain = game.table_domain(bound.max?, bound.heaps).ok()?;
-    pset::rules_for(game, &domain)?;
-    let mut set = HashSet::new();
-    let hooks = Hooks::default();
-    pset::tabulate(game, &domain, play, hooks, &mut |p| {
-        set.insert(p.to_vec());
-    })
-    .ok()?;
-    Some(set)
-}
-
-/// Verifies the set given by `member`. Where the tables engine covers the box, the set is first compared
-/// with the engine's exact P-set: in a box closed under moves the P-set is the only set satisfying
-/// (I)-(III), so equality settles it at once, and a partial result's verdicts are compared with it.
-/// Otherwise, or when the sets differ, conditions (I)-(III) are checked one by one for witnesses.
-fn checked(
-    game: &dyn Game,
-    a: &VerifyArgs,
-    play: Play,
-    ps: &[Pos],
-    member: &mut Membership,
-) -> Result<Report, Error> {
-    if let Some(pset) = engine_p_set(game, a.bound.bound(), play) {
-        let mut report = Report {
-            positions: ps.len() as u64,
-            ..Default::default()
-        };
-        let mut differs = false;
-        let mut claims = Vec::new();
-        for p in ps {
-            let truth = pset.contains(&game.canonical(p));
-            match member(p)? {
-                Some(m) => {
-                    report.members += m as u64;
-                    if m != truth {
-                        differs = true;
-                    }
-                    claims.push((p, m, truth));
-                }
-                None => report.undecided += 1,
-            }
-        }
-        if report.undecided > 0 {
-            report.by_search = true;
-            for (p, claim, truth) in claims {
-                if claim != truth {
-                    *report.violations.entry(Condition::Search).or_insert(0) += 1;
-                    if report.examples.len() < a.examples {
-                        report.examples.push(Counterexample {
-                            condition: Condition::Search,
-                            position: p.clone(),
-                            move_to: None,
-                            claimed_p: Some(claim),
-                        });
-                    }
-                }
-            }
-            return Ok(report);
-        }
-        if !differs {
-            eprintln!("nimlab: the set equals the P-set of the box computed by the tables engine; in a box closed under moves that is equivalent to (I)-(III)");
-            return Ok(report);
-        }
-    }
-    verify(game, ps, member, play, a.examples)
-}
-
 /// Runs `verify`; exits with status 1 when the set is not the P-set.
 pub fn run_verify(a: &VerifyArgs) -> Result<ExitCode, Error> {
     let game = parse_game(&a.game)?;
     let play = Play::from_misere(a.misere);
-    let ps = positions(game.as_ref(), a.bound.bound())?;
-    let (source, report) = match (&a.theorem, &a.conjecture) {
-        (Some(id), _) => {
-            let t = nimlab_theory::all()
-                .iter()
-                .find(|t| t.id() == id)
-                .ok_or_else(|| {
-                    Error::BadGame(format!("no result with id '{id}' (see `nimlab theory`)"))
-                })?;
-            if !t.covers(game.as_ref()) {
-                return Err(Error::BadGame(format!(
-                    "{id} does not cover {} (it is about {})",
-                    game.id(),
-                    t.games()
-                )));
-            }
-            if t.play() != play {
-                return Err(Error::BadGame(format!(
-                    "{id} is a result about {} play; {}",
-                    t.play(),
-                    if a.misere {
-                        "drop --misere"
-                    } else {
-                        "add --misere"
-                    }
-                )));
-            }
-            let g = game.as_ref();
-            let r = checked(g, a, play, &ps, &mut |p| Ok(t.decide(g, p).map(|v| v.is_p)))?;
-            (format!("theorem {id}"), r)
-        }
-        (None, Some(path)) => {
-            let pred = ScriptPredicate::load(path)?;
-            let r = checked(game.as_ref(), a, play, &ps, &mut |p| pred.is_p(p).map(Some))?;
-            (format!("conjecture {path}"), r)
-        }
+    let claim = match (&a.theorem, &a.conjecture) {
+        (Some(id), _) => Claim::Theorem(id),
+        (None, Some(path)) => Claim::Conjecture(path),
         (None, None) => {
             return Err(Error::Unsupported(
                 "give --theorem ID or --conjecture FILE".into(),
             ))
         }
     };
+    let checked =
+        nimlab_analysis::verify::verify(game.as_ref(), claim, a.bound.bound(), play, a.examples)?;
+    if checked.settled_by_engine {
+        eprintln!("nimlab: the set equals the P-set of the box computed by the tables engine; in a box closed under moves that is equivalent to (I)-(III)");
+    }
+    let (source, report) = (&checked.source, &checked.report);
     let holds = report.holds();
     let show = |p: &[u64]| game.format_position(p);
     if a.json {
-        let mut violations = serde_json::Map::new();
-        for c in [
-            Condition::I,
-            Condition::II,
-            Condition::III,
-            Condition::Search,
-        ] {
-            if c != Condition::Search || report.by_search {
-                violations.insert(
-                    c.name().into(),
-                    json!(report.violations.get(&c).copied().unwrap_or(0)),
-                );
-            }
-        }
-        let v = json!({
-            "game": game.id(),
-            "bound": a.bound.bound().describe(),
-            "play": play.name(),
-            "source": source,
-            "holds": holds,
-            "positions": report.positions,
-            "members": report.members,
-            "undecided": report.undecided,
-            "method": if report.by_search { "verdicts compared with exhaustive search (partial result)" } else { "conditions (I)-(III)" },
-            "violations": violations,
-            "counterexamples": report.examples.iter().map(|c| json!({
-                "condition": c.condition.name(),
-                "position": c.position,
-                "move_to": c.move_to,
-                "claimed_p": c.claimed_p,
-            })).collect::<Vec<_>>(),
-        });
+        let v = nimlab_analysis::verify::to_json(game.as_ref(), &checked, a.bound.bound(), play);
         output::print_json(&v);
     } else {
         println!(

@@ -3,13 +3,9 @@
 
 use crate::args::{Common, Target};
 use crate::output;
-use nimlab_analysis::sums::solve_sum;
+use nimlab_analysis::sums::analyse_sum;
 use nimlab_analysis::Analyzer;
-use nimlab_core::{Error, Game, Play, Pos, Solver, SumGame};
-use serde_json::json;
-
-/// Full searches this small run by default, so that remoteness and suspense can be reported.
-const AUTO_FULL_SEARCH: f64 = 2e7;
+use nimlab_core::{Error, Game, Play, SumGame};
 
 pub fn run(
     an: &Analyzer,
@@ -24,67 +20,14 @@ pub fn run(
             "a sum carries its positions in brackets; drop the extra argument '{extra}'"
         )));
     }
-    let (sum, parts) = nimlab_games::parse_sum(&target.game)?;
-    let answer = solve_sum(an, &sum, &parts, play, want_moves)?;
-    let encoded = SumGame::encode(&parts);
-    let mut solver = Solver::new(&sum);
-    // Remoteness and suspense do not add over sums: a full search of the sum, when asked or small.
-    let rs = if forced_remoteness {
-        solver.check_budget(&encoded, true, common.budget())?;
-        true
-    } else {
-        solver.work_estimate(&encoded, true) <= AUTO_FULL_SEARCH.min(common.limit)
-    };
-    let rs = if rs {
-        let f = solver.full(&encoded)?;
-        Some((f.remoteness(play), f.suspense(play)))
-    } else {
-        None
-    };
-    let games = sum.parts();
-    // A move of the sum, as the whole sum position after it.
-    let after = |component: usize, to: &Pos| -> Vec<Pos> {
-        let mut all = parts.clone();
-        all[component] = to.clone();
-        all
-    };
+    let r = analyse_sum(an, &target.game, play, want_moves, forced_remoteness)?;
     if common.json {
-        let mut v = json!({
-            "game": sum.id(),
-            "position": parts,
-            "play": play.name(),
-            "outcome": answer.outcome.to_string(),
-            "method": answer.method,
-            "remoteness": rs.map(|x| x.0),
-            "suspense": rs.map(|x| x.1),
-        });
-        if let Some(g) = answer.grundy {
-            v["grundy"] = json!(g);
-        }
-        if !answer.components.is_empty() {
-            v["components"] = json!(games
-                .iter()
-                .zip(&parts)
-                .zip(&answer.components)
-                .map(|((g, p), c)| json!({"game": g.id(), "position": p, "grundy": c.grundy, "method": c.method}))
-                .collect::<Vec<_>>());
-        }
-        if want_moves {
-            v["winning_moves"] = json!(answer
-                .winning_moves
-                .iter()
-                .map(|m| after(m.component, &m.to))
-                .collect::<Vec<_>>());
-            v["winning_moves_detail"] = json!(answer
-                .winning_moves
-                .iter()
-                .map(|m| json!({"component": m.component + 1, "game": games[m.component].id(), "to": m.to}))
-                .collect::<Vec<_>>());
-            v["winning_moves_complete"] = json!(answer.winning_moves_complete);
-        }
-        output::print_json(&v);
+        output::print_json(&r.to_json());
         return Ok(());
     }
+    let (sum, parts, answer, rs) = (&r.sum, &r.parts, &r.answer, r.remoteness);
+    let encoded = SumGame::encode(parts);
+    let games = sum.parts();
     println!(
         "{} ({} play): {} — {}",
         sum.format_position(&encoded),
@@ -94,7 +37,7 @@ pub fn run(
     );
     if let Some(g) = answer.grundy {
         println!("Grundy value: {g}");
-        for ((g, p), c) in games.iter().zip(&parts).zip(&answer.components) {
+        for ((g, p), c) in games.iter().zip(parts).zip(&answer.components) {
             println!(
                 "  {}{}: Grundy value {} ({})",
                 g.id(),

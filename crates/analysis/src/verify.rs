@@ -1,0 +1,198 @@
+//! `verify` for every front end: a claimed P-set (a proven result by id, or a conjecture script)
+//! checked over a bounded set of positions with the partition theorem's conditions (I)-(III).
+//!
+//! Where the tables engine covers the box, the claimed set is first compared with the engine's exact
+//! P-set: in a box closed under moves the P-set is the only set satisfying (I)-(III), so equality
+//! settles it at once, and a partial result's verdicts are compared with it. Otherwise, or when the
+//! sets differ, the conditions are checked one by one for witnesses
+//! ([`nimlab_research::verify::verify`]).
+
+use nimlab_core::{Error, Game, Play, Pos, Result};
+use nimlab_games::chip;
+use nimlab_research::conjecture::ScriptPredicate;
+use nimlab_research::domain::{positions, Bound};
+use nimlab_research::verify::{
+    verify as check_conditions, Condition, Counterexample, Membership, Report,
+};
+use nimlab_tables::pset;
+use std::collections::HashSet;
+
+/// What is checked.
+#[derive(Debug, Clone, Copy)]
+pub enum Claim<'a> {
+    /// A proven result of the registry, by id.
+    Theorem(&'a str),
+    /// A Rhai file defining `fn is_p(p)`.
+    Conjecture(&'a str),
+}
+
+/// The outcome of a check.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// `theorem ID` or `conjecture PATH`.
+    pub source: String,
+    pub report: Report,
+    /// True when the claimed set equalled the engine's P-set of the box (which settles (I)-(III)).
+    pub settled_by_engine: bool,
+}
+
+/// The canonical P-positions of the box by the tables engine, where it covers the game and box.
+fn engine_p_set(game: &dyn Game, bound: Bound, play: Play) -> Option<HashSet<Pos>> {
+    if chip::is_chip_game(game) {
+        return None;
+    }
+    let domain = game.table_domain(bound.max?, bound.heaps).ok()?;
+    pset::rules_for(game, &domain)?;
+    let mut set = HashSet::new();
+    pset::tabulate(game, &domain, play, Default::default(), &mut |p| {
+        set.insert(p.to_vec());
+    })
+    .ok()?;
+    Some(set)
+}
+
+fn checked(
+    game: &dyn Game,
+    bound: Bound,
+    play: Play,
+    ps: &[Pos],
+    keep: usize,
+    member: &mut Membership,
+) -> Result<(Report, bool)> {
+    if let Some(pset) = engine_p_set(game, bound, play) {
+        let mut report = Report {
+            positions: ps.len() as u64,
+            ..Default::default()
+        };
+        let mut differs = false;
+        let mut claims = Vec::new();
+        for p in ps {
+            let truth = pset.contains(&game.canonical(p));
+            match member(p)? {
+                Some(m) => {
+                    report.members += m as u64;
+                    if m != truth {
+                        differs = true;
+                    }
+                    claims.push((p, m, truth));
+                }
+                None => report.undecided += 1,
+            }
+        }
+        if report.undecided > 0 {
+            report.by_search = true;
+            for (p, claim, truth) in claims {
+                if claim != truth {
+                    *report.violations.entry(Condition::Search).or_insert(0) += 1;
+                    if report.examples.len() < keep {
+                        report.examples.push(Counterexample {
+                            condition: Condition::Search,
+                            position: p.clone(),
+                            move_to: None,
+                            claimed_p: Some(claim),
+                        });
+                    }
+                }
+            }
+            return Ok((report, false));
+        }
+        if !differs {
+            return Ok((report, true));
+        }
+    }
+    Ok((check_conditions(game, ps, member, play, keep)?, false))
+}
+
+/// Checks `claim` for `game` over the bounded set `bound` in `play`, keeping up to `keep`
+/// counterexamples of each kind.
+pub fn verify(
+    game: &dyn Game,
+    claim: Claim,
+    bound: Bound,
+    play: Play,
+    keep: usize,
+) -> Result<Checked> {
+    let ps = positions(game, bound)?;
+    match claim {
+        Claim::Theorem(id) => {
+            let t = nimlab_theory::by_id(id).ok_or_else(|| {
+                Error::BadGame(format!("no result with id '{id}' (see `nimlab theory`)"))
+            })?;
+            if !t.covers(game) {
+                return Err(Error::BadGame(format!(
+                    "{id} does not cover {} (it is about {})",
+                    game.id(),
+                    t.games()
+                )));
+            }
+            if t.play() != play {
+                return Err(Error::BadGame(format!(
+                    "{id} is a result about {} play; {}",
+                    t.play(),
+                    if play == Play::Misere {
+                        "drop --misere"
+                    } else {
+                        "add --misere"
+                    }
+                )));
+            }
+            let (report, settled) = checked(game, bound, play, &ps, keep, &mut |p| {
+                Ok(t.decide(game, p).map(|v| v.is_p))
+            })?;
+            Ok(Checked {
+                source: format!("theorem {id}"),
+                report,
+                settled_by_engine: settled,
+            })
+        }
+        Claim::Conjecture(path) => {
+            let pred = ScriptPredicate::load(path)?;
+            let (report, settled) = checked(game, bound, play, &ps, keep, &mut |p| {
+                pred.is_p(p).map(Some)
+            })?;
+            Ok(Checked {
+                source: format!("conjecture {path}"),
+                report,
+                settled_by_engine: settled,
+            })
+        }
+    }
+}
+
+/// The check as the JSON object every front end prints.
+pub fn to_json(game: &dyn Game, c: &Checked, bound: Bound, play: Play) -> serde_json::Value {
+    use serde_json::json;
+    let report = &c.report;
+    let mut violations = serde_json::Map::new();
+    for cond in [
+        Condition::I,
+        Condition::II,
+        Condition::III,
+        Condition::Search,
+    ] {
+        if cond != Condition::Search || report.by_search {
+            violations.insert(
+                cond.name().into(),
+                json!(report.violations.get(&cond).copied().unwrap_or(0)),
+            );
+        }
+    }
+    json!({
+        "game": game.id(),
+        "bound": bound.describe(),
+        "play": play.name(),
+        "source": c.source,
+        "holds": report.holds(),
+        "positions": report.positions,
+        "members": report.members,
+        "undecided": report.undecided,
+        "method": if report.by_search { "verdicts compared with exhaustive search (partial result)" } else { "conditions (I)-(III)" },
+        "violations": violations,
+        "counterexamples": report.examples.iter().map(|x| json!({
+            "condition": x.condition.name(),
+            "position": x.position,
+            "move_to": x.move_to,
+            "claimed_p": x.claimed_p,
+        })).collect::<Vec<_>>(),
+    })
+}

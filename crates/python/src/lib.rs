@@ -1,0 +1,497 @@
+//! `nimlab._nimlab`: the Rust side of the Python package `nimlab`. It only translates: every answer
+//! comes from the analysis library (`nimlab_analysis`), every table from the tables crate's planner
+//! and sink (`nimlab_tables::plan`, `nimlab_tables::sink`), exactly as for the command line.
+//!
+//! Long calls run on a worker thread while the calling thread waits without the GIL, wakes every
+//! 50 ms to let Python handle signals (Ctrl-C raises `KeyboardInterrupt` and cancels a table, which
+//! then stores nothing) and to report progress to an optional callback `progress(done, total)`.
+//! Answers cross as JSON text (small) or as raw little-endian bytes (tables), so no per-position
+//! Python object is made here; `nimlab/__init__.py` turns them into dicts and NumPy arrays.
+
+use nimlab_analysis::{Analyzer, Limits, Remoteness, StoreHandle, Want};
+use nimlab_core::{Error, Game, Hooks, Play, Pos, TableBound};
+use nimlab_research::domain::Bound as Region;
+use nimlab_tables::plan::{self, Bounds, Kind, Method, Request};
+use nimlab_tables::sink;
+use nimlab_tables::store::{self, Store};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+create_exception!(
+    _nimlab,
+    TooLarge,
+    PyValueError,
+    "The question would need more work than the budget allows (the message names the estimate and the option that lifts it)."
+);
+
+/// nimlab's errors as Python exceptions: bad input is `ValueError` (`TooLarge` is one), an
+/// interrupted computation `KeyboardInterrupt`, files `OSError`, the store `RuntimeError`.
+fn to_py(e: Error) -> PyErr {
+    let msg = e.to_string();
+    match e {
+        Error::Interrupted => PyKeyboardInterrupt::new_err(msg),
+        Error::TooLarge(_) => TooLarge::new_err(msg),
+        Error::Io { .. } => PyOSError::new_err(msg),
+        Error::Store { .. } => PyRuntimeError::new_err(msg),
+        _ => PyValueError::new_err(msg),
+    }
+}
+
+/// Progress shared between the worker and the waiting thread: (done, total).
+#[derive(Default)]
+struct Progress(AtomicU64, AtomicU64);
+
+/// Runs `job` on a worker thread; see the module notes.
+fn blocking<T, F>(py: Python<'_>, progress: Option<Py<PyAny>>, job: F) -> PyResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&AtomicBool, &Progress) -> Result<T, Error> + Send + 'static,
+{
+    let cancel = Arc::new(AtomicBool::new(false));
+    let shared = Arc::new(Progress::default());
+    let (tx, rx) = mpsc::channel();
+    let (c, s) = (cancel.clone(), shared.clone());
+    std::thread::spawn(move || {
+        let _ = tx.send(job(&c, &s));
+    });
+    // `detach` needs what it borrows to be `Sync`; a receiver is only `Send`.
+    let rx = std::sync::Mutex::new(rx);
+    let recv = |t: Duration| {
+        rx.lock()
+            .map_err(|_| RecvTimeoutError::Disconnected)?
+            .recv_timeout(t)
+    };
+    let mut last = (u64::MAX, u64::MAX);
+    loop {
+        match py.detach(|| recv(Duration::from_millis(50))) {
+            Ok(r) => return r.map_err(to_py),
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "the computation stopped without an answer (an internal error)",
+                ))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    // Ctrl-C: cancel, and wait for a table to stop so that nothing is stored.
+                    cancel.store(true, Ordering::Relaxed);
+                    let _ = py.detach(|| recv(Duration::from_secs(60)));
+                    return Err(e);
+                }
+                if let Some(cb) = &progress {
+                    let now = (
+                        shared.0.load(Ordering::Relaxed),
+                        shared.1.load(Ordering::Relaxed),
+                    );
+                    if now.1 > 0 && now != last {
+                        last = now;
+                        cb.call1(py, now)?;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn play_of(misere: bool) -> Play {
+    Play::from_misere(misere)
+}
+
+/// A game of nimlab, with the analyzer that answers questions about it.
+#[pyclass(frozen, name = "Game", module = "nimlab._nimlab")]
+struct PyGame {
+    game: Arc<dyn Game>,
+    an: Arc<Analyzer>,
+    db: Option<PathBuf>,
+}
+
+impl PyGame {
+    /// A position from text (the game's notation, e.g. `1^3 2` for chip games) or a sequence of
+    /// integers (a list, a tuple, a NumPy array), validated by the game.
+    fn position(&self, p: &Bound<'_, PyAny>) -> PyResult<Pos> {
+        if let Ok(text) = p.extract::<String>() {
+            return self.game.parse_position(&text).map_err(to_py);
+        }
+        let xs: Vec<i128> = p.extract().map_err(|_| {
+            PyValueError::new_err(
+                "a position is a string or a sequence of integers (list, tuple or array)",
+            )
+        })?;
+        let text = xs
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        self.game.parse_position(&text).map_err(to_py)
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// `spec`: a game name as in `nimlab games` (e.g. `CN(7,4)`) or a `.rhai` script. `db`: the store's
+    /// file (default: `$NIMLAB_DB`, else nimlab/tables.sqlite3 in the user's data directory);
+    /// `store=False` turns it off. `limit`: the largest search, in estimated option visits.
+    #[new]
+    #[pyo3(signature = (spec, db=None, store=true, limit=2e9))]
+    fn new(spec: &str, db: Option<PathBuf>, store: bool, limit: f64) -> PyResult<Self> {
+        let game: Arc<dyn Game> = Arc::from(nimlab_games::parse_game(spec).map_err(to_py)?);
+        let path = if store {
+            store::default_path(db.as_deref())
+        } else {
+            None
+        };
+        let mut limits = Limits::CLI.with_limit(limit);
+        limits.budget.flag = "limit=";
+        Ok(PyGame {
+            game,
+            an: Arc::new(Analyzer::new(StoreHandle::at(path.clone()), limits)),
+            db: path,
+        })
+    }
+
+    /// The game's name with its parameters, e.g. `CN(7,4)`.
+    #[getter]
+    fn id(&self) -> String {
+        self.game.id()
+    }
+
+    /// How the game bounds a table: `box`, `heaps` (a box with any number of heaps), `chips`
+    /// (total chips) or `spread` (max - min).
+    #[getter]
+    fn bound(&self) -> &'static str {
+        match self.game.table_bound() {
+            TableBound::Box { heaps: false } => "box",
+            TableBound::Box { heaps: true } => "heaps",
+            TableBound::TotalChips => "chips",
+            TableBound::Spread => "spread",
+            TableBound::None => "none",
+        }
+    }
+
+    /// `circle` or `row`: how the position is drawn.
+    #[getter]
+    fn layout(&self) -> &'static str {
+        match self.game.layout() {
+            nimlab_core::Layout::Circle => "circle",
+            nimlab_core::Layout::Row => "row",
+        }
+    }
+
+    /// The rules in one paragraph.
+    #[getter]
+    fn rules(&self) -> String {
+        self.game.rules()
+    }
+
+    /// The store's file, or None when the store is off.
+    #[getter]
+    fn db(&self) -> Option<String> {
+        self.db.as_ref().map(|p| p.display().to_string())
+    }
+
+    /// The position `p`, validated, as a list of integers.
+    fn parse(&self, p: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+        self.position(p)
+    }
+
+    /// `p` in the game's notation (`power=True`: chip games in Ferguson's notation).
+    #[pyo3(signature = (p, power=false))]
+    fn format(&self, p: &Bound<'_, PyAny>, power: bool) -> PyResult<String> {
+        let q = self.position(p)?;
+        Ok(if power {
+            self.game.format_like(&q, "^")
+        } else {
+            self.game.format_position(&q)
+        })
+    }
+
+    /// Everything asked about `p`, as JSON text with the keys of `nimlab outcome|grundy|moves --json`.
+    #[pyo3(signature = (p, misere=false, grundy=false, moves=false, options=false, remoteness=false, explain=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn analyse(
+        &self,
+        py: Python<'_>,
+        p: &Bound<'_, PyAny>,
+        misere: bool,
+        grundy: bool,
+        moves: bool,
+        options: bool,
+        remoteness: bool,
+        explain: bool,
+    ) -> PyResult<String> {
+        let pos = self.position(p)?;
+        let play = play_of(misere);
+        let want = Want {
+            grundy: grundy && play == Play::Normal,
+            grundy_if_affordable: !grundy,
+            moves,
+            options,
+            remoteness: if remoteness {
+                Remoteness::Always
+            } else {
+                Remoteness::Skip
+            },
+            explain,
+        };
+        let (game, an) = (self.game.clone(), self.an.clone());
+        blocking(py, None, move |_, _| {
+            let a = an.analyse(game.as_ref(), &pos, play, want)?;
+            let mut v = json!({
+                "game": game.id(),
+                "position": pos,
+                "play": play.name(),
+                "outcome": a.outcome.to_string(),
+                "method": a.method,
+                "terminal": a.terminal,
+                "remoteness": a.remoteness,
+                "suspense": a.suspense,
+            });
+            if let Some(g) = a.grundy {
+                v["grundy"] = json!(g);
+                v["grundy_method"] = json!(a.grundy_method);
+            }
+            if moves {
+                v["winning_moves"] = json!(a.winning_moves);
+                v["winning_moves_complete"] = json!(a.winning_moves_complete);
+                v["moves_method"] = json!(a.moves_method);
+            }
+            if let Some(os) = &a.options {
+                v["options"] = os
+                    .iter()
+                    .map(|m| json!({"position": m.to, "outcome": m.outcome.to_string(), "winning": m.outcome.is_p(), "grundy": m.grundy}))
+                    .collect();
+            }
+            if let Some(e) = &a.explanation {
+                v["explanation"] = json!({
+                    "method": e.method, "statement": e.statement, "source": e.source,
+                    "family": e.family, "reason": e.reason,
+                });
+            }
+            Ok(v.to_string())
+        })
+    }
+
+    /// A table, planned and solved as `nimlab table` does (the store included). Returns
+    /// `(head, data)`: `head` is the JSON object of `nimlab table --json --count-only` plus `width`,
+    /// `lengths`, `lo`, `hi`; `data` holds the listed P-positions (u64 little-endian, `width` per row,
+    /// shorter positions padded with 0) or the Grundy values (u16 little-endian, in table order).
+    #[pyo3(signature = (max=None, max_sum=None, heaps=None, misere=false, grundy=false, method="auto", limit=2e9, progress=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn table<'py>(
+        &self,
+        py: Python<'py>,
+        max: Option<u64>,
+        max_sum: Option<u64>,
+        heaps: Option<usize>,
+        misere: bool,
+        grundy: bool,
+        method: &str,
+        limit: f64,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<(String, Bound<'py, PyBytes>)> {
+        let method = match method {
+            "auto" => Method::Auto,
+            "engine" | "fast" => Method::Engine,
+            "naive" => Method::Naive,
+            m => {
+                return Err(PyValueError::new_err(format!(
+                    "method '{m}': use 'auto', 'engine' or 'naive'"
+                )))
+            }
+        };
+        let req = Request {
+            bounds: Bounds {
+                max,
+                max_sum,
+                heaps,
+            },
+            play: play_of(misere),
+            kind: if grundy { Kind::Grundy } else { Kind::PSet },
+            method,
+            remoteness: false,
+            limit,
+        };
+        let game = self.game.clone();
+        let plan = plan::plan(game.as_ref(), &req).map_err(to_py)?;
+        let db = self.db.clone();
+        let (head, data) = blocking(py, progress, move |cancel, shared| {
+            let mut store = match &db {
+                Some(p) => Some(Store::open(p).map_err(|e| Error::store("opening the store", e))?),
+                None => None,
+            };
+            let report = |d: u64, t: u64| {
+                shared.0.store(d, Ordering::Relaxed);
+                shared.1.store(t, Ordering::Relaxed);
+            };
+            let a = plan::run(
+                game.as_ref(),
+                &plan,
+                store.as_mut(),
+                Hooks::new(Some(cancel), Some(&report)),
+            )?;
+            let mut text = Vec::new();
+            sink::write(
+                &mut text,
+                game.as_ref(),
+                &plan,
+                &a,
+                sink::Format::Json,
+                sink::Options { count_only: true },
+            )
+            .map_err(|e| Error::io("writing the table", e))?;
+            let mut head: Value = serde_json::from_slice(&text).unwrap_or_default();
+            let width = plan.width();
+            head["width"] = json!(width);
+            if let plan::Domain::Box(d) = &plan.domain {
+                head["lengths"] = json!(d.lengths);
+                head["lo"] = json!(d.lo);
+                head["hi"] = json!(d.hi);
+            }
+            head["chips"] = json!(plan.is_chips());
+            let data: Vec<u8> = match &a.solved {
+                plan::Solved::PSet { .. } => {
+                    let ps = a.solved.positions();
+                    let mut out = Vec::with_capacity(ps.len() * width * 8);
+                    for p in &ps {
+                        for i in 0..width {
+                            out.extend_from_slice(&p.get(i).copied().unwrap_or(0).to_le_bytes());
+                        }
+                    }
+                    out
+                }
+                plan::Solved::Grundy { values } => store::encode_values(values),
+            };
+            if plan.is_chips() && grundy {
+                // The positions of a chip-game Grundy table, in order, after the values.
+                let mut pos = Vec::new();
+                plan.for_each_position(&mut |p| {
+                    for i in 0..width {
+                        pos.extend_from_slice(&p.get(i).copied().unwrap_or(0).to_le_bytes());
+                    }
+                });
+                head["positions_offset"] = json!(data.len());
+                let mut all = data;
+                all.extend(pos);
+                return Ok((head.to_string(), all));
+            }
+            Ok((head.to_string(), data))
+        })?;
+        Ok((head, PyBytes::new(py, &data)))
+    }
+}
+
+/// The proven results nimlab uses, as JSON text (a list of objects).
+#[pyfunction]
+#[pyo3(signature = (game=None))]
+fn theory(game: Option<&str>) -> PyResult<String> {
+    let filter = match game {
+        Some(g) => Some(nimlab_games::parse_game(g).map_err(to_py)?),
+        None => None,
+    };
+    let v: Vec<Value> = nimlab_theory::all()
+        .iter()
+        .filter(|t| filter.as_ref().is_none_or(|g| t.covers(g.as_ref())))
+        .map(|t| {
+            json!({
+                "id": t.id(), "games": t.games(), "play": t.play().name(),
+                "statement": t.statement(), "source": t.source(),
+                "complete": !matches!(t.scope(), nimlab_theory::Scope::Partial),
+            })
+        })
+        .collect();
+    Ok(Value::from(v).to_string())
+}
+
+/// The built-in games: name, parameters, rules (JSON text).
+#[pyfunction]
+fn games() -> String {
+    let v: Vec<Value> = nimlab_games::registry::catalogue()
+        .iter()
+        .map(|e| json!({"name": e.name, "title": e.title, "parameters": e.parameters, "position": e.position, "example": e.example, "rules": e.rules, "source": e.source, "presets": e.presets}))
+        .collect();
+    Value::from(v).to_string()
+}
+
+/// A sum of games written `G[p] + H[q] + ...`, as JSON text with the keys of `nimlab outcome --json`
+/// for sums (`components`, `winning_moves`, `winning_moves_detail`, ...).
+#[pyfunction]
+#[pyo3(signature = (spec, misere=false, moves=false, db=None, store=true, limit=2e9))]
+fn sum(
+    py: Python<'_>,
+    spec: &str,
+    misere: bool,
+    moves: bool,
+    db: Option<PathBuf>,
+    store: bool,
+    limit: f64,
+) -> PyResult<String> {
+    let path = if store {
+        store::default_path(db.as_deref())
+    } else {
+        None
+    };
+    let an = Analyzer::new(StoreHandle::at(path), Limits::CLI.with_limit(limit));
+    let spec = spec.to_string();
+    let play = play_of(misere);
+    blocking(py, None, move |_, _| {
+        let s = nimlab_analysis::sums::analyse_spec(&an, &spec, play, moves)?;
+        Ok(s.to_string())
+    })
+}
+
+/// `verify`: a proven result (`theorem`) or a Rhai conjecture file (`conjecture`) checked with the
+/// partition theorem over a bounded set; JSON text with the keys of `nimlab verify --json`.
+#[pyfunction]
+#[pyo3(signature = (game, theorem=None, conjecture=None, max=None, max_sum=None, heaps=None, misere=false, examples=5))]
+#[allow(clippy::too_many_arguments)]
+fn verify(
+    py: Python<'_>,
+    game: &str,
+    theorem: Option<String>,
+    conjecture: Option<String>,
+    max: Option<u64>,
+    max_sum: Option<u64>,
+    heaps: Option<usize>,
+    misere: bool,
+    examples: usize,
+) -> PyResult<String> {
+    let g: Arc<dyn Game> = Arc::from(nimlab_games::parse_game(game).map_err(to_py)?);
+    if theorem.is_some() == conjecture.is_some() {
+        return Err(PyValueError::new_err(
+            "give exactly one of theorem=ID and conjecture=FILE",
+        ));
+    }
+    let bound = Region {
+        max,
+        max_sum,
+        heaps,
+    };
+    let play = play_of(misere);
+    blocking(py, None, move |_, _| {
+        let claim = match (&theorem, &conjecture) {
+            (Some(id), _) => nimlab_analysis::verify::Claim::Theorem(id),
+            (_, Some(path)) => nimlab_analysis::verify::Claim::Conjecture(path),
+            _ => unreachable!("checked above"),
+        };
+        let c = nimlab_analysis::verify::verify(g.as_ref(), claim, bound, play, examples)?;
+        Ok(nimlab_analysis::verify::to_json(g.as_ref(), &c, bound, play).to_string())
+    })
+}
+
+#[pymodule]
+fn _nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGame>()?;
+    m.add_function(wrap_pyfunction!(theory, m)?)?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(sum, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add("TooLarge", m.py().get_type::<TooLarge>())?;
+    Ok(())
+}

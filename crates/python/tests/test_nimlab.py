@@ -1,0 +1,218 @@
+"""The Python package against the command line, whose answers are checked elsewhere against
+independent brute force: every built-in game on boxes of 1,000+ positions (Grundy values and
+outcomes of every position, both conventions), the CLI's JSON on samples, bad input, Ctrl-C.
+
+The CLI binary is $NIMLAB_BIN, else target/release/nimlab or target/debug/nimlab of this repository.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nimlab
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _cli_path():
+    if os.environ.get("NIMLAB_BIN"):
+        return os.environ["NIMLAB_BIN"]
+    for build in ("release", "debug"):
+        p = REPO / "target" / build / "nimlab"
+        if p.exists():
+            return str(p)
+    pytest.fail("no nimlab binary: build it (cargo build -p nimlab-cli) or set NIMLAB_BIN")
+
+
+def cli(*args):
+    out = subprocess.run([_cli_path(), *args, "--no-store"], capture_output=True, text=True)
+    assert out.returncode == 0, (args, out.stderr)
+    return json.loads(out.stdout)
+
+
+# (game, bound options of `table`) with at least 1,000 positions each.
+GAMES = [
+    ("nim", {"max": 10, "heaps": 3}),
+    ("moore(2)", {"max": 5, "heaps": 4}),
+    ("CN(5,2)", {"max": 4}),
+    ("CN(7,4)", {"max": 2}),
+    ("SCN(4,2)", {"max": 6}),
+    ("ET(3)", {"max_sum": 40}),
+    ("EABO(3)", {"max_sum": 40}),
+    ("ER(3)", {"max_sum": 40}),
+    ("SER(3)", {"max_sum": 40}),
+    ("EJR(4,2)", {"max_sum": 36}),
+    ("ENTROPY(3)", {"max": 44}),
+]
+
+
+def table_args(bound):
+    args = []
+    for k, v in bound.items():
+        args += ["--" + k.replace("_", "-"), str(v)]
+    return args
+
+
+@pytest.mark.parametrize("name,bound", GAMES)
+def test_every_position_of_a_box_equals_the_cli(name, bound):
+    g = nimlab.game(name, store=False)
+    want = cli("table", name, *table_args(bound), "--grundy", "--json")
+    values = want["values"]
+    assert len(values) >= 1000, (name, len(values))
+    for e in values:
+        p = tuple(e["position"])
+        got = g.analyse(p, grundy=True)
+        assert got["grundy"] == e["grundy"], (name, p)
+        assert got["outcome"] == ("P" if e["grundy"] == 0 else "N"), (name, p)
+    # The table itself, through the same planner as the CLI.
+    t = g.table(**bound, grundy=True, progress=False)
+    if isinstance(t, np.ndarray):
+        flat = np.asarray(t).reshape(-1).tolist()
+    elif "values" in t:
+        flat = t["values"].tolist()
+    else:
+        flat = [v for m in sorted(t) for v in np.asarray(t[m]).reshape(-1).tolist()]
+    assert flat == [e["grundy"] for e in values]
+
+
+@pytest.mark.parametrize("name,bound", GAMES)
+def test_misere_p_sets_equal_the_cli(name, bound):
+    g = nimlab.game(name, store=False)
+    want = cli("table", name, *table_args(bound), "--misere", "--json")
+    listed = [tuple(p) for p in want["positions"]]
+    t = g.table(**bound, misere=True, progress=False)
+    assert t.info["count"] == want["count"] and t.info["canonical_count"] == want["canonical_count"]
+    assert [tuple(int(x) for x in row if not (name.startswith("SCN") and x == 0)) for row in t.tolist()] == listed
+    for p in listed:
+        assert g.outcome(p, misere=True) == "P", (name, p)
+    # Every position of the bounded set: P exactly for the listed ones (up to symmetry).
+    every = [tuple(e["position"]) for e in cli("table", name, *table_args(bound), "--grundy", "--json")["values"]]
+    found = [p for p in every if g.outcome(p, misere=True) == "P"]
+    if want.get("max_sum") is not None or name.startswith("ENTROPY"):
+        assert found == [p for p in every if p in set(listed)]
+    else:
+        assert len(found) == want["count"]
+
+
+@pytest.mark.parametrize("name,bound", GAMES)
+def test_the_cli_json_on_samples(name, bound):
+    g = nimlab.game(name, store=False)
+    values = cli("table", name, *table_args(bound), "--grundy", "--json")["values"]
+    for e in values[:: max(1, len(values) // 12)]:
+        text = ",".join(str(x) for x in e["position"])
+        want = cli("moves", name, text, "--json")
+        got = g.analyse(e["position"], moves=True)
+        for key in ("outcome", "method", "winning_moves_complete", "moves_method"):
+            assert got[key] == want[key], (name, text, key)
+        assert sorted(got["winning_moves"]) == sorted(tuple(m) for m in want["winning_moves"])
+        want = cli("grundy", name, text, "--json")
+        got = g.analyse(e["position"], grundy=True)
+        assert (got["grundy"], got["grundy_method"]) == (want["grundy"], want["grundy_method"])
+
+
+def test_positions_in_every_form():
+    g = nimlab.game("CN(7,4)", store=False)
+    forms = [(1, 7, 5, 6, 2, 3, 6), [1, 7, 5, 6, 2, 3, 6], np.array([1, 7, 5, 6, 2, 3, 6]), "1,7,5,6,2,3,6", "(1 7 5 6 2 3 6)"]
+    assert {g.outcome(p) for p in forms} == {"N"}
+    m = g.moves(forms[0])
+    assert m.complete and m.method == "cn-7-4"
+    # Every option, checked by hand-readable rule: the winning moves are the P-options.
+    assert sorted(m) == sorted(o.position for o in g.options(forms[0]) if o.winning)
+    er = nimlab.game("ER(7)", store=False)
+    assert er.parse("1^5 2 10") == (1, 1, 1, 1, 1, 2, 10)
+    assert er.format((1, 1, 1, 1, 1, 2, 10), power=True) == "1^5 2 10"
+    big = er.moves("1^5 2 1000000000000")
+    assert big and not big.complete
+
+
+def test_bad_input_raises_value_error():
+    with pytest.raises(ValueError):
+        nimlab.game("CN(3,5)")
+    with pytest.raises(ValueError):
+        nimlab.game("no-such-game")
+    g = nimlab.game("CN(4,2)", store=False)
+    for bad in [(1, 2, 3), (1, -2, 3, 4), "a,b,c,d", [1.5, 2, 3, 4], None]:
+        with pytest.raises(ValueError):
+            g.outcome(bad)
+    with pytest.raises(ValueError):
+        g.table(max=3, heaps=5)
+    with pytest.raises(ValueError):
+        g.table(max=3, max_sum=5)
+    with pytest.raises(ValueError):
+        nimlab.game("ET(3)", store=False).table(max_sum=10, method="engine")
+    with pytest.raises(nimlab.TooLarge):
+        nimlab.game("CN(4,2)", store=False, limit=1e3).table(max=64)
+    assert issubclass(nimlab.TooLarge, ValueError)
+    with pytest.raises(ValueError):
+        nimlab.verify("CN(7,4)", theorem="no-such-result", max=2)
+
+
+def test_sums_and_verify():
+    nim, et = nimlab.game("nim", store=False), nimlab.game("ET(2)", store=False)
+    s = nim[(5,)] + et[(31, 54)]
+    # Bouton: nim(5) has value 5; Ferguson's Proposition 3 gives ET(2)(31,54) the value 6.
+    assert s.grundy() == 5 ^ 6
+    want = cli("moves", "nim[5] + ET(2)[31,54]", "--json")
+    got = s.analyse(moves=True)
+    assert sorted(got["winning_moves"]) == sorted([tuple(x) for x in m] for m in want["winning_moves"])
+    r = nimlab.verify("CN(7,4)", theorem="cn-7-4", max=3)
+    assert r["holds"] and r["positions"] == 4**7
+    bad = nimlab.verify("CN(4,2)", conjecture=str(REPO / "examples" / "cn42-wrong.rhai"), max=4)
+    assert not bad["holds"] and bad["counterexamples"]
+
+
+def test_tables_store_and_draw(tmp_path):
+    db = str(tmp_path / "t.sqlite3")
+    g = nimlab.game("CN(4,2)", db=db)
+    t = g.table(max=6, progress=False)
+    # CN(4,2): the P-positions are (a,b,a,b) (Dufour and Heubach), 49 ordered tuples in [0..6]^4.
+    assert t.info["count"] == 49 and t.info["method"] == "engine"
+    assert all(r[0] == r[2] and r[1] == r[3] for r in t.tolist())
+    again = g.table(max=6, progress=False)
+    assert again.info["method"] == "store" and np.array_equal(t, again)
+    assert g.analyse((1, 2, 1, 2))["method"].startswith(("cn-4-2", "store"))
+    assert "<table>" in t._repr_html_()
+    assert g[(1, 2, 1, 2)]._repr_svg_().startswith("<svg")
+    values = nimlab.game("nim", store=False).table(max=7, heaps=2, grundy=True, progress=False)
+    assert values.shape == (8, 8)
+    assert all(values[a, b] == a ^ b for a in range(8) for b in range(8))
+
+
+def test_theory_and_games():
+    ids = {t["id"] for t in nimlab.theory()}
+    assert {"bouton", "cn-7-4"} <= ids
+    assert {t["id"] for t in nimlab.theory("CN(7,4)")} >= {"cn-7-4"}
+    names = [e["name"] for e in nimlab.games()]
+    assert "CN(n,k)" in names
+
+
+def test_ctrl_c_stops_a_table_and_stores_nothing(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    script = textwrap.dedent(
+        f"""
+        import sys, nimlab
+        g = nimlab.game("CN(7,4)", db={str(db)!r}, limit=1e12)
+        print("started", flush=True)
+        try:
+            g.table(max=34, progress=False)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "started"
+    time.sleep(1.5)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=120)
+    assert out.strip() == "interrupted"
+    listed = subprocess.run([_cli_path(), "store", "list", "--json", "--db", str(db)], capture_output=True, text=True)
+    assert json.loads(listed.stdout) == []
