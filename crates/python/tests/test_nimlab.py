@@ -216,3 +216,18 @@ def test_ctrl_c_stops_a_table_and_stores_nothing(tmp_path):
     assert out.strip() == "interrupted"
     listed = subprocess.run([_cli_path(), "store", "list", "--json", "--db", str(db)], capture_output=True, text=True)
     assert json.loads(listed.stdout) == []
+
+
+def test_the_notebook_runs():
+    """The code cells of examples/notebooks/cn74.ipynb, run in order (needs matplotlib)."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    nb = json.loads((REPO / "examples" / "notebooks" / "cn74.ipynb").read_text())
+    scope = {}
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            exec(compile("".join(cell["source"]), "cn74.ipynb", "exec"), scope)
+    assert scope["report"]["holds"]
+    assert scope["ordered"][0] == 1  # [0..0]^7: only the terminal position, a P-position
