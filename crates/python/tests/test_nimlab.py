@@ -231,3 +231,15 @@ def test_the_notebook_runs():
             exec(compile("".join(cell["source"]), "cn74.ipynb", "exec"), scope)
     assert scope["report"]["holds"]
     assert scope["ordered"][0] == 1  # [0..0]^7: only the terminal position, a P-position
+
+
+def test_the_readme_python_section_runs(tmp_path, monkeypatch):
+    """The README's Python example, pasted as written (with its own store file)."""
+    monkeypatch.setenv("NIMLAB_DB", str(tmp_path / "readme.sqlite3"))
+    text = (REPO / "README.md").read_text()
+    block = text.split("## Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    scope = {}
+    exec(compile(block, "README.md", "exec"), scope)
+    assert scope["m"].complete and scope["m"].method == "cn-7-4" and len(scope["m"]) == 2
+    assert scope["t"].shape == (3707, 7) and scope["t"].info["count"] == 42856
+    assert scope["s"].grundy() == 3
