@@ -1,4 +1,4 @@
-//! The benchmark of issue 5: the engine against the plain search on the same box (and the ratio),
+//! The engine's benchmark: the engine against the plain search on the same box (and the ratio),
 //! then large boxes. `cargo bench -p nimlab-tables --bench engine -- [names...]` runs the named cases
 //! (all when none is named): `ratio`, `cn74-15`, `cn74-31`, `scn64-30`, `grundy74-10`, `scn-grundy`, `tiers`.
 //! Peak memory is read from /proc/self/status (VmHWM) where available.

@@ -1,4 +1,4 @@
-//! The tier schedule of the line engine: the reference, on the CPU, for a GPU back end (issue 9).
+//! The tier schedule of the line engine: the reference, on the CPU, for a GPU back end.
 //!
 //! [`crate::lines`] walks blocks of lines along anti-diagonals of the two outermost axes. A GPU wants
 //! far more independent work at once: group the lines by their *tier*, the sum `t` of their coordinates
