@@ -25,7 +25,7 @@ pub fn method_in_words(method: &str) -> String {
     } else if let Some(id) = method.strip_prefix("store:") {
         format!("look-up in the stored table {id}")
     } else {
-        match nimlab_theory::all().into_iter().find(|t| t.id() == method) {
+        match nimlab_theory::all().iter().find(|t| t.id() == method) {
             Some(t) => format!("{} ({})", t.id(), t.source()),
             None => method.to_string(),
         }
@@ -80,7 +80,7 @@ pub fn theory(game: Option<&str>, as_json: bool) -> Result<(), Error> {
         None => None,
     };
     let entries: Vec<_> = nimlab_theory::all()
-        .into_iter()
+        .iter()
         .filter(|t| filter.as_ref().is_none_or(|g| t.covers(g.as_ref())))
         .collect();
     // For Empty & Redistribute, the objects of Proposition 8 (f(k), R(k), S(k), x(n)).

@@ -23,6 +23,8 @@ pub enum Condition {
     I,
     II,
     III,
+    /// The restated families define the same set as the stated ones.
+    Same,
 }
 
 impl Condition {
@@ -31,6 +33,7 @@ impl Condition {
             Condition::I => "I",
             Condition::II => "II",
             Condition::III => "III",
+            Condition::Same => "same set",
         }
     }
 }
@@ -54,6 +57,9 @@ impl Query {
     /// A file name for `--emit`.
     pub fn file_name(&self, kind: Kind) -> String {
         match kind {
+            _ if self.condition == Condition::Same => {
+                format!("restatement-length-{}.smt2", self.len)
+            }
             Kind::Cn => format!("condition-{}.smt2", self.condition.name()),
             Kind::Scn => format!(
                 "condition-{}-length-{}.smt2",
@@ -156,15 +162,19 @@ pub fn member(c: &Conjecture, v: &[String]) -> Result<String> {
 }
 
 /// "The option whose entries are `y` is in S", where in SCN an entry 0 means the pile vanished; the
-/// vanished piles lie inside one window of the circle of length `y.len()`.
-fn member_after_move(c: &Conjecture, y: &[String]) -> Result<String> {
+/// vanished piles lie inside one window of the circle of length `y.len()` (inside `within` when given).
+fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>) -> Result<String> {
     let m = y.len();
     if c.game.kind == Kind::Cn {
         return member(c, y);
     }
     let lengths: Vec<usize> = c.families.iter().map(|f| f.len).collect();
     let mut zero_sets: Vec<Vec<usize>> = Vec::new();
-    for w in c.game.windows(m) {
+    let windows = match within {
+        Some(w) => vec![w.to_vec()],
+        None => c.game.windows(m),
+    };
+    for w in windows {
         for mask in 0u32..1 << w.len() {
             let z: Vec<usize> = {
                 let mut z: Vec<usize> = (0..w.len())
@@ -206,21 +216,28 @@ fn option(c: &Conjecture, x: &[String], y: &[String]) -> String {
     let m = x.len();
     let mut alts = Vec::new();
     for w in c.game.windows(m) {
-        let mut parts = Vec::new();
-        for i in 0..m {
-            if w.contains(&i) {
-                parts.push(format!("(<= 0 {} {})", y[i], x[i]));
-            } else {
-                parts.push(format!("(= {} {})", y[i], x[i]));
-            }
-        }
-        parts.push(or(w
-            .iter()
-            .map(|&i| format!("(< {} {})", y[i], x[i]))
-            .collect()));
+        let mut parts: Vec<String> = (0..m)
+            .filter(|i| !w.contains(i))
+            .map(|i| format!("(= {} {})", y[i], x[i]))
+            .collect();
+        parts.push(lowered(&w, x, y));
         alts.push(and(parts));
     }
     or(alts)
+}
+
+/// The entries of window `w` lowered: each to any value from 0 (in SCN: the pile vanishes) up to its
+/// height, at least one strictly.
+fn lowered(w: &[usize], x: &[String], y: &[String]) -> String {
+    let mut parts: Vec<String> = w
+        .iter()
+        .map(|&i| format!("(<= 0 {} {})", y[i], x[i]))
+        .collect();
+    parts.push(or(w
+        .iter()
+        .map(|&i| format!("(< {} {})", y[i], x[i]))
+        .collect()));
+    and(parts)
 }
 
 fn declare(s: &mut String, vars: &[String]) {
@@ -241,6 +258,32 @@ fn domain(c: &Conjecture, x: &[String]) -> String {
 pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
     let mut out = Vec::new();
     match cond {
+        Condition::Same => {
+            let Some(t) = c.restatement() else {
+                return Ok(out);
+            };
+            for m in c.game.lengths() {
+                let x = names("x", m);
+                let mut body = String::new();
+                let _ = writeln!(body, "(set-option :produce-models true)");
+                declare(&mut body, &x);
+                let _ = writeln!(body, "(assert {})", domain(c, &x));
+                let _ = writeln!(
+                    body,
+                    "(assert (not (= {} {})))",
+                    member(c, &x)?,
+                    member(&t, &x)?
+                );
+                out.push(Query {
+                    condition: cond,
+                    len: m,
+                    states: "some position is in one of the stated and the restated sets and not in the other".into(),
+                    body,
+                    x,
+                    y: vec![],
+                });
+            }
+        }
         Condition::III => {
             // The terminal position: CN's all-zero circle, SCN's empty circle.
             let m = match c.game.kind {
@@ -277,7 +320,7 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                     declare(&mut body, &y);
                     let _ = writeln!(body, "(assert {})", member(c, &x)?);
                     let _ = writeln!(body, "(assert {})", option(c, &x, &y));
-                    let _ = writeln!(body, "(assert {})", member_after_move(c, &y)?);
+                    let _ = writeln!(body, "(assert {})", member_after_move(c, &y, None)?);
                 } else {
                     let _ = writeln!(body, "(assert (not {}))", member(c, &x)?);
                     // Not terminal: some entry is positive (always so for an SCN circle, m >= 1).
@@ -292,7 +335,7 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                         "(assert (forall ({}) (=> {} (not {}))))",
                         bound.join(" "),
                         option(c, &x, &y),
-                        member_after_move(c, &y)?
+                        member_after_move(c, &y, None)?
                     );
                 }
                 out.push(Query {
