@@ -64,7 +64,6 @@ fn says(c: Condition) -> &'static str {
         Condition::I => "no move joins two members",
         Condition::II => "every non-terminal position outside the set has a move into it",
         Condition::III => "the terminal position is in the set",
-        Condition::Same => "the restated families define the same set",
     }
 }
 

@@ -153,10 +153,6 @@ pub struct Conjecture {
     pub families: Vec<PFamily>,
     /// Where the families come from: `theorem ID` or `file PATH`.
     pub source: String,
-    /// The same set written in a form the solver handles better (`min` instead of a split into
-    /// cases). The prover first has the solver show that both forms define the same set, then runs the
-    /// conditions on this one.
-    pub restated: Option<Vec<PFamily>>,
 }
 
 /// The distinct readings of a circle of `m` entries, each as the list of entry indices of its slots.
@@ -199,15 +195,6 @@ impl Conjecture {
             }
         }
         Ok(())
-    }
-
-    /// The conjecture with its restated families, if it has them.
-    pub fn restatement(&self) -> Option<Conjecture> {
-        self.restated.as_ref().map(|f| Conjecture {
-            families: f.clone(),
-            restated: None,
-            ..self.clone()
-        })
     }
 
     /// Exact membership: some admissible reading of `p` satisfies every relation of some family.
@@ -273,7 +260,6 @@ pub fn from_toml(text: &str, source: &str) -> Result<Conjecture> {
         reading,
         families,
         source: format!("file {source}"),
-        restated: None,
     };
     c.validate()?;
     Ok(c)
@@ -352,54 +338,6 @@ fn from_templates(id: &str, fams: &[Family]) -> Result<Vec<PFamily>> {
     Ok(out)
 }
 
-/// Registry entries whose templates split `min` into cases, written with `min` (one family instead of
-/// two): z3 decides condition (II) of CN(8,6) in seconds on this form and not in minutes on the split.
-fn restated(id: &str) -> Result<Option<Vec<PFamily>>> {
-    let fams: Vec<(&str, usize, Vec<&str>)> = match id {
-        "cn-8-6" => vec![(
-            "(0,M,a,M-a,α,M-b,b,M)",
-            8,
-            vec![
-                "a = 0",
-                "b = h",
-                "c + d = b",
-                "f + g = b",
-                "e = min(b, c + g)",
-            ],
-        )],
-        "scn-8-6" => {
-            let base = [
-                "a = 1",
-                "b = h",
-                "c + d = b + 1",
-                "f + g = b + 1",
-                "c <= b",
-                "g <= b",
-                "e = min(b, c + g - 1)",
-            ];
-            // The excluded family is the one with c = d and f = g.
-            let mut out = vec![
-                ("()", 0, vec![]),
-                ("(a,a,a,a,a,a,a)", 7, vec!["a = b = c = d = e = f = g"]),
-            ];
-            for extra in ["c != d", "f != g"] {
-                let mut r = base.to_vec();
-                r.push(extra);
-                out.push(("(1,M,a,M-a+1,α,M-b+1,b,M)", 8, r));
-            }
-            out
-        }
-        _ => return Ok(None),
-    };
-    fams.into_iter()
-        .map(|(name, len, rels)| {
-            let rels: Vec<String> = rels.iter().map(|r| r.to_string()).collect();
-            PFamily::parse(name, len, &rels)
-        })
-        .collect::<Result<Vec<_>>>()
-        .map(Some)
-}
-
 fn letters(n: usize) -> Vec<String> {
     (0..n)
         .map(|i| ((b'a' + i as u8) as char).to_string())
@@ -470,7 +408,6 @@ pub fn from_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
         reading: ReadingRule::Any,
         families,
         source: format!("theorem {id}"),
-        restated: restated(id)?,
     };
     c.validate()?;
     Ok(c)

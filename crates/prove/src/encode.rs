@@ -23,8 +23,6 @@ pub enum Condition {
     I,
     II,
     III,
-    /// The restated families define the same set as the stated ones.
-    Same,
 }
 
 impl Condition {
@@ -33,7 +31,6 @@ impl Condition {
             Condition::I => "I",
             Condition::II => "II",
             Condition::III => "III",
-            Condition::Same => "same set",
         }
     }
 }
@@ -57,9 +54,6 @@ impl Query {
     /// A file name for `--emit`.
     pub fn file_name(&self, kind: Kind) -> String {
         match kind {
-            _ if self.condition == Condition::Same => {
-                format!("restatement-length-{}.smt2", self.len)
-            }
             Kind::Cn => format!("condition-{}.smt2", self.condition.name()),
             Kind::Scn => format!(
                 "condition-{}-length-{}.smt2",
@@ -163,7 +157,7 @@ pub fn member(c: &Conjecture, v: &[String]) -> Result<String> {
 
 /// "The option whose entries are `y` is in S", where in SCN an entry 0 means the pile vanished; the
 /// vanished piles lie inside one window of the circle of length `y.len()` (inside `within` when given).
-fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>) -> Result<String> {
+pub fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>) -> Result<String> {
     let m = y.len();
     if c.game.kind == Kind::Cn {
         return member(c, y);
@@ -212,7 +206,7 @@ fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>) -> 
 
 /// "`y` is an option of `x`": for some window, entries outside it are kept, entries inside are
 /// lowered to any value from 0 (in SCN: the pile vanishes) up to their height, at least one strictly.
-fn option(c: &Conjecture, x: &[String], y: &[String]) -> String {
+pub fn option(c: &Conjecture, x: &[String], y: &[String]) -> String {
     let m = x.len();
     let mut alts = Vec::new();
     for w in c.game.windows(m) {
@@ -240,6 +234,19 @@ fn lowered(w: &[usize], x: &[String], y: &[String]) -> String {
     and(parts)
 }
 
+/// "x0 is a minimal entry, and x1 <= x(m-1)". The set (membership is "some reading") and the moves
+/// (the windows) are invariant under rotations and reflections, so a rotation that brings a minimal
+/// entry to place 0, then the reflection that fixes place 0 if needed, turns any counterexample (with
+/// its move) into one that satisfies this: adding it changes no answer, and helps the solver.
+fn symmetry_breaking(x: &[String]) -> String {
+    let m = x.len();
+    let mut parts: Vec<String> = (1..m).map(|i| format!("(<= {} {})", x[0], x[i])).collect();
+    if m >= 3 {
+        parts.push(format!("(<= {} {})", x[1], x[m - 1]));
+    }
+    and(parts)
+}
+
 fn declare(s: &mut String, vars: &[String]) {
     for v in vars {
         let _ = writeln!(s, "(declare-const {v} Int)");
@@ -258,32 +265,6 @@ fn domain(c: &Conjecture, x: &[String]) -> String {
 pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
     let mut out = Vec::new();
     match cond {
-        Condition::Same => {
-            let Some(t) = c.restatement() else {
-                return Ok(out);
-            };
-            for m in c.game.lengths() {
-                let x = names("x", m);
-                let mut body = String::new();
-                let _ = writeln!(body, "(set-option :produce-models true)");
-                declare(&mut body, &x);
-                let _ = writeln!(body, "(assert {})", domain(c, &x));
-                let _ = writeln!(
-                    body,
-                    "(assert (not (= {} {})))",
-                    member(c, &x)?,
-                    member(&t, &x)?
-                );
-                out.push(Query {
-                    condition: cond,
-                    len: m,
-                    states: "some position is in one of the stated and the restated sets and not in the other".into(),
-                    body,
-                    x,
-                    y: vec![],
-                });
-            }
-        }
         Condition::III => {
             // The terminal position: CN's all-zero circle, SCN's empty circle.
             let m = match c.game.kind {
@@ -316,6 +297,7 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                 let _ = writeln!(body, "(set-option :produce-models true)");
                 declare(&mut body, &x);
                 let _ = writeln!(body, "(assert {})", domain(c, &x));
+                let _ = writeln!(body, "(assert {})", symmetry_breaking(&x));
                 if cond == Condition::I {
                     declare(&mut body, &y);
                     let _ = writeln!(body, "(assert {})", member(c, &x)?);

@@ -88,16 +88,10 @@ pub fn emit(c: &Conjecture, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
     let mut out = Vec::new();
-    let t = c.restatement();
-    for cond in [Condition::Same, Condition::I, Condition::II, Condition::III] {
-        // The conditions are stated on the restated families when there are any.
-        let on = match (&t, cond) {
-            (Some(t), c2) if c2 != Condition::Same => t,
-            _ => c,
-        };
-        for q in queries(on, cond)? {
+    for cond in [Condition::I, Condition::II, Condition::III] {
+        for q in queries(c, cond)? {
             let path = dir.join(q.file_name(c.game.kind));
-            std::fs::write(&path, q.script(on))
+            std::fs::write(&path, q.script(c))
                 .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
             out.push(path);
         }
@@ -109,25 +103,9 @@ pub fn emit(c: &Conjecture, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
 pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
     c.validate()?;
     let start = Instant::now();
-    let mut source = c.source.clone();
-    let restated = c.restatement();
-    if restated.is_some() {
-        let same = condition(c, Condition::Same, solver)?;
-        if same.status != Status::Proved {
-            return Err(Error::Unsupported(format!(
-                "the solver did not show that the restated families of {} define the same set ({})",
-                c.source,
-                same.reason.unwrap_or_default()
-            )));
-        }
-        source = format!(
-            "{source} (restated with min; the solver showed both forms define the same set)"
-        );
-    }
-    let on = restated.as_ref().unwrap_or(c);
     let mut conditions = Vec::new();
     for cond in [Condition::I, Condition::II, Condition::III] {
-        conditions.push(condition(on, cond, solver)?);
+        conditions.push(condition(c, cond, solver)?);
     }
     let verdict = if conditions.iter().any(|r| r.status == Status::Refuted) {
         Status::Refuted
@@ -138,7 +116,7 @@ pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
     };
     Ok(Report {
         game: c.game.id(),
-        source,
+        source: c.source.clone(),
         verdict,
         seconds: start.elapsed().as_secs_f64(),
         conditions,
@@ -310,15 +288,6 @@ fn recheck(
                 position: x,
                 move_to: None,
             }))
-        }
-        Condition::Same => {
-            let t = c.restatement().map(|t| t.contains(&x));
-            Err(bug(format!(
-                "{} is in the stated set: {}, in the restated set: {:?}",
-                shown(&x),
-                c.contains(&x),
-                t
-            )))
         }
         Condition::III => {
             if !game.is_terminal(&x)? || c.contains(&x) {
