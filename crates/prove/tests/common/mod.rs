@@ -24,7 +24,11 @@ pub fn solver(test: &str) -> Option<Solver> {
     if std::env::var("NIMLAB_REQUIRE_Z3").as_deref() == Ok("1") {
         panic!("{test}: z3 is required (NIMLAB_REQUIRE_Z3=1) but `{path} -version` does not run");
     }
-    eprintln!("SKIPPED {test}: z3 not found (install it with apt-get install z3)");
+    // Written to the process's stderr itself, which the test harness does not capture.
+    let _ = std::io::Write::write_all(
+        &mut std::io::stderr(),
+        format!("SKIPPED {test}: z3 not found (install it with apt-get install z3)\n").as_bytes(),
+    );
     None
 }
 
