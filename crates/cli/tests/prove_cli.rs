@@ -203,3 +203,17 @@ fn bad_input_is_one_line_with_status_2() {
         "apt-get install z3",
     );
 }
+
+#[test]
+fn a_timeout_is_unknown_with_status_3() {
+    if !have_z3("a_timeout_is_unknown_with_status_3") {
+        return;
+    }
+    // Condition (II) of SCN(8,6) on circles of 8 piles needs several seconds of z3.
+    let (code, v) = prove_json(&["SCN(8,6)", "--theorem", "scn-8-6", "--timeout", "1"]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["verdict"], "unknown");
+    assert_eq!(v["conditions"][1]["status"], "unknown");
+    assert!(v["conditions"][1]["counterexample"].is_null());
+    assert!(v["seconds"].as_f64().unwrap() < 30.0);
+}
