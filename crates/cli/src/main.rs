@@ -5,6 +5,7 @@ mod cli;
 mod explain;
 mod output;
 mod play;
+mod prove_cmd;
 mod query;
 mod research_cmd;
 mod store_cmd;

@@ -1,0 +1,144 @@
+//! `nimlab prove`: conditions (I)-(III) of the partition theorem for every stack size, decided by an
+//! SMT solver on a union of linear families (a built-in theorem or a families file).
+
+use clap::Args;
+use nimlab_core::Error;
+use nimlab_prove::{Condition, ConditionReport, Conjecture, Report, Ruleset, Solver, Status};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct ProveArgs {
+    /// Game: CN(n,k) or SCN(n,k).
+    game: String,
+    /// A built-in result, by id (see `nimlab theory GAME`).
+    #[arg(
+        long,
+        conflicts_with = "families",
+        required_unless_present = "families"
+    )]
+    theorem: Option<String>,
+    /// A families file (TOML): game, reading and [[family]] tables with name, length and relations.
+    #[arg(long, value_name = "FILE")]
+    families: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Time limit of each solver query, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    timeout: u64,
+    /// The SMT solver (z3 or a compatible one reading SMT-LIB2 with `-in -smt2 -T:SECONDS`).
+    #[arg(long, value_name = "PATH", default_value = "z3")]
+    solver: PathBuf,
+    /// Also write each query as an SMT-LIB2 file in DIR (a header comment says what it states).
+    #[arg(long, value_name = "DIR")]
+    emit: Option<PathBuf>,
+}
+
+fn conjecture(a: &ProveArgs) -> Result<Conjecture, Error> {
+    let game = Ruleset::parse(&a.game)?;
+    if let Some(id) = &a.theorem {
+        return nimlab_prove::from_theorem(id, game);
+    }
+    let path = a
+        .families
+        .as_ref()
+        .expect("clap requires --theorem or --families");
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let c = nimlab_prove::from_toml(&text, &path.display().to_string())?;
+    if c.game != game {
+        return Err(Error::Unsupported(format!(
+            "{} is about {}, not {}",
+            path.display(),
+            c.game.id(),
+            game.id()
+        )));
+    }
+    Ok(c)
+}
+
+fn says(c: Condition) -> &'static str {
+    match c {
+        Condition::I => "no move joins two members",
+        Condition::II => "every non-terminal position outside the set has a move into it",
+        Condition::III => "the terminal position is in the set",
+    }
+}
+
+fn line(r: &ConditionReport) -> String {
+    let head = format!(
+        "  ({}) {}: {} ({:.2} s)",
+        r.condition.name(),
+        says(r.condition),
+        r.status.name(),
+        r.seconds
+    );
+    let t = nimlab_core::position::format_tuple;
+    match (&r.counterexample, r.status) {
+        (Some(cx), _) => match &cx.move_to {
+            Some(y) => format!(
+                "{head}: {} is in the set and moves to {}, also in the set (re-checked)",
+                t(&cx.position),
+                t(y)
+            ),
+            None if r.condition == Condition::III => {
+                format!("{head}: {} is not in the set (re-checked)", t(&cx.position))
+            }
+            None => format!(
+                "{head}: {} is outside the set and none of its options is in it (re-checked over every option)",
+                t(&cx.position)
+            ),
+        },
+        (None, Status::Unknown) => {
+            format!("{head}: {}", r.reason.as_deref().unwrap_or("no answer"))
+        }
+        _ => head,
+    }
+}
+
+fn text(r: &Report) -> String {
+    let verdict = match r.verdict {
+        Status::Proved => "proved for every stack size",
+        Status::Refuted => "refuted",
+        Status::Unknown => "unknown (the solver gave no answer for some condition)",
+    };
+    let mut out = format!("{}, {}: {verdict} ({:.2} s)\n", r.game, r.source, r.seconds);
+    for c in &r.conditions {
+        out.push_str(&line(c));
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs `nimlab prove`: exit 0 proved, 1 refuted, 3 unknown (errors exit 2 through the dispatcher).
+pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
+    if a.timeout == 0 {
+        return Err(Error::Unsupported(
+            "--timeout must be at least 1 second".into(),
+        ));
+    }
+    let c = conjecture(a)?;
+    if let Some(dir) = &a.emit {
+        let files = nimlab_prove::emit(&c, dir)?;
+        if !a.json {
+            eprintln!("wrote {} queries to {}", files.len(), dir.display());
+        }
+    }
+    let solver = Solver {
+        path: a.solver.clone(),
+        timeout: Duration::from_secs(a.timeout),
+    };
+    let report = nimlab_prove::prove(&c, &solver)?;
+    if a.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", text(&report));
+    }
+    Ok(ExitCode::from(match report.verdict {
+        Status::Proved => 0,
+        Status::Refuted => 1,
+        Status::Unknown => 3,
+    }))
+}

@@ -1,0 +1,219 @@
+//! `nimlab prove`: exit statuses, the JSON report, --emit, and one-line errors. Tests that need z3
+//! print SKIPPED on stderr when it is missing, unless NIMLAB_REQUIRE_Z3=1 (CI), which makes them fail.
+
+mod common;
+
+use common::{fails, nimlab, parse, TempDir};
+use serde_json::Value;
+
+fn have_z3(test: &str) -> bool {
+    if common::which("z3").is_some() {
+        return true;
+    }
+    if std::env::var("NIMLAB_REQUIRE_Z3").as_deref() == Ok("1") {
+        panic!("{test}: z3 is required (NIMLAB_REQUIRE_Z3=1) but not on the PATH");
+    }
+    let _ = std::io::Write::write_all(
+        &mut std::io::stderr(),
+        format!("SKIPPED {test}: z3 not found (install it with apt-get install z3)\n").as_bytes(),
+    );
+    false
+}
+
+/// Runs `nimlab prove ARGS --json`; the exit status and the report.
+fn prove_json(args: &[&str]) -> (i32, Value) {
+    let mut all = vec!["prove"];
+    all.extend(args);
+    all.push("--json");
+    let out = nimlab(&all);
+    let text = String::from_utf8(out.stdout).unwrap();
+    (out.status.code().unwrap(), parse(&all, &text))
+}
+
+#[test]
+fn cn74_theorem_is_proved_in_json() {
+    if !have_z3("cn74_theorem_is_proved_in_json") {
+        return;
+    }
+    let (code, v) = prove_json(&["CN(7,4)", "--theorem", "cn-7-4"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["game"], "CN(7,4)");
+    assert_eq!(v["source"], "theorem cn-7-4");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["range"], "all");
+    assert!(v["seconds"].as_f64().unwrap() < 60.0);
+    let conds = v["conditions"].as_array().unwrap();
+    let names: Vec<&str> = conds
+        .iter()
+        .map(|c| c["condition"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["I", "II", "III"]);
+    for c in conds {
+        assert_eq!(c["status"], "proved");
+        assert!(c["counterexample"].is_null());
+    }
+}
+
+const CN42_WRONG: &str = r#"
+game = "CN(4,2)"
+reading = "any"
+[[family]]
+name = "opposite equal, one pair only"
+relations = ["a = c"]
+"#;
+
+#[test]
+fn a_wrong_file_is_refuted_with_a_move() {
+    if !have_z3("a_wrong_file_is_refuted_with_a_move") {
+        return;
+    }
+    let dir = TempDir::new("prove-wrong");
+    let file = dir.write("cn42.toml", CN42_WRONG);
+    let (code, v) = prove_json(&["CN(4,2)", "--families", &file]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["verdict"], "refuted");
+    let c1 = &v["conditions"][0];
+    assert_eq!(
+        (c1["condition"].as_str(), c1["status"].as_str()),
+        (Some("I"), Some("refuted"))
+    );
+    let pos: Vec<u64> = serde_json::from_value(c1["counterexample"]["position"].clone()).unwrap();
+    let to: Vec<u64> = serde_json::from_value(c1["counterexample"]["move_to"].clone()).unwrap();
+    // By the rules: both have a pair of opposite stacks equal (the family read from some rotation),
+    // and the move lowers one stack or two adjacent ones.
+    let opposite_equal = |p: &[u64]| p[0] == p[2] || p[1] == p[3];
+    assert!(
+        opposite_equal(&pos) && opposite_equal(&to),
+        "{pos:?} -> {to:?}"
+    );
+    let changed: Vec<usize> = (0..4).filter(|&i| pos[i] != to[i]).collect();
+    assert!(!changed.is_empty() && (0..4).all(|i| to[i] <= pos[i]));
+    assert!(
+        changed.len() == 1 || (changed[1] - changed[0]) % 2 == 1,
+        "{pos:?} -> {to:?} is not a CN(4,2) move"
+    );
+    // The text form says the same, with the exit status.
+    let out = nimlab(&["prove", "CN(4,2)", "--families", &file]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("refuted") && text.contains("re-checked"),
+        "{text}"
+    );
+}
+
+#[test]
+fn emit_writes_one_commented_query_per_condition() {
+    if !have_z3("emit_writes_one_commented_query_per_condition") {
+        return;
+    }
+    let dir = TempDir::new("prove-emit");
+    let out_dir = dir.file("queries");
+    let (code, _) = prove_json(&["SCN(4,2)", "--theorem", "scn-4-2", "--emit", &out_dir]);
+    assert_eq!(code, 0);
+    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    // (I) and (II) for circles of 1..4 piles, (III) for the empty circle.
+    assert_eq!(names.len(), 9, "{names:?}");
+    for n in &names {
+        let text = std::fs::read_to_string(dir.path().join("queries").join(n)).unwrap();
+        assert!(text.starts_with("; nimlab prove: SCN(4,2)"), "{n}");
+        assert!(text.contains("Satisfiable exactly when") && text.contains("(check-sat)"));
+        // Each file runs by itself and is unsatisfiable (the theorem holds).
+        let out = std::process::Command::new("z3")
+            .arg(dir.path().join("queries").join(n))
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat", "{n}");
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_with_status_2() {
+    let dir = TempDir::new("prove-bad");
+    fails(&["prove", "nim", "--theorem", "bouton"], "prove knows");
+    fails(&["prove", "CN(7,4)", "--theorem", "no-such"], "no result");
+    fails(
+        &["prove", "CN(6,4)", "--theorem", "cn-6-4"],
+        "not a union of linear families",
+    );
+    fails(&["prove", "CN(5,4)", "--theorem", "cn-7-4"], "CN(7,4)");
+    fails(
+        &["prove", "CN(7,4)", "--families", &dir.file("missing.toml")],
+        "missing.toml",
+    );
+    let cases = [
+        (
+            "syntax",
+            "game = \"CN(4,2)\"\n[[family]\n",
+            "not a families file",
+        ),
+        (
+            "field",
+            "game = \"CN(4,2)\"\ncolour = 1\n[[family]]\nname = \"x\"\nrelations = []\n",
+            "colour",
+        ),
+        (
+            "letter",
+            "game = \"CN(4,2)\"\n[[family]]\nname = \"x\"\nrelations = [\"a = z\"]\n",
+            "letter z",
+        ),
+        (
+            "reading",
+            "game = \"CN(4,2)\"\nreading = \"some\"\n[[family]]\nname = \"x\"\nrelations = []\n",
+            "reading",
+        ),
+        (
+            "xor",
+            "game = \"CN(4,2)\"\n[[family]]\nname = \"x\"\nrelations = [\"xor(a, b) = 0\"]\n",
+            "xor",
+        ),
+        (
+            "length",
+            "game = \"CN(4,2)\"\n[[family]]\nname = \"x\"\nlength = 3\nrelations = []\n",
+            "length 3",
+        ),
+        (
+            "game",
+            "game = \"CN(5,2)\"\n[[family]]\nname = \"x\"\nrelations = []\n",
+            "not CN(4,2)",
+        ),
+        ("empty", "game = \"CN(4,2)\"\nfamily = []\n", "no family"),
+    ];
+    for (name, text, needle) in cases {
+        let f = dir.write(&format!("{name}.toml"), text);
+        fails(&["prove", "CN(4,2)", "--families", &f], needle);
+    }
+    fails(
+        &["prove", "CN(4,2)", "--theorem", "cn-4-2", "--timeout", "0"],
+        "--timeout",
+    );
+    fails(
+        &[
+            "prove",
+            "CN(4,2)",
+            "--theorem",
+            "cn-4-2",
+            "--solver",
+            "/nonexistent/z3",
+        ],
+        "apt-get install z3",
+    );
+}
+
+#[test]
+fn a_timeout_is_unknown_with_status_3() {
+    if !have_z3("a_timeout_is_unknown_with_status_3") {
+        return;
+    }
+    // Condition (II) of SCN(8,6) on circles of 8 piles needs several seconds of z3.
+    let (code, v) = prove_json(&["SCN(8,6)", "--theorem", "scn-8-6", "--timeout", "1"]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["verdict"], "unknown");
+    assert_eq!(v["conditions"][1]["status"], "unknown");
+    assert!(v["conditions"][1]["counterexample"].is_null());
+    assert!(v["seconds"].as_f64().unwrap() < 30.0);
+}

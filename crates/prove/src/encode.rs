@@ -1,0 +1,339 @@
+//! The partition theorem's conditions as SMT-LIB2 queries in linear integer arithmetic, one query per
+//! condition and circle length:
+//!
+//! - (I) `x in S`, `y in S`, `y` an option of `x`: satisfiable exactly when a move joins two members;
+//! - (II) `x` not in `S`, not terminal, and for every `y`: `y` an option of `x` implies `y` not in `S`:
+//!   satisfiable exactly when a position outside `S` has no move into `S`;
+//! - (III) `x` terminal and not in `S`.
+//!
+//! So each condition holds for every stack size exactly when its queries are unsatisfiable.
+//!
+//! A position of length m is `x0 .. x(m-1)`. An option keeps the entries outside one window and lowers
+//! those inside (`0 <= y_i <= x_i`, at least one lower). In SCN a lowered pile that reaches 0 vanishes:
+//! the option is the circle of the non-zero `y_i` in order, so "y in S" is a disjunction over the sets
+//! of vanished piles (each inside a window) of membership of the shorter circle.
+
+use crate::conjecture::{readings, Conjecture, Kind, ReadingRule};
+use nimlab_core::{Error, Result};
+use std::fmt::Write;
+
+/// One of the three conditions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Condition {
+    I,
+    II,
+    III,
+}
+
+impl Condition {
+    pub fn name(self) -> &'static str {
+        match self {
+            Condition::I => "I",
+            Condition::II => "II",
+            Condition::III => "III",
+        }
+    }
+}
+
+/// One query: the SMT-LIB2 text (declarations and assertions, without `check-sat`), what it states,
+/// and the variables whose values make a counterexample.
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub condition: Condition,
+    /// The circle length of `x`.
+    pub len: usize,
+    /// What an answer `sat` would mean, in words.
+    pub states: String,
+    pub body: String,
+    /// `x0 ..` (and for (I) then `y0 ..`).
+    pub x: Vec<String>,
+    pub y: Vec<String>,
+}
+
+impl Query {
+    /// A file name for `--emit`.
+    pub fn file_name(&self, kind: Kind) -> String {
+        match kind {
+            Kind::Cn => format!("condition-{}.smt2", self.condition.name()),
+            Kind::Scn => format!(
+                "condition-{}-length-{}.smt2",
+                self.condition.name(),
+                self.len
+            ),
+        }
+    }
+
+    /// The whole script with a header comment, `check-sat` and (as a comment) the `get-value` that
+    /// reads a counterexample.
+    pub fn script(&self, c: &Conjecture) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "; nimlab prove: {}, families from {}",
+            c.game.id(),
+            c.source
+        );
+        let _ = writeln!(
+            s,
+            "; Condition ({}) on circles of {} entries. Satisfiable exactly when {}.",
+            self.condition.name(),
+            self.len,
+            self.states
+        );
+        let _ = writeln!(
+            s,
+            "; Unsatisfiable: the condition holds for every entry size. Readings: {}.",
+            match c.reading {
+                ReadingRule::Any => "any rotation or reflection",
+                ReadingRule::MinFirst => "rotations and reflections that start at a minimal entry",
+            }
+        );
+        for f in &c.families {
+            let _ = writeln!(
+                s,
+                "; family {} (length {}): {}",
+                f.name,
+                f.len,
+                f.relations.join(", ")
+            );
+        }
+        s.push_str(&self.body);
+        s.push_str("(check-sat)\n");
+        let vars: Vec<&String> = self.x.iter().chain(&self.y).collect();
+        if !vars.is_empty() {
+            let names: Vec<&str> = vars.iter().map(|v| v.as_str()).collect();
+            let _ = writeln!(s, "; when sat: (get-value ({}))", names.join(" "));
+        }
+        s
+    }
+}
+
+fn names(prefix: &str, m: usize) -> Vec<String> {
+    (0..m).map(|i| format!("{prefix}{i}")).collect()
+}
+
+fn and(parts: Vec<String>) -> String {
+    match parts.len() {
+        0 => "true".into(),
+        1 => parts.into_iter().next().unwrap_or_default(),
+        _ => format!("(and {})", parts.join(" ")),
+    }
+}
+
+fn or(parts: Vec<String>) -> String {
+    match parts.len() {
+        0 => "false".into(),
+        1 => parts.into_iter().next().unwrap_or_default(),
+        _ => format!("(or {})", parts.join(" ")),
+    }
+}
+
+/// "The circle `v` (all entries positive where the game requires it) is in S": some family of its
+/// length holds on some admissible reading.
+pub fn member(c: &Conjecture, v: &[String]) -> Result<String> {
+    let m = v.len();
+    let mut alts: Vec<String> = Vec::new();
+    for map in readings(m) {
+        let slots: Vec<String> = map.iter().map(|&i| v[i].clone()).collect();
+        let mut pre = Vec::new();
+        if c.reading == ReadingRule::MinFirst {
+            pre.extend((1..m).map(|j| format!("(<= {} {})", slots[0], slots[j])));
+        }
+        for f in c.families.iter().filter(|f| f.len == m) {
+            let mut parts = pre.clone();
+            for a in &f.atoms {
+                parts.push(a.smt(&slots).ok_or_else(|| {
+                    Error::Unsupported(format!("family {}: xor is not linear", f.name))
+                })?);
+            }
+            let s = and(parts);
+            if !alts.contains(&s) {
+                alts.push(s);
+            }
+        }
+    }
+    Ok(or(alts))
+}
+
+/// "The option whose entries are `y` is in S", where in SCN an entry 0 means the pile vanished; the
+/// vanished piles lie inside one window of the circle of length `y.len()` (inside `within` when given).
+pub fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>) -> Result<String> {
+    let m = y.len();
+    if c.game.kind == Kind::Cn {
+        return member(c, y);
+    }
+    let lengths: Vec<usize> = c.families.iter().map(|f| f.len).collect();
+    let mut zero_sets: Vec<Vec<usize>> = Vec::new();
+    let windows = match within {
+        Some(w) => vec![w.to_vec()],
+        None => c.game.windows(m),
+    };
+    for w in windows {
+        for mask in 0u32..1 << w.len() {
+            let z: Vec<usize> = {
+                let mut z: Vec<usize> = (0..w.len())
+                    .filter(|j| mask >> j & 1 == 1)
+                    .map(|j| w[j])
+                    .collect();
+                z.sort_unstable();
+                z
+            };
+            if lengths.contains(&(m - z.len())) && !zero_sets.contains(&z) {
+                zero_sets.push(z);
+            }
+        }
+    }
+    let mut alts = Vec::new();
+    for z in zero_sets {
+        let mut parts: Vec<String> = (0..m)
+            .map(|i| {
+                if z.contains(&i) {
+                    format!("(= {} 0)", y[i])
+                } else {
+                    format!("(>= {} 1)", y[i])
+                }
+            })
+            .collect();
+        let survivors: Vec<String> = (0..m)
+            .filter(|i| !z.contains(i))
+            .map(|i| y[i].clone())
+            .collect();
+        parts.push(member(c, &survivors)?);
+        alts.push(and(parts));
+    }
+    Ok(or(alts))
+}
+
+/// "`y` is an option of `x`": for some window, entries outside it are kept, entries inside are
+/// lowered to any value from 0 (in SCN: the pile vanishes) up to their height, at least one strictly.
+pub fn option(c: &Conjecture, x: &[String], y: &[String]) -> String {
+    let m = x.len();
+    let mut alts = Vec::new();
+    for w in c.game.windows(m) {
+        let mut parts: Vec<String> = (0..m)
+            .filter(|i| !w.contains(i))
+            .map(|i| format!("(= {} {})", y[i], x[i]))
+            .collect();
+        parts.push(lowered(&w, x, y));
+        alts.push(and(parts));
+    }
+    or(alts)
+}
+
+/// The entries of window `w` lowered: each to any value from 0 (in SCN: the pile vanishes) up to its
+/// height, at least one strictly.
+fn lowered(w: &[usize], x: &[String], y: &[String]) -> String {
+    let mut parts: Vec<String> = w
+        .iter()
+        .map(|&i| format!("(<= 0 {} {})", y[i], x[i]))
+        .collect();
+    parts.push(or(w
+        .iter()
+        .map(|&i| format!("(< {} {})", y[i], x[i]))
+        .collect()));
+    and(parts)
+}
+
+/// "x0 is a minimal entry, and x1 <= x(m-1)". The set (membership is "some reading") and the moves
+/// (the windows) are invariant under rotations and reflections, so a rotation that brings a minimal
+/// entry to place 0, then the reflection that fixes place 0 if needed, turns any counterexample (with
+/// its move) into one that satisfies this: adding it changes no answer, and helps the solver.
+fn symmetry_breaking(x: &[String]) -> String {
+    let m = x.len();
+    let mut parts: Vec<String> = (1..m).map(|i| format!("(<= {} {})", x[0], x[i])).collect();
+    if m >= 3 {
+        parts.push(format!("(<= {} {})", x[1], x[m - 1]));
+    }
+    and(parts)
+}
+
+fn declare(s: &mut String, vars: &[String]) {
+    for v in vars {
+        let _ = writeln!(s, "(declare-const {v} Int)");
+    }
+}
+
+fn domain(c: &Conjecture, x: &[String]) -> String {
+    and(x
+        .iter()
+        .map(|v| format!("(>= {v} {})", c.game.min_entry()))
+        .collect())
+}
+
+/// The queries of condition `cond` for `c`, one per circle length (CN: n; SCN: every length where the
+/// condition says something).
+pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
+    let mut out = Vec::new();
+    match cond {
+        Condition::III => {
+            // The terminal position: CN's all-zero circle, SCN's empty circle.
+            let m = match c.game.kind {
+                Kind::Cn => c.game.n,
+                Kind::Scn => 0,
+            };
+            let x = names("x", m);
+            let mut body = String::new();
+            declare(&mut body, &x);
+            let _ = writeln!(
+                body,
+                "(assert {})",
+                and(x.iter().map(|v| format!("(= {v} 0)")).collect())
+            );
+            let _ = writeln!(body, "(assert (not {}))", member(c, &x)?);
+            out.push(Query {
+                condition: cond,
+                len: m,
+                states: "the terminal position is not in S".into(),
+                body,
+                x,
+                y: vec![],
+            });
+        }
+        Condition::I | Condition::II => {
+            for m in c.game.lengths().into_iter().filter(|&m| m > 0) {
+                let x = names("x", m);
+                let y = names("y", m);
+                let mut body = String::new();
+                let _ = writeln!(body, "(set-option :produce-models true)");
+                declare(&mut body, &x);
+                let _ = writeln!(body, "(assert {})", domain(c, &x));
+                let _ = writeln!(body, "(assert {})", symmetry_breaking(&x));
+                if cond == Condition::I {
+                    declare(&mut body, &y);
+                    let _ = writeln!(body, "(assert {})", member(c, &x)?);
+                    let _ = writeln!(body, "(assert {})", option(c, &x, &y));
+                    let _ = writeln!(body, "(assert {})", member_after_move(c, &y, None)?);
+                } else {
+                    let _ = writeln!(body, "(assert (not {}))", member(c, &x)?);
+                    // Not terminal: some entry is positive (always so for an SCN circle, m >= 1).
+                    let _ = writeln!(
+                        body,
+                        "(assert {})",
+                        or(x.iter().map(|v| format!("(> {v} 0)")).collect())
+                    );
+                    let bound: Vec<String> = y.iter().map(|v| format!("({v} Int)")).collect();
+                    let _ = writeln!(
+                        body,
+                        "(assert (forall ({}) (=> {} (not {}))))",
+                        bound.join(" "),
+                        option(c, &x, &y),
+                        member_after_move(c, &y, None)?
+                    );
+                }
+                out.push(Query {
+                    condition: cond,
+                    len: m,
+                    states: if cond == Condition::I {
+                        "some move leads from a position in S to a position in S".into()
+                    } else {
+                        "some non-terminal position outside S has no move into S".into()
+                    },
+                    body,
+                    x,
+                    y: if cond == Condition::I { y } else { vec![] },
+                });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,577 @@
+//! The relation language of a family file: linear expressions in the slots `a, b, c, ...` with integer
+//! coefficients, `min(...)`, `max(...)`, `mod(e, N)` and `xor(...)`, compared with
+//! `= != < <= > >=` (chains such as `0 < a < e` or `a = b = c` allowed). Each relation is evaluated
+//! exactly on a reading (in `i128`) and written as an SMT-LIB2 term over given variable names.
+
+use std::fmt;
+
+/// An integer expression over the slots of a reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    Num(i128),
+    Slot(usize),
+    /// Sum of `coefficient * expression` terms.
+    Sum(Vec<(i128, Expr)>),
+    Min(Vec<Expr>),
+    Max(Vec<Expr>),
+    /// `mod(e, m)` with a positive constant `m` (the result lies in `0..m`).
+    Mod(Box<Expr>, i128),
+    /// Bitwise exclusive or of non-negative values (not linear: refused by the SMT encoding).
+    Xor(Vec<Expr>),
+}
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    fn holds(self, l: i128, r: i128) -> bool {
+        match self {
+            Cmp::Eq => l == r,
+            Cmp::Ne => l != r,
+            Cmp::Lt => l < r,
+            Cmp::Le => l <= r,
+            Cmp::Gt => l > r,
+            Cmp::Ge => l >= r,
+        }
+    }
+    fn smt(self) -> &'static str {
+        match self {
+            Cmp::Eq => "=",
+            Cmp::Ne => "distinct",
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+        }
+    }
+}
+
+/// One relation `left op right`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Atom {
+    pub left: Expr,
+    pub op: Cmp,
+    pub right: Expr,
+}
+
+/// A relation that does not parse or does not fit the family, in one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Expr {
+    /// The value on the reading `t` (slot values in order); `None` on overflow.
+    pub fn eval(&self, t: &[i128]) -> Option<i128> {
+        Some(match self {
+            Expr::Num(v) => *v,
+            Expr::Slot(i) => t[*i],
+            Expr::Sum(terms) => {
+                let mut s: i128 = 0;
+                for (c, e) in terms {
+                    s = s.checked_add(c.checked_mul(e.eval(t)?)?)?;
+                }
+                s
+            }
+            Expr::Min(v) => v
+                .iter()
+                .map(|e| e.eval(t))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .min()?,
+            Expr::Max(v) => v
+                .iter()
+                .map(|e| e.eval(t))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .max()?,
+            Expr::Mod(e, m) => e.eval(t)?.rem_euclid(*m),
+            Expr::Xor(v) => {
+                let mut x: i128 = 0;
+                for e in v {
+                    let a = e.eval(t)?;
+                    if a < 0 {
+                        return None;
+                    }
+                    x ^= a;
+                }
+                x
+            }
+        })
+    }
+
+    /// True when the expression uses `xor`.
+    pub fn has_xor(&self) -> bool {
+        match self {
+            Expr::Xor(_) => true,
+            Expr::Num(_) | Expr::Slot(_) => false,
+            Expr::Sum(t) => t.iter().any(|(_, e)| e.has_xor()),
+            Expr::Min(v) | Expr::Max(v) => v.iter().any(Expr::has_xor),
+            Expr::Mod(e, _) => e.has_xor(),
+        }
+    }
+
+    /// The largest slot used, if any.
+    pub fn max_slot(&self) -> Option<usize> {
+        match self {
+            Expr::Num(_) => None,
+            Expr::Slot(i) => Some(*i),
+            Expr::Sum(t) => t.iter().filter_map(|(_, e)| e.max_slot()).max(),
+            Expr::Min(v) | Expr::Max(v) | Expr::Xor(v) => v.iter().filter_map(Expr::max_slot).max(),
+            Expr::Mod(e, _) => e.max_slot(),
+        }
+    }
+
+    /// The SMT-LIB2 term, with slot `i` written as `names[i]`. XOR has no linear form: `None`.
+    pub fn smt(&self, names: &[String]) -> Option<String> {
+        Some(match self {
+            Expr::Num(v) => num(*v),
+            Expr::Slot(i) => names[*i].clone(),
+            Expr::Sum(terms) => {
+                let parts = terms
+                    .iter()
+                    .map(|(c, e)| {
+                        let s = e.smt(names)?;
+                        Some(if *c == 1 {
+                            s
+                        } else {
+                            format!("(* {} {s})", num(*c))
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                match parts.len() {
+                    0 => "0".to_string(),
+                    1 => parts[0].clone(),
+                    _ => format!("(+ {})", parts.join(" ")),
+                }
+            }
+            Expr::Min(v) => fold_ite(v, "<=", names)?,
+            Expr::Max(v) => fold_ite(v, ">=", names)?,
+            Expr::Mod(e, m) => format!("(mod {} {m})", e.smt(names)?),
+            Expr::Xor(_) => return None,
+        })
+    }
+}
+
+/// min/max as nested `ite`: `(ite (op x y) x y)` folded from the left.
+fn fold_ite(v: &[Expr], op: &str, names: &[String]) -> Option<String> {
+    let mut it = v.iter();
+    let mut acc = it.next()?.smt(names)?;
+    for e in it {
+        let s = e.smt(names)?;
+        acc = format!("(ite ({op} {acc} {s}) {acc} {s})");
+    }
+    Some(acc)
+}
+
+/// An integer literal in SMT-LIB2 (negative numbers as `(- n)`).
+pub fn num(v: i128) -> String {
+    if v < 0 {
+        format!("(- {})", v.unsigned_abs())
+    } else {
+        v.to_string()
+    }
+}
+
+impl Atom {
+    /// True when the relation holds on the reading `t`; an overflow counts as not holding.
+    pub fn holds(&self, t: &[i128]) -> bool {
+        match (self.left.eval(t), self.right.eval(t)) {
+            (Some(l), Some(r)) => self.op.holds(l, r),
+            _ => false,
+        }
+    }
+    pub fn has_xor(&self) -> bool {
+        self.left.has_xor() || self.right.has_xor()
+    }
+    pub fn max_slot(&self) -> Option<usize> {
+        self.left.max_slot().max(self.right.max_slot())
+    }
+    /// The SMT-LIB2 formula, or `None` when it uses XOR.
+    pub fn smt(&self, names: &[String]) -> Option<String> {
+        Some(format!(
+            "({} {} {})",
+            self.op.smt(),
+            self.left.smt(names)?,
+            self.right.smt(names)?
+        ))
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |v: &[Expr]| {
+            v.iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Expr::Num(v) => write!(f, "{v}"),
+            Expr::Slot(i) => write!(f, "{}", (b'a' + *i as u8) as char),
+            Expr::Sum(terms) if terms.is_empty() => write!(f, "0"),
+            Expr::Sum(terms) => {
+                for (j, (c, e)) in terms.iter().enumerate() {
+                    // A constant term is printed as its value; other terms as coefficient and term.
+                    let (c, body) = match e {
+                        Expr::Num(v) => (c * v, None),
+                        Expr::Sum(_) => (*c, Some(format!("({e})"))),
+                        _ => (*c, Some(e.to_string())),
+                    };
+                    let mag = c.unsigned_abs();
+                    match (j, c < 0) {
+                        (0, true) => write!(f, "-")?,
+                        (0, false) => {}
+                        (_, true) => write!(f, " - ")?,
+                        (_, false) => write!(f, " + ")?,
+                    }
+                    match body {
+                        None => write!(f, "{mag}")?,
+                        Some(b) if mag == 1 => write!(f, "{b}")?,
+                        Some(b) => write!(f, "{mag}{b}")?,
+                    }
+                }
+                Ok(())
+            }
+            Expr::Min(v) => write!(f, "min({})", list(v)),
+            Expr::Max(v) => write!(f, "max({})", list(v)),
+            Expr::Mod(e, m) => write!(f, "mod({e}, {m})"),
+            Expr::Xor(v) => write!(f, "xor({})", list(v)),
+        }
+    }
+}
+
+impl fmt::Display for Atom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let op = match self.op {
+            Cmp::Eq => "=",
+            Cmp::Ne => "!=",
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+        };
+        write!(f, "{} {op} {}", self.left, self.right)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    Num(i128),
+    Ident(String),
+    Op(Cmp),
+    Plus,
+    Minus,
+    Star,
+    Open,
+    Close,
+    Comma,
+}
+
+fn lex(s: &str) -> Result<Vec<Tok>, ParseError> {
+    let cs: Vec<char> = s.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i];
+        let next = cs.get(i + 1).copied();
+        i += 1;
+        match c {
+            ' ' | '\t' => {}
+            '+' => out.push(Tok::Plus),
+            '-' => out.push(Tok::Minus),
+            '*' => out.push(Tok::Star),
+            '(' => out.push(Tok::Open),
+            ')' => out.push(Tok::Close),
+            ',' => out.push(Tok::Comma),
+            '=' => {
+                if next == Some('=') {
+                    i += 1;
+                }
+                out.push(Tok::Op(Cmp::Eq));
+            }
+            '!' if next == Some('=') => {
+                i += 1;
+                out.push(Tok::Op(Cmp::Ne));
+            }
+            '<' | '>' => {
+                let eq = next == Some('=');
+                if eq {
+                    i += 1;
+                }
+                out.push(Tok::Op(match (c, eq) {
+                    ('<', false) => Cmp::Lt,
+                    ('<', true) => Cmp::Le,
+                    ('>', false) => Cmp::Gt,
+                    _ => Cmp::Ge,
+                }));
+            }
+            d if d.is_ascii_digit() => {
+                let mut v: i128 = d.to_digit(10).unwrap_or(0) as i128;
+                while let Some(d) = cs.get(i).and_then(|c| c.to_digit(10)) {
+                    v = v
+                        .checked_mul(10)
+                        .and_then(|v| v.checked_add(d as i128))
+                        .filter(|v| *v <= u64::MAX as i128)
+                        .ok_or_else(|| ParseError("a number is too large".into()))?;
+                    i += 1;
+                }
+                out.push(Tok::Num(v));
+            }
+            l if l.is_ascii_lowercase() => {
+                let mut name = l.to_string();
+                while let Some(&c) = cs.get(i).filter(|c| c.is_ascii_lowercase()) {
+                    name.push(c);
+                    i += 1;
+                }
+                out.push(Tok::Ident(name));
+            }
+            other => {
+                return Err(ParseError(format!(
+                    "unexpected character {:?}",
+                    other.escape_default().to_string()
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+struct Parser {
+    toks: Vec<Tok>,
+    at: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.at)
+    }
+    fn bump(&mut self) -> Option<Tok> {
+        let t = self.toks.get(self.at).cloned();
+        self.at += 1;
+        t
+    }
+    fn expect(&mut self, t: Tok, what: &str) -> Result<(), ParseError> {
+        if self.bump() == Some(t) {
+            Ok(())
+        } else {
+            Err(ParseError(format!("expected {what}")))
+        }
+    }
+
+    /// expr := ['-'] term (('+' | '-') term)*
+    fn expr(&mut self) -> Result<Expr, ParseError> {
+        let mut terms = Vec::new();
+        let mut sign = 1;
+        if self.peek() == Some(&Tok::Minus) {
+            self.bump();
+            sign = -1;
+        }
+        loop {
+            match self.term()? {
+                (c, Expr::Num(v)) => terms.push((1, Expr::Num(sign * c * v))),
+                (c, e) => terms.push((sign * c, e)),
+            }
+            match self.peek() {
+                Some(Tok::Plus) => sign = 1,
+                Some(Tok::Minus) => sign = -1,
+                _ => break,
+            }
+            self.bump();
+        }
+        Ok(match terms.as_slice() {
+            [(1, e)] => e.clone(),
+            _ => Expr::Sum(terms),
+        })
+    }
+
+    /// term := NUM | NUM ['*'] atom | atom
+    fn term(&mut self) -> Result<(i128, Expr), ParseError> {
+        if let Some(Tok::Num(v)) = self.peek().cloned() {
+            self.bump();
+            let starred = self.peek() == Some(&Tok::Star);
+            if starred {
+                self.bump();
+            }
+            return match self.peek() {
+                Some(Tok::Ident(_)) | Some(Tok::Open) => Ok((v, self.atom()?)),
+                _ if starred => Err(ParseError("expected a term after '*'".into())),
+                _ => Ok((1, Expr::Num(v))),
+            };
+        }
+        Ok((1, self.atom()?))
+    }
+
+    /// atom := letter | min(...) | max(...) | xor(...) | mod(expr, NUM) | '(' expr ')'
+    fn atom(&mut self) -> Result<Expr, ParseError> {
+        match self.bump() {
+            Some(Tok::Open) => {
+                let e = self.expr()?;
+                self.expect(Tok::Close, "')'")?;
+                Ok(e)
+            }
+            Some(Tok::Ident(name)) if name.len() == 1 => {
+                Ok(Expr::Slot((name.as_bytes()[0] - b'a') as usize))
+            }
+            Some(Tok::Ident(name)) => {
+                self.expect(Tok::Open, &format!("'(' after {name}"))?;
+                let mut args = vec![self.expr()?];
+                while self.peek() == Some(&Tok::Comma) {
+                    self.bump();
+                    args.push(self.expr()?);
+                }
+                self.expect(Tok::Close, &format!("')' closing {name}(...)"))?;
+                match name.as_str() {
+                    "min" => Ok(Expr::Min(args)),
+                    "max" => Ok(Expr::Max(args)),
+                    "xor" => Ok(Expr::Xor(args)),
+                    "mod" => match args.as_slice() {
+                        [e, Expr::Num(m)] if *m > 0 => Ok(Expr::Mod(Box::new(e.clone()), *m)),
+                        _ => Err(ParseError(
+                            "mod(e, N) needs a positive number N as its second argument".into(),
+                        )),
+                    },
+                    _ => Err(ParseError(format!(
+                        "unknown function {name} (known: min, max, mod, xor)"
+                    ))),
+                }
+            }
+            Some(t) => Err(ParseError(format!("unexpected {t:?}"))),
+            None => Err(ParseError("the relation ends too early".into())),
+        }
+    }
+}
+
+/// Parses one relation (a chain `e1 op e2 op e3 ...` gives one atom per operator) for a family of
+/// `len` slots.
+pub fn parse_relation(text: &str, len: usize) -> Result<Vec<Atom>, ParseError> {
+    let wrap = |e: ParseError| ParseError(format!("relation {text:?}: {}", e.0));
+    let mut p = Parser {
+        toks: lex(text).map_err(wrap)?,
+        at: 0,
+    };
+    let mut exprs = vec![p.expr().map_err(wrap)?];
+    let mut ops = Vec::new();
+    while let Some(Tok::Op(op)) = p.peek().cloned() {
+        p.bump();
+        ops.push(op);
+        exprs.push(p.expr().map_err(wrap)?);
+    }
+    if let Some(t) = p.peek() {
+        return Err(wrap(ParseError(format!("unexpected {t:?}"))));
+    }
+    if ops.is_empty() {
+        return Err(wrap(ParseError(
+            "no comparison (=, !=, <, <=, >, >=)".into(),
+        )));
+    }
+    let atoms: Vec<Atom> = ops
+        .iter()
+        .enumerate()
+        .map(|(i, &op)| Atom {
+            left: exprs[i].clone(),
+            op,
+            right: exprs[i + 1].clone(),
+        })
+        .collect();
+    if let Some(s) = atoms.iter().filter_map(Atom::max_slot).max() {
+        if s >= len {
+            return Err(wrap(ParseError(format!(
+                "letter {} is past the family's {len} entries",
+                (b'a' + s as u8) as char
+            ))));
+        }
+    }
+    Ok(atoms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn holds(rel: &str, t: &[i128]) -> bool {
+        parse_relation(rel, t.len())
+            .unwrap()
+            .iter()
+            .all(|a| a.holds(t))
+    }
+
+    #[test]
+    fn parses_and_evaluates() {
+        assert!(holds("2a + b <= c - 1", &[1, 2, 5]));
+        assert!(!holds("2a + b <= c - 1", &[1, 2, 4]));
+        assert!(holds("a = b = c", &[3, 3, 3]));
+        assert!(!holds("a = b = c", &[3, 3, 4]));
+        assert!(holds("0 < a < c", &[1, 0, 2]));
+        assert!(!holds("0 < a < c", &[0, 0, 2]));
+        assert!(holds("a < max(b, c)", &[2, 1, 3]));
+        assert!(!holds("a < min(b, c)", &[2, 1, 3]));
+        assert!(holds("a != b", &[1, 2]));
+        assert!(!holds("a != b", &[2, 2]));
+        assert!(holds("xor(a, b, c) = 0", &[1, 2, 3]));
+        assert!(!holds("xor(a, b, c) = 0", &[1, 2, 4]));
+        assert!(holds("mod(a, 2) = 1", &[7]));
+        assert!(holds("2*(a - b) = c", &[5, 2, 6]));
+        assert!(holds("-a + 3 = b", &[1, 2]));
+        assert!(holds("b = 2d - 1", &[0, 3, 0, 2]));
+    }
+
+    #[test]
+    fn smt_terms() {
+        let names: Vec<String> = ["x0", "x1", "x2"].iter().map(|s| s.to_string()).collect();
+        let a = parse_relation("2a + b <= c - 1", 3).unwrap();
+        assert_eq!(
+            a[0].smt(&names).unwrap(),
+            "(<= (+ (* 2 x0) x1) (+ x2 (- 1)))"
+        );
+        let m = parse_relation("a < max(b, c)", 3).unwrap();
+        assert_eq!(m[0].smt(&names).unwrap(), "(< x0 (ite (>= x1 x2) x1 x2))");
+        assert!(parse_relation("xor(a,b) = 0", 3).unwrap()[0]
+            .smt(&names)
+            .is_none());
+    }
+
+    #[test]
+    fn display_reparses_to_the_same_relation() {
+        for rel in [
+            "2a + b <= c - 1",
+            "a < max(b, c)",
+            "mod(c, 2) = 1",
+            "-a + 3 != min(b, 2c)",
+        ] {
+            let atoms = parse_relation(rel, 3).unwrap();
+            let text = atoms[0].to_string();
+            assert_eq!(parse_relation(&text, 3).unwrap(), atoms, "{rel} -> {text}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_relations() {
+        for bad in [
+            "a",
+            "a = ",
+            "a = b)",
+            "foo(a) = 1",
+            "a = z",
+            "a + * b = 1",
+            "a = b; c",
+            "mod(a, b) = 0",
+            "a = 99999999999999999999999",
+        ] {
+            let e = parse_relation(bad, 3).unwrap_err();
+            assert!(e.0.contains("relation"), "{bad}: {e}");
+        }
+    }
+}

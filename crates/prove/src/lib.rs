@@ -1,0 +1,26 @@
+//! # nimlab-prove
+//!
+//! Proofs for every stack size. A conjectured P-set of Circular Nim CN(n,k) or Shrinking Circular Nim
+//! SCN(n,k), given as a finite union of linear families read under the game's rotations and
+//! reflections, is the P-set exactly when the three conditions of the partition theorem hold:
+//! (I) no move joins two members, (II) every non-terminal position outside the set has a move into
+//! it, (III) the terminal position is in the set. Each condition is a statement of linear integer
+//! arithmetic; [`encode`] writes it as SMT-LIB2 queries, [`solver`] runs an external solver (z3) on
+//! them, and [`prove`] turns the answers into a [`Report`]. Unsatisfiable queries prove a condition for
+//! all entry sizes; a satisfiable one gives a counterexample that is re-checked with nimlab's own exact
+//! search before it is reported.
+//!
+//! Modules: [`expr`] (the relation language), [`conjecture`] (families, membership, the families file
+//! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`]
+//! (running, re-checking, the report).
+
+pub mod conjecture;
+pub mod encode;
+pub mod expr;
+pub mod prove;
+pub mod solver;
+
+pub use conjecture::{from_theorem, from_toml, Conjecture, Kind, PFamily, ReadingRule, Ruleset};
+pub use encode::Condition;
+pub use prove::{emit, prove, ConditionReport, Counterexample, Report, Status};
+pub use solver::{Answer, Solver};

@@ -1,0 +1,305 @@
+//! Running the queries of the three conditions, and re-checking every counterexample with nimlab's
+//! own exact machinery before it is reported: membership by [`Conjecture::contains`], legality of the
+//! move by the game's `for_each_option`, and for (II) the search over every option of the position.
+
+use crate::conjecture::{Conjecture, Kind};
+use crate::encode::{queries, Condition, Query};
+use crate::solver::{Answer, Solver};
+use nimlab_core::{Error, Game, Pos, Result};
+use serde_json::{json, Value};
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The outcome of a condition (or of the whole proof).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Proved,
+    Refuted,
+    Unknown,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Proved => "proved",
+            Status::Refuted => "refuted",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
+/// A re-checked counterexample: the position, and for (I) the move's target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counterexample {
+    pub position: Pos,
+    pub move_to: Option<Pos>,
+}
+
+/// The result of one condition.
+#[derive(Debug, Clone)]
+pub struct ConditionReport {
+    pub condition: Condition,
+    pub status: Status,
+    pub seconds: f64,
+    pub counterexample: Option<Counterexample>,
+    /// Why the answer is unknown (`timeout`, ...).
+    pub reason: Option<String>,
+}
+
+/// The result of a proof.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub game: String,
+    pub source: String,
+    pub verdict: Status,
+    pub seconds: f64,
+    pub conditions: Vec<ConditionReport>,
+}
+
+impl Report {
+    /// The JSON object of `nimlab prove --json`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "game": self.game,
+            "source": self.source,
+            "verdict": self.verdict.name(),
+            "range": "all",
+            "seconds": round(self.seconds),
+            "conditions": self.conditions.iter().map(|c| json!({
+                "condition": c.condition.name(),
+                "status": c.status.name(),
+                "seconds": round(c.seconds),
+                "counterexample": c.counterexample.as_ref().map(|x| json!({
+                    "position": x.position,
+                    "move_to": x.move_to,
+                })),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+fn round(s: f64) -> f64 {
+    (s * 1000.0).round() / 1000.0
+}
+
+/// Writes every query of the three conditions under `dir`, one SMT-LIB2 file each; returns the paths.
+pub fn emit(c: &Conjecture, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let mut out = Vec::new();
+    for cond in [Condition::I, Condition::II, Condition::III] {
+        for q in queries(c, cond)? {
+            let path = dir.join(q.file_name(c.game.kind));
+            std::fs::write(&path, q.script(c))
+                .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+            out.push(path);
+        }
+    }
+    Ok(out)
+}
+
+/// Decides the three conditions for `c` with `solver`.
+pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
+    c.validate()?;
+    let start = Instant::now();
+    let mut conditions = Vec::new();
+    for cond in [Condition::I, Condition::II, Condition::III] {
+        conditions.push(condition(c, cond, solver)?);
+    }
+    let verdict = if conditions.iter().any(|r| r.status == Status::Refuted) {
+        Status::Refuted
+    } else if conditions.iter().any(|r| r.status == Status::Unknown) {
+        Status::Unknown
+    } else {
+        Status::Proved
+    };
+    Ok(Report {
+        game: c.game.id(),
+        source: c.source.clone(),
+        verdict,
+        seconds: start.elapsed().as_secs_f64(),
+        conditions,
+    })
+}
+
+/// One condition: its queries in order of circle length, stopping at the first counterexample.
+pub fn condition(c: &Conjecture, cond: Condition, solver: &Solver) -> Result<ConditionReport> {
+    let mut report = ConditionReport {
+        condition: cond,
+        status: Status::Proved,
+        seconds: 0.0,
+        counterexample: None,
+        reason: None,
+    };
+    for q in queries(c, cond)? {
+        let (answer, took) = solve_small(&q, solver)?;
+        report.seconds += took.as_secs_f64();
+        match answer {
+            Answer::Unsat => {}
+            Answer::Unknown(why) => {
+                report.status = Status::Unknown;
+                report.reason = Some(match c.game.kind {
+                    Kind::Cn => why,
+                    Kind::Scn => format!("{why} (circles of {} piles)", q.len),
+                });
+            }
+            Answer::Sat(values) => match recheck(c, &q, &values)? {
+                Ok(cx) => {
+                    report.status = Status::Refuted;
+                    report.counterexample = Some(cx);
+                    report.reason = None;
+                    return Ok(report);
+                }
+                Err(why) => {
+                    report.status = Status::Unknown;
+                    report.reason = Some(why);
+                }
+            },
+        }
+    }
+    Ok(report)
+}
+
+/// Solves `q`; a satisfiable answer with large entries is asked again with every entry of `x` bounded
+/// (8, then 32), so that the counterexample is small enough to re-check by enumerating options.
+fn solve_small(q: &Query, solver: &Solver) -> Result<(Answer, Duration)> {
+    let vars: Vec<String> = q.x.iter().chain(&q.y).cloned().collect();
+    let (answer, mut took) = solver.check(&q.body, &vars)?;
+    let Answer::Sat(values) = &answer else {
+        return Ok((answer, took));
+    };
+    let largest = values.iter().copied().max().unwrap_or(0);
+    for bound in [8i128, 32] {
+        if largest <= bound {
+            break;
+        }
+        let mut body = q.body.clone();
+        for v in &q.x {
+            body.push_str(&format!("(assert (<= {v} {bound}))\n"));
+        }
+        let (small, t) = solver.check(&body, &vars)?;
+        took += t;
+        if let Answer::Sat(_) = small {
+            return Ok((small, took));
+        }
+    }
+    Ok((answer, took))
+}
+
+/// Largest number of options enumerated to re-check one counterexample.
+const OPTION_CAP: f64 = 5e7;
+
+fn to_pos(v: &[i128]) -> Option<Pos> {
+    v.iter().map(|&a| u64::try_from(a).ok()).collect()
+}
+
+/// Whether `q` is an option of `p`, by enumerating the options of `p`.
+fn is_option(game: &dyn Game, p: &[u64], q: &[u64]) -> Result<bool> {
+    let mut found = false;
+    game.for_each_option(p, &mut |o| {
+        if o == q {
+            found = true;
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })?;
+    Ok(found)
+}
+
+/// Re-checks the model `values` of a satisfiable query. `Ok(Ok(cx))`: a confirmed counterexample;
+/// `Ok(Err(why))`: too large to confirm by enumeration (reported as unknown); `Err`: the model is not a
+/// counterexample, so the encoding is wrong.
+fn recheck(
+    c: &Conjecture,
+    q: &Query,
+    values: &[i128],
+) -> Result<std::result::Result<Counterexample, String>> {
+    let game = c.game.game();
+    let game = game.as_ref();
+    let m = q.x.len();
+    let bug = |what: String| {
+        Error::Unsupported(format!(
+            "internal error: the solver's counterexample to condition ({}) does not re-check: {what} (a bug in prove's encoding; nothing is reported as refuted)",
+            q.condition.name()
+        ))
+    };
+    let x = to_pos(&values[..m]).ok_or_else(|| bug(format!("negative entry in {values:?}")))?;
+    game.validate(&x)
+        .map_err(|e| bug(format!("{x:?} is not a position: {e}")))?;
+    if game.branching_bound(&x) > OPTION_CAP {
+        return Ok(Err(format!(
+            "the solver's counterexample {x:?} has too many options to re-check"
+        )));
+    }
+    let shown = nimlab_core::position::format_tuple;
+    match q.condition {
+        Condition::I => {
+            let yv =
+                to_pos(&values[m..]).ok_or_else(|| bug(format!("negative entry in {values:?}")))?;
+            // In SCN the piles lowered to 0 vanish.
+            let y: Pos = match c.game.kind {
+                Kind::Cn => yv,
+                Kind::Scn => yv.into_iter().filter(|&a| a > 0).collect(),
+            };
+            if !c.contains(&x) {
+                return Err(bug(format!("{} is not in the set", shown(&x))));
+            }
+            if !c.contains(&y) {
+                return Err(bug(format!("{} is not in the set", shown(&y))));
+            }
+            if !is_option(game, &x, &y)? {
+                return Err(bug(format!(
+                    "{} is not an option of {}",
+                    shown(&y),
+                    shown(&x)
+                )));
+            }
+            Ok(Ok(Counterexample {
+                position: x,
+                move_to: Some(y),
+            }))
+        }
+        Condition::II => {
+            if c.contains(&x) {
+                return Err(bug(format!("{} is in the set", shown(&x))));
+            }
+            if game.is_terminal(&x)? {
+                return Err(bug(format!("{} is terminal", shown(&x))));
+            }
+            let mut into = None;
+            game.for_each_option(&x, &mut |o| {
+                if c.contains(o) {
+                    into = Some(o.to_vec());
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })?;
+            if let Some(o) = into {
+                return Err(bug(format!(
+                    "{} moves to {} in the set",
+                    shown(&x),
+                    shown(&o)
+                )));
+            }
+            Ok(Ok(Counterexample {
+                position: x,
+                move_to: None,
+            }))
+        }
+        Condition::III => {
+            if !game.is_terminal(&x)? || c.contains(&x) {
+                return Err(bug(format!(
+                    "{} is not a terminal position outside the set",
+                    shown(&x)
+                )));
+            }
+            Ok(Ok(Counterexample {
+                position: x,
+                move_to: None,
+            }))
+        }
+    }
+}

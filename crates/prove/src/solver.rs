@@ -1,0 +1,232 @@
+//! The external SMT solver: a `z3 -in -smt2` process per query, with z3's own time limit (`-T:`) and a
+//! watchdog that ends the process a little later should it not stop by itself.
+
+use nimlab_core::{Error, Result};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How to run the solver.
+#[derive(Debug, Clone)]
+pub struct Solver {
+    /// The executable (`z3` on the PATH by default).
+    pub path: PathBuf,
+    /// Time limit of one query.
+    pub timeout: Duration,
+}
+
+/// The solver's answer to one query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    Unsat,
+    /// Satisfiable, with the values of the requested variables in order.
+    Sat(Vec<i128>),
+    /// No answer: the reason (`timeout`, or the solver's own reason).
+    Unknown(String),
+}
+
+/// The one-line message for a missing solver.
+pub fn install_hint(path: &std::path::Path) -> String {
+    format!(
+        "no SMT solver: {} could not be run; install z3 (Debian/Ubuntu: apt-get install z3) or pass --solver PATH",
+        path.display()
+    )
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver {
+            path: PathBuf::from("z3"),
+            timeout: Duration::from_secs(120),
+        }
+    }
+}
+
+impl Solver {
+    /// Runs `body` (declarations and assertions) with `check-sat`; when satisfiable, reads the values of
+    /// `vars`. Returns the answer and the time the solver took.
+    pub fn check(&self, body: &str, vars: &[String]) -> Result<(Answer, Duration)> {
+        let secs = self.timeout.as_secs().max(1);
+        let start = Instant::now();
+        let mut child = Command::new(&self.path)
+            .args(["-in", "-smt2", &format!("-T:{secs}")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|_| Error::Unsupported(install_hint(&self.path)))?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = mpsc::channel::<String>();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let io = |e: std::io::Error| Error::io("writing to the SMT solver", e);
+        let deadline = start + self.timeout + Duration::from_secs(5);
+        let next = |rx: &mpsc::Receiver<String>| -> Option<String> {
+            rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .ok()
+        };
+        let result = (|| -> Result<Answer> {
+            stdin.write_all(body.as_bytes()).map_err(io)?;
+            stdin.write_all(b"(check-sat)\n").map_err(io)?;
+            stdin.flush().map_err(io)?;
+            let answer = loop {
+                let Some(line) = next(&rx) else {
+                    return Ok(Answer::Unknown("timeout".into()));
+                };
+                let line = line.trim().to_string();
+                if line.starts_with("(error") {
+                    return Err(Error::Unsupported(format!(
+                        "the solver rejected a query nimlab wrote (a bug in prove's encoding): {line}"
+                    )));
+                }
+                if !line.is_empty() {
+                    break line;
+                }
+            };
+            match answer.as_str() {
+                "unsat" => Ok(Answer::Unsat),
+                "timeout" => Ok(Answer::Unknown("timeout".into())),
+                "unknown" => {
+                    writeln!(stdin, "(get-info :reason-unknown)").map_err(io)?;
+                    stdin.flush().map_err(io)?;
+                    let why = next(&rx).unwrap_or_default();
+                    Ok(Answer::Unknown(reason(&why)))
+                }
+                "sat" => {
+                    if vars.is_empty() {
+                        return Ok(Answer::Sat(vec![]));
+                    }
+                    writeln!(stdin, "(get-value ({}))", vars.join(" ")).map_err(io)?;
+                    stdin.flush().map_err(io)?;
+                    let mut text = String::new();
+                    while depth(&text) != Some(0) {
+                        let Some(line) = next(&rx) else {
+                            return Ok(Answer::Unknown("timeout".into()));
+                        };
+                        text.push_str(&line);
+                        text.push('\n');
+                    }
+                    parse_values(&text, vars).map(Answer::Sat)
+                }
+                other => Err(Error::Unsupported(format!(
+                    "the solver answered {other:?} instead of sat, unsat or unknown"
+                ))),
+            }
+        })();
+        let _ = writeln!(stdin, "(exit)");
+        drop(stdin);
+        // Wait for the process until the deadline, then end it.
+        loop {
+            match child.try_wait() {
+                Ok(Some(_)) => break,
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10))
+                }
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break;
+                }
+            }
+        }
+        let _ = reader.join();
+        Ok((result?, start.elapsed()))
+    }
+}
+
+/// The reason in `(:reason-unknown "...")`.
+fn reason(text: &str) -> String {
+    let r = text
+        .trim()
+        .trim_start_matches("(:reason-unknown")
+        .trim_end_matches(')')
+        .trim()
+        .trim_matches('"');
+    match r {
+        "" => "unknown".into(),
+        "canceled" | "timeout" => "timeout".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Parenthesis depth of `text` once it has started a list; `None` before the first `(`.
+fn depth(text: &str) -> Option<i64> {
+    let mut d = 0i64;
+    let mut seen = false;
+    for ch in text.chars() {
+        match ch {
+            '(' => {
+                d += 1;
+                seen = true;
+            }
+            ')' => d -= 1,
+            _ => {}
+        }
+    }
+    seen.then_some(d)
+}
+
+/// The values in a `get-value` answer `((x0 3) (x1 (- 2)) ...)`, in the order of `vars`.
+pub fn parse_values(text: &str, vars: &[String]) -> Result<Vec<i128>> {
+    if text.trim_start().starts_with("(error") {
+        return Err(Error::Unsupported(format!(
+            "the solver could not give the model (a bug in prove's encoding): {}",
+            text.trim()
+        )));
+    }
+    let spaced = text.replace('(', " ( ").replace(')', " ) ");
+    let toks: Vec<&str> = spaced.split_whitespace().collect();
+    let bad = || Error::Unsupported(format!("cannot read the solver's values: {}", text.trim()));
+    let mut out = Vec::new();
+    for v in vars {
+        let at = toks
+            .windows(2)
+            .position(|w| w[0] == "(" && w[1] == v.as_str())
+            .ok_or_else(bad)?;
+        let rest = &toks[at + 2..];
+        let val: i128 = match rest {
+            ["(", "-", n, ")", ..] => -n.parse::<i128>().map_err(|_| bad())?,
+            [n, ..] => n.parse::<i128>().map_err(|_| bad())?,
+            _ => return Err(bad()),
+        };
+        out.push(val);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_values() {
+        let vars: Vec<String> = ["x0", "x1", "x10"].iter().map(|s| s.to_string()).collect();
+        let v = parse_values("((x0 3)\n (x1 (- 2))\n (x10 0))", &vars).unwrap();
+        assert_eq!(v, vec![3, -2, 0]);
+        assert!(parse_values("((x0 3))", &vars).is_err());
+        assert!(parse_values("(error \"model is not available\")", &vars).is_err());
+        assert_eq!(depth("((x0 3)\n"), Some(1));
+        assert_eq!(depth("((x0 3))"), Some(0));
+        assert_eq!(reason("(:reason-unknown \"canceled\")"), "timeout");
+    }
+
+    #[test]
+    fn missing_solver_is_one_line() {
+        let s = Solver {
+            path: PathBuf::from("/nonexistent/z3"),
+            timeout: Duration::from_secs(1),
+        };
+        let e = s.check("", &[]).unwrap_err().to_string();
+        assert!(e.contains("apt-get install z3"), "{e}");
+        assert_eq!(e.lines().count(), 1);
+    }
+}

@@ -1,0 +1,213 @@
+//! The SMT encoding against nimlab's own rules: the option formula against the game's
+//! `for_each_option`, the membership formula against exact membership, and exact membership of the
+//! registry's theorems (as the prover reads them) against the registry's own verdicts.
+
+mod common;
+
+use nimlab_core::Pos;
+use nimlab_prove::conjecture::Kind;
+use nimlab_prove::encode::{member, option};
+use nimlab_prove::{from_theorem, from_toml, Conjecture, ReadingRule, Ruleset};
+use std::collections::BTreeSet;
+
+/// Every vector of length `m` with entries in `lo..=hi`.
+fn vectors(m: usize, lo: u64, hi: u64) -> Vec<Pos> {
+    let mut out = vec![vec![]];
+    for _ in 0..m {
+        out = out
+            .into_iter()
+            .flat_map(|v| {
+                (lo..=hi).map(move |a| {
+                    let mut w = v.clone();
+                    w.push(a);
+                    w
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+fn names(p: &str, m: usize) -> Vec<String> {
+    (0..m).map(|i| format!("{p}{i}")).collect()
+}
+
+fn fix(vars: &[String], vals: &[u64]) -> String {
+    vars.iter()
+        .zip(vals)
+        .map(|(v, a)| format!("(assert (= {v} {a}))\n"))
+        .collect()
+}
+
+/// For every x in the box, the options the formula admits (y over 0..=hi in every place, raises
+/// included; in SCN the zeros removed) are exactly the game's options.
+fn options_agree(game: &str, m: usize, hi: u64) {
+    let Some(s) = common::solver("options_agree") else {
+        return;
+    };
+    let rules = Ruleset::parse(game).unwrap();
+    // The option formula depends on the rules only.
+    let c = Conjecture {
+        game: rules,
+        reading: ReadingRule::Any,
+        families: vec![],
+        source: game.to_string(),
+    };
+    let g = rules.game();
+    let (x, y) = (names("x", m), names("y", m));
+    let mut script = String::new();
+    for v in x.iter().chain(&y) {
+        script.push_str(&format!("(declare-const {v} Int)\n"));
+    }
+    script.push_str(&format!("(assert {})\n", option(&c, &x, &y)));
+    let xs = vectors(m, rules.min_entry() as u64, hi);
+    let ys = vectors(m, 0, hi);
+    for p in &xs {
+        for q in &ys {
+            script.push_str(&format!(
+                "(push)\n{}{}(check-sat)\n(pop)\n",
+                fix(&x, p),
+                fix(&y, q)
+            ));
+        }
+    }
+    let ans = common::answers(&s, &script);
+    assert_eq!(ans.len(), xs.len() * ys.len());
+    let mut i = 0;
+    for p in &xs {
+        let mut got = BTreeSet::new();
+        for q in &ys {
+            if ans[i] == "sat" {
+                got.insert(
+                    q.iter()
+                        .copied()
+                        .filter(|&a| rules.kind == Kind::Cn || a > 0)
+                        .collect::<Pos>(),
+                );
+            }
+            i += 1;
+        }
+        let want: BTreeSet<Pos> = g.options(p).unwrap().into_iter().collect();
+        assert_eq!(got, want, "{game}: options of {p:?}");
+    }
+}
+
+#[test]
+fn cn_options_match_the_game() {
+    options_agree("CN(4,2)", 4, 2);
+    options_agree("CN(5,3)", 5, 2);
+    options_agree("CN(3,3)", 3, 2);
+}
+
+#[test]
+fn scn_options_match_the_game() {
+    for m in 1..=4 {
+        options_agree("SCN(4,2)", m, 2);
+    }
+    for m in 4..=5 {
+        options_agree("SCN(5,3)", m, 2);
+    }
+}
+
+/// The membership formula, on every position of a box, agrees with exact membership.
+fn membership_agrees(c: &Conjecture, m: usize, lo: u64, hi: u64) {
+    let Some(s) = common::solver("membership_agrees") else {
+        return;
+    };
+    let x = names("x", m);
+    let mut script: String = x
+        .iter()
+        .map(|v| format!("(declare-const {v} Int)\n"))
+        .collect();
+    script.push_str(&format!("(assert {})\n", member(c, &x).unwrap()));
+    let ps = vectors(m, lo, hi);
+    for p in &ps {
+        script.push_str(&format!("(push)\n{}(check-sat)\n(pop)\n", fix(&x, p)));
+    }
+    let ans = common::answers(&s, &script);
+    let mut inside = 0;
+    for (p, a) in ps.iter().zip(&ans) {
+        assert_eq!(a == "sat", c.contains(p), "{}: {p:?}", c.source);
+        inside += c.contains(p) as usize;
+    }
+    assert!(inside > 0, "{}: the box holds no member", c.source);
+}
+
+#[test]
+fn membership_formula_matches_exact_membership() {
+    let cn74 = from_theorem("cn-7-4", Ruleset::parse("CN(7,4)").unwrap()).unwrap();
+    membership_agrees(&cn74, 7, 0, 3);
+    let file = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/cn74.toml"
+    ))
+    .unwrap();
+    membership_agrees(&from_toml(&file, "cn74.toml").unwrap(), 7, 0, 3);
+    let scn52 = from_theorem("scn-5-2", Ruleset::parse("SCN(5,2)").unwrap()).unwrap();
+    for m in 3..=5 {
+        membership_agrees(&scn52, m, 1, 5);
+    }
+    let scn86 = from_theorem("scn-8-6", Ruleset::parse("SCN(8,6)").unwrap()).unwrap();
+    membership_agrees(&scn86, 8, 1, 3);
+}
+
+/// Exact membership of the prover's reading of each theorem against the registry's verdicts (which
+/// the theory crate tests against exhaustive search) on every position of a box.
+#[test]
+fn theorems_as_families_match_the_registry() {
+    let cases: &[(&str, &str, u64)] = &[
+        ("CN(3,2)", "cn-n-n-1", 6),
+        ("CN(5,4)", "cn-n-n-1", 4),
+        ("CN(4,4)", "cn-n-n", 4),
+        ("CN(4,2)", "cn-4-2", 6),
+        ("CN(5,2)", "cn-5-2", 5),
+        ("CN(5,3)", "cn-5-3", 5),
+        ("CN(6,3)", "cn-6-3", 4),
+        ("CN(7,4)", "cn-7-4", 4),
+        ("CN(8,6)", "cn-8-6", 3),
+        ("SCN(4,2)", "scn-4-2", 6),
+        ("SCN(5,2)", "scn-5-2", 6),
+        ("SCN(5,3)", "scn-5-3", 6),
+        ("SCN(5,4)", "scn-n-n-1", 4),
+        ("SCN(4,4)", "scn-n-n", 4),
+        ("SCN(8,6)", "scn-8-6", 3),
+    ];
+    for &(game, id, hi) in cases {
+        let rules = Ruleset::parse(game).unwrap();
+        let c = from_theorem(id, rules).unwrap();
+        let g = rules.game();
+        let t = nimlab_theory::by_id(id).unwrap();
+        let mut members = 0;
+        for m in rules.lengths() {
+            for p in vectors(m, rules.min_entry() as u64, hi) {
+                let want = t.decide(g.as_ref(), &p).unwrap().is_p;
+                assert_eq!(c.contains(&p), want, "{id} on {game}: {p:?}");
+                members += want as usize;
+            }
+        }
+        assert!(members >= 1, "{id}: the box holds no P-position");
+    }
+    // The SCN(8,6) exception (1, 2p-1, p, p, 2p-1, p, p, 2p-1) is outside, its neighbour inside.
+    let c = from_theorem("scn-8-6", Ruleset::parse("SCN(8,6)").unwrap()).unwrap();
+    assert!(!c.contains(&[1, 5, 3, 3, 5, 3, 3, 5]));
+    assert!(c.contains(&[1, 5, 3, 3, 5, 2, 4, 5]));
+}
+
+#[test]
+fn the_cn74_file_is_the_registry_set() {
+    let file = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/cn74.toml"
+    ))
+    .unwrap();
+    let c = from_toml(&file, "cn74.toml").unwrap();
+    let t = nimlab_theory::by_id("cn-7-4").unwrap();
+    let g = c.game.game();
+    for p in vectors(7, 0, 4) {
+        assert_eq!(
+            c.contains(&p),
+            t.decide(g.as_ref(), &p).unwrap().is_p,
+            "{p:?}"
+        );
+    }
+}

@@ -1,0 +1,306 @@
+//! Proofs for every stack size of the registry's linear theorems, and for each a deliberately wrong
+//! variant that the solver refutes with a counterexample. Each counterexample is checked here once
+//! more against the game's options and the registry's own verdicts (tested against exhaustive search
+//! in the theory crate): a dropped family leaves out a P-position with no option in the smaller set,
+//! a weakened relation lets in an N-position that moves into the set.
+
+mod common;
+
+use nimlab_prove::expr::parse_relation;
+use nimlab_prove::prove::condition;
+use nimlab_prove::{
+    from_theorem, from_toml, prove, Condition, Conjecture, Ruleset, Solver, Status,
+};
+
+/// A deliberately wrong variant of a theorem's families.
+enum Wrong {
+    /// Leave out every family with this name: condition (II) must fail.
+    Drop(&'static str),
+    /// In the family with this name, replace the relation written `old` (as the prover prints it) by
+    /// `new`, or remove it (`None`): a weaker family, so condition (I) must fail.
+    Weaken(&'static str, &'static str, Option<&'static str>),
+    /// Add a relation to every family with this name: a smaller set, so condition (II) must fail.
+    Strengthen(&'static str, &'static str),
+}
+
+fn mutate(c: &Conjecture, w: &Wrong) -> (Conjecture, Condition) {
+    let mut c = c.clone();
+    let before = c.families.len();
+    let cond = match w {
+        Wrong::Drop(name) => {
+            c.families.retain(|f| f.name != *name);
+            Condition::II
+        }
+        Wrong::Weaken(name, old, new) => {
+            let mut done = 0;
+            for f in c.families.iter_mut().filter(|f| f.name == *name) {
+                let i = f.atoms.iter().position(|a| a.to_string() == *old);
+                let Some(i) = i else { continue };
+                f.atoms.remove(i);
+                if let Some(n) = new {
+                    f.atoms.extend(parse_relation(n, f.len).unwrap());
+                }
+                done += 1;
+            }
+            assert!(done > 0, "{}: no family {name} with {old:?}", c.source);
+            Condition::I
+        }
+        Wrong::Strengthen(name, rel) => {
+            for f in c.families.iter_mut().filter(|f| f.name == *name) {
+                f.atoms.extend(parse_relation(rel, f.len).unwrap());
+            }
+            Condition::II
+        }
+    };
+    if let Wrong::Drop(name) = w {
+        assert!(c.families.len() < before, "{}: no family {name}", c.source);
+    }
+    (c, cond)
+}
+
+/// The wrong variant is refuted on `cond`, with a counterexample that checks out.
+fn refuted(s: &Solver, theorem: &str, c: &Conjecture, cond: Condition) {
+    let r = condition(c, cond, s).unwrap();
+    assert_eq!(
+        r.status,
+        Status::Refuted,
+        "{}: ({}) {r:?}",
+        c.source,
+        cond.name()
+    );
+    let cx = r.counterexample.expect("a counterexample");
+    let game = c.game.game();
+    let t = nimlab_theory::by_id(theorem).unwrap();
+    let is_p = |p: &[u64]| t.decide(game.as_ref(), p).unwrap().is_p;
+    let x = &cx.position;
+    game.validate(x).unwrap();
+    let options = game.options(x).unwrap();
+    match cond {
+        Condition::I => {
+            let y = cx.move_to.as_ref().expect("a move");
+            assert!(options.contains(y), "{x:?} -> {y:?} is not a move");
+            assert!(c.contains(x) && c.contains(y), "{x:?} -> {y:?}");
+            assert!(
+                !(is_p(x) && is_p(y)),
+                "{x:?} -> {y:?} joins two P-positions"
+            );
+        }
+        Condition::II => {
+            assert!(cx.move_to.is_none());
+            assert!(!options.is_empty() && !c.contains(x), "{x:?}");
+            assert!(
+                options.iter().all(|y| !c.contains(y)),
+                "{x:?} has a move into the set"
+            );
+            // The set misses a P-position: x itself, or the target of each of x's winning moves.
+            assert!(
+                is_p(x) || options.iter().any(|y| is_p(y)),
+                "{x:?} is N with no move to a P-position"
+            );
+        }
+        Condition::III => {
+            assert!(options.is_empty() && !c.contains(x), "{x:?}");
+        }
+    }
+}
+
+/// Proves the theorem `id` for `game`, then refutes each wrong variant.
+fn check(game: &str, id: &str, wrong: &[Wrong]) {
+    let Some(s) = common::solver(&format!("{id} on {game}")) else {
+        return;
+    };
+    let c = from_theorem(id, Ruleset::parse(game).unwrap()).unwrap();
+    let r = prove(&c, &s).unwrap();
+    assert_eq!(r.verdict, Status::Proved, "{id} on {game}: {r:?}");
+    assert!(r.conditions.iter().all(|c| c.status == Status::Proved));
+    for w in wrong {
+        let (bad, cond) = mutate(&c, w);
+        refuted(&s, id, &bad, cond);
+    }
+}
+
+#[test]
+fn cn_all_but_one() {
+    for game in ["CN(3,2)", "CN(4,3)", "CN(5,4)", "CN(6,5)", "CN(7,6)"] {
+        check(
+            game,
+            "cn-n-n-1",
+            &[
+                Wrong::Weaken("all equal", "b = c", None),
+                Wrong::Strengthen("all equal", "a != 1"),
+            ],
+        );
+    }
+}
+
+#[test]
+fn cn_whole() {
+    for game in ["CN(2,2)", "CN(3,3)", "CN(4,4)"] {
+        check(game, "cn-n-n", &[Wrong::Weaken("zero", "a = 0", None)]);
+    }
+}
+
+#[test]
+fn cn_4_2() {
+    check(
+        "CN(4,2)",
+        "cn-4-2",
+        &[
+            Wrong::Weaken("(a,b,a,b)", "b = d", None),
+            Wrong::Strengthen("(a,b,a,b)", "a != 1"),
+        ],
+    );
+}
+
+#[test]
+fn cn_5_2() {
+    check(
+        "CN(5,2)",
+        "cn-5-2",
+        &[
+            Wrong::Weaken("(M,m,a,b,m)", "b - e = 0", None),
+            Wrong::Strengthen("(M,m,a,b,m)", "a != 1"),
+        ],
+    );
+}
+
+#[test]
+fn cn_5_3() {
+    check(
+        "CN(5,3)",
+        "cn-5-3",
+        &[
+            Wrong::Weaken("(x,0,x,a,b)", "b = 0", Some("b <= 1")),
+            Wrong::Strengthen("(x,0,x,a,b)", "a != 1"),
+        ],
+    );
+}
+
+#[test]
+fn cn_6_3() {
+    check(
+        "CN(6,3)",
+        "cn-6-3",
+        &[
+            Wrong::Weaken("(a,b+q,c,a+q,b,c+q)", "b + c - e - f = 0", None),
+            Wrong::Strengthen("(a,b+q,c,a+q,b,c+q)", "a != 1"),
+        ],
+    );
+}
+
+#[test]
+fn cn_7_4() {
+    check(
+        "CN(7,4)",
+        "cn-7-4",
+        &[
+            Wrong::Drop("S4"),
+            Wrong::Weaken("S3", "e - a - 1 >= 0", Some("a <= e")),
+        ],
+    );
+}
+
+#[test]
+fn cn_7_4_from_the_families_file() {
+    let Some(s) = common::solver("cn_7_4_from_the_families_file") else {
+        return;
+    };
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/cn74.toml"
+    ))
+    .unwrap();
+    let c = from_toml(&text, "examples/cn74.toml").unwrap();
+    assert_eq!(prove(&c, &s).unwrap().verdict, Status::Proved);
+    // The two wrong variants measured in the issue: without S4, and with a <= e in S3.
+    let without_s4 = &text[..text.find("[[family]]\nname = \"S4\"").unwrap()];
+    refuted(
+        &s,
+        "cn-7-4",
+        &from_toml(without_s4, "no S4").unwrap(),
+        Condition::II,
+    );
+    let weak = text.replace("\"0 < a < e\"", "\"0 < a <= e\"");
+    assert_ne!(weak, text);
+    refuted(
+        &s,
+        "cn-7-4",
+        &from_toml(&weak, "a <= e").unwrap(),
+        Condition::I,
+    );
+}
+
+#[test]
+fn cn_8_6() {
+    check(
+        "CN(8,6)",
+        "cn-8-6",
+        &[
+            Wrong::Drop("α=a+b"),
+            Wrong::Weaken("α=M", "c + g - b >= 0", None),
+        ],
+    );
+}
+
+#[test]
+fn scn_4_2() {
+    check(
+        "SCN(4,2)",
+        "scn-4-2",
+        &[
+            Wrong::Drop("(a,a,a)"),
+            Wrong::Weaken("(a,b,a,b)", "b - a - 1 >= 0", None),
+        ],
+    );
+}
+
+#[test]
+fn scn_5_2() {
+    check(
+        "SCN(5,2)",
+        "scn-5-2",
+        &[Wrong::Drop("P7"), Wrong::Weaken("P3", "b - e = 0", None)],
+    );
+}
+
+#[test]
+fn scn_5_3() {
+    check(
+        "SCN(5,3)",
+        "scn-5-3",
+        &[
+            Wrong::Drop("(2,2p,p+1,p,2p-1)"),
+            Wrong::Weaken("(1,M,a,b,M)", "d - c - 1 >= 0", Some("c <= d")),
+        ],
+    );
+}
+
+#[test]
+fn scn_8_6() {
+    check(
+        "SCN(8,6)",
+        "scn-8-6",
+        &[
+            Wrong::Drop("(a,a,a,a,a,a,a)"),
+            // Let the excluded family (1, 2p-1, p, p, 2p-1, p, p, 2p-1) back in.
+            Wrong::Weaken("α=M", "c != d", None),
+        ],
+    );
+}
+
+#[test]
+fn scn_all_but_one_and_whole() {
+    for game in ["SCN(3,2)", "SCN(4,3)", "SCN(5,4)"] {
+        check(
+            game,
+            "scn-n-n-1",
+            &[
+                Wrong::Drop("all equal"),
+                Wrong::Weaken("all equal", "a = b", None),
+            ],
+        );
+    }
+    for game in ["SCN(2,2)", "SCN(3,3)"] {
+        check(game, "scn-n-n", &[]);
+    }
+}
