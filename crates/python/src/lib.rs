@@ -485,6 +485,54 @@ fn verify(
     })
 }
 
+/// `prove`: conditions (I)-(III) for every stack size by an SMT solver, for a built-in result
+/// (`theorem`) or a families file (`families`, TOML); JSON text with the keys of `nimlab prove --json`.
+#[pyfunction]
+#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into()))]
+fn prove(
+    py: Python<'_>,
+    game: &str,
+    theorem: Option<String>,
+    families: Option<PathBuf>,
+    timeout: u64,
+    solver: PathBuf,
+) -> PyResult<String> {
+    if theorem.is_some() == families.is_some() {
+        return Err(PyValueError::new_err(
+            "give exactly one of theorem=ID and families=FILE",
+        ));
+    }
+    if timeout == 0 {
+        return Err(PyValueError::new_err("timeout must be at least 1 second"));
+    }
+    let rules = nimlab_prove::Ruleset::parse(game).map_err(to_py)?;
+    let c = match (theorem, families) {
+        (Some(id), _) => nimlab_prove::from_theorem(&id, rules).map_err(to_py)?,
+        (_, Some(path)) => {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| to_py(Error::io(format!("reading {}", path.display()), e)))?;
+            let c = nimlab_prove::from_toml(&text, &path.display().to_string()).map_err(to_py)?;
+            if c.game != rules {
+                return Err(PyValueError::new_err(format!(
+                    "{} is about {}, not {}",
+                    path.display(),
+                    c.game.id(),
+                    rules.id()
+                )));
+            }
+            c
+        }
+        _ => unreachable!("checked above"),
+    };
+    let solver = nimlab_prove::Solver {
+        path: solver,
+        timeout: Duration::from_secs(timeout),
+    };
+    blocking(py, None, move |_, _| {
+        Ok(nimlab_prove::prove(&c, &solver)?.to_json().to_string())
+    })
+}
+
 #[pymodule]
 fn _nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
@@ -492,6 +540,7 @@ fn _nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(sum, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add("TooLarge", m.py().get_type::<TooLarge>())?;
     Ok(())
 }

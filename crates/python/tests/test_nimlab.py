@@ -243,3 +243,50 @@ def test_the_readme_python_section_runs(tmp_path, monkeypatch):
     assert scope["m"].complete and scope["m"].method == "cn-7-4" and len(scope["m"]) == 2
     assert scope["t"].shape == (3707, 7) and scope["t"].info["count"] == 42856
     assert scope["s"].grundy() == 3
+
+
+def test_prove():
+    """Theorem 2 of the CN(7,4) paper for every stack size, and a wrong variant refuted (needs z3;
+    skipped without it unless NIMLAB_REQUIRE_Z3=1)."""
+    import shutil
+
+    if shutil.which("z3") is None:
+        if os.environ.get("NIMLAB_REQUIRE_Z3") == "1":
+            pytest.fail("z3 is not installed and NIMLAB_REQUIRE_Z3=1")
+        pytest.skip("z3 not installed")
+    r = nimlab.prove("CN(7,4)", theorem="cn-7-4")
+    assert r["verdict"] == "proved" and r["range"] == "all"
+    assert [c["condition"] for c in r["conditions"]] == ["I", "II", "III"]
+    text = (REPO / "examples" / "cn74.toml").read_text()
+    lines = [l for l in text.splitlines()]
+    # Drop the family S4: condition (II) must fail (S4's members have no move into S1-S3).
+    out, skip = [], False
+    for l in lines:
+        if l.strip() == "[[family]]":
+            skip = False
+        if l.strip() == 'name = "S4"':
+            skip = True
+            out = out[: len(out) - 1]
+            continue
+        if not skip:
+            out.append(l)
+    wrong = Path(os.environ.get("TMPDIR", "/tmp")) / f"nimlab-wrong-{os.getpid()}.toml"
+    wrong.write_text("\n".join(out) + "\n")
+    try:
+        r = nimlab.prove("CN(7,4)", families=str(wrong))
+    finally:
+        wrong.unlink()
+    assert r["verdict"] == "refuted"
+    ii = [c for c in r["conditions"] if c["condition"] == "II"][0]
+    p = ii["counterexample"]["position"]
+    g = nimlab.game("CN(7,4)", store=False)
+    # Without S4, a counterexample to (II) is outside S1-S3 with no option in S1-S3: by Theorem 2
+    # (whose answers name the family), it is in S4 itself, or every P-option it has is in S4.
+    family = lambda q: g.analyse(q, explain=True)["explanation"]["family"]
+    if g.outcome(p) == "P":
+        assert family(p) == "S4", p
+    else:
+        winning = g.moves(p)
+        assert winning and all(family(q) == "S4" for q in winning), (p, winning)
+    with pytest.raises(ValueError):
+        nimlab.prove("CN(7,4)", theorem="cn-7-4", solver="/nonexistent/z3")

@@ -44,6 +44,7 @@ __all__ = [
     "game",
     "games",
     "sum",
+    "prove",
     "theory",
     "verify",
 ]
@@ -489,6 +490,23 @@ def verify(
     --json`` (``holds``, ``violations``, ``counterexamples``)."""
     text = _nimlab.verify(game, theorem, conjecture, max, max_sum, heaps, misere, examples)
     return _tuples(json.loads(text))
+
+
+def prove(
+    game: str,
+    *,
+    theorem: Optional[str] = None,
+    families: Optional[str] = None,
+    timeout: int = 120,
+    solver: str = "z3",
+) -> Dict[str, Any]:
+    """Proves a characterization of the P-positions for every stack size: the partition theorem's
+    conditions (I)-(III) for a union of linear families (a built-in result ``theorem="cn-7-4"`` or a
+    families file ``families="cn74.toml"``), decided by an SMT solver (z3). A dict with the keys of
+    ``nimlab prove --json``: ``verdict`` (``proved``, ``refuted`` or ``unknown``), ``range`` and each
+    condition's status, time and counterexample (re-checked by exact search before it is reported).
+    Without a solver: ``ValueError`` saying how to install one."""
+    return _tuples(json.loads(_nimlab.prove(game, theorem, families, timeout, solver)))
 
 
 def _svg(g: Game, p: Tuple[int, ...]) -> str:

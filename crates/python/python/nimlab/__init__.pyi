@@ -120,3 +120,11 @@ def verify(
     misere: bool = ...,
     examples: int = ...,
 ) -> Dict[str, Any]: ...
+def prove(
+    game: str,
+    *,
+    theorem: Optional[str] = ...,
+    families: Optional[str] = ...,
+    timeout: int = ...,
+    solver: str = ...,
+) -> Dict[str, Any]: ...
