@@ -214,7 +214,7 @@ impl Complex {
                 .collect::<Vec<_>>()
                 .join(",")
         );
-        if m < 2 || m > MAX_STACKS {
+        if !(2..=MAX_STACKS).contains(&m) {
             return Err(Error::BadGame(format!(
                 "{name}: the number of stacks m must be between 2 and {MAX_STACKS}"
             )));
