@@ -4,7 +4,7 @@
 //! maps the complex's facets onto the known game's faces, checked here against windows and k-sets
 //! written out by hand.
 
-use nimlab_core::{Game, Play, Pos};
+use nimlab_core::{Play, Pos};
 use nimlab_games::complex::{Complex, KnownGame};
 use nimlab_games::parse_game;
 use nimlab_testkit as harness;
