@@ -31,8 +31,9 @@ pub const MAX_STACKS: usize = 64;
 pub const MAX_FACETS: usize = 10_000;
 /// Most automorphisms kept for canonical forms.
 pub const MAX_GROUP: usize = 5_040;
-/// Most search steps spent looking for automorphisms or for a relabeling of a known game.
-pub const SEARCH_NODES: u64 = 2_000_000;
+/// Most search steps (a stack tried as the image of another; a complete map checked counts by its
+/// facets) spent looking for automorphisms or for one relabeling of a known game.
+pub const SEARCH_NODES: u64 = 5_000_000;
 
 /// Which notation the complex was given in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -423,11 +424,11 @@ fn isomorphisms(
     impl Search<'_> {
         /// False when the search must stop (limit reached or out of steps).
         fn go(&mut self, v: usize, found: &mut dyn FnMut(&[usize])) -> bool {
-            self.steps += 1;
-            if self.steps > SEARCH_NODES {
-                return false;
-            }
             if v == self.n {
+                self.steps += 1 + self.a.len() as u64 / 16;
+                if self.steps > SEARCH_NODES {
+                    return false;
+                }
                 let mut image: Vec<u64> = self
                     .a
                     .iter()
@@ -445,6 +446,10 @@ fn isomorphisms(
                 return self.count < self.limit;
             }
             for w in 0..self.n {
+                self.steps += 1;
+                if self.steps > SEARCH_NODES {
+                    return false;
+                }
                 if self.used >> w & 1 == 1 || self.pa[v] != self.pb[w] {
                     continue;
                 }
