@@ -257,13 +257,34 @@ pub fn legal_move(an: &Analyzer, game: &dyn Game, p: &[u64], q: &[u64]) -> Resul
         let changed: Vec<usize> = (0..p.len()).filter(|&i| q[i] < p[i]).collect();
         if !faces.iter().any(|f| changed.iter().all(|i| f.contains(i))) {
             let k = faces.iter().map(|f| f.len()).max().unwrap_or(0);
+            // Faces that are every k-set (Nim, Moore's Nim) or the circle's windows are named so;
+            // any other complex lists its facets.
+            let every_k_set = faces.iter().all(|f| f.len() == k)
+                && faces.len() as f64
+                    == (0..k).fold(1f64, |c, i| c * (p.len() - i) as f64 / (i + 1) as f64);
+            let windows = faces == nimlab_core::game::cyclic_windows(p.len(), k)
+                || (k == p.len() && faces.len() == 1);
             return illegal(&match game.layout() {
-                Layout::Circle => {
+                Layout::Circle if windows => {
                     format!("the stacks lowered must lie in one window of {k} consecutive stacks")
                 }
-                Layout::Row => format!(
+                Layout::Row if every_k_set => format!(
                     "a move takes from at most {k} heap{}",
                     if k == 1 { "" } else { "s" }
+                ),
+                _ => format!(
+                    "the stacks lowered must lie in one facet: {}",
+                    faces
+                        .iter()
+                        .map(|f| format!(
+                            "{{{}}}",
+                            f.iter()
+                                .map(|i| (i + 1).to_string())
+                                .collect::<Vec<_>>()
+                                .join(",")
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(",")
                 ),
             });
         }
@@ -439,6 +460,21 @@ mod tests {
     }
 
     #[test]
+    fn illegal_moves_of_a_complex_name_its_facets() {
+        let a = an(Limits::TERMINAL);
+        let g = load_game("simplicial({1,2},{2,3})").unwrap();
+        let e = legal_move(&a, g.as_ref(), &[1, 1, 1], &[0, 1, 0])
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("must lie in one facet: {1,2},{2,3}"), "{e}");
+        let g = load_game("moore(2)").unwrap();
+        let e = legal_move(&a, g.as_ref(), &[1, 1, 1], &[0, 0, 0])
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("at most 2 heaps"), "{e}");
+    }
+
+    #[test]
     fn window_moves_are_checked() {
         let a = an(Limits::TERMINAL);
         let g = load_game("CN(5,3)").unwrap();
@@ -469,6 +505,8 @@ mod tests {
             ("SCN(5,3)", vec![1, 2, 1, 2]),
             ("nim", vec![2, 1, 3]),
             ("moore(2)", vec![1, 2, 2]),
+            ("simplicial({1,2},{2,3,4})", vec![1, 2, 2, 1]),
+            ("ECN(5,{2},2)", vec![1, 0, 2, 1, 1]),
             ("ET(3)", vec![1, 2, 4]),
             ("ER(3)", vec![1, 2, 4]),
         ] {

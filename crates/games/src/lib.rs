@@ -8,6 +8,7 @@
 //! | [`moore`] | Moore's Nim_k: lower up to k heaps | `moore(k)` |
 //! | [`circular`] | Circular Nim CN(n,k) | `CN(n,k)` |
 //! | [`shrinking`] | Shrinking Circular Nim SCN(n,k) | `SCN(n,k)` |
+//! | [`complex`] | Nim on a simplicial complex; Extended Circular Nim ECN(m,S,k) | `simplicial({1,2},{2,3})`, `ECN(m,{s1,...},k)` |
 //! | [`chip`] | Ferguson's chip-transfer games: Empty & Transfer, Empty-All-But-One, Empty & Redistribute, Selective-Empty & Redistribute, Empty-j & Redistribute, Entropy Reduction | `ET(k)`, `EABO(k)`, `ER(k)`, `SER(k)`, `EJR(k,j)`, `ENTROPY(k)` |
 //! | [`script`] | a game whose options a Rhai script computes | `path/to/game.rhai` |
 //!
@@ -15,6 +16,7 @@
 //! `--help` and the web page's menu: adding a game is one module and one registry entry.
 
 pub mod circular;
+pub mod complex;
 pub mod moore;
 pub mod nim;
 pub mod registry;
@@ -23,6 +25,7 @@ pub mod shrinking;
 mod window;
 
 pub use circular::CircularNim;
+pub use complex::Complex;
 pub use moore::MooreNim;
 pub use nim::Nim;
 pub use registry::{catalogue, is_sum, parse_game, parse_sum, GameEntry};

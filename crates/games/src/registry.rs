@@ -63,6 +63,26 @@ pub fn catalogue() -> Vec<GameEntry> {
             presets: &["SCN(6,3)", "SCN(5,2)"],
         },
         GameEntry {
+            name: "simplicial({..},..)",
+            title: "Nim on a simplicial complex",
+            parameters: "the facets in braces, stacks numbered 1..n (n the largest named), e.g. simplicial({1,2,3},{3,4},{4,1})",
+            position: "n stack heights, stack 1 first, e.g. 1,2,3,4",
+            example: "nimlab outcome 'simplicial({1,2,3},{3,4},{4,1})' 1,2,3,4",
+            rules: "a move lowers any stacks inside one facet (at least one token in all); CN(n,k) is the complex of the windows, moore(k) that of all k-sets",
+            source: "Ehrenborg & Steingrímsson, Playing Nim on a simplicial complex, Electronic J. Combin. 3 (1996)",
+            presets: &["simplicial({1,2,3},{3,4},{4,1})"],
+        },
+        GameEntry {
+            name: "ECN(m,{s1,..},k)",
+            title: "Extended Circular Nim",
+            parameters: "m >= 2 stacks on a circle, steps 1 <= s <= m/2, 1 <= k <= m (also written ECN(m_{s1,..},k))",
+            position: "m stack heights in circle order, e.g. 1,2,3,4,5,6,7,8 for ECN(8,{1,2},3)",
+            example: "nimlab outcome 'ECN(8,{1,2},3)' 1,2,3,4,5,6,7,8",
+            rules: "a move picks s in S, a start i and j <= k, and lowers any of the stacks i, i+s, ..., i+(j-1)s (mod m), at least one token in all; ECN(m,{1},k) is CN(m,k)",
+            source: "K. Suetsugu, Extended circular nim, arXiv:2501.12045 (2025)",
+            presets: &["ECN(8,{1,2},3)", "ECN(5,{2},2)"],
+        },
+        GameEntry {
             name: "ET(k)",
             title: "Empty & Transfer",
             parameters: "k >= 2 boxes (alias empty-transfer(k))",
@@ -240,6 +260,12 @@ pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
     if let Some(inner) = call("cn") {
         let v = params("CN(n,k)", &inner, 2)?;
         return Ok(Box::new(CircularNim::new(v[0], v[1])?));
+    }
+    if let Some(inner) = call("simplicial") {
+        return Ok(Box::new(crate::complex::parse_simplicial(&inner)?));
+    }
+    if let Some(inner) = call("ecn") {
+        return Ok(Box::new(crate::complex::parse_ecn(&inner)?));
     }
     if let Some(inner) = call("et").or_else(|| call("empty-transfer")) {
         let v = params("ET(k)", &inner, 1)?;

@@ -1,10 +1,12 @@
 //! The engine's benchmark: the engine against the plain search on the same box (and the ratio),
 //! then large boxes. `cargo bench -p nimlab-tables --bench engine -- [names...]` runs the named cases
-//! (all when none is named): `ratio`, `cn74-15`, `cn74-31`, `scn64-30`, `grundy74-10`, `scn-grundy`, `tiers`.
+//! (all when none is named): `ratio`, `cn74-15`, `cn74-31`, `scn64-30`, `grundy74-10`, `scn-grundy`, `tiers`,
+//! `ecn` (ECN(8,{1,2},3) against CN(8,3) on the same box, and both against the plain search).
 //! Peak memory is read from /proc/self/status (VmHWM) where available.
 
 use nimlab_core::table::{grundy_values, tabulate as naive, TableRun};
 use nimlab_core::{Game, Play};
+use nimlab_games::complex::Complex;
 use nimlab_games::{CircularNim, ShrinkingCircularNim};
 use nimlab_tables::grundy;
 use nimlab_tables::lines::Hooks;
@@ -179,6 +181,59 @@ fn main() {
             "CN(7,4) [0..15]^7 normal, tier schedule: {secs:.3} s (cpu {cpu:.2} s), block engine {block_s:.3} s; count {}; {}",
             lines.len(),
             peak_mib()
+        );
+    }
+    if want("ecn") {
+        // ECN(8,{1,2},3) (16 facets: 8 windows of 3 and 8 sets {i,i+2,i+4}) and CN(8,3) (8 windows).
+        let ecn = Complex::ecn(8, &[1, 2], 3).unwrap();
+        let cn = CircularNim::new(8, 3).unwrap();
+        let games: [(&dyn Game, &str); 2] = [(&ecn, "ECN(8,{1,2},3)"), (&cn, "CN(8,3)")];
+        // The plain search and the engine on a small box, for the ratio.
+        for (g, name) in games {
+            let d = g.table_domain(3, None).unwrap();
+            let t = Instant::now();
+            let slow = naive(
+                g,
+                &d,
+                &TableRun {
+                    play: Play::Normal,
+                    keep_positions: false,
+                    hooks: Default::default(),
+                },
+            )
+            .unwrap();
+            let naive_s = t.elapsed().as_secs_f64();
+            let mut reps = 0;
+            let t = Instant::now();
+            let mut s = pset::Summary::default();
+            while reps < 3 || t.elapsed().as_secs_f64() < 2.0 {
+                s = engine(g, 3, Play::Normal).0;
+                reps += 1;
+            }
+            let fast_s = t.elapsed().as_secs_f64() / reps as f64;
+            assert_eq!(
+                (s.count, s.canonical_count),
+                (slow.count, slow.canonical_count)
+            );
+            println!(
+                "{name} [0..3]^8 normal: naive {naive_s:.3} s, engine {fast_s:.6} s ({reps} runs), ratio {:.0}x; count {} canonical {}",
+                naive_s / fast_s, s.count, s.canonical_count
+            );
+        }
+        let mut secs = Vec::new();
+        for (g, name) in games {
+            let (s, t, cpu) = engine(g, 11, Play::Normal);
+            println!(
+                "{name} [0..11]^8 normal: {t:.3} s (cpu {cpu:.2} s); count {} canonical {}; {}",
+                s.count,
+                s.canonical_count,
+                peak_mib()
+            );
+            secs.push(t);
+        }
+        println!(
+            "ECN(8,{{1,2}},3) / CN(8,3) on [0..11]^8: {:.2}x",
+            secs[0] / secs[1]
         );
     }
     if want("cn74-31") {

@@ -14,6 +14,7 @@ pub mod cn_small;
 pub mod ferguson;
 pub mod linear;
 pub mod nim;
+pub mod relabeled;
 pub mod scn;
 
 use nimlab_core::{Game, Play, Pos};
@@ -111,6 +112,8 @@ fn build() -> Vec<Box<dyn Theorem>> {
         Box::new(ferguson::Entropy3Normal),
         Box::new(ferguson::Entropy3Misere),
         Box::new(Lemma5),
+        Box::new(relabeled::Relabeled { play: Play::Normal }),
+        Box::new(relabeled::Relabeled { play: Play::Misere }),
     ]
 }
 

@@ -87,6 +87,22 @@ fn sample_games() -> Vec<(Box<dyn Game>, Vec<Pos>)> {
     for k in 3..=4usize {
         out.push((Box::new(EntropyReduction::new(k).unwrap()), small_box(k, 0)));
     }
+    // Complexes that are relabelings of games with complete results (and one that is not).
+    for name in [
+        "ECN(5,{2},2)",
+        "ECN(7,{3},4)",
+        "simplicial({1},{2},{3})",
+        "simplicial({1,2},{2,3},{3,1})",
+        "simplicial({1,3},{2,4},{3,2},{4,1})",
+        "ECN(8,{1,2},3)",
+    ] {
+        let g = nimlab_games::parse_game(name).unwrap();
+        let n = g
+            .random_position(&mut nimlab_core::Rng::new(1), 1)
+            .unwrap()
+            .len();
+        out.push((g, small_box(n, 0)));
+    }
     out
 }
 
