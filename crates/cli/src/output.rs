@@ -120,3 +120,31 @@ pub fn theory(game: Option<&str>, as_json: bool) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// Writes stdout or, with a path, PATH.partial renamed to PATH once complete (so a file that exists is
+/// whole). Returns what `write` returned; `None` for stdout, where a write error means the reader went
+/// away (a closed pipe ends the process through SIGPIPE on Unix).
+pub fn write_out<T>(
+    path: Option<&std::path::Path>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<T>,
+) -> Result<Option<T>, Error> {
+    use std::io::{BufWriter, Write};
+    let Some(path) = path else {
+        let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let _ = write(&mut out);
+        let _ = out.flush();
+        return Ok(None);
+    };
+    let io = |p: &std::path::Path| {
+        let p = p.display().to_string();
+        move |e: std::io::Error| Error::io(format!("cannot write {p}"), e)
+    };
+    let tmp = path.with_extension("partial");
+    let f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+    let mut out = BufWriter::with_capacity(1 << 16, f);
+    let r = write(&mut out).map_err(io(&tmp))?;
+    out.flush().map_err(io(&tmp))?;
+    drop(out);
+    std::fs::rename(&tmp, path).map_err(io(path))?;
+    Ok(Some(r))
+}

@@ -6,7 +6,6 @@ use nimlab_tables::plan::{self, Plan};
 use nimlab_tables::sink;
 use nimlab_tables::store::{self, Entry, Store};
 use serde_json::json;
-use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 /// Where the store is, for `table` and `store`.
@@ -160,30 +159,14 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                 ExportFormat::Jsonl => sink::Format::Jsonl,
             };
             let opt = sink::Options::default();
-            match output {
-                None => {
-                    let mut out = BufWriter::new(std::io::stdout().lock());
-                    let _ = sink::write(&mut out, game.as_ref(), &plan, &answer, format, opt);
-                    let _ = out.flush();
-                }
-                Some(path) => {
-                    let tmp = path.with_extension("partial");
-                    let io = |p: &std::path::Path| {
-                        let p = p.display().to_string();
-                        move |err: std::io::Error| Error::io(format!("cannot write {p}"), err)
-                    };
-                    let f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-                    let mut out = BufWriter::new(f);
-                    let rows = sink::write(&mut out, game.as_ref(), &plan, &answer, format, opt)
-                        .map_err(io(&tmp))?;
-                    out.flush().map_err(io(&tmp))?;
-                    drop(out);
-                    std::fs::rename(&tmp, path).map_err(io(path))?;
-                    eprintln!(
-                        "nimlab: wrote {rows} rows of table {id} to {}",
-                        path.display()
-                    );
-                }
+            let written = crate::output::write_out(output.as_deref(), |out| {
+                sink::write(out, game.as_ref(), &plan, &answer, format, opt)
+            })?;
+            if let (Some(rows), Some(path)) = (written, output) {
+                eprintln!(
+                    "nimlab: wrote {rows} rows of table {id} to {}",
+                    path.display()
+                );
             }
         }
         Action::Rm { id } => {

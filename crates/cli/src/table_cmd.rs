@@ -14,8 +14,7 @@ use nimlab_core::{Error, Hooks, Play};
 use nimlab_games::parse_game;
 use nimlab_tables::plan::{self, Bounds, Kind, Request};
 use nimlab_tables::sink::{self, Format as SinkFormat};
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -145,38 +144,21 @@ pub fn run(a: &TableArgs) -> Result<(), Error> {
     let opt = sink::Options {
         count_only: a.count_only,
     };
-    let io = |path: &Path| {
-        let p = path.display().to_string();
-        move |e: std::io::Error| Error::io(format!("cannot write {p}"), e)
-    };
-    match &a.output {
-        None => {
-            let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            // A closed stdout (a reader that went away) ends the process through SIGPIPE on Unix.
-            let _ = sink::write(&mut out, game.as_ref(), &plan, &answer, format, opt);
-            let _ = out.flush();
-        }
-        Some(path) => {
-            let tmp = path.with_extension("partial");
-            let f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-            let mut out = BufWriter::with_capacity(1 << 16, f);
-            let rows = sink::write(&mut out, game.as_ref(), &plan, &answer, format, opt)
-                .map_err(io(&tmp))?;
-            out.flush().map_err(io(&tmp))?;
-            drop(out);
-            std::fs::rename(&tmp, path).map_err(io(path))?;
-            eprintln!(
-                "nimlab: wrote {} to {}",
-                if a.count_only {
-                    "the counts".to_string()
-                } else if a.grundy {
-                    format!("{rows} positions with their Grundy values")
-                } else {
-                    format!("{rows} P-positions")
-                },
-                path.display()
-            );
-        }
+    let written = crate::output::write_out(a.output.as_deref(), |out| {
+        sink::write(out, game.as_ref(), &plan, &answer, format, opt)
+    })?;
+    if let (Some(rows), Some(path)) = (written, &a.output) {
+        eprintln!(
+            "nimlab: wrote {} to {}",
+            if a.count_only {
+                "the counts".to_string()
+            } else if a.grundy {
+                format!("{rows} positions with their Grundy values")
+            } else {
+                format!("{rows} P-positions")
+            },
+            path.display()
+        );
     }
     Ok(())
 }
