@@ -512,6 +512,20 @@ fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
                 for (i, &j) in map.iter().enumerate() {
                     inv[j] = i;
                 }
+                // Read under the complex's automorphisms; when that group is too large to list, under
+                // CN's rotations and reflections carried over (a subgroup of it: the theorem's own
+                // reading, and still a group of automorphisms, so the symmetry breaking stays sound).
+                let mut game = game.clone();
+                if rules.automorphisms.is_none() {
+                    let mut r = (*rules).clone();
+                    r.automorphisms = Some(
+                        readings(map.len())
+                            .iter()
+                            .map(|d| map.iter().map(|&j| inv[d[j]]).collect())
+                            .collect(),
+                    );
+                    game.complex = Some(Arc::new(r));
+                }
                 let families = c
                     .families
                     .into_iter()
@@ -535,7 +549,11 @@ fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
             Err(e) => last = e,
         }
     }
-    Err(last)
+    Err(no(format!(
+        "a relabeling of {target} ({}), but {}",
+        describe_map(&map, &target),
+        last
+    )))
 }
 
 /// `stacks 1,2,3 -> CN(3,2) stacks 2,1,3`.

@@ -336,6 +336,13 @@ fn hand_characterizations_are_proved() {
     let mut cases: Vec<Conjecture> = hand_cases().into_iter().map(|(c, _)| c).collect();
     cases.push(from_theorem("relabeled", Ruleset::parse("ECN(5,{2},2)").unwrap()).unwrap());
     cases.push(from_theorem("cn-4-2", Ruleset::parse("ECN(4,{1},2)").unwrap()).unwrap());
+    // S6 (720 readings) and, past the 1000 cap, S7 read through CN's rotations and reflections.
+    cases.push(from_theorem("relabeled", Ruleset::parse("ECN(6,{1,2},5)").unwrap()).unwrap());
+    let s7 = from_theorem("relabeled", Ruleset::parse("ECN(7,{3},6)").unwrap()).unwrap();
+    // All equal, read under the 14 relabeled rotations and reflections.
+    assert_eq!(s7.readings(7).unwrap().len(), 14);
+    assert!(s7.contains(&[3; 7]) && !s7.contains(&[3, 3, 3, 3, 3, 3, 2]));
+    cases.push(s7);
     for c in cases {
         let r = prove(&c, &s).unwrap();
         assert_eq!(r.verdict, Status::Proved, "{}: {r:?}", c.source);
