@@ -10,9 +10,10 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct ProveArgs {
-    /// Game: CN(n,k) or SCN(n,k).
+    /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k).
     game: String,
-    /// A built-in result, by id (see `nimlab theory GAME`).
+    /// A built-in result, by id (see `nimlab theory GAME`); for a complex that relabels CN(n,k), a
+    /// result about CN(n,k) or `relabeled` (carried over through the relabeling).
     #[arg(
         long,
         conflicts_with = "families",

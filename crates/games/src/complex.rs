@@ -275,6 +275,33 @@ impl Complex {
         }
     }
 
+    /// The automorphisms as maps `perm` with `q[i] = p[perm[i]]` (the identity first), when the group
+    /// was determined and has at most `cap` elements (the full symmetric group is listed when n! <= cap).
+    pub fn automorphisms(&self, cap: usize) -> Option<Vec<Vec<usize>>> {
+        match &self.symmetry {
+            Symmetry::Full => {
+                let order = (1..=self.n).try_fold(1usize, |a, b| a.checked_mul(b))?;
+                if order > cap {
+                    return None;
+                }
+                let mut out = Vec::with_capacity(order);
+                let mut perm: Vec<usize> = (0..self.n).collect();
+                permutations(&mut perm, 0, &mut out);
+                out.sort();
+                Some(out)
+            }
+            Symmetry::Listed(l) if l.len() <= cap => {
+                let mut out: Vec<Vec<usize>> = l
+                    .iter()
+                    .map(|p| p.iter().map(|&j| j as usize).collect())
+                    .collect();
+                out.sort();
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
     /// The facets in the 1-based notation of `simplicial(...)`.
     pub fn facets_text(&self) -> String {
         self.facets
@@ -364,6 +391,19 @@ impl Complex {
             left &= !part;
         }
         parts
+    }
+}
+
+/// Every ordering of `perm[at..]` appended to `out`.
+fn permutations(perm: &mut Vec<usize>, at: usize, out: &mut Vec<Vec<usize>>) {
+    if at == perm.len() {
+        out.push(perm.clone());
+        return;
+    }
+    for i in at..perm.len() {
+        perm.swap(at, i);
+        permutations(perm, at + 1, out);
+        perm.swap(at, i);
     }
 }
 

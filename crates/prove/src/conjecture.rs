@@ -1,27 +1,54 @@
-//! A conjectured P-set: a finite union of linear families of a circular game, read under the game's
-//! rotations and reflections. Membership is decided exactly here; the SMT encoding (`encode`) writes
+//! A conjectured P-set: a finite union of linear families of a circular game (read under the game's
+//! rotations and reflections) or of a simplicial complex (`simplicial(...)`, `ECN(m,S,k)`: read under
+//! the complex's automorphisms, or plainly). Membership is decided exactly here; the SMT encoding (`encode`) writes
 //! the same definition as formulas.
 
 use crate::expr::{parse_relation, Atom, Cmp, Expr};
 use nimlab_core::{Error, Game, Result};
+use nimlab_games::complex::Complex;
 use nimlab_games::{CircularNim, ShrinkingCircularNim};
 use nimlab_theory::linear::{Family, Reading};
+use std::sync::Arc;
 
-/// The circular games the prover knows.
+/// The games the prover knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// Circular Nim CN(n,k): n stacks, entries >= 0.
     Cn,
     /// Shrinking Circular Nim SCN(n,k): circles of m <= n piles, entries >= 1; emptied piles vanish.
     Scn,
+    /// Nim on a simplicial complex (`simplicial(...)` or `ECN(m,S,k)`): n stacks, entries >= 0; a move
+    /// lowers stacks inside one facet, at least one token in all.
+    Complex,
 }
 
-/// A ruleset CN(n,k) or SCN(n,k).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Most automorphisms a complex's families may be read under (each is one alternative of every
+/// membership formula).
+pub const MAX_READINGS: usize = 1_000;
+
+/// The rules of a complex as the prover needs them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComplexRules {
+    /// The game's name, e.g. `ECN(8,{1,2},3)`.
+    pub id: String,
+    /// The facets, 0-based.
+    pub facets: Vec<Vec<usize>>,
+    /// The automorphisms (`q[i] = p[perm[i]]`, the identity first), or None when the group is larger
+    /// than [`MAX_READINGS`] or was not determined.
+    pub automorphisms: Option<Vec<Vec<usize>>>,
+    /// The known game it is a relabeling of, with the map (stack i is stack `map[i]` there).
+    pub relabeling: Option<(String, Vec<usize>)>,
+}
+
+/// A ruleset CN(n,k), SCN(n,k) or a complex.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ruleset {
     pub kind: Kind,
     pub n: usize,
+    /// CN and SCN: the window length; a complex: its largest facet.
     pub k: usize,
+    /// A complex's facets and automorphisms (None for CN and SCN).
+    pub complex: Option<Arc<ComplexRules>>,
 }
 
 impl Ruleset {
@@ -30,19 +57,34 @@ impl Ruleset {
         let game = nimlab_games::parse_game(name)?;
         Ruleset::of(game.as_ref()).ok_or_else(|| {
             Error::Unsupported(format!(
-                "prove knows Circular Nim CN(n,k) and Shrinking Circular Nim SCN(n,k), not {}",
+                "prove knows Circular Nim CN(n,k), Shrinking Circular Nim SCN(n,k), simplicial(...) and ECN(m,S,k), not {}",
                 game.id()
             ))
         })
     }
 
-    /// The ruleset of a game, when it is CN or SCN.
+    /// The ruleset of a game, when it is CN, SCN or a complex.
     pub fn of(game: &dyn Game) -> Option<Ruleset> {
         if let Some(g) = game.downcast_ref::<CircularNim>() {
             return Some(Ruleset {
                 kind: Kind::Cn,
                 n: g.n,
                 k: g.k,
+                complex: None,
+            });
+        }
+        if let Some(g) = game.downcast_ref::<Complex>() {
+            let facets = g.facets().to_vec();
+            return Some(Ruleset {
+                kind: Kind::Complex,
+                n: g.stacks(),
+                k: facets.iter().map(Vec::len).max().unwrap_or(0),
+                complex: Some(Arc::new(ComplexRules {
+                    id: g.id(),
+                    facets,
+                    automorphisms: g.automorphisms(MAX_READINGS),
+                    relabeling: g.relabeling().map(|r| (r.target.name(), r.map.clone())),
+                })),
             });
         }
         game.downcast_ref::<ShrinkingCircularNim>()
@@ -50,13 +92,16 @@ impl Ruleset {
                 kind: Kind::Scn,
                 n: g.n,
                 k: g.k,
+                complex: None,
             })
     }
 
     pub fn id(&self) -> String {
-        match self.kind {
-            Kind::Cn => format!("CN({},{})", self.n, self.k),
-            Kind::Scn => format!("SCN({},{})", self.n, self.k),
+        match (self.kind, &self.complex) {
+            (Kind::Cn, _) => format!("CN({},{})", self.n, self.k),
+            (Kind::Scn, _) => format!("SCN({},{})", self.n, self.k),
+            (Kind::Complex, Some(c)) => c.id.clone(),
+            (Kind::Complex, None) => "complex".into(),
         }
     }
 
@@ -71,38 +116,59 @@ impl Ruleset {
                 n: self.n,
                 k: self.k,
             }),
+            Kind::Complex => {
+                let c = self
+                    .complex
+                    .as_ref()
+                    .expect("a complex ruleset has its rules");
+                let facets: Vec<Vec<usize>> = c
+                    .facets
+                    .iter()
+                    .map(|f| f.iter().map(|&v| v + 1).collect())
+                    .collect();
+                // Re-parsing the game's own name gives the same complex (ECN keeps its notation).
+                nimlab_games::parse_game(&c.id)
+                    .or_else(|_| Complex::simplicial(&facets).map(|g| Box::new(g) as Box<dyn Game>))
+                    .expect("a complex's own name parses")
+            }
         }
     }
 
-    /// The circle lengths a position can have (CN: n; SCN: 0..=n).
+    /// The circle lengths a position can have (CN and complexes: n; SCN: 0..=n).
     pub fn lengths(&self) -> Vec<usize> {
         match self.kind {
-            Kind::Cn => vec![self.n],
+            Kind::Cn | Kind::Complex => vec![self.n],
             Kind::Scn => (0..=self.n).collect(),
         }
     }
 
-    /// The smallest entry of a position (CN stacks may be empty; SCN piles are positive).
+    /// The smallest entry of a position (CN and complex stacks may be empty; SCN piles are positive).
     pub fn min_entry(&self) -> i128 {
         match self.kind {
-            Kind::Cn => 0,
+            Kind::Cn | Kind::Complex => 0,
             Kind::Scn => 1,
         }
     }
 
-    /// The windows of a circle of `m` entries: m windows of k, or the whole circle when m <= k.
+    /// The move windows of a position of `m` entries: CN and SCN, m windows of k (the whole circle
+    /// when m <= k); a complex, its facets.
     pub fn windows(&self, m: usize) -> Vec<Vec<usize>> {
-        nimlab_core::game::cyclic_windows(m, self.k)
+        match &self.complex {
+            Some(c) => c.facets.clone(),
+            None => nimlab_core::game::cyclic_windows(m, self.k),
+        }
     }
 }
 
 /// Which readings of a circle may satisfy a family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReadingRule {
-    /// Some rotation or reflection.
+    /// Some rotation or reflection (a complex: some automorphism).
     Any,
-    /// Some rotation or reflection that starts at a minimal entry.
+    /// Some rotation or reflection that starts at a minimal entry (CN and SCN only).
     MinFirst,
+    /// The position as it is, slot i = stack i (complexes only).
+    Plain,
 }
 
 /// One family: `len` slots `a, b, c, ...` and the relations they satisfy.
@@ -114,6 +180,9 @@ pub struct PFamily {
     /// The relations as written (for headers and messages).
     pub relations: Vec<String>,
     pub atoms: Vec<Atom>,
+    /// When set, slot j of the relations is place `slots[j]` of the reading (a family of a known game
+    /// carried over to a relabeling of it).
+    pub slots: Option<Vec<usize>>,
 }
 
 impl PFamily {
@@ -136,12 +205,30 @@ impl PFamily {
             len,
             relations: relations.to_vec(),
             atoms,
+            slots: None,
         })
     }
 
     /// True when the reading `t` satisfies every relation.
     pub fn holds(&self, t: &[i128]) -> bool {
-        t.len() == self.len && self.atoms.iter().all(|a| a.holds(t))
+        if t.len() != self.len {
+            return false;
+        }
+        match &self.slots {
+            None => self.atoms.iter().all(|a| a.holds(t)),
+            Some(s) => {
+                let u: Vec<i128> = s.iter().map(|&j| t[j]).collect();
+                self.atoms.iter().all(|a| a.holds(&u))
+            }
+        }
+    }
+
+    /// The reading's entries (names or values) in the order of the family's slots.
+    pub fn arrange<T: Clone>(&self, t: &[T]) -> Vec<T> {
+        match &self.slots {
+            None => t.to_vec(),
+            Some(s) => s.iter().map(|&j| t[j].clone()).collect(),
+        }
     }
 }
 
@@ -168,20 +255,46 @@ pub fn readings(m: usize) -> Vec<Vec<usize>> {
 }
 
 impl Conjecture {
-    /// Checks that every family fits the game (CN families live on n stacks, SCN ones on at most n
-    /// piles) and that the relations are linear (XOR is not).
+    /// The readings of a position of `m` entries the families are tried on, each as the list of entry
+    /// indices of its slots: CN and SCN, the rotations and reflections; a complex, its automorphisms
+    /// (reading `any`) or the identity (reading `plain`).
+    pub fn readings(&self, m: usize) -> Result<Vec<Vec<usize>>> {
+        match (&self.game.complex, self.reading) {
+            (None, ReadingRule::Plain) => Err(Error::Unsupported(format!(
+                "reading \"plain\" is for complexes; {} families are read under rotations and reflections",
+                self.game.id()
+            ))),
+            (None, _) => Ok(readings(m)),
+            (Some(_), ReadingRule::Plain) => Ok(vec![(0..m).collect()]),
+            (Some(c), ReadingRule::Any) => c.automorphisms.clone().ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "{}: its automorphism group is larger than {MAX_READINGS} or was not determined; read the families with reading = \"plain\"",
+                    c.id
+                ))
+            }),
+            (Some(c), ReadingRule::MinFirst) => Err(Error::Unsupported(format!(
+                "{}: reading \"min-first\" is for circles; a complex's families are read \"any\" (under its automorphisms) or \"plain\"",
+                c.id
+            ))),
+        }
+    }
+
+    /// Checks that every family fits the game (CN and complex families live on n stacks, SCN ones on
+    /// at most n piles), that the reading suits the game, and that the relations are linear (XOR is
+    /// not).
     pub fn validate(&self) -> Result<()> {
         if self.families.is_empty() {
             return Err(Error::Unsupported("the conjecture has no family".into()));
         }
+        self.readings(self.game.n)?;
         for f in &self.families {
             let ok = match self.game.kind {
-                Kind::Cn => f.len == self.game.n,
+                Kind::Cn | Kind::Complex => f.len == self.game.n,
                 Kind::Scn => f.len <= self.game.n,
             };
             if !ok {
                 return Err(Error::Unsupported(format!(
-                    "family {}: length {} does not fit {} (CN families have length n, SCN families at most n)",
+                    "family {}: length {} does not fit {} (CN and complex families have length n, SCN families at most n)",
                     f.name,
                     f.len,
                     self.game.id()
@@ -205,7 +318,10 @@ impl Conjecture {
             return false;
         }
         let min = p.iter().min().copied();
-        readings(m).iter().any(|map| {
+        let Ok(maps) = self.readings(m) else {
+            return false;
+        };
+        maps.iter().any(|map| {
             if self.reading == ReadingRule::MinFirst && m > 0 && Some(p[map[0]]) != min {
                 return false;
             }
@@ -244,9 +360,10 @@ pub fn from_toml(text: &str, source: &str) -> Result<Conjecture> {
     let reading = match file.reading.as_deref().unwrap_or("any") {
         "any" => ReadingRule::Any,
         "min-first" => ReadingRule::MinFirst,
+        "plain" => ReadingRule::Plain,
         other => {
             return Err(Error::Unsupported(format!(
-                "{source}: reading {other:?} is neither \"any\" nor \"min-first\""
+                "{source}: reading {other:?} is not \"any\", \"min-first\" or \"plain\""
             )))
         }
     };
@@ -314,6 +431,7 @@ fn from_templates(id: &str, fams: &[Family]) -> Result<Vec<PFamily>> {
             len: f.len,
             relations: atoms.iter().map(|a| a.to_string()).collect(),
             atoms,
+            slots: None,
         };
         if f.side.is_none() {
             out.push(base);
@@ -346,7 +464,110 @@ fn letters(n: usize) -> Vec<String> {
 
 /// The families of the registry's theorem `id` for `game`: the linear templates the registry itself
 /// tests membership with, or, for the entries written as code, the same statement as relations.
+///
+/// For a complex that is a relabeling of CN(n,k), `id` may name a result about CN(n,k) (or be
+/// `relabeled`, which takes the first linear one): its families are carried over through the
+/// relabeling (slot j of a family is the complex's stack that CN's stack j corresponds to) and read
+/// under the complex's automorphisms.
 pub fn from_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
+    if game.kind == Kind::Complex {
+        return from_relabeled_theorem(id, game);
+    }
+    from_circle_theorem(id, game)
+}
+
+fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
+    let rules = game
+        .complex
+        .clone()
+        .expect("a complex ruleset has its rules");
+    let no = |why: String| Error::Unsupported(format!("{}: {why}", rules.id));
+    let (target, map) = rules.relabeling.clone().ok_or_else(|| {
+        no("not a relabeling of CN(n,k) or Moore's Nim, so no built-in result applies; give the families with --families".into())
+    })?;
+    let cn = match Ruleset::parse(&target) {
+        Ok(r) if r.kind == Kind::Cn => r,
+        _ => {
+            return Err(no(format!(
+                "a relabeling of {target}, whose P-set is not a union of linear families (xor); give the families with --families"
+            )))
+        }
+    };
+    let ids: Vec<&str> = if id == "relabeled" {
+        nimlab_theory::covering(cn.game().as_ref(), nimlab_core::Play::Normal)
+            .iter()
+            .map(|t| t.id())
+            .collect()
+    } else {
+        vec![id]
+    };
+    let mut last = no(format!(
+        "no result about {target} is a union of linear families"
+    ));
+    for tid in ids {
+        match from_circle_theorem(tid, cn.clone()) {
+            Ok(c) => {
+                // CN stack j is the complex's stack inv[j].
+                let mut inv = vec![0; map.len()];
+                for (i, &j) in map.iter().enumerate() {
+                    inv[j] = i;
+                }
+                // Read under the complex's automorphisms; when that group is too large to list, under
+                // CN's rotations and reflections carried over (a subgroup of it: the theorem's own
+                // reading, and still a group of automorphisms, so the symmetry breaking stays sound).
+                let mut game = game.clone();
+                if rules.automorphisms.is_none() {
+                    let mut r = (*rules).clone();
+                    r.automorphisms = Some(
+                        readings(map.len())
+                            .iter()
+                            .map(|d| map.iter().map(|&j| inv[d[j]]).collect())
+                            .collect(),
+                    );
+                    game.complex = Some(Arc::new(r));
+                }
+                let families = c
+                    .families
+                    .into_iter()
+                    .map(|mut f| {
+                        f.slots = Some(inv.clone());
+                        f
+                    })
+                    .collect();
+                let out = Conjecture {
+                    game,
+                    reading: ReadingRule::Any,
+                    families,
+                    source: format!(
+                        "theorem {tid} through the relabeling {}",
+                        describe_map(&map, &target)
+                    ),
+                };
+                out.validate()?;
+                return Ok(out);
+            }
+            Err(e) => last = e,
+        }
+    }
+    Err(no(format!(
+        "a relabeling of {target} ({}), but {}",
+        describe_map(&map, &target),
+        last
+    )))
+}
+
+/// `stacks 1,2,3 -> CN(3,2) stacks 2,1,3`.
+fn describe_map(map: &[usize], target: &str) -> String {
+    let from: Vec<String> = (1..=map.len()).map(|i| i.to_string()).collect();
+    let to: Vec<String> = map.iter().map(|j| (j + 1).to_string()).collect();
+    format!(
+        "stacks {} -> {target} stacks {}",
+        from.join(","),
+        to.join(",")
+    )
+}
+
+fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
     use nimlab_theory::{cn74, cn_small, scn};
     let theorem = nimlab_theory::by_id(id).ok_or_else(|| {
         Error::Unsupported(format!("no result with id {id:?} (see `nimlab theory`)"))

@@ -13,7 +13,7 @@
 //! the option is the circle of the non-zero `y_i` in order, so "y in S" is a disjunction over the sets
 //! of vanished piles (each inside a window) of membership of the shorter circle.
 
-use crate::conjecture::{readings, Conjecture, Kind, ReadingRule};
+use crate::conjecture::{Conjecture, Kind, ReadingRule};
 use nimlab_core::{Error, Result};
 use std::fmt::Write;
 
@@ -54,7 +54,7 @@ impl Query {
     /// A file name for `--emit`.
     pub fn file_name(&self, kind: Kind) -> String {
         match kind {
-            Kind::Cn => format!("condition-{}.smt2", self.condition.name()),
+            Kind::Cn | Kind::Complex => format!("condition-{}.smt2", self.condition.name()),
             Kind::Scn => format!(
                 "condition-{}-length-{}.smt2",
                 self.condition.name(),
@@ -83,9 +83,12 @@ impl Query {
         let _ = writeln!(
             s,
             "; Unsatisfiable: the condition holds for every entry size. Readings: {}.",
-            match c.reading {
-                ReadingRule::Any => "any rotation or reflection",
-                ReadingRule::MinFirst => "rotations and reflections that start at a minimal entry",
+            match (c.reading, c.game.kind) {
+                (ReadingRule::Any, Kind::Complex) => "any automorphism of the complex",
+                (ReadingRule::Plain, _) => "the position as it is (no symmetry)",
+                (ReadingRule::Any, _) => "any rotation or reflection",
+                (ReadingRule::MinFirst, _) =>
+                    "rotations and reflections that start at a minimal entry",
             }
         );
         for f in &c.families {
@@ -133,7 +136,7 @@ fn or(parts: Vec<String>) -> String {
 pub fn member(c: &Conjecture, v: &[String]) -> Result<String> {
     let m = v.len();
     let mut alts: Vec<String> = Vec::new();
-    for map in readings(m) {
+    for map in c.readings(m)? {
         let slots: Vec<String> = map.iter().map(|&i| v[i].clone()).collect();
         let mut pre = Vec::new();
         if c.reading == ReadingRule::MinFirst {
@@ -141,6 +144,7 @@ pub fn member(c: &Conjecture, v: &[String]) -> Result<String> {
         }
         for f in c.families.iter().filter(|f| f.len == m) {
             let mut parts = pre.clone();
+            let slots = f.arrange(&slots);
             for a in &f.atoms {
                 parts.push(a.smt(&slots).ok_or_else(|| {
                     Error::Unsupported(format!("family {}: xor is not linear", f.name))
@@ -159,7 +163,7 @@ pub fn member(c: &Conjecture, v: &[String]) -> Result<String> {
 /// vanished piles lie inside one window of the circle of length `y.len()` (inside `within` when given).
 pub fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>) -> Result<String> {
     let m = y.len();
-    if c.game.kind == Kind::Cn {
+    if c.game.kind != Kind::Scn {
         return member(c, y);
     }
     let lengths: Vec<usize> = c.families.iter().map(|f| f.len).collect();
@@ -238,13 +242,39 @@ fn lowered(w: &[usize], x: &[String], y: &[String]) -> String {
 /// (the windows) are invariant under rotations and reflections, so a rotation that brings a minimal
 /// entry to place 0, then the reflection that fixes place 0 if needed, turns any counterexample (with
 /// its move) into one that satisfies this: adding it changes no answer, and helps the solver.
-fn symmetry_breaking(x: &[String]) -> String {
+fn symmetry_breaking(c: &Conjecture, x: &[String]) -> Result<String> {
     let m = x.len();
+    if c.game.kind == Kind::Complex {
+        return complex_symmetry_breaking(c, x);
+    }
     let mut parts: Vec<String> = (1..m).map(|i| format!("(<= {} {})", x[0], x[i])).collect();
     if m >= 3 {
         parts.push(format!("(<= {} {})", x[1], x[m - 1]));
     }
-    and(parts)
+    Ok(and(parts))
+}
+
+/// For a complex read under its automorphism group G: "x0 is minimal on its orbit under G". The set
+/// (membership is "some automorphism") and the moves (facets go to facets) are invariant under G, so
+/// an automorphism taking a place of the orbit with the smallest entry to place 0 turns any
+/// counterexample (with its move) into one that satisfies this; adding it changes no answer. Read
+/// plainly, the set need not be invariant, and nothing is added.
+fn complex_symmetry_breaking(c: &Conjecture, x: &[String]) -> Result<String> {
+    if c.reading == ReadingRule::Plain {
+        return Ok("true".into());
+    }
+    let mut orbit: Vec<usize> = c
+        .readings(x.len())?
+        .iter()
+        .map(|g| g[0])
+        .filter(|&j| j != 0)
+        .collect();
+    orbit.sort_unstable();
+    orbit.dedup();
+    Ok(and(orbit
+        .iter()
+        .map(|&j| format!("(<= {} {})", x[0], x[j]))
+        .collect()))
 }
 
 fn declare(s: &mut String, vars: &[String]) {
@@ -268,7 +298,7 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
         Condition::III => {
             // The terminal position: CN's all-zero circle, SCN's empty circle.
             let m = match c.game.kind {
-                Kind::Cn => c.game.n,
+                Kind::Cn | Kind::Complex => c.game.n,
                 Kind::Scn => 0,
             };
             let x = names("x", m);
@@ -297,7 +327,7 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                 let _ = writeln!(body, "(set-option :produce-models true)");
                 declare(&mut body, &x);
                 let _ = writeln!(body, "(assert {})", domain(c, &x));
-                let _ = writeln!(body, "(assert {})", symmetry_breaking(&x));
+                let _ = writeln!(body, "(assert {})", symmetry_breaking(c, &x)?);
                 if cond == Condition::I {
                     declare(&mut body, &y);
                     let _ = writeln!(body, "(assert {})", member(c, &x)?);

@@ -140,7 +140,7 @@ pub fn condition(c: &Conjecture, cond: Condition, solver: &Solver) -> Result<Con
             Answer::Unknown(why) => {
                 report.status = Status::Unknown;
                 report.reason = Some(match c.game.kind {
-                    Kind::Cn => why,
+                    Kind::Cn | Kind::Complex => why,
                     Kind::Scn => format!("{why} (circles of {} piles)", q.len),
                 });
             }
@@ -240,7 +240,7 @@ fn recheck(
                 to_pos(&values[m..]).ok_or_else(|| bug(format!("negative entry in {values:?}")))?;
             // In SCN the piles lowered to 0 vanish.
             let y: Pos = match c.game.kind {
-                Kind::Cn => yv,
+                Kind::Cn | Kind::Complex => yv,
                 Kind::Scn => yv.into_iter().filter(|&a| a > 0).collect(),
             };
             if !c.contains(&x) {

@@ -48,7 +48,7 @@ fn options_agree(game: &str, m: usize, hi: u64) {
     let rules = Ruleset::parse(game).unwrap();
     // The option formula depends on the rules only.
     let c = Conjecture {
-        game: rules,
+        game: rules.clone(),
         reading: ReadingRule::Any,
         families: vec![],
         source: game.to_string(),
@@ -174,7 +174,7 @@ fn theorems_as_families_match_the_registry() {
     ];
     for &(game, id, hi) in cases {
         let rules = Ruleset::parse(game).unwrap();
-        let c = from_theorem(id, rules).unwrap();
+        let c = from_theorem(id, rules.clone()).unwrap();
         let g = rules.game();
         let t = nimlab_theory::by_id(id).unwrap();
         let mut members = 0;
