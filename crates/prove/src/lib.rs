@@ -20,7 +20,7 @@ pub mod expr;
 pub mod prove;
 pub mod solver;
 
-pub use conjecture::{from_theorem, from_toml, Conjecture, Kind, PFamily, ReadingRule, Ruleset};
+pub use conjecture::{from_theorem, from_toml, from_toml_any, Conjecture, Kind, PFamily, ReadingRule, Ruleset};
 pub use encode::Condition;
 pub use prove::{emit, prove, ConditionReport, Counterexample, Report, Status};
 pub use solver::{Answer, Solver};
