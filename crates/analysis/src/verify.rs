@@ -171,8 +171,9 @@ pub fn verify(
                     game.id()
                 )));
             }
-            let (report, settled) =
-                checked(game, bound, play, &ps, keep, &mut |p| Ok(Some(c.contains(p))))?;
+            let (report, settled) = checked(game, bound, play, &ps, keep, &mut |p| {
+                Ok(Some(c.contains(p)))
+            })?;
             Ok(Checked {
                 source: format!("families {path}"),
                 report,

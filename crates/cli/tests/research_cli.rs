@@ -121,7 +121,15 @@ fn scripted_games_work_with_every_command() {
 fn verify_families_file() {
     let path = format!("{}/../../examples/cn74.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
-    let v = json(&["verify", "CN(7,4)", "--max", "3", "--families", &path, "--json"]);
+    let v = json(&[
+        "verify",
+        "CN(7,4)",
+        "--max",
+        "3",
+        "--families",
+        &path,
+        "--json",
+    ]);
     assert_eq!(v["holds"], true, "{v}");
     assert_eq!(v["positions"], 4u64.pow(7));
     assert_eq!(v["source"], format!("families {path}"));
@@ -132,7 +140,13 @@ fn verify_families_file() {
         &text[..text.find("[[family]]\nname = \"S4\"").unwrap()],
     );
     let out = nimlab(&[
-        "verify", "CN(7,4)", "--max", "3", "--families", &no_s4, "--json",
+        "verify",
+        "CN(7,4)",
+        "--max",
+        "3",
+        "--families",
+        &no_s4,
+        "--json",
     ]);
     assert_eq!(out.status.code(), Some(1));
     let v = parse("verify --families", &String::from_utf8_lossy(&out.stdout));
@@ -151,10 +165,20 @@ fn verify_families_file() {
     );
 
     // A file for another game, or two claims at once: one-line errors.
-    fails(&["verify", "CN(5,3)", "--max", "3", "--families", &path], "");
+    fails(
+        &["verify", "CN(5,3)", "--max", "3", "--families", &path],
+        "",
+    );
     fails(
         &[
-            "verify", "CN(7,4)", "--max", "3", "--families", &path, "--theorem", "cn-7-4",
+            "verify",
+            "CN(7,4)",
+            "--max",
+            "3",
+            "--families",
+            &path,
+            "--theorem",
+            "cn-7-4",
         ],
         "",
     );
