@@ -1,4 +1,5 @@
-//! `verify` for every front end: a claimed P-set (a proven result by id, or a conjecture script)
+//! `verify` for every front end: a claimed P-set (a proven result by id, a conjecture script, or a
+//! families file)
 //! checked over a bounded set of positions with the partition theorem's conditions (I)-(III).
 //!
 //! Where the tables engine covers the box, the claimed set is first compared with the engine's exact
@@ -24,12 +25,15 @@ pub enum Claim<'a> {
     Theorem(&'a str),
     /// A Rhai file defining `fn is_p(p)`.
     Conjecture(&'a str),
+    /// A families file (TOML, the format of `nimlab prove --families`), with `nimlab_prove`'s exact
+    /// membership.
+    Families(&'a str),
 }
 
 /// The outcome of a check.
 #[derive(Debug, Clone)]
 pub struct Checked {
-    /// `theorem ID` or `conjecture PATH`.
+    /// `theorem ID`, `conjecture PATH` or `families PATH`.
     pub source: String,
     pub report: Report,
     /// True when the claimed set equalled the engine's P-set of the box (which settles (I)-(III)).
@@ -152,6 +156,26 @@ pub fn verify(
             })?;
             Ok(Checked {
                 source: format!("conjecture {path}"),
+                report,
+                settled_by_engine: settled,
+            })
+        }
+        Claim::Families(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Error::BadGame(format!("cannot read {path}: {e}")))?;
+            let c = nimlab_prove::from_toml_any(&text, path)?;
+            if nimlab_prove::Ruleset::of(game) != Some(c.game) {
+                return Err(Error::BadGame(format!(
+                    "{path} is a families file for {}, not {}",
+                    c.game.id(),
+                    game.id()
+                )));
+            }
+            let (report, settled) = checked(game, bound, play, &ps, keep, &mut |p| {
+                Ok(Some(c.contains(p)))
+            })?;
+            Ok(Checked {
+                source: format!("families {path}"),
                 report,
                 settled_by_engine: settled,
             })

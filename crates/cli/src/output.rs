@@ -80,9 +80,11 @@ pub fn theory(game: Option<&str>, as_json: bool) -> Result<(), Error> {
         let v: Vec<Value> = entries
             .iter()
             .map(|t| {
+                let (checked, proved_on) = nimlab_prove::proved::checked(t.id());
                 json!({
                     "id": t.id(), "game": t.games(), "statement": t.statement(),
                     "source": t.source(), "play": t.play().name(),
+                    "checked": checked, "proved_on": proved_on,
                 })
             })
             .collect();

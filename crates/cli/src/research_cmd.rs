@@ -46,13 +46,16 @@ pub struct VerifyArgs {
     /// A built-in result, by id (see `nimlab theory GAME`).
     #[arg(
         long,
-        conflicts_with = "conjecture",
-        required_unless_present = "conjecture"
+        conflicts_with_all = ["conjecture", "families"],
+        required_unless_present_any = ["conjecture", "families"]
     )]
     theorem: Option<String>,
     /// A Rhai file defining fn is_p(p).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "families")]
     conjecture: Option<String>,
+    /// A families file (TOML, as for `nimlab prove --families`): a union of linear families.
+    #[arg(long)]
+    families: Option<String>,
     /// Misère play: the player who makes the last move loses.
     #[arg(long)]
     misere: bool,
@@ -68,12 +71,13 @@ pub struct VerifyArgs {
 pub fn run_verify(a: &VerifyArgs) -> Result<ExitCode, Error> {
     let game = parse_game(&a.game)?;
     let play = Play::from_misere(a.misere);
-    let claim = match (&a.theorem, &a.conjecture) {
-        (Some(id), _) => Claim::Theorem(id),
-        (None, Some(path)) => Claim::Conjecture(path),
-        (None, None) => {
+    let claim = match (&a.theorem, &a.conjecture, &a.families) {
+        (Some(id), _, _) => Claim::Theorem(id),
+        (None, Some(path), _) => Claim::Conjecture(path),
+        (None, None, Some(path)) => Claim::Families(path),
+        (None, None, None) => {
             return Err(Error::Unsupported(
-                "give --theorem ID or --conjecture FILE".into(),
+                "give --theorem ID, --conjecture FILE or --families FILE".into(),
             ))
         }
     };

@@ -114,3 +114,72 @@ fn scripted_games_work_with_every_command() {
     let bad = dir.write("bad.rhai", "fn options(p) {\n  loop { }\n}");
     fails(&["outcome", &bad, "3"], "operations");
 }
+
+/// `verify --families`: the families file of CN(7,4)'s Theorem 2 holds on a box; the same file without
+/// S4 fails with a counterexample to (II), and with `0 < a <= e` in S3 with one to (I).
+#[test]
+fn verify_families_file() {
+    let path = format!("{}/../../examples/cn74.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let v = json(&[
+        "verify",
+        "CN(7,4)",
+        "--max",
+        "3",
+        "--families",
+        &path,
+        "--json",
+    ]);
+    assert_eq!(v["holds"], true, "{v}");
+    assert_eq!(v["positions"], 4u64.pow(7));
+    assert_eq!(v["source"], format!("families {path}"));
+
+    let dir = TempDir::new("research-verify-families");
+    let no_s4 = dir.write(
+        "no-s4.toml",
+        &text[..text.find("[[family]]\nname = \"S4\"").unwrap()],
+    );
+    let out = nimlab(&[
+        "verify",
+        "CN(7,4)",
+        "--max",
+        "3",
+        "--families",
+        &no_s4,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = parse("verify --families", &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(v["holds"], false);
+    let ex = v["counterexamples"].as_array().unwrap();
+    assert!(!ex.is_empty());
+    assert!(ex.iter().all(|c| c["condition"] == "II"), "{v}");
+
+    let weak_s3 = dir.write("weak-s3.toml", &text.replace("0 < a < e", "0 < a <= e"));
+    let out = nimlab(&["verify", "CN(7,4)", "--max", "3", "--families", &weak_s3]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains("FAILS") && text.contains("counterexample (I)"),
+        "{text}"
+    );
+
+    // A file for another game, or two claims at once: one-line errors.
+    fails(
+        &["verify", "CN(5,3)", "--max", "3", "--families", &path],
+        "",
+    );
+    fails(
+        &[
+            "verify",
+            "CN(7,4)",
+            "--max",
+            "3",
+            "--families",
+            &path,
+            "--theorem",
+            "cn-7-4",
+        ],
+        "",
+    );
+}

@@ -109,3 +109,31 @@ fn explain_falls_back_to_search() {
     assert!(v["method"] == "search" || v["method"] == "engine", "{v}");
     assert_eq!(v["outcome"], "P");
 }
+
+/// `theory --json` says for each entry how it was checked: by `prove` for every stack size (the prove
+/// crate's test `every_entry_listed_as_proved_is_proved` runs each of those proofs) or on a box.
+#[test]
+fn theory_json_says_how_each_entry_was_checked() {
+    let v = json(&["theory", "--json"]);
+    let entries = v.as_array().unwrap();
+    for e in entries {
+        let c = e["checked"].as_str().unwrap_or_else(|| panic!("{e}"));
+        assert!(
+            c == "checked on a box" || c.starts_with("proved for all sizes"),
+            "{e}"
+        );
+        assert_eq!(
+            c == "checked on a box",
+            e["proved_on"].as_array().unwrap().is_empty(),
+            "{e}"
+        );
+    }
+    let by_id = |id: &str| entries.iter().find(|e| e["id"] == id).unwrap().clone();
+    assert_eq!(by_id("cn-7-4")["checked"], "proved for all sizes");
+    assert_eq!(by_id("cn-7-4")["proved_on"], serde_json::json!(["CN(7,4)"]));
+    assert_eq!(by_id("bouton")["checked"], "checked on a box");
+    assert!(by_id("cn-n-n-1")["checked"]
+        .as_str()
+        .unwrap()
+        .contains("checked on a box for the other games"));
+}

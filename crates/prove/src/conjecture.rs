@@ -283,6 +283,21 @@ impl Conjecture {
     /// at most n piles), that the reading suits the game, and that the relations are linear (XOR is
     /// not).
     pub fn validate(&self) -> Result<()> {
+        self.validate_shape()?;
+        for f in &self.families {
+            if f.atoms.iter().any(Atom::has_xor) {
+                return Err(Error::Unsupported(format!(
+                    "family {}: xor(...) is not linear arithmetic; prove handles linear relations only (bit-vector proofs below 2^w are not implemented yet)",
+                    f.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that every family fits the game (CN families live on n stacks, SCN ones on at most n
+    /// piles); xor relations are allowed (exact membership evaluates them; only `prove` refuses them).
+    pub fn validate_shape(&self) -> Result<()> {
         if self.families.is_empty() {
             return Err(Error::Unsupported("the conjecture has no family".into()));
         }
@@ -298,12 +313,6 @@ impl Conjecture {
                     f.name,
                     f.len,
                     self.game.id()
-                )));
-            }
-            if f.atoms.iter().any(Atom::has_xor) {
-                return Err(Error::Unsupported(format!(
-                    "family {}: xor(...) is not linear arithmetic; prove handles linear relations only (bit-vector proofs below 2^w are not implemented yet)",
-                    f.name
                 )));
             }
         }
@@ -350,6 +359,14 @@ struct File {
 /// A conjecture from the text of a families file (TOML: `game`, `reading`, `[[family]]` tables with
 /// `name`, `length` and `relations`); `source` names the file in the report.
 pub fn from_toml(text: &str, source: &str) -> Result<Conjecture> {
+    let c = from_toml_any(text, source)?;
+    c.validate()?;
+    Ok(c)
+}
+
+/// A conjecture from the text of a families file, with xor relations allowed: for exact membership
+/// on a box (`verify --families`), not for `prove`.
+pub fn from_toml_any(text: &str, source: &str) -> Result<Conjecture> {
     let file: File = toml::from_str(text).map_err(|e| {
         Error::Unsupported(format!(
             "{source}: not a families file: {}",
@@ -378,7 +395,7 @@ pub fn from_toml(text: &str, source: &str) -> Result<Conjecture> {
         families,
         source: format!("file {source}"),
     };
-    c.validate()?;
+    c.validate_shape()?;
     Ok(c)
 }
 

@@ -12,15 +12,18 @@
 //!
 //! Modules: [`expr`] (the relation language), [`conjecture`] (families, membership, the families file
 //! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`]
-//! (running, re-checking, the report).
+//! (running, re-checking, the report), [`proved`] (the registry entries it proves, for `nimlab theory`).
 
 pub mod conjecture;
 pub mod encode;
 pub mod expr;
 pub mod prove;
+pub mod proved;
 pub mod solver;
 
-pub use conjecture::{from_theorem, from_toml, Conjecture, Kind, PFamily, ReadingRule, Ruleset};
+pub use conjecture::{
+    from_theorem, from_toml, from_toml_any, Conjecture, Kind, PFamily, ReadingRule, Ruleset,
+};
 pub use encode::Condition;
 pub use prove::{emit, prove, ConditionReport, Counterexample, Report, Status};
 pub use solver::{Answer, Solver};

@@ -304,3 +304,32 @@ fn scn_all_but_one_and_whole() {
         check(game, "scn-n-n", &[]);
     }
 }
+
+/// What `nimlab theory --json` calls "proved for all sizes" is proved: every pair of
+/// `nimlab_prove::proved::PROVED`, and each id is a registry entry covering its games.
+#[test]
+fn every_entry_listed_as_proved_is_proved() {
+    let Some(s) = common::solver("every_entry_listed_as_proved_is_proved") else {
+        return;
+    };
+    for (id, games) in nimlab_prove::proved::PROVED {
+        let t = nimlab_theory::by_id(id).unwrap_or_else(|| panic!("{id} is not in the registry"));
+        for game in *games {
+            let rules = Ruleset::parse(game).unwrap();
+            assert!(
+                t.covers(rules.game().as_ref()),
+                "{id} does not cover {game}"
+            );
+            let r = prove(&from_theorem(id, rules).unwrap(), &s).unwrap();
+            assert_eq!(r.verdict, Status::Proved, "{id} on {game}: {r:?}");
+        }
+    }
+    assert_eq!(
+        nimlab_prove::proved::checked("cn-7-4").0,
+        "proved for all sizes"
+    );
+    assert_eq!(
+        nimlab_prove::proved::checked("bouton").0,
+        "checked on a box"
+    );
+}

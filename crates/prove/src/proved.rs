@@ -1,0 +1,42 @@
+//! Which registry entries `nimlab prove --theorem ID` proves for every stack size, and on which games:
+//! what `nimlab theory --json` reports as `checked`. The test `every_entry_listed_as_proved_is_proved`
+//! (tests/proofs.rs) runs the prover on each pair listed here and fails unless it answers `proved`.
+
+/// Registry entries with the games the prover proves them on. An entry about one game is proved for
+/// every stack size; an entry about a family of games (`cn-n-n-1`, ...) only on the games listed.
+pub const PROVED: &[(&str, &[&str])] = &[
+    ("cn-n-n", &["CN(2,2)", "CN(3,3)", "CN(4,4)"]),
+    (
+        "cn-n-n-1",
+        &["CN(3,2)", "CN(4,3)", "CN(5,4)", "CN(6,5)", "CN(7,6)"],
+    ),
+    ("cn-4-2", &["CN(4,2)"]),
+    ("cn-5-2", &["CN(5,2)"]),
+    ("cn-5-3", &["CN(5,3)"]),
+    ("cn-6-3", &["CN(6,3)"]),
+    ("cn-7-4", &["CN(7,4)"]),
+    ("cn-8-6", &["CN(8,6)"]),
+    ("scn-n-n", &["SCN(2,2)", "SCN(3,3)"]),
+    ("scn-n-n-1", &["SCN(3,2)", "SCN(4,3)", "SCN(5,4)"]),
+    ("scn-4-2", &["SCN(4,2)"]),
+    ("scn-5-2", &["SCN(5,2)"]),
+    ("scn-5-3", &["SCN(5,3)"]),
+    ("scn-8-6", &["SCN(8,6)"]),
+];
+
+/// How the registry entry `id` is checked: `"proved for all sizes"` (one game, proved by `prove`),
+/// `"proved for all sizes on G1, G2, ...; checked on a box for the other games"` (a family of games),
+/// or `"checked on a box"` (the test harness's boxes); with the games proved on.
+pub fn checked(id: &str) -> (String, Vec<&'static str>) {
+    match PROVED.iter().find(|(i, _)| *i == id) {
+        Some((_, [game])) => ("proved for all sizes".into(), vec![*game]),
+        Some((_, games)) => (
+            format!(
+                "proved for all sizes on {}; checked on a box for the other games",
+                games.join(", ")
+            ),
+            games.to_vec(),
+        ),
+        None => ("checked on a box".into(), Vec::new()),
+    }
+}
