@@ -164,7 +164,7 @@ pub fn verify(
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Error::BadGame(format!("cannot read {path}: {e}")))?;
             let c = nimlab_prove::from_toml_any(&text, path)?;
-            if nimlab_prove::Ruleset::of(game) != Some(c.game) {
+            if nimlab_prove::Ruleset::of(game).as_ref() != Some(&c.game) {
                 return Err(Error::BadGame(format!(
                     "{path} is a families file for {}, not {}",
                     c.game.id(),
