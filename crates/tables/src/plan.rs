@@ -926,7 +926,7 @@ fn listed_values(game: &dyn Game, plan: &Plan, solved: &Solved) -> Result<Option
 /// The GPU route of [`compute`].
 #[cfg(feature = "gpu")]
 mod gpu_backend {
-    use super::{interrupted_gpu, Backend, Plan, Solved};
+    use super::{gpu_error, Backend, Plan, Solved};
     use crate::{gpu, store};
     use nimlab_core::{BoxDomain, Error, Game, Hooks, Result};
 
@@ -954,8 +954,13 @@ mod gpu_backend {
             &gpu::Options::default(),
             hooks,
             &mut |p| store::encode_positions(&mut data, p),
-        )
-        .map_err(interrupted_gpu)?;
+        );
+        let s = match s {
+            Ok(s) => s,
+            // Auto: a box beyond this adapter's bindings or the 32-bit ranks goes to the CPU.
+            Err(gpu::GpuError::TooLarge(_)) if plan.backend == Backend::Auto => return Ok(None),
+            Err(e) => return Err(gpu_error(e)),
+        };
         let solved = Solved::PSet {
             count: Some(s.count as u128),
             canonical_count: s.canonical_count,
@@ -967,7 +972,7 @@ mod gpu_backend {
 }
 
 #[cfg(feature = "gpu")]
-fn interrupted_gpu(e: crate::gpu::GpuError) -> Error {
+fn gpu_error(e: crate::gpu::GpuError) -> Error {
     match e {
         crate::gpu::GpuError::Interrupted => Error::Interrupted,
         crate::gpu::GpuError::TooLarge(s) => Error::TooLarge(s),

@@ -108,7 +108,9 @@ pub fn solve(
     dev.check()?;
     let full = if r == 64 { !0u64 } else { (1u64 << r) - 1 };
     let weights: Vec<u64> = (0..n).map(|j| (r as u64).pow(j as u32)).collect();
-    let total = rk.tiers() as u64;
+    // Progress in positions, as the CPU engine reports it.
+    let total = (r as u64).pow(m as u32);
+    let mut done = 0u64;
     let mut prev: Vec<u32> = Vec::new();
     let mut out = Vec::new();
     for (t, slabs) in plan.iter().enumerate() {
@@ -168,8 +170,9 @@ pub fn solve(
             }
         }
         prev = cur;
+        done += size as u64 * r as u64;
         if let Some(p) = hooks.progress {
-            p(t as u64 + 1, total);
+            p(done, total);
         }
     }
     out.par_sort_unstable();
