@@ -137,7 +137,7 @@ fn boxes_forced_through_many_slabs() {
     // CN(7,4) on [0..6]^7: 37 tiers, the widest of 9331 lines, so thousands of slabs of 40 lines.
     through_slabs(dev, 7, 7, cyclic_windows(7, 4), 40);
     // Odd sizes, one line per slab, and a 64-value bit axis (both halves of the word).
-    through_slabs(dev, 3, 64, cyclic_windows(3, 2), 97);
+    through_slabs(dev, 3, 64, cyclic_windows(3, 2), 19);
     through_slabs(dev, 4, 5, cyclic_windows(4, 3), 1);
     let moore: Vec<Vec<usize>> = (0u64..1 << 5)
         .filter(|s| s.count_ones() == 2)
