@@ -283,8 +283,8 @@ fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Res
         Backend::Cpu => Ok(Backend::Cpu),
         Backend::Gpu if !cfg!(feature = "gpu") => Err(unsupported(NO_GPU_FEATURE.into())),
         Backend::Gpu if !gpu_route => Err(unsupported(format!(
-            "--backend gpu computes engine P-sets of CN, Nim and Moore's Nim; {id}{} runs on the CPU: use --backend cpu",
-            if req.kind == Kind::Grundy { " Grundy tables" } else { "" }
+            "--backend gpu computes engine P-sets of CN, Nim and Moore's Nim; {} on the CPU: use --backend cpu",
+            if req.kind == Kind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
         ))),
         Backend::Gpu => Ok(Backend::Gpu),
         Backend::Auto if cfg!(feature = "gpu") && gpu_route && positions >= AUTO_GPU_POSITIONS => {

@@ -118,7 +118,7 @@ fn through_slabs(dev: &Device, m: usize, r: usize, windows: Vec<Vec<usize>>, sla
         assert!(slabs > rk.tiers(), "m {m} r {r}: {slabs} slabs");
         let want = tiers::solve(&spec, Hooks::default()).unwrap();
         let opts = Options {
-            slab_bytes: Some(slab_lines * spec.windows.len() as u64 * 8),
+            slab_bytes: Some(slab_lines * (spec.windows.len() as u64 * 8 + 4)),
         };
         let got = gpu::solve(dev, &spec, &opts, Hooks::default()).unwrap();
         assert!(!want.is_empty());

@@ -50,8 +50,8 @@ impl std::error::Error for GpuError {}
 /// Tuning of a run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
-    /// Most bytes of `D` words per slab (default: the adapter's largest binding). Tests set it small
-    /// to force a box through many slabs.
+    /// Most bytes per slab, 8 per window and 4 (the P-bit) per line (default: the adapter's largest
+    /// binding). Tests set it small to force a box through many slabs.
     pub slab_bytes: Option<u64>,
 }
 

@@ -55,7 +55,8 @@ pub fn solve(
         .slab_bytes
         .unwrap_or(limit)
         .min(limit)
-        .checked_div(record)
+        // A line's D words and its P-bit, read back through one staging buffer.
+        .checked_div(record + 4)
         .unwrap_or(1)
         .max(1);
     let max_span = limit / record;
