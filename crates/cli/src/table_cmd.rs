@@ -30,6 +30,17 @@ pub enum Method {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Backend {
+    /// The GPU when one is present (not a CPU driver) and the box is large enough to gain, else the CPU.
+    Auto,
+    /// The CPU engine.
+    Cpu,
+    /// The GPU, through wgpu (Vulkan, Metal, DX12): P-sets of CN, Nim and Moore's Nim. Needs a binary
+    /// built with `--features gpu`.
+    Gpu,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
     Json,
@@ -68,6 +79,9 @@ pub struct TableArgs {
     /// How to compute a box table.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
+    /// Where the engine computes a P-set: the CPU or a GPU (`gpu` needs the `gpu` build feature).
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
     /// Output format (--json is the same as --format json).
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -111,6 +125,11 @@ pub fn run(a: &TableArgs) -> Result<(), Error> {
             Method::Auto => plan::Method::Auto,
             Method::Fast => plan::Method::Engine,
             Method::Naive => plan::Method::Naive,
+        },
+        backend: match a.backend {
+            Backend::Auto => plan::Backend::Auto,
+            Backend::Cpu => plan::Backend::Cpu,
+            Backend::Gpu => plan::Backend::Gpu,
         },
         remoteness: a.remoteness,
         limit: a.common.limit,

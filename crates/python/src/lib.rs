@@ -315,6 +315,8 @@ impl PyGame {
             play: play_of(misere),
             kind: if grundy { Kind::Grundy } else { Kind::PSet },
             method,
+            // The Python package is built without the `gpu` feature: the CPU engine.
+            backend: plan::Backend::Cpu,
             remoteness: false,
             limit,
         };

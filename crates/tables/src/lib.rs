@@ -10,8 +10,11 @@
 //! - [`sink`]: the table writer (text, JSON, CSV, JSONL), streamed;
 //! - [`store`]: the embedded SQLite store of solved tables;
 //! - [`tiers`]: the same P-set recurrence scheduled by tiers (sum of the line's coordinates), the CPU
-//!   reference for a GPU back end.
+//!   reference for the GPU back end;
+//! - `gpu` (feature `gpu`): that schedule as a WGSL compute kernel through wgpu.
 
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod grundy;
 pub mod lines;
 pub mod plan;

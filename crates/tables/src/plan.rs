@@ -35,6 +35,33 @@ pub enum Method {
     Naive,
 }
 
+/// Where an engine P-set is computed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The GPU when a hardware adapter is present and the box is large enough to gain
+    /// ([`AUTO_GPU_POSITIONS`]), else the CPU.
+    #[default]
+    Auto,
+    /// The CPU engine.
+    Cpu,
+    /// The GPU (feature `gpu`): an error where it does not apply or no adapter is found.
+    Gpu,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Cpu => "cpu",
+            Backend::Gpu => "gpu",
+        }
+    }
+}
+
+/// Smallest box (positions) that `--backend auto` sends to a GPU: below it, setting up the device
+/// and moving the tiers costs more than the CPU engine takes.
+pub const AUTO_GPU_POSITIONS: f64 = 1.0e9;
+
 /// The bound options as the user gave them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Bounds {
@@ -53,6 +80,8 @@ pub struct Request {
     pub play: Play,
     pub kind: Kind,
     pub method: Method,
+    /// CPU or GPU, for engine P-sets.
+    pub backend: Backend,
     /// Add each listed P-position's remoteness and suspense number.
     pub remoteness: bool,
     /// The work budget (estimated steps) above which the table is refused.
@@ -85,6 +114,9 @@ pub struct Plan {
     pub play: Play,
     pub kind: Kind,
     pub route: Route,
+    /// Where the engine runs: [`Backend::Cpu`], [`Backend::Gpu`] (refused up front where it does not
+    /// apply), or [`Backend::Auto`]: the GPU if a hardware adapter is present at run time.
+    pub backend: Backend,
     /// Positions in the domain.
     pub positions: f64,
     /// Estimated steps (word operations of the engine, option visits of the search).
@@ -220,6 +252,7 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
             "a Grundy table of {total:.1e} positions is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller --max"
         )));
     }
+    let backend = choose_backend(&id, req, &route, total)?;
     let key = box_key(game, &domain, req.play, req.kind);
     let p = Plan {
         game: id,
@@ -227,6 +260,7 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
         play: req.play,
         kind: req.kind,
         route,
+        backend,
         positions: total,
         steps,
         key,
@@ -237,6 +271,27 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
     };
     check_remoteness(game, &p)?;
     Ok(p)
+}
+
+/// The line `--backend gpu` gets from a binary built without the feature.
+pub const NO_GPU_FEATURE: &str = "--backend gpu: this nimlab was built without the `gpu` feature; rebuild it with `cargo build --release -p nimlab-cli --features gpu`, or use --backend cpu";
+
+/// Resolves the back end of a box table, refusing `--backend gpu` where it cannot run.
+fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Result<Backend> {
+    let gpu_route = req.kind == Kind::PSet && matches!(route, Route::Engine(Rules::Windows { .. }));
+    match req.backend {
+        Backend::Cpu => Ok(Backend::Cpu),
+        Backend::Gpu if !cfg!(feature = "gpu") => Err(unsupported(NO_GPU_FEATURE.into())),
+        Backend::Gpu if !gpu_route => Err(unsupported(format!(
+            "--backend gpu computes engine P-sets of CN, Nim and Moore's Nim; {} on the CPU: use --backend cpu",
+            if req.kind == Kind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
+        ))),
+        Backend::Gpu => Ok(Backend::Gpu),
+        Backend::Auto if cfg!(feature = "gpu") && gpu_route && positions >= AUTO_GPU_POSITIONS => {
+            Ok(Backend::Auto)
+        }
+        Backend::Auto => Ok(Backend::Cpu),
+    }
 }
 
 /// True when the engine would cover this game if the box's entries stayed below 64.
@@ -288,6 +343,13 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
         return Err(unsupported(format!(
             "the engine covers games on a box of entries; {id} is tabulated by search: leave out --method fast"
         )));
+    }
+    if req.backend == Backend::Gpu {
+        return Err(unsupported(if cfg!(feature = "gpu") {
+            format!("--backend gpu computes engine P-sets of box games; {id} is tabulated by search on the CPU: use --backend cpu")
+        } else {
+            NO_GPU_FEATURE.into()
+        }));
     }
     let (domain, bound, flag) = if spread {
         if b.max_sum.is_some() {
@@ -353,6 +415,7 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
         play: req.play,
         kind: req.kind,
         route: Route::Search,
+        backend: Backend::Cpu,
         positions: positions.len() as f64,
         steps,
         key,
@@ -463,6 +526,7 @@ impl Plan {
             play,
             kind,
             route: Route::Search,
+            backend: Backend::Cpu,
             steps: 0.0,
             key: e.key.clone(),
             remoteness: false,
@@ -585,6 +649,9 @@ pub struct Answer {
     pub store_error: Option<String>,
     /// With `--remoteness`: (remoteness, suspense) of each listed P-position, in order.
     pub listed: Option<Vec<(u64, u64)>>,
+    /// The back end that computed it ("cpu" or "gpu"; none for a stored table) and the GPU adapter.
+    pub backend: Option<&'static str>,
+    pub adapter: Option<String>,
 }
 
 /// Looks the planned table up in `store`, else computes it and saves it there.
@@ -605,7 +672,7 @@ pub fn run(
         }
     }
     let start = Instant::now();
-    let solved = compute(game, plan, hooks)?;
+    let (solved, adapter) = compute(game, plan, hooks)?;
     let seconds = start.elapsed().as_secs_f64();
     let source = match plan.route {
         Route::Engine(_) => Source::Engine,
@@ -613,7 +680,7 @@ pub fn run(
     };
     let (mut store_id, mut store_error) = (None, None);
     if let Some(s) = store {
-        match save(s, plan, &solved, seconds) {
+        match save(s, plan, &solved, seconds, adapter.is_some()) {
             Ok(id) => store_id = Some(id),
             Err(e) => store_error = Some(e.to_string()),
         }
@@ -626,6 +693,8 @@ pub fn run(
         store_id,
         store_error,
         listed,
+        backend: Some(if adapter.is_some() { "gpu" } else { "cpu" }),
+        adapter,
     })
 }
 
@@ -663,6 +732,8 @@ pub fn load(s: &Store, plan: &Plan, e: &Entry) -> Result<Answer> {
         store_id: Some(e.id),
         store_error: None,
         listed: None,
+        backend: None,
+        adapter: None,
     })
 }
 
@@ -670,13 +741,24 @@ fn interrupted(_: crate::lines::Interrupted) -> Error {
     Error::Interrupted
 }
 
-fn compute(game: &dyn Game, plan: &Plan, hooks: Hooks) -> Result<Solved> {
+/// Computes the table; with the GPU adapter's name when the GPU computed it.
+fn compute(game: &dyn Game, plan: &Plan, hooks: Hooks) -> Result<(Solved, Option<String>)> {
     if let Some(positions) = &plan.chip_positions {
-        return compute_chips(game, plan, positions, hooks);
+        return Ok((compute_chips(game, plan, positions, hooks)?, None));
     }
     let Domain::Box(domain) = &plan.domain else {
         unreachable!("a box plan has a box domain")
     };
+    #[cfg(feature = "gpu")]
+    if plan.backend != Backend::Cpu {
+        if let Some(done) = gpu_backend::compute(game, plan, domain, hooks)? {
+            return Ok(done);
+        }
+    }
+    Ok((compute_box(game, plan, domain, hooks)?, None))
+}
+
+fn compute_box(game: &dyn Game, plan: &Plan, domain: &BoxDomain, hooks: Hooks) -> Result<Solved> {
     let r = domain.radix() as usize;
     Ok(match (plan.kind, &plan.route) {
         (Kind::Grundy, Route::Engine(Rules::Windows { m, windows })) => Solved::Grundy {
@@ -777,8 +859,9 @@ fn compute_chips(game: &dyn Game, plan: &Plan, positions: &[Pos], hooks: Hooks) 
     })
 }
 
-fn save(s: &mut Store, plan: &Plan, solved: &Solved, seconds: f64) -> Result<i64> {
+fn save(s: &mut Store, plan: &Plan, solved: &Solved, seconds: f64, on_gpu: bool) -> Result<i64> {
     let engine = match plan.route {
+        Route::Engine(_) if on_gpu => format!("gpu-{ENGINE_VERSION}"),
         Route::Engine(_) => ENGINE_VERSION.to_string(),
         Route::Search => format!("naive-{}", env!("CARGO_PKG_VERSION")),
     };
@@ -838,4 +921,61 @@ fn listed_values(game: &dyn Game, plan: &Plan, solved: &Solved) -> Result<Option
         })
         .collect::<Result<Vec<_>>>()
         .map(Some)
+}
+
+/// The GPU route of [`compute`].
+#[cfg(feature = "gpu")]
+mod gpu_backend {
+    use super::{gpu_error, Backend, Plan, Solved};
+    use crate::{gpu, store};
+    use nimlab_core::{BoxDomain, Error, Game, Hooks, Result};
+
+    /// The P-set on the GPU, or `None` when `--backend auto` finds no hardware adapter (the CPU then
+    /// computes it). `--backend gpu` without an adapter is an error naming the fix.
+    pub(super) fn compute(
+        game: &dyn Game,
+        plan: &Plan,
+        domain: &BoxDomain,
+        hooks: Hooks,
+    ) -> Result<Option<(Solved, Option<String>)>> {
+        let dev = match (gpu::Device::open(), plan.backend) {
+            (Ok(d), Backend::Gpu) => d,
+            (Ok(d), _) if !d.is_cpu() => d,
+            (Err(e), Backend::Gpu) => return Err(Error::Unsupported(e.to_string())),
+            // Auto: no adapter, or only a driver that runs on the CPU.
+            _ => return Ok(None),
+        };
+        let mut data = Vec::new();
+        let s = gpu::tabulate(
+            &dev,
+            game,
+            domain,
+            plan.play,
+            &gpu::Options::default(),
+            hooks,
+            &mut |p| store::encode_positions(&mut data, p),
+        );
+        let s = match s {
+            Ok(s) => s,
+            // Auto: a box beyond this adapter's bindings or the 32-bit ranks goes to the CPU.
+            Err(gpu::GpuError::TooLarge(_)) if plan.backend == Backend::Auto => return Ok(None),
+            Err(e) => return Err(gpu_error(e)),
+        };
+        let solved = Solved::PSet {
+            count: Some(s.count as u128),
+            canonical_count: s.canonical_count,
+            by_length: s.by_length,
+            data,
+        };
+        Ok(Some((solved, Some(dev.adapter()))))
+    }
+}
+
+#[cfg(feature = "gpu")]
+fn gpu_error(e: crate::gpu::GpuError) -> Error {
+    match e {
+        crate::gpu::GpuError::Interrupted => Error::Interrupted,
+        crate::gpu::GpuError::TooLarge(s) => Error::TooLarge(s),
+        e => Error::Unsupported(e.to_string()),
+    }
 }

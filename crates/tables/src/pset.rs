@@ -113,6 +113,29 @@ fn take_slab(
     }
 }
 
+/// The summary and canonical P-positions of a window game from all its P-lines (sorted by line index),
+/// exactly as [`tabulate`] gives them: for back ends that return every P-line at once.
+pub fn summarise(
+    game: &dyn Game,
+    domain: &BoxDomain,
+    m: usize,
+    lines: &[(u64, u8)],
+    sink: &mut dyn FnMut(&[u64]),
+) -> Summary {
+    let r = domain.radix();
+    // Lines of one value of the first tuple entry (the engine's slabs).
+    let per_slab = r.pow(m.saturating_sub(2) as u32);
+    let mut counts = (0u64, 0u64);
+    for slab in lines.chunk_by(|a, b| a.0 / per_slab == b.0 / per_slab) {
+        take_slab(game, m, domain, slab, &mut counts, sink);
+    }
+    Summary {
+        count: counts.0,
+        canonical_count: counts.1,
+        by_length: vec![(m, counts.0, counts.1)],
+    }
+}
+
 /// Tabulates the P-set of `game` over `domain` (which [`rules_for`] must accept), sending the
 /// canonical P-positions to `sink` shortest first, then in lexicographic order.
 pub fn tabulate(

@@ -61,6 +61,15 @@ pub fn summary(plan: &Plan, a: &Answer) -> String {
     }
 }
 
+/// "back end: gpu (ADAPTER)" or "back end: cpu" for a computed table; none for a stored one.
+fn backend_line(a: &Answer) -> Option<String> {
+    let b = a.backend?;
+    Some(match &a.adapter {
+        Some(ad) => format!("back end: {b} ({ad})"),
+        None => format!("back end: {b}"),
+    })
+}
+
 fn bound_words(plan: &Plan) -> String {
     match &plan.domain {
         Domain::Box(d) => format!("entries in {}..={}, lengths {:?}", d.lo, d.hi, d.lengths),
@@ -132,6 +141,8 @@ fn json_head(plan: &Plan, a: &Answer) -> Value {
         "positions_in_box": plan.positions as u64,
         "seconds": a.seconds,
         "method": a.source.name(),
+        "backend": a.backend,
+        "adapter": a.adapter,
     });
     match &plan.domain {
         Domain::Box(_) => v["max"] = json!(plan.bounds.max),
@@ -237,6 +248,9 @@ fn write_pset(
                     count_text(*count),
                     a.seconds
                 )?;
+            }
+            if let Some(line) = backend_line(a) {
+                writeln!(out, "{line}")?;
             }
             if several_lengths(plan) {
                 for &(m, c, cc) in by_length {

@@ -61,6 +61,16 @@ impl Ranking {
         self.count[self.n].get(t).copied().unwrap_or(0)
     }
 
+    /// The number of tuples of `j` entries (at most the `n` of [`Ranking::new`]) in `0..r` with sum `s`.
+    pub fn compositions(&self, j: usize, s: usize) -> u64 {
+        self.count[j].get(s).copied().unwrap_or(0)
+    }
+
+    /// The number of axes `n` and values per axis `r` of the tuples ranked.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.n, self.r)
+    }
+
     /// Tuples of `j` entries with sum in `s-x+1 ..= s` (those whose first entry is below `x`, after
     /// the first entry is taken off).
     fn skipped(&self, j: usize, s: usize, x: usize) -> u64 {

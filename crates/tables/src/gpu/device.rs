@@ -1,0 +1,117 @@
+//! Opening a GPU through wgpu: Vulkan, Metal or DX12 only (never a silent fall-back to OpenGL), the
+//! adapter's own limits, the P-set kernel compiled once, and device errors kept as text instead of
+//! wgpu's default panic.
+
+use super::GpuError;
+use std::sync::{Arc, Mutex};
+
+/// An opened adapter and device with the P-set pipeline.
+pub struct Device {
+    pub(super) device: wgpu::Device,
+    pub(super) queue: wgpu::Queue,
+    pub(super) pipeline: wgpu::ComputePipeline,
+    pub(super) layout: wgpu::BindGroupLayout,
+    /// Largest storage binding and largest buffer, in bytes.
+    pub(super) max_binding: u64,
+    pub(super) max_buffer: u64,
+    info: wgpu::AdapterInfo,
+    /// The first error the device reported (validation, out of memory), if any.
+    errors: Arc<Mutex<Option<String>>>,
+}
+
+impl Device {
+    /// Opens the best adapter on Vulkan, Metal or DX12.
+    pub fn open() -> Result<Device, GpuError> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12;
+        let instance = wgpu::Instance::new(desc);
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        }))
+        .map_err(|_| GpuError::NoAdapter)?;
+        let info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("nimlab"),
+            required_features: wgpu::Features::empty(),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::Device(format!("{}: {e}", info.name)))?;
+        let errors: Arc<Mutex<Option<String>>> = Arc::default();
+        let sink = errors.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            let mut slot = sink.lock().unwrap_or_else(|p| p.into_inner());
+            slot.get_or_insert_with(|| e.to_string());
+        }));
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("pset"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("pset.wgsl").into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("pset"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let layout = pipeline.get_bind_group_layout(0);
+        let limits = device.limits();
+        let d = Device {
+            max_binding: limits.max_storage_buffer_binding_size,
+            max_buffer: limits.max_buffer_size,
+            device,
+            queue,
+            pipeline,
+            layout,
+            info,
+            errors,
+        };
+        d.check()?;
+        Ok(d)
+    }
+
+    /// The adapter, in words: its name and back end, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan)".
+    pub fn adapter(&self) -> String {
+        format!("{} ({:?})", self.info.name, self.info.backend)
+    }
+
+    /// True for a driver that runs on the CPU (lavapipe, WARP): correct, but never faster than the
+    /// CPU engine.
+    pub fn is_cpu(&self) -> bool {
+        self.info.device_type == wgpu::DeviceType::Cpu
+    }
+
+    /// The first error the device reported since it was opened, as one line.
+    pub(super) fn check(&self) -> Result<(), GpuError> {
+        let slot = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        match slot.as_ref() {
+            Some(e) => Err(GpuError::Device(format!("{}: {e}", self.info.name))),
+            None => Ok(()),
+        }
+    }
+
+    /// Waits for the queue to finish.
+    pub(super) fn wait(&self) -> Result<(), GpuError> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Device(format!("{}: {e}", self.info.name)))?;
+        self.check()
+    }
+
+    pub(super) fn buffer(
+        &self,
+        label: &str,
+        bytes: u64,
+        usage: wgpu::BufferUsages,
+    ) -> wgpu::Buffer {
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            // Never 0 bytes (a binding must not be empty), and whole words.
+            size: bytes.max(16).next_multiple_of(16),
+            usage,
+            mapped_at_creation: false,
+        })
+    }
+}

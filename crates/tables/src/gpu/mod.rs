@@ -1,0 +1,98 @@
+//! The GPU back end (feature `gpu`): the tier schedule of [`crate::tiers`] as a WGSL compute kernel,
+//! run through wgpu on Vulkan, Metal or DX12 (and, on a machine without a GPU, Mesa's lavapipe).
+//!
+//! - [`schedule`]: host-side arithmetic (the ranking table, slabs and the spans they read), no GPU;
+//! - `device`: opening an adapter and compiling the kernel (`pset.wgsl`);
+//! - `run`: the driver, slab by slab.
+//!
+//! Covered: P-sets of window games with entries from 0 (CN, Nim, Moore's Nim), both conventions, equal
+//! to [`crate::pset::tabulate`]. Not covered: Grundy values and SCN (the CPU engine computes them).
+
+mod device;
+mod run;
+pub mod schedule;
+
+use crate::lines::{Hooks, LineSpec};
+use crate::pset::{self, Rules, Summary};
+use nimlab_core::{BoxDomain, Game, Play};
+
+pub use device::Device;
+
+/// Why the GPU back end could not answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GpuError {
+    /// No Vulkan, Metal or DX12 adapter.
+    NoAdapter,
+    /// The device failed (creation, out of memory, a lost device), with the adapter and the reason.
+    Device(String),
+    /// The box does not fit the back end's 32-bit ranks or the adapter's bindings.
+    TooLarge(String),
+    /// Cancelled through [`Hooks`].
+    Interrupted,
+}
+
+impl std::fmt::Display for GpuError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GpuError::NoAdapter => write!(
+                f,
+                "no GPU adapter found (install a Vulkan driver, e.g. Debian's mesa-vulkan-drivers, or use --backend cpu)"
+            ),
+            GpuError::Device(e) => write!(f, "the GPU failed: {e}"),
+            GpuError::TooLarge(e) => write!(f, "{e}"),
+            GpuError::Interrupted => write!(f, "interrupted"),
+        }
+    }
+}
+
+impl std::error::Error for GpuError {}
+
+/// Tuning of a run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Most bytes per slab, 8 per window and 4 (the P-bit) per line (default: the adapter's largest
+    /// binding). Tests set it small to force a box through many slabs.
+    pub slab_bytes: Option<u64>,
+}
+
+/// True when the GPU back end covers this rule set (window games; not SCN).
+pub fn covers(rules: &Rules) -> bool {
+    matches!(rules, Rules::Windows { .. })
+}
+
+/// The P-lines of a window game: equal to [`crate::tiers::solve`] and [`crate::lines::solve`].
+pub fn solve(
+    dev: &Device,
+    spec: &LineSpec,
+    opts: &Options,
+    hooks: Hooks,
+) -> Result<Vec<(u64, u8)>, GpuError> {
+    run::solve(dev, spec, opts, hooks)
+}
+
+/// [`pset::tabulate`] on the GPU: the same counts and the same canonical P-positions, in the same
+/// order, for the window games [`covers`] accepts.
+pub fn tabulate(
+    dev: &Device,
+    game: &dyn Game,
+    domain: &BoxDomain,
+    play: Play,
+    opts: &Options,
+    hooks: Hooks,
+    sink: &mut dyn FnMut(&[u64]),
+) -> Result<Summary, GpuError> {
+    let Some(Rules::Windows { m, windows }) = pset::rules_for(game, domain) else {
+        return Err(GpuError::TooLarge(format!(
+            "the GPU back end covers P-sets of CN, Nim and Moore's Nim, not {}",
+            game.id()
+        )));
+    };
+    let spec = LineSpec {
+        m,
+        r: domain.radix() as usize,
+        windows: pset::engine_windows(m, &windows),
+        origin_n: play == Play::Misere,
+    };
+    let lines = solve(dev, &spec, opts, hooks)?;
+    Ok(pset::summarise(game, domain, m, &lines, sink))
+}

@@ -1,0 +1,164 @@
+//! The GPU back end equals the CPU engine (`pset::tabulate`): counts, counts by length and the listed
+//! canonical P-positions, for every CN(n,k) with n <= 7, Nim and Moore's Nim up to 6 heaps, in both
+//! conventions, on boxes of at least 10^5 positions (or the largest box the engine takes, for 1 and 2
+//! stacks); and boxes forced through many slabs give the same P-lines as the tier schedule on the CPU.
+//!
+//! Without a GPU adapter these tests print SKIPPED and pass, unless `NIMLAB_REQUIRE_GPU=1` (CI, with
+//! Mesa's lavapipe installed), where they fail.
+#![cfg(feature = "gpu")]
+
+use nimlab_core::{Game, Play};
+use nimlab_games::{CircularNim, MooreNim, Nim};
+use nimlab_tables::gpu::{self, schedule, Device, GpuError, Options};
+use nimlab_tables::lines::{Hooks, LineSpec};
+use nimlab_tables::pset::{self, cyclic_windows, engine_windows};
+use nimlab_tables::tiers;
+use std::sync::OnceLock;
+
+/// The adapter, opened once for the whole file; `None` (after printing SKIPPED) when there is none.
+fn device(test: &str) -> Option<&'static Device> {
+    static DEV: OnceLock<Result<Device, GpuError>> = OnceLock::new();
+    match DEV.get_or_init(Device::open) {
+        Ok(d) => Some(d),
+        Err(e) if std::env::var("NIMLAB_REQUIRE_GPU").as_deref() == Ok("1") => {
+            panic!("NIMLAB_REQUIRE_GPU=1 and {e}")
+        }
+        Err(e) => {
+            eprintln!("SKIPPED {test}: {e}");
+            None
+        }
+    }
+}
+
+type Answer = (pset::Summary, Vec<Vec<u64>>);
+
+fn cpu(game: &dyn Game, d: &nimlab_core::BoxDomain, play: Play) -> Answer {
+    let mut got = Vec::new();
+    let s = pset::tabulate(game, d, play, Hooks::default(), &mut |p| {
+        got.push(p.to_vec())
+    })
+    .unwrap();
+    (s, got)
+}
+
+fn on_gpu(dev: &Device, game: &dyn Game, d: &nimlab_core::BoxDomain, play: Play) -> Answer {
+    let mut got = Vec::new();
+    let s = gpu::tabulate(
+        dev,
+        game,
+        d,
+        play,
+        &Options::default(),
+        Hooks::default(),
+        &mut |p| got.push(p.to_vec()),
+    )
+    .unwrap();
+    (s, got)
+}
+
+/// The smallest box of at least 10^5 positions (or the largest the engine takes), both conventions.
+fn check(dev: &Device, game: &dyn Game, heaps: Option<usize>) {
+    let mut hi = 1;
+    while hi < 63 && game.table_domain(hi, heaps).unwrap().size_f64() < 1e5 {
+        hi += 1;
+    }
+    let d = game.table_domain(hi, heaps).unwrap();
+    for play in [Play::Normal, Play::Misere] {
+        let want = cpu(game, &d, play);
+        let got = on_gpu(dev, game, &d, play);
+        let what = format!("{} {play} max {hi}", game.id());
+        assert!(
+            want.0.count > 0,
+            "{what}: the CPU engine found no P-position"
+        );
+        assert_eq!(got.0, want.0, "{what}: counts");
+        assert_eq!(got.1, want.1, "{what}: canonical positions");
+    }
+}
+
+#[test]
+fn circular_nim_every_k_equals_the_cpu_engine() {
+    let Some(dev) = device("circular_nim_every_k_equals_the_cpu_engine") else {
+        return;
+    };
+    for n in 1..=7usize {
+        for k in 1..=n {
+            check(dev, &CircularNim::new(n, k).unwrap(), None);
+        }
+    }
+}
+
+#[test]
+fn nim_and_moore_equal_the_cpu_engine() {
+    let Some(dev) = device("nim_and_moore_equal_the_cpu_engine") else {
+        return;
+    };
+    for heaps in 1..=6usize {
+        check(dev, &Nim, Some(heaps));
+        for k in 1..=heaps {
+            check(dev, &MooreNim::new(k).unwrap(), Some(heaps));
+        }
+    }
+}
+
+/// P-lines of the GPU with slabs of `slab_lines` lines against the tier schedule on the CPU.
+fn through_slabs(dev: &Device, m: usize, r: usize, windows: Vec<Vec<usize>>, slab_lines: u64) {
+    for origin_n in [false, true] {
+        let spec = LineSpec {
+            m,
+            r,
+            windows: engine_windows(m, &windows),
+            origin_n,
+        };
+        // The schedule does split this box into more slabs than tiers.
+        let rk = tiers::Ranking::new(m - 1, r);
+        let slabs: usize = (0..rk.tiers())
+            .map(|t| schedule::slabs(&rk, t, slab_lines, u64::MAX).unwrap().len())
+            .sum();
+        assert!(slabs > rk.tiers(), "m {m} r {r}: {slabs} slabs");
+        let want = tiers::solve(&spec, Hooks::default()).unwrap();
+        let opts = Options {
+            slab_bytes: Some(slab_lines * (spec.windows.len() as u64 * 8 + 4)),
+        };
+        let got = gpu::solve(dev, &spec, &opts, Hooks::default()).unwrap();
+        assert!(!want.is_empty());
+        assert_eq!(
+            got, want,
+            "m {m} r {r} slabs of {slab_lines} lines, misère {origin_n}"
+        );
+    }
+}
+
+#[test]
+fn boxes_forced_through_many_slabs() {
+    let Some(dev) = device("boxes_forced_through_many_slabs") else {
+        return;
+    };
+    // CN(7,4) on [0..6]^7: 37 tiers, the widest of 9331 lines, so thousands of slabs of 40 lines.
+    through_slabs(dev, 7, 7, cyclic_windows(7, 4), 40);
+    // Odd sizes, one line per slab, and a 64-value bit axis (both halves of the word).
+    through_slabs(dev, 3, 64, cyclic_windows(3, 2), 19);
+    through_slabs(dev, 4, 5, cyclic_windows(4, 3), 1);
+    let moore: Vec<Vec<usize>> = (0u64..1 << 5)
+        .filter(|s| s.count_ones() == 2)
+        .map(|s| (0..5).filter(|&i| s >> i & 1 == 1).collect())
+        .collect();
+    through_slabs(dev, 5, 9, moore, 13);
+}
+
+/// A box whose tiers cannot be ranked in 32 bits is refused with one line, before any work.
+#[test]
+fn a_box_too_large_is_refused_with_one_line() {
+    let Some(dev) = device("a_box_too_large_is_refused_with_one_line") else {
+        return;
+    };
+    let spec = LineSpec {
+        m: 9,
+        r: 64,
+        windows: engine_windows(9, &cyclic_windows(9, 3)),
+        origin_n: false,
+    };
+    let e = gpu::solve(dev, &spec, &Options::default(), Hooks::default()).unwrap_err();
+    assert!(matches!(e, GpuError::TooLarge(_)), "{e}");
+    assert!(!e.to_string().contains('\n'));
+}
