@@ -1,7 +1,7 @@
 //! End to end: `nimlab serve` on a free loopback port, the page loaded in headless Chromium (driven
 //! through chromedriver's WebDriver protocol), a whole CN(5,3) game played by clicking, and the
-//! computer winning from an N-position. Screenshots are written to
-//! `target/tmp/nimlab-browser/` (`CARGO_TARGET_TMPDIR`).
+//! computer winning from an N-position. Screenshots are written to the
+//! `nimlab-browser` folder of Cargo's test scratch directory (`CARGO_TARGET_TMPDIR`).
 //!
 //! Needs Debian's `chromium` and `chromium-driver` on `PATH` (CI installs them in `.ci/run`). Without
 //! them the test says `SKIPPED` on stderr and passes, unless `NIMLAB_REQUIRE_BROWSER=1` is set (as in

@@ -100,15 +100,7 @@ impl Game for CircularNim {
     }
 
     fn validate(&self, p: &[u64]) -> Result<()> {
-        if p.len() != self.n {
-            return Err(Error::BadPosition(format!(
-                "{} needs exactly {} stacks, got {}",
-                self.id(),
-                self.n,
-                p.len()
-            )));
-        }
-        Ok(())
+        crate::window::check_stacks(&self.id(), self.n, p)
     }
     fn move_structure(&self, len: usize) -> Option<MoveStructure> {
         (len == self.n).then(|| MoveStructure::Faces(self.windows()))

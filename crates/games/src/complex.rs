@@ -542,15 +542,7 @@ impl Game for Complex {
     }
 
     fn validate(&self, p: &[u64]) -> Result<()> {
-        if p.len() != self.n {
-            return Err(Error::BadPosition(format!(
-                "{} needs exactly {} stacks, got {}",
-                self.id(),
-                self.n,
-                p.len()
-            )));
-        }
-        Ok(())
+        crate::window::check_stacks(&self.id(), self.n, p)
     }
 
     fn for_each_option(

@@ -1,6 +1,19 @@
-//! Moves on a window of consecutive stacks, shared by Circular Nim and Shrinking Circular Nim.
+//! Moves on a window of stacks (lower any of them, at least one token in all), shared by Circular Nim,
+//! Shrinking Circular Nim and the simplicial-complex games.
 
+use nimlab_core::{Error, Result};
 use std::ops::ControlFlow;
+
+/// Checks that a position of the game `id` played on `n` stacks has exactly `n` entries.
+pub fn check_stacks(id: &str, n: usize, p: &[u64]) -> Result<()> {
+    if p.len() != n {
+        return Err(Error::BadPosition(format!(
+            "{id} needs exactly {n} stacks, got {}",
+            p.len()
+        )));
+    }
+    Ok(())
+}
 
 /// Calls `f` with every position obtained from `p` by lowering the stacks at `idx` (distinct indices),
 /// with at least one token removed in total. With `first_strict`, the stack `idx[0]` must be lowered;

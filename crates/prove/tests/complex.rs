@@ -18,40 +18,12 @@
 
 mod common;
 
+use common::{fix, names};
 use nimlab_core::Pos;
 use nimlab_prove::encode::{member, option};
 use nimlab_prove::prove::condition;
 use nimlab_prove::{from_theorem, from_toml, prove, Condition, Conjecture, Ruleset, Status};
 use std::collections::{BTreeSet, HashMap};
-
-/// Every vector of length `m` with entries in `0..=hi`.
-fn vectors(m: usize, hi: u64) -> Vec<Pos> {
-    let mut out = vec![vec![]];
-    for _ in 0..m {
-        out = out
-            .into_iter()
-            .flat_map(|v| {
-                (0..=hi).map(move |a| {
-                    let mut w = v.clone();
-                    w.push(a);
-                    w
-                })
-            })
-            .collect();
-    }
-    out
-}
-
-fn names(p: &str, m: usize) -> Vec<String> {
-    (0..m).map(|i| format!("{p}{i}")).collect()
-}
-
-fn fix(vars: &[String], vals: &[u64]) -> String {
-    vars.iter()
-        .zip(vals)
-        .map(|(v, a)| format!("(assert (= {v} {a}))\n"))
-        .collect()
-}
 
 /// The options of `p` written from the rules: pick a facet, lower any of its stacks, at least one
 /// token in all. `facets` are 0-based.
@@ -114,7 +86,7 @@ fn brute_automorphisms(n: usize, facets: &[Vec<usize>]) -> Vec<Vec<usize>> {
     };
     let want = norm(facets.to_vec());
     let mut out = Vec::new();
-    for g in vectors(n, n as u64 - 1) {
+    for g in common::vectors(n, 0, n as u64 - 1) {
         let g: Vec<usize> = g.iter().map(|&v| v as usize).collect();
         if g.iter().collect::<BTreeSet<_>>().len() != n {
             continue;
@@ -159,7 +131,7 @@ fn options_agree(game: &str, hi: u64) {
         script.push_str(&format!("(declare-const {v} Int)\n"));
     }
     script.push_str(&format!("(assert {})\n", option(&c, &x, &y)));
-    let ps = vectors(m, hi);
+    let ps = common::vectors(m, 0, hi);
     for p in &ps {
         for q in &ps {
             script.push_str(&format!(
@@ -254,7 +226,7 @@ fn hand_p_sets_agree_with_brute_force_and_membership() {
     for (c, want) in hand_cases() {
         let facets = c.game.complex.as_ref().unwrap().facets.clone();
         let mut b = Brute::new(&facets);
-        for p in vectors(c.game.n, 5) {
+        for p in common::vectors(c.game.n, 0, 5) {
             assert_eq!(b.is_p(&p), want(&p), "{}: {p:?}", c.source);
             assert_eq!(c.contains(&p), want(&p), "{}: {p:?}", c.source);
         }
@@ -304,7 +276,7 @@ fn relabeled_cn52_membership() {
     let facets = c.game.complex.as_ref().unwrap().facets.clone();
     let mut b = Brute::new(&facets);
     let mut members = 0;
-    for p in vectors(5, 4) {
+    for p in common::vectors(5, 0, 4) {
         assert_eq!(c.contains(&p), b.is_p(&p), "{p:?}");
         members += c.contains(&p) as usize;
     }
@@ -318,7 +290,7 @@ fn relabeled_cn52_membership() {
         .map(|v| format!("(declare-const {v} Int)\n"))
         .collect();
     script.push_str(&format!("(assert {})\n", member(&c, &x).unwrap()));
-    let ps = vectors(5, 3);
+    let ps = common::vectors(5, 0, 3);
     for p in &ps {
         script.push_str(&format!("(push)\n{}(check-sat)\n(pop)\n", fix(&x, p)));
     }

@@ -4,40 +4,12 @@
 
 mod common;
 
+use common::{fix, names, vectors};
 use nimlab_core::Pos;
 use nimlab_prove::conjecture::Kind;
 use nimlab_prove::encode::{member, option};
 use nimlab_prove::{from_theorem, from_toml, Conjecture, ReadingRule, Ruleset};
 use std::collections::BTreeSet;
-
-/// Every vector of length `m` with entries in `lo..=hi`.
-fn vectors(m: usize, lo: u64, hi: u64) -> Vec<Pos> {
-    let mut out = vec![vec![]];
-    for _ in 0..m {
-        out = out
-            .into_iter()
-            .flat_map(|v| {
-                (lo..=hi).map(move |a| {
-                    let mut w = v.clone();
-                    w.push(a);
-                    w
-                })
-            })
-            .collect();
-    }
-    out
-}
-
-fn names(p: &str, m: usize) -> Vec<String> {
-    (0..m).map(|i| format!("{p}{i}")).collect()
-}
-
-fn fix(vars: &[String], vals: &[u64]) -> String {
-    vars.iter()
-        .zip(vals)
-        .map(|(v, a)| format!("(assert (= {v} {a}))\n"))
-        .collect()
-}
 
 /// For every x in the box, the options the formula admits (y over 0..=hi in every place, raises
 /// included; in SCN the zeros removed) are exactly the game's options.

@@ -245,7 +245,7 @@ def test_the_readme_python_section_runs(tmp_path, monkeypatch):
     assert scope["s"].grundy() == 3
 
 
-def test_prove():
+def test_prove(tmp_path):
     """Theorem 2 of the CN(7,4) paper for every stack size, and a wrong variant refuted (needs z3;
     skipped without it unless NIMLAB_REQUIRE_Z3=1)."""
     import shutil
@@ -270,12 +270,9 @@ def test_prove():
             continue
         if not skip:
             out.append(l)
-    wrong = Path(os.environ.get("TMPDIR", "/tmp")) / f"nimlab-wrong-{os.getpid()}.toml"
+    wrong = tmp_path / "cn74-without-s4.toml"
     wrong.write_text("\n".join(out) + "\n")
-    try:
-        r = nimlab.prove("CN(7,4)", families=str(wrong))
-    finally:
-        wrong.unlink()
+    r = nimlab.prove("CN(7,4)", families=str(wrong))
     assert r["verdict"] == "refuted"
     ii = [c for c in r["conditions"] if c["condition"] == "II"][0]
     p = ii["counterexample"]["position"]

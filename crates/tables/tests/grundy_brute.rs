@@ -1,4 +1,4 @@
-//! The engine's Grundy values equal a brute force written here from the rules of SPEC.md §1–2, over
+//! The engine's Grundy values equal a brute force written here from the rules (docs/rules.md, Circular Nim and Shrinking Circular Nim), over
 //! boxes of at least 10^5 positions for every CN(n,k) and SCN(n,k) with 3 <= n <= 7 (SCN: n <= 6) and
 //! Nim and Moore's Nim_k with 3 to 6 heaps, and over the largest box the engine takes (entries up to 63)
 //! for 1 and 2 stacks.

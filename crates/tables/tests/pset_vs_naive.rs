@@ -1,7 +1,7 @@
 //! The engine's P-sets equal an independent computation, in normal and misère play, on every game it
 //! covers, over boxes of at least 10^5 positions (or the largest box the engine takes, for 1 and 2
 //! stacks): the plain search of `nimlab_core::table`, or, where that would visit too many options
-//! (large windows, few P-positions), a P-scan written here from the rules of SPEC.md.
+//! (large windows, few P-positions), a P-scan written here from the rules (docs/rules.md).
 
 use nimlab_core::table::{tabulate as naive, TableRun};
 use nimlab_core::{BoxDomain, Game, Play};
@@ -35,7 +35,7 @@ fn plain(game: &dyn Game, d: &BoxDomain, play: Play) -> Answer {
     (t.count, t.by_length, t.positions)
 }
 
-/// The moves as SPEC.md states them: which sets of changed places a move may touch (CN: inside k
+/// The moves as docs/rules.md states them: which sets of changed places a move may touch (CN: inside k
 /// consecutive places of the circle; Nim: one heap; Moore: at most k heaps), and whether emptied piles
 /// vanish (SCN, whose windows are those of the current circle).
 #[derive(Clone, Copy)]

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use nimlab_core::Pos;
 use nimlab_prove::Solver;
 use std::path::PathBuf;
 use std::process::Command;
@@ -50,4 +51,35 @@ pub fn answers(s: &Solver, script: &str) -> Vec<String> {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("error"), "solver error: {text}");
     text.lines().map(|l| l.trim().to_string()).collect()
+}
+
+/// Every vector of length `m` with entries in `lo..=hi`.
+pub fn vectors(m: usize, lo: u64, hi: u64) -> Vec<Pos> {
+    let mut out = vec![vec![]];
+    for _ in 0..m {
+        out = out
+            .into_iter()
+            .flat_map(|v| {
+                (lo..=hi).map(move |a| {
+                    let mut w = v.clone();
+                    w.push(a);
+                    w
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// SMT variable names `p0, p1, ...`.
+pub fn names(p: &str, m: usize) -> Vec<String> {
+    (0..m).map(|i| format!("{p}{i}")).collect()
+}
+
+/// Assertions fixing the variables to the values.
+pub fn fix(vars: &[String], vals: &[u64]) -> String {
+    vars.iter()
+        .zip(vals)
+        .map(|(v, a)| format!("(assert (= {v} {a}))\n"))
+        .collect()
 }
