@@ -3,6 +3,7 @@
 //! the complex's automorphisms, or plainly). Membership is decided exactly here; the SMT encoding (`encode`) writes
 //! the same definition as formulas.
 
+use crate::arith::Arith;
 use crate::expr::{parse_relation, Atom, Cmp, Expr};
 use nimlab_core::{Error, Game, Result};
 use nimlab_games::complex::Complex;
@@ -25,6 +26,9 @@ pub enum Kind {
 /// Most automorphisms a complex's families may be read under (each is one alternative of every
 /// membership formula).
 pub const MAX_READINGS: usize = 1_000;
+
+/// Widest entries (in bits) a bit-vector proof takes.
+pub const MAX_BITS: u32 = 32;
 
 /// The rules of a complex as the prover needs them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,6 +244,9 @@ pub struct Conjecture {
     pub families: Vec<PFamily>,
     /// Where the families come from: `theorem ID` or `file PATH`.
     pub source: String,
+    /// `Some(w)`: prove only for entries below `2^w`, in bit-vector arithmetic (needed for `xor`);
+    /// `None`: for every entry size, in integer arithmetic.
+    pub bits: Option<u32>,
 }
 
 /// The distinct readings of a circle of `m` entries, each as the list of entry indices of its slots.
@@ -280,23 +287,45 @@ impl Conjecture {
     }
 
     /// Checks that every family fits the game (CN and complex families live on n stacks, SCN ones on
-    /// at most n piles), that the reading suits the game, and that the relations are linear (XOR is
-    /// not).
+    /// at most n piles), that the reading suits the game, and that the relations can be proved: linear
+    /// ones for every size, `xor` only below `2^w` (bit-vectors, [`Conjecture::bits`]).
     pub fn validate(&self) -> Result<()> {
         self.validate_shape()?;
-        for f in &self.families {
-            if f.atoms.iter().any(Atom::has_xor) {
-                return Err(Error::Unsupported(format!(
-                    "family {}: xor(...) is not linear arithmetic; prove handles linear relations only (bit-vector proofs below 2^w are not implemented yet)",
-                    f.name
-                )));
+        self.arith().map(|_| ())
+    }
+
+    /// The arithmetic of the queries: integers, or bit-vectors when [`Conjecture::bits`] is set.
+    pub fn arith(&self) -> Result<Arith> {
+        let atoms = self.families.iter().flat_map(|f| f.atoms.iter());
+        match self.bits {
+            None => {
+                if let Some(f) = self
+                    .families
+                    .iter()
+                    .find(|f| f.atoms.iter().any(Atom::has_xor))
+                {
+                    return Err(Error::Unsupported(format!(
+                        "family {}: xor(...) is not linear arithmetic, so it cannot be proved for every size; prove it for entries below 2^w with --bits W",
+                        f.name
+                    )));
+                }
+                Ok(Arith::Int)
             }
+            Some(w) if (1..=MAX_BITS).contains(&w) => {
+                Arith::bit_vectors(w, atoms).ok_or_else(|| {
+                    Error::Unsupported(
+                        "the relations' constants are too large for bit-vectors".into(),
+                    )
+                })
+            }
+            Some(w) => Err(Error::Unsupported(format!(
+                "--bits {w}: the entry width must be 1 to {MAX_BITS}"
+            ))),
         }
-        Ok(())
     }
 
     /// Checks that every family fits the game (CN families live on n stacks, SCN ones on at most n
-    /// piles); xor relations are allowed (exact membership evaluates them; only `prove` refuses them).
+    /// piles); xor relations are allowed (exact membership evaluates them).
     pub fn validate_shape(&self) -> Result<()> {
         if self.families.is_empty() {
             return Err(Error::Unsupported("the conjecture has no family".into()));
@@ -359,13 +388,11 @@ struct File {
 /// A conjecture from the text of a families file (TOML: `game`, `reading`, `[[family]]` tables with
 /// `name`, `length` and `relations`); `source` names the file in the report.
 pub fn from_toml(text: &str, source: &str) -> Result<Conjecture> {
-    let c = from_toml_any(text, source)?;
-    c.validate()?;
-    Ok(c)
+    from_toml_any(text, source)
 }
 
-/// A conjecture from the text of a families file, with xor relations allowed: for exact membership
-/// on a box (`verify --families`), not for `prove`.
+/// A conjecture from the text of a families file, checked for shape only (xor relations need no
+/// `bits` here): for exact membership on a box (`verify --families`).
 pub fn from_toml_any(text: &str, source: &str) -> Result<Conjecture> {
     let file: File = toml::from_str(text).map_err(|e| {
         Error::Unsupported(format!(
@@ -394,6 +421,7 @@ pub fn from_toml_any(text: &str, source: &str) -> Result<Conjecture> {
         reading,
         families,
         source: format!("file {source}"),
+        bits: None,
     };
     c.validate_shape()?;
     Ok(c)
@@ -559,8 +587,9 @@ fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
                         "theorem {tid} through the relabeling {}",
                         describe_map(&map, &target)
                     ),
+                    bits: c.bits,
                 };
-                out.validate()?;
+                out.validate_shape()?;
                 return Ok(out);
             }
             Err(e) => last = e,
@@ -627,6 +656,20 @@ fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
             )?],
             "cn-n-n-1" => vec![one("all equal", n, all_equal())?],
             "cn-4-2" => vec![one("(a,b,a,b)", 4, vec!["a = c".into(), "b = d".into()])?],
+            // Opposite stacks differ by the same q >= 0 with alternating sign; the smaller stacks of
+            // the three opposite pairs (a, e, c) have nim-sum 0. Needs xor: proved below 2^w only.
+            "cn-6-4" => vec![one(
+                "(a,b+q,c,a+q,b,c+q)",
+                6,
+                ["d - a = b - e", "b - e = f - c", "a <= d", "xor(a, c, e) = 0"]
+                    .map(String::from)
+                    .to_vec(),
+            )?],
+            "bouton" => vec![one(
+                "nim-sum 0",
+                n,
+                vec![format!("xor({}) = 0", letters(n).join(", "))],
+            )?],
             "scn-n-n" => vec![one("()", 0, vec![])?],
             "scn-n-n-1" => vec![one("()", 0, vec![])?, one("all equal", n, all_equal())?],
             _ => {
@@ -646,7 +689,8 @@ fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
         reading: ReadingRule::Any,
         families,
         source: format!("theorem {id}"),
+        bits: None,
     };
-    c.validate()?;
+    c.validate_shape()?;
     Ok(c)
 }

@@ -13,6 +13,7 @@
 //! the option is the circle of the non-zero `y_i` in order, so "y in S" is a disjunction over the sets
 //! of vanished piles (each inside a window) of membership of the shorter circle.
 
+use crate::arith::Arith;
 use crate::conjecture::{Conjecture, Kind, ReadingRule};
 use nimlab_core::{Error, Result};
 use std::fmt::Write;
@@ -45,6 +46,10 @@ pub struct Query {
     /// What an answer `sat` would mean, in words.
     pub states: String,
     pub body: String,
+    /// The command that decides it: `(check-sat)`, or for a quantified bit-vector query
+    /// `(check-sat-using qsat)` (z3's quantifier-elimination solver, which decides such queries where
+    /// its default gives up with "incomplete quantifiers").
+    pub check: String,
     /// `x0 ..` (and for (I) then `y0 ..`).
     pub x: Vec<String>,
     pub y: Vec<String>,
@@ -80,9 +85,13 @@ impl Query {
             self.len,
             self.states
         );
+        let range = match c.bits {
+            None => "every entry size".to_string(),
+            Some(w) => format!("entries below 2^{w} (bit-vectors)"),
+        };
         let _ = writeln!(
             s,
-            "; Unsatisfiable: the condition holds for every entry size. Readings: {}.",
+            "; Unsatisfiable: the condition holds for {range}. Readings: {}.",
             match (c.reading, c.game.kind) {
                 (ReadingRule::Any, Kind::Complex) => "any automorphism of the complex",
                 (ReadingRule::Plain, _) => "the position as it is (no symmetry)",
@@ -101,7 +110,8 @@ impl Query {
             );
         }
         s.push_str(&self.body);
-        s.push_str("(check-sat)\n");
+        s.push_str(&self.check);
+        s.push('\n');
         let vars: Vec<&String> = self.x.iter().chain(&self.y).collect();
         if !vars.is_empty() {
             let names: Vec<&str> = vars.iter().map(|v| v.as_str()).collect();
@@ -135,18 +145,19 @@ fn or(parts: Vec<String>) -> String {
 /// length holds on some admissible reading.
 pub fn member(c: &Conjecture, v: &[String]) -> Result<String> {
     let m = v.len();
+    let ar = c.arith()?;
     let mut alts: Vec<String> = Vec::new();
     for map in c.readings(m)? {
         let slots: Vec<String> = map.iter().map(|&i| v[i].clone()).collect();
         let mut pre = Vec::new();
         if c.reading == ReadingRule::MinFirst {
-            pre.extend((1..m).map(|j| format!("(<= {} {})", slots[0], slots[j])));
+            pre.extend((1..m).map(|j| ar.le(&slots[0], &slots[j])));
         }
         for f in c.families.iter().filter(|f| f.len == m) {
             let mut parts = pre.clone();
             let slots = f.arrange(&slots);
             for a in &f.atoms {
-                parts.push(a.smt(&slots).ok_or_else(|| {
+                parts.push(ar.atom(a, &slots).ok_or_else(|| {
                     Error::Unsupported(format!("family {}: xor is not linear", f.name))
                 })?);
             }
@@ -166,6 +177,7 @@ pub fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>)
     if c.game.kind != Kind::Scn {
         return member(c, y);
     }
+    let ar = c.arith()?;
     let lengths: Vec<usize> = c.families.iter().map(|f| f.len).collect();
     let mut zero_sets: Vec<Vec<usize>> = Vec::new();
     let windows = match within {
@@ -192,9 +204,9 @@ pub fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>)
         let mut parts: Vec<String> = (0..m)
             .map(|i| {
                 if z.contains(&i) {
-                    format!("(= {} 0)", y[i])
+                    ar.eq(&y[i], &ar.lit(0))
                 } else {
-                    format!("(>= {} 1)", y[i])
+                    ar.le(&ar.lit(1), &y[i])
                 }
             })
             .collect();
@@ -210,31 +222,29 @@ pub fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>)
 
 /// "`y` is an option of `x`": for some window, entries outside it are kept, entries inside are
 /// lowered to any value from 0 (in SCN: the pile vanishes) up to their height, at least one strictly.
-pub fn option(c: &Conjecture, x: &[String], y: &[String]) -> String {
+pub fn option(c: &Conjecture, x: &[String], y: &[String]) -> Result<String> {
     let m = x.len();
+    let ar = c.arith()?;
     let mut alts = Vec::new();
     for w in c.game.windows(m) {
         let mut parts: Vec<String> = (0..m)
             .filter(|i| !w.contains(i))
-            .map(|i| format!("(= {} {})", y[i], x[i]))
+            .map(|i| ar.eq(&y[i], &x[i]))
             .collect();
-        parts.push(lowered(&w, x, y));
+        parts.push(lowered(ar, &w, x, y));
         alts.push(and(parts));
     }
-    or(alts)
+    Ok(or(alts))
 }
 
 /// The entries of window `w` lowered: each to any value from 0 (in SCN: the pile vanishes) up to its
 /// height, at least one strictly.
-fn lowered(w: &[usize], x: &[String], y: &[String]) -> String {
+fn lowered(ar: Arith, w: &[usize], x: &[String], y: &[String]) -> String {
     let mut parts: Vec<String> = w
         .iter()
-        .map(|&i| format!("(<= 0 {} {})", y[i], x[i]))
+        .map(|&i| format!("(and {} {})", ar.le(&ar.lit(0), &y[i]), ar.le(&y[i], &x[i])))
         .collect();
-    parts.push(or(w
-        .iter()
-        .map(|&i| format!("(< {} {})", y[i], x[i]))
-        .collect()));
+    parts.push(or(w.iter().map(|&i| ar.lt(&y[i], &x[i])).collect()));
     and(parts)
 }
 
@@ -247,9 +257,10 @@ fn symmetry_breaking(c: &Conjecture, x: &[String]) -> Result<String> {
     if c.game.kind == Kind::Complex {
         return complex_symmetry_breaking(c, x);
     }
-    let mut parts: Vec<String> = (1..m).map(|i| format!("(<= {} {})", x[0], x[i])).collect();
+    let ar = c.arith()?;
+    let mut parts: Vec<String> = (1..m).map(|i| ar.le(&x[0], &x[i])).collect();
     if m >= 3 {
-        parts.push(format!("(<= {} {})", x[1], x[m - 1]));
+        parts.push(ar.le(&x[1], &x[m - 1]));
     }
     Ok(and(parts))
 }
@@ -271,28 +282,24 @@ fn complex_symmetry_breaking(c: &Conjecture, x: &[String]) -> Result<String> {
         .collect();
     orbit.sort_unstable();
     orbit.dedup();
-    Ok(and(orbit
-        .iter()
-        .map(|&j| format!("(<= {} {})", x[0], x[j]))
-        .collect()))
+    let ar = c.arith()?;
+    Ok(and(orbit.iter().map(|&j| ar.le(&x[0], &x[j])).collect()))
 }
 
-fn declare(s: &mut String, vars: &[String]) {
+fn declare(s: &mut String, ar: Arith, vars: &[String]) {
     for v in vars {
-        let _ = writeln!(s, "(declare-const {v} Int)");
+        let _ = writeln!(s, "(declare-const {v} {})", ar.sort());
     }
 }
 
-fn domain(c: &Conjecture, x: &[String]) -> String {
-    and(x
-        .iter()
-        .map(|v| format!("(>= {v} {})", c.game.min_entry()))
-        .collect())
+fn domain(c: &Conjecture, ar: Arith, x: &[String]) -> String {
+    and(x.iter().map(|v| ar.domain(v, c.game.min_entry())).collect())
 }
 
 /// The queries of condition `cond` for `c`, one per circle length (CN: n; SCN: every length where the
 /// condition says something).
 pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
+    let ar = c.arith()?;
     let mut out = Vec::new();
     match cond {
         Condition::III => {
@@ -303,11 +310,11 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
             };
             let x = names("x", m);
             let mut body = String::new();
-            declare(&mut body, &x);
+            declare(&mut body, ar, &x);
             let _ = writeln!(
                 body,
                 "(assert {})",
-                and(x.iter().map(|v| format!("(= {v} 0)")).collect())
+                and(x.iter().map(|v| ar.eq(v, &ar.lit(0))).collect())
             );
             let _ = writeln!(body, "(assert (not {}))", member(c, &x)?);
             out.push(Query {
@@ -315,6 +322,7 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                 len: m,
                 states: "the terminal position is not in S".into(),
                 body,
+                check: "(check-sat)".into(),
                 x,
                 y: vec![],
             });
@@ -325,13 +333,13 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                 let y = names("y", m);
                 let mut body = String::new();
                 let _ = writeln!(body, "(set-option :produce-models true)");
-                declare(&mut body, &x);
-                let _ = writeln!(body, "(assert {})", domain(c, &x));
+                declare(&mut body, ar, &x);
+                let _ = writeln!(body, "(assert {})", domain(c, ar, &x));
                 let _ = writeln!(body, "(assert {})", symmetry_breaking(c, &x)?);
                 if cond == Condition::I {
-                    declare(&mut body, &y);
+                    declare(&mut body, ar, &y);
                     let _ = writeln!(body, "(assert {})", member(c, &x)?);
-                    let _ = writeln!(body, "(assert {})", option(c, &x, &y));
+                    let _ = writeln!(body, "(assert {})", option(c, &x, &y)?);
                     let _ = writeln!(body, "(assert {})", member_after_move(c, &y, None)?);
                 } else {
                     let _ = writeln!(body, "(assert (not {}))", member(c, &x)?);
@@ -339,14 +347,15 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                     let _ = writeln!(
                         body,
                         "(assert {})",
-                        or(x.iter().map(|v| format!("(> {v} 0)")).collect())
+                        or(x.iter().map(|v| ar.lt(&ar.lit(0), v)).collect())
                     );
-                    let bound: Vec<String> = y.iter().map(|v| format!("({v} Int)")).collect();
+                    let bound: Vec<String> =
+                        y.iter().map(|v| format!("({v} {})", ar.sort())).collect();
                     let _ = writeln!(
                         body,
                         "(assert (forall ({}) (=> {} (not {}))))",
                         bound.join(" "),
-                        option(c, &x, &y),
+                        option(c, &x, &y)?,
                         member_after_move(c, &y, None)?
                     );
                 }
@@ -359,6 +368,10 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                         "some non-terminal position outside S has no move into S".into()
                     },
                     body,
+                    check: match (cond, ar) {
+                        (Condition::II, Arith::Bv { .. }) => "(check-sat-using qsat)".into(),
+                        _ => "(check-sat)".into(),
+                    },
                     x,
                     y: if cond == Condition::I { y } else { vec![] },
                 });

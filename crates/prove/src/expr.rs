@@ -1,7 +1,7 @@
 //! The relation language of a family file: linear expressions in the slots `a, b, c, ...` with integer
 //! coefficients, `min(...)`, `max(...)`, `mod(e, N)` and `xor(...)`, compared with
 //! `= != < <= > >=` (chains such as `0 < a < e` or `a = b = c` allowed). Each relation is evaluated
-//! exactly on a reading (in `i128`) and written as an SMT-LIB2 term over given variable names.
+//! exactly on a reading (in `i128`); [`crate::arith`] writes it as an SMT-LIB2 term.
 
 use std::fmt;
 
@@ -16,7 +16,7 @@ pub enum Expr {
     Max(Vec<Expr>),
     /// `mod(e, m)` with a positive constant `m` (the result lies in `0..m`).
     Mod(Box<Expr>, i128),
-    /// Bitwise exclusive or of non-negative values (not linear: refused by the SMT encoding).
+    /// Bitwise exclusive or of non-negative values (not linear: proofs go to bit-vectors).
     Xor(Vec<Expr>),
 }
 
@@ -40,16 +40,6 @@ impl Cmp {
             Cmp::Le => l <= r,
             Cmp::Gt => l > r,
             Cmp::Ge => l >= r,
-        }
-    }
-    fn smt(self) -> &'static str {
-        match self {
-            Cmp::Eq => "=",
-            Cmp::Ne => "distinct",
-            Cmp::Lt => "<",
-            Cmp::Le => "<=",
-            Cmp::Gt => ">",
-            Cmp::Ge => ">=",
         }
     }
 }
@@ -133,56 +123,6 @@ impl Expr {
             Expr::Mod(e, _) => e.max_slot(),
         }
     }
-
-    /// The SMT-LIB2 term, with slot `i` written as `names[i]`. XOR has no linear form: `None`.
-    pub fn smt(&self, names: &[String]) -> Option<String> {
-        Some(match self {
-            Expr::Num(v) => num(*v),
-            Expr::Slot(i) => names[*i].clone(),
-            Expr::Sum(terms) => {
-                let parts = terms
-                    .iter()
-                    .map(|(c, e)| {
-                        let s = e.smt(names)?;
-                        Some(if *c == 1 {
-                            s
-                        } else {
-                            format!("(* {} {s})", num(*c))
-                        })
-                    })
-                    .collect::<Option<Vec<_>>>()?;
-                match parts.len() {
-                    0 => "0".to_string(),
-                    1 => parts[0].clone(),
-                    _ => format!("(+ {})", parts.join(" ")),
-                }
-            }
-            Expr::Min(v) => fold_ite(v, "<=", names)?,
-            Expr::Max(v) => fold_ite(v, ">=", names)?,
-            Expr::Mod(e, m) => format!("(mod {} {m})", e.smt(names)?),
-            Expr::Xor(_) => return None,
-        })
-    }
-}
-
-/// min/max as nested `ite`: `(ite (op x y) x y)` folded from the left.
-fn fold_ite(v: &[Expr], op: &str, names: &[String]) -> Option<String> {
-    let mut it = v.iter();
-    let mut acc = it.next()?.smt(names)?;
-    for e in it {
-        let s = e.smt(names)?;
-        acc = format!("(ite ({op} {acc} {s}) {acc} {s})");
-    }
-    Some(acc)
-}
-
-/// An integer literal in SMT-LIB2 (negative numbers as `(- n)`).
-pub fn num(v: i128) -> String {
-    if v < 0 {
-        format!("(- {})", v.unsigned_abs())
-    } else {
-        v.to_string()
-    }
 }
 
 impl Atom {
@@ -198,15 +138,6 @@ impl Atom {
     }
     pub fn max_slot(&self) -> Option<usize> {
         self.left.max_slot().max(self.right.max_slot())
-    }
-    /// The SMT-LIB2 formula, or `None` when it uses XOR.
-    pub fn smt(&self, names: &[String]) -> Option<String> {
-        Some(format!(
-            "({} {} {})",
-            self.op.smt(),
-            self.left.smt(names)?,
-            self.right.smt(names)?
-        ))
     }
 }
 
@@ -526,21 +457,6 @@ mod tests {
         assert!(holds("2*(a - b) = c", &[5, 2, 6]));
         assert!(holds("-a + 3 = b", &[1, 2]));
         assert!(holds("b = 2d - 1", &[0, 3, 0, 2]));
-    }
-
-    #[test]
-    fn smt_terms() {
-        let names: Vec<String> = ["x0", "x1", "x2"].iter().map(|s| s.to_string()).collect();
-        let a = parse_relation("2a + b <= c - 1", 3).unwrap();
-        assert_eq!(
-            a[0].smt(&names).unwrap(),
-            "(<= (+ (* 2 x0) x1) (+ x2 (- 1)))"
-        );
-        let m = parse_relation("a < max(b, c)", 3).unwrap();
-        assert_eq!(m[0].smt(&names).unwrap(), "(< x0 (ite (>= x1 x2) x1 x2))");
-        assert!(parse_relation("xor(a,b) = 0", 3).unwrap()[0]
-            .smt(&names)
-            .is_none());
     }
 
     #[test]

@@ -10,10 +10,14 @@
 //! all entry sizes; a satisfiable one gives a counterexample that is re-checked with nimlab's own exact
 //! search before it is reported.
 //!
-//! Modules: [`expr`] (the relation language), [`conjecture`] (families, membership, the families file
+//! Families that use `xor` are not linear; they are proved in bit-vector arithmetic for entries below
+//! 2^w ([`arith`]), and the report says so (`range`).
+//!
+//! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`conjecture`] (families, membership, the families file
 //! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`]
 //! (running, re-checking, the report), [`proved`] (the registry entries it proves, for `nimlab theory`).
 
+pub mod arith;
 pub mod conjecture;
 pub mod encode;
 pub mod expr;
@@ -21,6 +25,7 @@ pub mod prove;
 pub mod proved;
 pub mod solver;
 
+pub use arith::Arith;
 pub use conjecture::{
     from_theorem, from_toml, from_toml_any, Conjecture, Kind, PFamily, ReadingRule, Ruleset,
 };

@@ -52,6 +52,8 @@ pub struct ConditionReport {
 pub struct Report {
     pub game: String,
     pub source: String,
+    /// `Some(w)`: proved (or not) for entries below 2^w only.
+    pub bits: Option<u32>,
     pub verdict: Status,
     pub seconds: f64,
     pub conditions: Vec<ConditionReport>,
@@ -64,7 +66,8 @@ impl Report {
             "game": self.game,
             "source": self.source,
             "verdict": self.verdict.name(),
-            "range": "all",
+            "range": self.range(),
+            "bits": self.bits,
             "seconds": round(self.seconds),
             "conditions": self.conditions.iter().map(|c| json!({
                 "condition": c.condition.name(),
@@ -76,6 +79,16 @@ impl Report {
                 })),
             })).collect::<Vec<_>>(),
         })
+    }
+}
+
+impl Report {
+    /// `all`, or `entries < 2^w` for a bit-vector proof.
+    pub fn range(&self) -> String {
+        match self.bits {
+            None => "all".into(),
+            Some(w) => format!("entries < 2^{w}"),
+        }
     }
 }
 
@@ -117,6 +130,7 @@ pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
     Ok(Report {
         game: c.game.id(),
         source: c.source.clone(),
+        bits: c.bits,
         verdict,
         seconds: start.elapsed().as_secs_f64(),
         conditions,
@@ -133,7 +147,7 @@ pub fn condition(c: &Conjecture, cond: Condition, solver: &Solver) -> Result<Con
         reason: None,
     };
     for q in queries(c, cond)? {
-        let (answer, took) = solve_small(&q, solver)?;
+        let (answer, took) = solve_small(c, &q, solver)?;
         report.seconds += took.as_secs_f64();
         match answer {
             Answer::Unsat => {}
@@ -163,9 +177,10 @@ pub fn condition(c: &Conjecture, cond: Condition, solver: &Solver) -> Result<Con
 
 /// Solves `q`; a satisfiable answer with large entries is asked again with every entry of `x` bounded
 /// (8, then 32), so that the counterexample is small enough to re-check by enumerating options.
-fn solve_small(q: &Query, solver: &Solver) -> Result<(Answer, Duration)> {
+fn solve_small(c: &Conjecture, q: &Query, solver: &Solver) -> Result<(Answer, Duration)> {
+    let ar = c.arith()?;
     let vars: Vec<String> = q.x.iter().chain(&q.y).cloned().collect();
-    let (answer, mut took) = solver.check(&q.body, &vars)?;
+    let (answer, mut took) = solver.check_with(&q.body, &q.check, &vars)?;
     let Answer::Sat(values) = &answer else {
         return Ok((answer, took));
     };
@@ -176,9 +191,9 @@ fn solve_small(q: &Query, solver: &Solver) -> Result<(Answer, Duration)> {
         }
         let mut body = q.body.clone();
         for v in &q.x {
-            body.push_str(&format!("(assert (<= {v} {bound}))\n"));
+            body.push_str(&format!("(assert {})\n", ar.le(v, &ar.lit(bound))));
         }
-        let (small, t) = solver.check(&body, &vars)?;
+        let (small, t) = solver.check_with(&body, &q.check, &vars)?;
         took += t;
         if let Answer::Sat(_) = small {
             return Ok((small, took));

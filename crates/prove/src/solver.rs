@@ -48,6 +48,16 @@ impl Solver {
     /// Runs `body` (declarations and assertions) with `check-sat`; when satisfiable, reads the values of
     /// `vars`. Returns the answer and the time the solver took.
     pub fn check(&self, body: &str, vars: &[String]) -> Result<(Answer, Duration)> {
+        self.check_with(body, "(check-sat)", vars)
+    }
+
+    /// As [`Solver::check`], deciding with the command `check` (e.g. `(check-sat-using qsat)`).
+    pub fn check_with(
+        &self,
+        body: &str,
+        check: &str,
+        vars: &[String],
+    ) -> Result<(Answer, Duration)> {
         let secs = self.timeout.as_secs().max(1);
         let start = Instant::now();
         let mut child = Command::new(&self.path)
@@ -76,7 +86,7 @@ impl Solver {
         };
         let result = (|| -> Result<Answer> {
             stdin.write_all(body.as_bytes()).map_err(io)?;
-            stdin.write_all(b"(check-sat)\n").map_err(io)?;
+            writeln!(stdin, "{check}").map_err(io)?;
             stdin.flush().map_err(io)?;
             let answer = loop {
                 let Some(line) = next(&rx) else {
@@ -195,12 +205,38 @@ pub fn parse_values(text: &str, vars: &[String]) -> Result<Vec<i128>> {
         let rest = &toks[at + 2..];
         let val: i128 = match rest {
             ["(", "-", n, ")", ..] => -n.parse::<i128>().map_err(|_| bad())?,
+            // A bit-vector `(_ bvN W)`, `#b0101` or `#x0f`, read as a signed (two's complement) value.
+            ["(", "_", n, w, ")", ..] if n.starts_with("bv") => {
+                let w: u32 = w.parse().map_err(|_| bad())?;
+                signed(n[2..].parse::<u128>().map_err(|_| bad())?, w).ok_or_else(bad)?
+            }
+            [n, ..] if n.starts_with("#b") => {
+                let v = u128::from_str_radix(&n[2..], 2).map_err(|_| bad())?;
+                signed(v, (n.len() - 2) as u32).ok_or_else(bad)?
+            }
+            [n, ..] if n.starts_with("#x") => {
+                let v = u128::from_str_radix(&n[2..], 16).map_err(|_| bad())?;
+                signed(v, 4 * (n.len() - 2) as u32).ok_or_else(bad)?
+            }
             [n, ..] => n.parse::<i128>().map_err(|_| bad())?,
             _ => return Err(bad()),
         };
         out.push(val);
     }
     Ok(out)
+}
+
+/// The two's complement value of the `w`-bit word `v` (1 <= w <= 127).
+fn signed(v: u128, w: u32) -> Option<i128> {
+    if w == 0 || w > 127 || v >> w != 0 {
+        return None;
+    }
+    let v = v as i128;
+    Some(if v >> (w - 1) & 1 == 1 {
+        v - (1i128 << w)
+    } else {
+        v
+    })
 }
 
 #[cfg(test)]
@@ -217,6 +253,8 @@ mod tests {
         assert_eq!(depth("((x0 3)\n"), Some(1));
         assert_eq!(depth("((x0 3))"), Some(0));
         assert_eq!(reason("(:reason-unknown \"canceled\")"), "timeout");
+        let bv = parse_values("((x0 #b0101)\n (x1 #xfe)\n (x10 (_ bv3 6)))", &vars).unwrap();
+        assert_eq!(bv, vec![5, -2, 3]);
     }
 
     #[test]

@@ -123,6 +123,7 @@ fn options_agree(game: &str, hi: u64) {
         reading: nimlab_prove::ReadingRule::Any,
         families: vec![],
         source: game.to_string(),
+        bits: None,
     };
     let g = r.game();
     let (x, y) = (names("x", m), names("y", m));
@@ -130,7 +131,7 @@ fn options_agree(game: &str, hi: u64) {
     for v in x.iter().chain(&y) {
         script.push_str(&format!("(declare-const {v} Int)\n"));
     }
-    script.push_str(&format!("(assert {})\n", option(&c, &x, &y)));
+    script.push_str(&format!("(assert {})\n", option(&c, &x, &y).unwrap()));
     let ps = common::vectors(m, 0, hi);
     for p in &ps {
         for q in &ps {

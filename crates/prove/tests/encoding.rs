@@ -24,6 +24,7 @@ fn options_agree(game: &str, m: usize, hi: u64) {
         reading: ReadingRule::Any,
         families: vec![],
         source: game.to_string(),
+        bits: None,
     };
     let g = rules.game();
     let (x, y) = (names("x", m), names("y", m));
@@ -31,7 +32,7 @@ fn options_agree(game: &str, m: usize, hi: u64) {
     for v in x.iter().chain(&y) {
         script.push_str(&format!("(declare-const {v} Int)\n"));
     }
-    script.push_str(&format!("(assert {})\n", option(&c, &x, &y)));
+    script.push_str(&format!("(assert {})\n", option(&c, &x, &y).unwrap()));
     let xs = vectors(m, rules.min_entry() as u64, hi);
     let ys = vectors(m, 0, hi);
     for p in &xs {
