@@ -357,11 +357,15 @@ impl Theorem for Components {
             let q: Pos = part.stacks.iter().map(|&s| p[s]).collect();
             let (th, v) = crate::find(&part.game, &q, Play::Normal)?;
             said.push(format!(
-                "{} {} is {} by {}",
+                "{} {} is {} by {}{}",
                 part.game.id(),
                 part.game.format_position(&q),
                 if v.is_p { "P" } else { "N" },
-                th.id()
+                th.id(),
+                v.reason
+                    .as_ref()
+                    .map(|r| format!(" [{r}]"))
+                    .unwrap_or_default()
             ));
             if !v.is_p {
                 if n_part.is_some() {
