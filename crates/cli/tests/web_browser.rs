@@ -434,7 +434,7 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
     // played by clicking like any other.
     b.click("#tok-0-1");
     b.click("#tok-2-1");
-    b.wait_for("the facet", |b| count("polyline.window") == 1);
+    b.wait_for("the facet", |_| count("polyline.window") == 1);
     assert!(!b.text("pending").contains("not inside"));
     b.screenshot(&out.join("ecn-8-12-3.png"));
     b.click("#play-move");

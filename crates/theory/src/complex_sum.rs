@@ -146,7 +146,7 @@ impl Theorem for Simplices {
                     if t >= 2 && !others_big {
                         // The last facet of 2 or more: leave an odd number of facets of total 1.
                         let ones = totals.iter().filter(|&&u| u == 1).count() as u64;
-                        Some(if ones % 2 == 0 { 1 } else { 0 })
+                        Some(u64::from(ones.is_multiple_of(2)))
                     } else if !big {
                         // Every facet at most 1 and x = 0 (N): empty one facet of total 1.
                         (t == 1).then_some(0)
