@@ -3,7 +3,7 @@
 # counts on the box [0..H]^m (H by m below), the relabeling nimlab finds, whether `prove` proves a
 # built-in linear result for every stack size through that relabeling, the families files of
 # examples/ecn/ that `prove` proves for the game, the sums (circles mod g = gcd(m,S), answered by the
-# theory entries complex-simplices and complex-components), and the ECN game with the least step set
+# theory entries complex-simplices and complex-components), the antipodal games (complex-mirror), and the ECN game with the least step set
 # that multiplying the stacks by a unit mod m turns it into. One markdown row per game.
 # Usage: scripts/ecn-table.sh [path/to/nimlab]   (z3 on the PATH; run from the repository root)
 N=${1:-target/release/nimlab}
@@ -68,6 +68,9 @@ for m in 2 3 4 5 6 7 8; do
           *) notes+=("$circ");;
         esac
       fi
+      case " $th" in
+        *" complex-mirror "*) notes+=("**characterized**: complex-mirror (P iff x_i = x_(i+$((m / 2))))"); open="";;
+      esac
       # Families files (examples/ecn/) for this number of stacks, with the game name put in: the file
       # written for this game first, then the others; the first one proved is named.
       files=$(grep -l "^game = \"$g\"" examples/ecn/*.toml; grep -L "^game = \"$g\"" examples/ecn/*.toml)

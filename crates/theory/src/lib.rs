@@ -117,6 +117,7 @@ fn build() -> Vec<Box<dyn Theorem>> {
         Box::new(relabeled::Relabeled { play: Play::Misere }),
         Box::new(complex_sum::Simplices { play: Play::Normal }),
         Box::new(complex_sum::Simplices { play: Play::Misere }),
+        Box::new(complex_sum::Mirror),
         Box::new(complex_sum::Components),
     ]
 }

@@ -343,3 +343,50 @@ fn sums_of_parts_with_complete_results_are_decided_when_at_most_one_part_is_n() 
         assert!(!Components.covers(g.as_ref()), "{name}");
     }
 }
+
+#[test]
+fn antipodal_complexes_are_p_exactly_at_equal_pairs() {
+    use nimlab_theory::complex_sum::Mirror;
+    // (game, box height, the P-count of the box by hand: (hi+1)^(n/2) positions with equal pairs)
+    let cases = [
+        // Facets {i,i+1,i+2} and the triangles {1,3,5},{2,4,6}: the 8 choices of one stack from each
+        // of the pairs 1-4, 2-5, 3-6 are exactly these 8 facets.
+        ("ECN(6,{1,2},3)", 3u64),
+        // Facets {i..i+3} and {i,i+1,i+3,i+6}: the 16 choices from the pairs i, i+4.
+        ("ECN(8,{1,3},4)", 2),
+        // The boundary of the octahedron: facets one vertex from each of 1-4, 2-5, 3-6.
+        (
+            "simplicial({1,2,3},{1,2,6},{1,5,3},{1,5,6},{4,2,3},{4,2,6},{4,5,3},{4,5,6})",
+            3,
+        ),
+    ];
+    for (name, hi) in cases {
+        let g = parse_game(name).unwrap();
+        let n = g.downcast_ref::<Complex>().unwrap().stacks();
+        let cov = harness::check(&Mirror, g.as_ref(), tuples(n, hi));
+        assert_eq!(cov.decided, cov.positions, "{name}");
+        assert_eq!(
+            cov.p_positions as u64,
+            (hi + 1).pow(n as u32 / 2),
+            "{name}: {cov:?}"
+        );
+        assert!(cov.moves_checked > 0, "{name}");
+        let (th, v) = find(g.as_ref(), &vec![1; n], Play::Normal).unwrap();
+        assert_eq!(th.id(), "complex-mirror", "{name}");
+        assert!(v
+            .reason
+            .unwrap()
+            .contains("no face holds both stacks of a pair 1-"));
+    }
+    // A facet holding an opposite pair ({i,i+3,i+6,i+9,i+12} holds i and i+4), or a choice of one
+    // stack per pair in no face ({1,3,5} in ECN(6,{1,2},2)): not covered.
+    for name in [
+        "ECN(8,{1,3},5)",
+        "ECN(6,{1,2},2)",
+        "ECN(7,{1},3)",
+        "CN(4,2)",
+    ] {
+        let g = parse_game(name).unwrap();
+        assert!(!Mirror.covers(g.as_ref()), "{name}");
+    }
+}
