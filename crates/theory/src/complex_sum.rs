@@ -12,6 +12,8 @@
 use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
 use nimlab_games::complex::{Complex, Kind};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A complex with pairwise disjoint facets, at least two of them and one of two or more stacks (a
 /// single facet is CN(n,n) and single stacks are Nim: both are answered as relabelings), in one play
@@ -218,23 +220,34 @@ struct Split {
     words: String,
 }
 
-fn split_of(game: &dyn Game) -> Option<std::sync::Arc<Split>> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<String, Option<Arc<Split>>>>> = OnceLock::new();
+/// What a structural entry found about each complex, by the complex's name (at most 1024 kept).
+type Cache<T> = OnceLock<Mutex<HashMap<String, Option<Arc<T>>>>>;
+
+/// `build` of `game` when it is a complex, computed once per complex.
+fn cached<T>(
+    cache: &'static Cache<T>,
+    game: &dyn Game,
+    build: impl FnOnce(&Complex) -> Option<T>,
+) -> Option<Arc<T>> {
     let c = game.downcast_ref::<Complex>()?;
     let id = c.id();
-    let cache = CACHE.get_or_init(Default::default);
+    let cache = cache.get_or_init(Default::default);
     if let Some(s) = cache.lock().ok()?.get(&id) {
         return s.clone();
     }
-    let s = build_split(c).map(Arc::new);
+    // Built without holding the lock: building may look up the parts of the complex here again.
+    let s = build(c).map(Arc::new);
     if let Ok(mut m) = cache.lock() {
         if m.len() < 1024 {
             m.insert(id, s.clone());
         }
     }
     s
+}
+
+fn split_of(game: &dyn Game) -> Option<Arc<Split>> {
+    static CACHE: Cache<Split> = OnceLock::new();
+    cached(&CACHE, game, build_split)
 }
 
 fn build_split(c: &Complex) -> Option<Split> {
@@ -420,23 +433,9 @@ pub struct Mirror;
 const MIRROR_MAX_STACKS: usize = 24;
 
 /// The partner of each stack, when the complex has an antipodal pairing as above.
-fn mirror_of(game: &dyn Game) -> Option<std::sync::Arc<Vec<usize>>> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<String, Option<Arc<Vec<usize>>>>>> = OnceLock::new();
-    let c = game.downcast_ref::<Complex>()?;
-    let id = c.id();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(s) = cache.lock().ok()?.get(&id) {
-        return s.clone();
-    }
-    let s = build_mirror(c).map(Arc::new);
-    if let Ok(mut m) = cache.lock() {
-        if m.len() < 1024 {
-            m.insert(id, s.clone());
-        }
-    }
-    s
+fn mirror_of(game: &dyn Game) -> Option<Arc<Vec<usize>>> {
+    static CACHE: Cache<Vec<usize>> = OnceLock::new();
+    cached(&CACHE, game, build_mirror)
 }
 
 fn build_mirror(c: &Complex) -> Option<Vec<usize>> {
