@@ -1,6 +1,7 @@
 //! End to end: `nimlab serve` on a free loopback port, the page loaded in headless Chromium (driven
 //! through chromedriver's WebDriver protocol), a whole CN(5,3) game played by clicking, and the
-//! computer winning from an N-position. Screenshots are written to the
+//! computer winning from an N-position; then the drawings of a chip game, of ECN(8,{1,2},3) (step
+//! chords, a move refused or drawn along its facet) and of a general complex (shaded faces). Screenshots are written to the
 //! `nimlab-browser` folder of Cargo's test scratch directory (`CARGO_TARGET_TMPDIR`).
 //!
 //! Needs Debian's `chromium` and `chromium-driver` on `PATH` (CI installs them in `.ci/run`). Without
@@ -401,6 +402,60 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
     assert_eq!(notation, json!("1^2 7"));
     assert!(b.text("outcome").contains("1^2 7"), "{}", b.text("outcome"));
     b.screenshot(&out.join("et3.png"));
+
+    // ECN(8,{1,2},3) on a circle: 8 stack nodes, the 8 chords {i,i+1} and the 8 chords {i,i+2}
+    // (counted by hand from the rule: one chord per start i for each step).
+    b.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("http://{addr}/?game=ECN(8,{{1,2}},3)&position=2,1,2,1,2,1,2,3")})),
+    );
+    b.wait_for("the ECN game", |b| settled(b) && b.rows() == 1);
+    let count = |css: &str| {
+        b.js(&format!(
+            "return document.querySelectorAll('#board {css}').length;"
+        ))
+        .as_u64()
+        .unwrap()
+    };
+    assert_eq!(count("circle.node"), 8);
+    assert_eq!(count("line.chord.step-1"), 8);
+    assert_eq!(count("line.chord.step-2"), 8);
+    assert_eq!(count("polygon.face"), 0);
+    // Stacks 1 and 6 (0-based 0 and 5) lie in no facet together: the move is refused on the page.
+    b.click("#tok-0-1");
+    b.click("#tok-5-1");
+    b.wait_for("the shape warning", |b| {
+        b.text("pending").contains("not inside one facet")
+    });
+    assert_eq!(count("polyline.window.bad"), 1);
+    b.click("#clear-move");
+    // Stacks 1 and 3 lie in the facet {1,3,5} of step 2: a legal move, drawn along that facet, and
+    // played by clicking like any other.
+    b.click("#tok-0-1");
+    b.click("#tok-2-1");
+    b.wait_for("the facet", |_| count("polyline.window") == 1);
+    assert!(!b.text("pending").contains("not inside"));
+    b.screenshot(&out.join("ecn-8-12-3.png"));
+    b.click("#play-move");
+    b.wait_for("the computer's answer", |b| settled(b) && b.rows() >= 2);
+    assert!(b.text("refusal").is_empty(), "{}", b.text("refusal"));
+    let played =
+        b.js("return document.querySelector('#history tbody tr:nth-child(2) td.pos').textContent;");
+    assert_eq!(played, json!("(0,1,0,1,2,1,2,3)"));
+
+    // A general complex drawn as its graph: facets {1,2,3,4}, {4,5,6}, {6,7}: 7 nodes, the
+    // 6 + 3 + 1 = 10 pairs inside a facet as edges, and the two facets of 3 or more stacks shaded.
+    b.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("http://{addr}/?game=simplicial({{1,2,3,4}},{{4,5,6}},{{6,7}})&position=1,2,3,1,2,3,1")})),
+    );
+    b.wait_for("the complex", |b| settled(b) && b.rows() == 1);
+    assert_eq!(count("circle.node"), 7);
+    assert_eq!(count("line.edge"), 10);
+    assert_eq!(count("polygon.face"), 2);
+    b.screenshot(&out.join("simplicial.png"));
 
     b.cmd("DELETE", "", None);
     drop(procs);

@@ -11,6 +11,7 @@
 pub mod circular;
 pub mod cn74;
 pub mod cn_small;
+pub mod complex_sum;
 pub mod ferguson;
 pub mod linear;
 pub mod nim;
@@ -114,6 +115,10 @@ fn build() -> Vec<Box<dyn Theorem>> {
         Box::new(Lemma5),
         Box::new(relabeled::Relabeled { play: Play::Normal }),
         Box::new(relabeled::Relabeled { play: Play::Misere }),
+        Box::new(complex_sum::Simplices { play: Play::Normal }),
+        Box::new(complex_sum::Simplices { play: Play::Misere }),
+        Box::new(complex_sum::Mirror),
+        Box::new(complex_sum::Components),
     ]
 }
 

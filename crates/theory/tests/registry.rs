@@ -95,6 +95,9 @@ fn sample_games() -> Vec<(Box<dyn Game>, Vec<Pos>)> {
         "simplicial({1,2},{2,3},{3,1})",
         "simplicial({1,3},{2,4},{3,2},{4,1})",
         "ECN(8,{1,2},3)",
+        // Sums: of disjoint facets (complex-simplices), of two CN(3,2) circles (complex-components).
+        "ECN(6,{3},2)",
+        "ECN(6,{2},2)",
     ] {
         let g = nimlab_games::parse_game(name).unwrap();
         let n = g
@@ -177,7 +180,12 @@ fn partial_entries_are_the_expected_ones() {
     partial.sort();
     assert_eq!(
         partial,
-        ["cn-lemma5-s1", "ferguson-et-odd", "ferguson-et-two-even"]
+        [
+            "cn-lemma5-s1",
+            "complex-components",
+            "ferguson-et-odd",
+            "ferguson-et-two-even"
+        ]
     );
 }
 

@@ -196,6 +196,8 @@ async function explain() {
 // Symmetry classes, so that a pending move is compared with the winning moves up to symmetry.
 function canonical(entries) {
   const d = state.game.drawing;
+  // A complex's winning moves are options of the position itself: compared as they are.
+  if (d === "graph") return entries.join(",");
   if (d === "boxes" || d === "heaps") return [...entries].sort((a, b) => a - b).join(",");
   let v = d === "shrinking" ? entries.filter((a) => a > 0) : entries.slice();
   const n = v.length;
@@ -228,6 +230,16 @@ function changedIndices() {
   if (!state.pending) return [];
   const p = pos();
   return state.pending.map((a, i) => (a !== p[i] ? i : -1)).filter((i) => i >= 0);
+}
+
+// The smallest facet of a complex holding every changed index, or null (no single move does that).
+function facetOf(changed) {
+  if (!changed.length) return null;
+  let best = null;
+  for (const f of state.game.graph.facets) {
+    if (changed.every((i) => f.includes(i)) && (best === null || f.length < best.length)) best = f;
+  }
+  return best;
 }
 
 // The window start covering every changed index, or -1.
@@ -264,7 +276,9 @@ function drawStacks(svg, p, drawing, editable) {
   const th = tokenSize(max);
   const tw = n > 12 ? 16 : 26;
   const places = [];
-  if (drawing === "heaps") {
+  if (drawing === "graph") {
+    drawGraph(svg, places);
+  } else if (drawing === "heaps") {
     const gap = Math.min(90, 440 / Math.max(1, n));
     for (let i = 0; i < n; i++) places.push({ x: 10 + gap * (i + 0.5), y: 250, base: true });
   } else {
@@ -278,7 +292,13 @@ function drawStacks(svg, p, drawing, editable) {
   // The window the pending move lowers, along the circle.
   const k = state.game.window;
   const changed = changedIndices();
-  if (changed.length && drawing !== "heaps") {
+  if (changed.length && drawing === "graph") {
+    const f = facetOf(changed);
+    const idx = f || changed;
+    const pts = idx.map((i) => `${places[i].x},${places[i].y}`);
+    if (idx.length > 2) pts.push(pts[0]);
+    el("polyline", { points: pts.join(" "), class: f ? "window" : "window bad" }, svg);
+  } else if (changed.length && drawing !== "heaps") {
     const s = windowStart(changed, n, k || n);
     const idx = s < 0 ? changed : Array.from({ length: Math.min(k, n) }, (_, j) => (s + j) % n);
     const pts = idx.map((i) => `${places[i].x},${places[i].y}`).join(" ");
@@ -308,6 +328,54 @@ function drawStacks(svg, p, drawing, editable) {
     label.textContent = shown[i] !== h ? `${h}→${shown[i]}` : `${current().position.text.split(",")[i]}`;
     const num = el("text", { x, y: bottom + 29, class: "label", "font-size": 10 }, g);
     num.textContent = `#${i + 1}`;
+  }
+}
+
+// Chord colours and dash patterns, one per step of ECN(m,S,k) in the order of S.
+const STEP_STYLES = [
+  { stroke: "#8a7f6a", dash: "" },
+  { stroke: "#3b6fb6", dash: "7 4" },
+  { stroke: "#b4561f", dash: "2 4" },
+  { stroke: "#6b3fa0", dash: "10 3 2 3" },
+];
+
+// A complex drawn as its graph: the stacks are the vertices (on a circle), the step chords of ECN or
+// the edges of a general complex (pairs inside a facet), its faces of 3 or more stacks shaded; fills
+// `places` with the vertices' positions on the board.
+function drawGraph(svg, places) {
+  const gr = state.game.graph;
+  const R = gr.stacks <= 2 ? 90 : 135;
+  for (const v of gr.vertices) places.push({ x: 230 + R * v.x, y: 200 + R * v.y });
+  gr.faces.forEach((f, i) => {
+    const pts = f.map((j) => `${places[j].x},${places[j].y}`).join(" ");
+    el("polygon", { id: `face-${i}`, points: pts, class: "face" }, svg);
+  });
+  for (const e of gr.edges) {
+    const a = places[e.a], b = places[e.b];
+    const attrs = { x1: a.x, y1: a.y, x2: b.x, y2: b.y };
+    if (e.step === null) attrs.class = "edge";
+    else {
+      const st = STEP_STYLES[gr.steps.indexOf(e.step) % STEP_STYLES.length];
+      attrs.class = `chord step-${e.step}`;
+      attrs.stroke = st.stroke;
+      if (st.dash) attrs["stroke-dasharray"] = st.dash;
+    }
+    el("line", attrs, svg);
+  }
+  places.forEach((p, i) => el("circle", { id: `node-${i}`, cx: p.x, cy: p.y, r: 7, class: "node" }, svg));
+  if (gr.kind === "ecn") {
+    gr.steps.forEach((s, i) => {
+      const st = STEP_STYLES[i % STEP_STYLES.length];
+      const y = 16 + 16 * i;
+      const attrs = { x1: 8, y1: y, x2: 36, y2: y, stroke: st.stroke, class: "legend-line" };
+      if (st.dash) attrs["stroke-dasharray"] = st.dash;
+      el("line", attrs, svg);
+      const t = el("text", { x: 42, y: y + 4, class: "legend" }, svg);
+      t.textContent = s === 1 ? "step 1 (neighbours)" : `step ${s}: i → i+${s}`;
+    });
+  } else if (gr.faces.length) {
+    const t = el("text", { x: 8, y: 18, class: "legend" }, svg);
+    t.textContent = "shaded: faces of 3 or more stacks";
   }
 }
 
@@ -375,10 +443,13 @@ function renderMoveBar(editable) {
     const k = state.game.window;
     const n = pos().length;
     let legalShape = true;
-    if (state.game.drawing === "heaps") legalShape = changed.length <= k;
+    const d = state.game.drawing;
+    if (d === "heaps") legalShape = changed.length <= k;
+    else if (d === "graph") legalShape = facetOf(changed) !== null;
     else legalShape = windowStart(changed, n, k || n) >= 0;
-    if (!legalShape) $("pending").textContent += state.game.drawing === "heaps"
-      ? `  (at most ${k} heap${k === 1 ? "" : "s"} per move)` : `  (not in one window of ${k})`;
+    if (!legalShape) $("pending").textContent += d === "heaps"
+      ? `  (at most ${k} heap${k === 1 ? "" : "s"} per move)`
+      : d === "graph" ? "  (not inside one facet)" : `  (not in one window of ${k})`;
     if ($("hints").checked && state.hints && legalShape) {
       const target = canonical(state.pending);
       const wins = state.hints.winning_moves.some((m) => canonical(m.entries) === target);

@@ -76,6 +76,73 @@ fn games_and_game() {
     fails("/api/game", &[("game", "nim[1]+nim[2]")], 400, "bad_game");
 }
 
+/// The step chords of `/api/game`'s graph, per step: how many.
+fn chords_per_step(g: &Value) -> std::collections::BTreeMap<u64, usize> {
+    let mut per = std::collections::BTreeMap::new();
+    for e in g["edges"].as_array().unwrap() {
+        *per.entry(e["step"].as_u64().unwrap()).or_insert(0) += 1;
+    }
+    per
+}
+
+#[test]
+fn complexes_are_drawn_as_graphs() {
+    // ECN(8,{1,2},3): 8 stacks; the facets are the 8 runs {i,i+1,i+2} and the 8 sets {i,i+2,i+4}
+    // (all distinct: i and i+4 give different sets since 8 is not 3*2); chords {i,i+1} and {i,i+2},
+    // 8 of each; no face shaded.
+    let v = ok("/api/game", &[("game", "ECN(8,{1,2},3)")]);
+    assert_eq!(v["drawing"], "graph");
+    let g = &v["graph"];
+    assert_eq!(g["kind"], "ecn");
+    assert_eq!(g["vertices"].as_array().unwrap().len(), 8);
+    assert_eq!(g["steps"], serde_json::json!([1, 2]));
+    assert_eq!(chords_per_step(g), [(1, 8), (2, 8)].into_iter().collect());
+    assert_eq!(g["facets"].as_array().unwrap().len(), 16);
+    assert!(g["faces"].as_array().unwrap().is_empty());
+    // Stack 1 at the top of the unit circle, stack 3 (a quarter turn on) at the right.
+    assert_eq!(g["vertices"][0]["x"].as_f64(), Some(0.0));
+    assert_eq!(g["vertices"][0]["y"].as_f64(), Some(-1.0));
+    assert_eq!(g["vertices"][2]["x"].as_f64(), Some(1.0));
+    // Every chord joins stacks a step apart around the circle.
+    for e in g["edges"].as_array().unwrap() {
+        let (a, b, s) = (
+            e["a"].as_u64().unwrap(),
+            e["b"].as_u64().unwrap(),
+            e["step"].as_u64().unwrap(),
+        );
+        assert_eq!((a + s) % 8, b, "{e}");
+    }
+    // The step m/2 = 4 of ECN(8,{1,4},2): the chord {i, i+4} is the chord {i+4, i+8}: 4 of them.
+    let g = &ok("/api/game", &[("game", "ECN(8,{1,4},2)")])["graph"];
+    assert_eq!(chords_per_step(g), [(1, 8), (4, 4)].into_iter().collect());
+    // k = 1: the facets are the single stacks; no chord.
+    let g = &ok("/api/game", &[("game", "ECN(6,{1,3},1)")])["graph"];
+    assert!(g["edges"].as_array().unwrap().is_empty());
+    assert_eq!(g["facets"].as_array().unwrap().len(), 6);
+
+    // A complex: facets {1,2,3,4} and {4,5,6} ({1,2} lies in the first and is dropped) and {6,7};
+    // edges: the 6 pairs of the first, the 3 of the second, 1 of the third = 10; shaded faces: the
+    // two facets of 3 or more stacks.
+    let v = ok(
+        "/api/game",
+        &[("game", "simplicial({1,2,3,4},{1,2},{4,5,6},{6,7})")],
+    );
+    assert_eq!(v["drawing"], "graph");
+    let g = &v["graph"];
+    assert_eq!(g["kind"], "complex");
+    assert_eq!(g["vertices"].as_array().unwrap().len(), 7);
+    assert_eq!(g["edges"].as_array().unwrap().len(), 10);
+    assert!(g["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["step"].is_null()));
+    assert_eq!(g["faces"], serde_json::json!([[0, 1, 2, 3], [3, 4, 5]]));
+    assert_eq!(g["facets"].as_array().unwrap().len(), 3);
+    // Games that are not complexes carry no graph.
+    assert!(ok("/api/game", &[CN53])["graph"].is_null());
+}
+
 #[test]
 fn random_positions_for_every_preset() {
     let presets = ok("/api/games", &[])["presets"].clone();
