@@ -8,6 +8,7 @@
 #![cfg(feature = "gpu")]
 
 use nimlab_core::{Game, Play};
+use nimlab_games::complex::Complex;
 use nimlab_games::{CircularNim, MooreNim, Nim};
 use nimlab_tables::gpu::{self, schedule, Device, GpuError, Options};
 use nimlab_tables::lines::{Hooks, LineSpec};
@@ -98,6 +99,35 @@ fn nim_and_moore_equal_the_cpu_engine() {
         for k in 1..=heaps {
             check(dev, &MooreNim::new(k).unwrap(), Some(heaps));
         }
+    }
+}
+
+/// Nim on simplicial complexes (faces of any shape, including stacks in no facet but a singleton and
+/// facets of different sizes) and ECN games.
+#[test]
+fn complexes_and_ecn_equal_the_cpu_engine() {
+    let Some(dev) = device("complexes_and_ecn_equal_the_cpu_engine") else {
+        return;
+    };
+    let complexes: [&[&[usize]]; 6] = [
+        &[&[1, 2], &[2, 3]],
+        &[&[1, 2, 3], &[3, 4], &[4, 5], &[5, 1]],
+        &[&[1, 2], &[3, 4], &[5]],
+        &[&[1, 3, 5], &[2, 4, 6], &[1, 2]],
+        &[&[1, 2, 3, 4], &[4, 5, 6, 7], &[7, 1]],
+        &[&[1, 2], &[2, 3], &[3, 4], &[4, 5], &[5, 6], &[6, 7], &[7, 8], &[8, 1], &[1, 5]],
+    ];
+    for facets in complexes {
+        let facets: Vec<Vec<usize>> = facets.iter().map(|f| f.to_vec()).collect();
+        check(dev, &Complex::simplicial(&facets).unwrap(), None);
+    }
+    for (m, steps, k) in [
+        (6, &[1, 2][..], 2),
+        (7, &[1, 3][..], 3),
+        (8, &[2][..], 2),
+        (8, &[1, 4][..], 2),
+    ] {
+        check(dev, &Complex::ecn(m, steps, k).unwrap(), None);
     }
 }
 

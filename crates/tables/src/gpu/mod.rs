@@ -83,7 +83,7 @@ pub fn tabulate(
 ) -> Result<Summary, GpuError> {
     let Some(Rules::Windows { m, windows }) = pset::rules_for(game, domain) else {
         return Err(GpuError::TooLarge(format!(
-            "the GPU back end covers P-sets of CN, Nim and Moore's Nim, not {}",
+            "the GPU back end covers P-sets of window games (CN, Nim, Moore's Nim, complexes), not {}",
             game.id()
         )));
     };
