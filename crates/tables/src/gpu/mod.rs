@@ -12,7 +12,7 @@ mod device;
 mod run;
 pub mod schedule;
 
-use crate::lines::{Hooks, LineSpec};
+use crate::lines::{Hooks, LineOracle, LineSpec};
 use crate::pset::{self, Rules, Summary};
 use nimlab_core::{BoxDomain, Game, Play};
 
@@ -55,9 +55,13 @@ pub struct Options {
     pub slab_bytes: Option<u64>,
 }
 
-/// True when the GPU back end covers this rule set (window games; not SCN).
-pub fn covers(rules: &Rules) -> bool {
-    matches!(rules, Rules::Windows { .. })
+/// True when the GPU back end covers this rule set: P-sets of window games and SCN, Grundy values of
+/// window games (`grundy`).
+pub fn covers(rules: &Rules, grundy: bool) -> bool {
+    match rules {
+        Rules::Windows { .. } => true,
+        Rules::Shrinking { .. } => !grundy,
+    }
 }
 
 /// The P-lines of a window game: equal to [`crate::tiers::solve`] and [`crate::lines::solve`].
@@ -67,11 +71,11 @@ pub fn solve(
     opts: &Options,
     hooks: Hooks,
 ) -> Result<Vec<(u64, u8)>, GpuError> {
-    run::solve(dev, spec, opts, hooks)
+    run::solve(dev, spec, None, opts, hooks)
 }
 
 /// [`pset::tabulate`] on the GPU: the same counts and the same canonical P-positions, in the same
-/// order, for the window games [`covers`] accepts.
+/// order, for the games [`covers`] accepts (window games and SCN).
 pub fn tabulate(
     dev: &Device,
     game: &dyn Game,
@@ -81,18 +85,55 @@ pub fn tabulate(
     hooks: Hooks,
     sink: &mut dyn FnMut(&[u64]),
 ) -> Result<Summary, GpuError> {
-    let Some(Rules::Windows { m, windows }) = pset::rules_for(game, domain) else {
-        return Err(GpuError::TooLarge(format!(
-            "the GPU back end covers P-sets of window games (CN, Nim, Moore's Nim, complexes), not {}",
+    let r = domain.radix() as usize;
+    match pset::rules_for(game, domain) {
+        Some(Rules::Windows { m, windows }) => {
+            let spec = LineSpec {
+                m,
+                r,
+                windows: pset::engine_windows(m, &windows),
+                origin_n: play == Play::Misere,
+            };
+            let lines = solve(dev, &spec, opts, hooks)?;
+            Ok(pset::summarise(game, domain, m, &lines, sink))
+        }
+        // Each circle length on the GPU; the moves that empty piles come from the host as one mask
+        // per line, computed from the shorter lengths' tables.
+        Some(Rules::Shrinking { n, k }) => {
+            pset::shrinking(game, domain, play, n, k, hooks, sink, &mut |spec, oracle, h, emit| {
+                let extra = |x: &[u32]| oracle.n_mask(x);
+                let lines = run::solve(dev, spec, Some(&extra), opts, h)?;
+                // Slabs of one value of the first tuple entry, as the CPU engine sends them.
+                let per_slab = (r as u64).pow(spec.m.saturating_sub(2) as u32);
+                for slab in lines.chunk_by(|a, b| a.0 / per_slab == b.0 / per_slab) {
+                    emit(slab.to_vec());
+                }
+                Ok(())
+            })
+        }
+        None => Err(GpuError::TooLarge(format!(
+            "the GPU back end covers the engine's games (CN, SCN, Nim, Moore's Nim, complexes), not {} on this box",
             game.id()
-        )));
-    };
-    let spec = LineSpec {
-        m,
-        r: domain.radix() as usize,
-        windows: pset::engine_windows(m, &windows),
-        origin_n: play == Play::Misere,
-    };
-    let lines = solve(dev, &spec, opts, hooks)?;
-    Ok(pset::summarise(game, domain, m, &lines, sink))
+        ))),
+    }
+}
+
+/// The Grundy value of every position of a window game's box, in table order (lexicographic): equal
+/// to [`crate::grundy::solve`].
+pub fn grundy(
+    dev: &Device,
+    game: &dyn Game,
+    domain: &BoxDomain,
+    opts: &Options,
+    hooks: Hooks,
+) -> Result<Vec<u16>, GpuError> {
+    match pset::rules_for(game, domain) {
+        Some(Rules::Windows { m, windows }) => {
+            run::grundy(dev, m, domain.radix() as usize, &windows, opts, hooks)
+        }
+        _ => Err(GpuError::TooLarge(format!(
+            "the GPU back end computes Grundy values of window games (CN, Nim, Moore's Nim, complexes), not {}; use --backend cpu",
+            game.id()
+        ))),
+    }
 }
