@@ -292,7 +292,15 @@ fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Res
             if req.kind == Kind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
         ))),
         Backend::Gpu => Ok(Backend::Gpu),
-        Backend::Auto if cfg!(feature = "gpu") && gpu_route && positions >= AUTO_GPU_POSITIONS => {
+        // Auto: only P-sets of window games go to a GPU on their own; SCN (whose masks of moves out
+        // of the box the host computes) and Grundy values (value sets of many words per position)
+        // run there only when asked for, until figures on a GPU show that they gain.
+        Backend::Auto
+            if cfg!(feature = "gpu")
+                && req.kind == Kind::PSet
+                && matches!(route, Route::Engine(Rules::Windows { .. }))
+                && positions >= AUTO_GPU_POSITIONS =>
+        {
             Ok(Backend::Auto)
         }
         Backend::Auto => Ok(Backend::Cpu),

@@ -145,70 +145,98 @@ fn sweep(
     let words = (record / 4) as usize;
     let total = (r as u64).pow(n as u32) * sw.per_line;
     let mut done = 0u64;
+    // The host's work overlaps the device's: while the kernel runs on one slab, the host hands the
+    // previous slab's words to `on_slab` (unranking, the caller's own work) and computes the next
+    // slab's masks of moves out of the box. Only the records, which the next tier reads, are waited for.
+    let masks_of = |t: usize, slab: &Slab| -> Vec<u32> {
+        let Some(f) = sw.extra else {
+            return Vec::new();
+        };
+        (0..slab.lines)
+            .into_par_iter()
+            .flat_map_iter(|i| {
+                let mut x = [0u32; 33];
+                rk.unrank(slab.first + i, t, &mut x[1..=n]);
+                let m = f(&x[..=n]);
+                [m as u32, (m >> 32) as u32]
+            })
+            .collect()
+    };
+    let order: Vec<(usize, &Slab)> = plan
+        .iter()
+        .enumerate()
+        .flat_map(|(t, slabs)| slabs.iter().map(move |s| (t, s)))
+        .collect();
+    let mut masks = order.first().map(|&(t, s)| masks_of(t, s));
+    let mut waiting: Option<(usize, &Slab, Vec<u32>)> = None;
     let mut prev: Vec<u32> = Vec::new();
-    for (t, slabs) in plan.iter().enumerate() {
+    let mut cur: Vec<u32> = Vec::new();
+    for (i, &(t, slab)) in order.iter().enumerate() {
         if hooks.cancelled() {
             return Err(GpuError::Interrupted);
         }
-        let size = rk.size(t) as usize;
-        let mut cur = vec![0u32; size * words];
-        for slab in slabs {
-            let params: [u32; 12] = [
-                t as u32,
-                slab.first as u32,
-                slab.lines as u32,
-                slab.base as u32,
-                n as u32,
-                sw.wins.len() as u32,
-                r as u32,
-                (n * (r - 1) + 1) as u32,
-                sw.consts[0],
-                sw.consts[1],
-                sw.consts[2],
-                sw.consts[3],
-            ];
+        if slab.first == 0 {
+            // A new tier: the last one's records are all on the host.
+            if t > 0 {
+                prev = std::mem::take(&mut cur);
+                done += rk.size(t - 1) * sw.per_line;
+                if let Some(p) = hooks.progress {
+                    p(done, total);
+                }
+            }
+            cur = vec![0u32; rk.size(t) as usize * words];
+        }
+        let params: [u32; 12] = [
+            t as u32,
+            slab.first as u32,
+            slab.lines as u32,
+            slab.base as u32,
+            n as u32,
+            sw.wins.len() as u32,
+            r as u32,
+            (n * (r - 1) + 1) as u32,
+            sw.consts[0],
+            sw.consts[1],
+            sw.consts[2],
+            sw.consts[3],
+        ];
+        dev.queue
+            .write_buffer(&buffers.params, 0, as_bytes(&params));
+        if slab.span > 0 {
+            let from = slab.base as usize * words;
+            let to = from + slab.span as usize * words;
             dev.queue
-                .write_buffer(&buffers.params, 0, as_bytes(&params));
-            if slab.span > 0 {
-                let from = slab.base as usize * words;
-                let to = from + slab.span as usize * words;
-                dev.queue
-                    .write_buffer(&buffers.prev, 0, as_bytes(&prev[from..to]));
-            }
-            if let Some(f) = sw.extra {
-                let masks: Vec<u32> = (0..slab.lines)
-                    .into_par_iter()
-                    .flat_map_iter(|i| {
-                        let mut x = [0u32; 33];
-                        rk.unrank(slab.first + i, t, &mut x[1..=n]);
-                        let m = f(&x[..=n]);
-                        [m as u32, (m >> 32) as u32]
-                    })
-                    .collect();
-                dev.queue.write_buffer(&buffers.extra, 0, as_bytes(&masks));
-            }
-            let at = slab.first as usize * words;
-            let out = run_slab(
-                dev,
-                sw.kernel,
-                &buffers,
-                &bind,
-                slab,
-                record,
-                &mut cur[at..at + slab.lines as usize * words],
-            )?;
-            if let Next::Stop = on_slab(t, slab, &out) {
+                .write_buffer(&buffers.prev, 0, as_bytes(&prev[from..to]));
+        }
+        if sw.extra.is_some() {
+            let m = masks.take().unwrap_or_else(|| masks_of(t, slab));
+            dev.queue.write_buffer(&buffers.extra, 0, as_bytes(&m));
+        }
+        let staged = submit_slab(dev, sw.kernel, &buffers, &bind, slab, record);
+        // The host's share while the device runs.
+        if let Some((pt, ps, out)) = waiting.take() {
+            if let Next::Stop = on_slab(pt, ps, &out) {
+                dev.wait()?;
                 return Ok(false);
             }
-            if hooks.cancelled() {
-                return Err(GpuError::Interrupted);
-            }
         }
-        prev = cur;
-        done += size as u64 * sw.per_line;
-        if let Some(p) = hooks.progress {
-            p(done, total);
+        if let Some(&(nt, ns)) = order.get(i + 1) {
+            masks = sw.extra.map(|_| masks_of(nt, ns));
         }
+        let at = slab.first as usize * words;
+        let out = collect_slab(dev, staged, &mut cur[at..at + slab.lines as usize * words])?;
+        waiting = Some((t, slab, out));
+    }
+    if let Some((pt, ps, out)) = waiting.take() {
+        if let Next::Stop = on_slab(pt, ps, &out) {
+            return Ok(false);
+        }
+    }
+    if hooks.cancelled() {
+        return Err(GpuError::Interrupted);
+    }
+    if let Some(p) = hooks.progress {
+        p(total, total);
     }
     Ok(true)
 }
@@ -355,18 +383,25 @@ pub fn grundy(
     }
 }
 
-/// Runs one slab and reads back its records into `cur`; returns its word per line.
-fn run_slab(
+/// A slab submitted to the device, its records and words on their way to the staging buffer.
+struct Staged<'b> {
+    slice: wgpu::BufferSlice<'b>,
+    staging: &'b wgpu::Buffer,
+    records: u64,
+    mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+}
+
+/// Runs one slab: the kernel, then its records and words copied to the staging buffer.
+fn submit_slab<'b>(
     dev: &Device,
     kernel: &Kernel,
-    b: &Buffers,
+    b: &'b Buffers,
     bind: &wgpu::BindGroup,
     slab: &Slab,
     record: u64,
-    cur: &mut [u32],
-) -> Result<Vec<u32>, GpuError> {
-    let words_bytes = slab.lines * record;
-    let bits_bytes = slab.lines * 4;
+) -> Staged<'b> {
+    let records = slab.lines * record;
+    let words = slab.lines * 4;
     let groups = slab.lines.div_ceil(GROUP);
     let gx = groups.min(MAX_GROUPS);
     let gy = groups.div_ceil(gx);
@@ -384,33 +419,44 @@ fn run_slab(
         pass.set_bind_group(0, bind, &[]);
         pass.dispatch_workgroups(gx as u32, gy as u32, 1);
     }
-    enc.copy_buffer_to_buffer(&b.cur, 0, &b.staging, 0, words_bytes);
-    enc.copy_buffer_to_buffer(&b.out, 0, &b.staging, words_bytes, bits_bytes);
+    enc.copy_buffer_to_buffer(&b.cur, 0, &b.staging, 0, records);
+    enc.copy_buffer_to_buffer(&b.out, 0, &b.staging, records, words);
     dev.queue.submit([enc.finish()]);
-    let slice = b.staging.slice(0..words_bytes + bits_bytes);
+    let slice = b.staging.slice(0..records + words);
     let (tx, rx) = std::sync::mpsc::channel();
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
+    Staged {
+        slice,
+        staging: &b.staging,
+        records,
+        mapped: rx,
+    }
+}
+
+/// Waits for a submitted slab and reads back its records into `cur`; returns its word per line.
+fn collect_slab(dev: &Device, s: Staged, cur: &mut [u32]) -> Result<Vec<u32>, GpuError> {
     dev.wait()?;
-    let mapped = rx
+    s.mapped
         .recv()
         .map_err(|e| GpuError::Device(e.to_string()))?
-        .map_err(|e| GpuError::Device(e.to_string()));
-    mapped?;
+        .map_err(|e| GpuError::Device(e.to_string()))?;
     let out = {
-        let view = slice
+        let view = s
+            .slice
             .get_mapped_range()
             .map_err(|e| GpuError::Device(e.to_string()))?;
-        let (words, bits) = view.split_at(words_bytes as usize);
-        for (dst, src) in cur.iter_mut().zip(words.chunks_exact(4)) {
+        let (records, words) = view.split_at(s.records as usize);
+        for (dst, src) in cur.iter_mut().zip(records.chunks_exact(4)) {
             *dst = u32::from_le_bytes([src[0], src[1], src[2], src[3]]);
         }
-        bits.chunks_exact(4)
+        words
+            .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect()
     };
-    b.staging.unmap();
+    s.staging.unmap();
     Ok(out)
 }
 
