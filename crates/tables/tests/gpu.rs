@@ -1,7 +1,10 @@
-//! The GPU back end equals the CPU engine (`pset::tabulate`): counts, counts by length and the listed
-//! canonical P-positions, for every CN(n,k) with n <= 7, Nim and Moore's Nim up to 6 heaps, in both
-//! conventions, on boxes of at least 10^5 positions (or the largest box the engine takes, for 1 and 2
-//! stacks); and boxes forced through many slabs give the same P-lines as the tier schedule on the CPU.
+//! The GPU back end equals the CPU engines: P-sets (`pset::tabulate`: counts, counts by length and the
+//! listed canonical P-positions) of every CN(n,k) with n <= 7, SCN(n,k) with n <= 6, Nim and Moore's Nim
+//! up to 6 heaps, a set of simplicial complexes and ECN games, in both conventions, on boxes of at least
+//! 10^5 positions (or the largest box the engine takes, for 1 and 2 stacks); Grundy values
+//! (`grundy::solve`) of every CN(n,k) with n <= 6, Nim, Moore's Nim and complexes on such boxes, and a
+//! brute force written here on small ones; boxes forced through many slabs give the same P-lines as the
+//! tier schedule on the CPU, and the same SCN tables and Grundy values (values of 64 and more included).
 //!
 //! Without a GPU adapter these tests print SKIPPED and pass, unless `NIMLAB_REQUIRE_GPU=1` (CI, with
 //! Mesa's lavapipe installed), where they fail.

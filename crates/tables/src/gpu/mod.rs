@@ -1,12 +1,22 @@
-//! The GPU back end (feature `gpu`): the tier schedule of [`crate::tiers`] as a WGSL compute kernel,
+//! The GPU back end (feature `gpu`): the tier schedule of [`crate::tiers`] as WGSL compute kernels,
 //! run through wgpu on Vulkan, Metal or DX12 (and, on a machine without a GPU, Mesa's lavapipe).
 //!
 //! - [`schedule`]: host-side arithmetic (the ranking table, slabs and the spans they read), no GPU;
-//! - `device`: opening an adapter and compiling the kernel (`pset.wgsl`);
-//! - `run`: the driver, slab by slab.
+//! - `device`: opening an adapter and compiling the kernels (`tiers.wgsl`, shared, before `pset.wgsl`
+//!   and `grundy.wgsl`);
+//! - `run`: the driver, slab by slab, shared by both kernels; the host's own work (unranking the
+//!   previous slab's results, SCN masks of the next slab) overlaps the kernel.
 //!
-//! Covered: P-sets of window games with entries from 0 (CN, Nim, Moore's Nim), both conventions, equal
-//! to [`crate::pset::tabulate`]. Not covered: Grundy values and SCN (the CPU engine computes them).
+//! Covered, equal to the CPU engine:
+//! - P-sets ([`tabulate`], equal to [`crate::pset::tabulate`]) of the window games (CN, Nim, Moore's
+//!   Nim, the simplicial-complex games) and of SCN, both conventions. SCN: each circle length is a
+//!   window game on the GPU; its moves that empty piles come from the host as one mask per line,
+//!   computed by the CPU engine's oracle over the shorter lengths' tables.
+//! - Grundy values ([`grundy`], equal to [`crate::grundy::solve`]) of the window games (normal play,
+//!   as the CPU engine): value sets per (position, window) over two tiers, with as many 64-bit words as
+//!   the values need (the box runs again with twice the words when a value does not fit).
+//!
+//! Not covered: Grundy values of SCN (the CPU engine computes them).
 
 mod device;
 mod run;
