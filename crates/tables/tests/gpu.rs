@@ -410,3 +410,59 @@ fn a_box_too_large_is_refused_with_one_line() {
     assert!(matches!(e, GpuError::TooLarge(_)), "{e}");
     assert!(!e.to_string().contains('\n'));
 }
+
+/// `--backend auto` keeps to the CPU unless the table is a P-set of a window game on a box of at least
+/// `AUTO_GPU_POSITIONS`; `--backend gpu` takes SCN P-sets and Grundy values of window games, and refuses
+/// SCN Grundy tables with one line. (Planning only: no adapter needed.)
+#[test]
+fn auto_sends_only_large_window_p_sets_to_a_gpu() {
+    use nimlab_tables::plan::{self, Backend, Bounds, Kind, Method, Request};
+    let req = |max: u64, kind: Kind, backend: Backend| Request {
+        bounds: Bounds {
+            max: Some(max),
+            ..Default::default()
+        },
+        play: Play::Normal,
+        kind,
+        method: Method::Auto,
+        backend,
+        remoteness: false,
+        limit: f64::INFINITY,
+    };
+    let cn = CircularNim::new(7, 4).unwrap();
+    let scn = ShrinkingCircularNim::new(6, 4).unwrap();
+    let chosen = |game: &dyn Game, max: u64, kind: Kind, backend: Backend| {
+        plan::plan(game, &req(max, kind, backend)).map(|p| p.backend)
+    };
+    // 32^7 = 3.4e10 positions: large enough; 16^7 = 2.7e8: not.
+    assert!(32f64.powi(7) >= plan::AUTO_GPU_POSITIONS && 16f64.powi(7) < plan::AUTO_GPU_POSITIONS);
+    assert_eq!(
+        chosen(&cn, 31, Kind::PSet, Backend::Auto).unwrap(),
+        Backend::Auto
+    );
+    assert_eq!(
+        chosen(&cn, 15, Kind::PSet, Backend::Auto).unwrap(),
+        Backend::Cpu
+    );
+    // SCN(6,4) with piles up to 60: 4.8e10 positions, still the CPU under auto.
+    assert_eq!(
+        chosen(&scn, 60, Kind::PSet, Backend::Auto).unwrap(),
+        Backend::Cpu
+    );
+    assert_eq!(
+        chosen(&scn, 60, Kind::PSet, Backend::Gpu).unwrap(),
+        Backend::Gpu
+    );
+    assert_eq!(
+        chosen(&cn, 5, Kind::Grundy, Backend::Auto).unwrap(),
+        Backend::Cpu
+    );
+    assert_eq!(
+        chosen(&cn, 5, Kind::Grundy, Backend::Gpu).unwrap(),
+        Backend::Gpu
+    );
+    let e = chosen(&scn, 5, Kind::Grundy, Backend::Gpu)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}");
+}
