@@ -4,7 +4,7 @@
 // the options of p have the values U_{w, a in w, p_a > 0} G_w(p - e_a), every one of them in the tier
 // below; g(p) is their mex and G_w(p) = {g(p)} U U_{a in w, p_a > 0} G_w(p - e_a). Sets are bit sets
 // of c0 64-bit words (values below 64 c0); a value that does not fit is reported as 0xffffffff and
-// the host runs the box again with twice the words.
+// the host goes on from this tier with twice the words (the sets of the tier below are exact).
 
 // Value sets of the previous tier's positions base.., nw sets of c0 words per position.
 @group(0) @binding(3) var<storage, read> prev: array<vec2<u32>>;

@@ -14,7 +14,8 @@
 //!   computed by the CPU engine's oracle over the shorter lengths' tables.
 //! - Grundy values ([`grundy`], equal to [`crate::grundy::solve`]) of the window games (normal play,
 //!   as the CPU engine): value sets per (position, window) over two tiers, with as many 64-bit words as
-//!   the values need (the box runs again with twice the words when a value does not fit).
+//!   the values need (when a value does not fit, the sets of the tier below, which are exact, are widened
+//!   and the run goes on from the tier that overflowed).
 //!
 //! Not covered: Grundy values of SCN (the CPU engine computes them).
 

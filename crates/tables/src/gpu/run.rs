@@ -41,23 +41,30 @@ struct Sweep<'a> {
     extra: Option<Extra<'a>>,
     /// Positions per line (for progress).
     per_line: u64,
+    /// Stop at the first slab with a word `u32::MAX` (a Grundy value that does not fit the sets).
+    overflow: bool,
 }
 
-/// What a slab's caller decides: go on, or stop the sweep (a value set overflowed).
-enum Next {
-    Go,
-    Stop,
+/// How a sweep ended.
+enum Swept {
+    Done,
+    /// A slab of `tier` overflowed; `prev`: the records of the tier below, all complete.
+    Overflow {
+        tier: usize,
+        prev: Vec<u32>,
+    },
 }
 
-/// Runs `sw` tier by tier; `on_slab(tier, slab, out)` gets each slab's word per line. Returns false
-/// when `on_slab` stopped it.
+/// Runs `sw` tier by tier from tier `from.0` (whose tier below has the records `from.1`), or from tier
+/// 0; `on_slab(tier, slab, out)` gets each slab's word per line, except that of a slab that overflowed.
 fn sweep(
     dev: &Device,
     sw: &Sweep,
+    from: Option<(usize, Vec<u32>)>,
     opts: &Options,
     hooks: Hooks,
-    on_slab: &mut dyn FnMut(usize, &Slab, &[u32]) -> Next,
-) -> Result<bool, GpuError> {
+    on_slab: &mut dyn FnMut(usize, &Slab, &[u32]),
+) -> Result<Swept, GpuError> {
     let (n, r) = (sw.n, sw.r);
     if n > 32 || !(1..=64).contains(&r) {
         return Err(GpuError::TooLarge(format!(
@@ -144,7 +151,8 @@ fn sweep(
     dev.check()?;
     let words = (record / 4) as usize;
     let total = (r as u64).pow(n as u32) * sw.per_line;
-    let mut done = 0u64;
+    let (start, mut prev) = from.unwrap_or_default();
+    let mut done: u64 = (0..start).map(|t| rk.size(t) * sw.per_line).sum();
     // The host's work overlaps the device's: while the kernel runs on one slab, the host hands the
     // previous slab's words to `on_slab` (unranking, the caller's own work) and computes the next
     // slab's masks of moves out of the box. Only the records, which the next tier reads, are waited for.
@@ -165,11 +173,11 @@ fn sweep(
     let order: Vec<(usize, &Slab)> = plan
         .iter()
         .enumerate()
+        .skip(start)
         .flat_map(|(t, slabs)| slabs.iter().map(move |s| (t, s)))
         .collect();
     let mut masks = order.first().map(|&(t, s)| masks_of(t, s));
     let mut waiting: Option<(usize, &Slab, Vec<u32>)> = None;
-    let mut prev: Vec<u32> = Vec::new();
     let mut cur: Vec<u32> = Vec::new();
     for (i, &(t, slab)) in order.iter().enumerate() {
         if hooks.cancelled() {
@@ -177,7 +185,7 @@ fn sweep(
         }
         if slab.first == 0 {
             // A new tier: the last one's records are all on the host.
-            if t > 0 {
+            if t > start {
                 prev = std::mem::take(&mut cur);
                 done += rk.size(t - 1) * sw.per_line;
                 if let Some(p) = hooks.progress {
@@ -215,22 +223,20 @@ fn sweep(
         let staged = submit_slab(dev, sw.kernel, &buffers, &bind, slab, record);
         // The host's share while the device runs.
         if let Some((pt, ps, out)) = waiting.take() {
-            if let Next::Stop = on_slab(pt, ps, &out) {
-                dev.wait()?;
-                return Ok(false);
-            }
+            on_slab(pt, ps, &out);
         }
         if let Some(&(nt, ns)) = order.get(i + 1) {
             masks = sw.extra.map(|_| masks_of(nt, ns));
         }
         let at = slab.first as usize * words;
         let out = collect_slab(dev, staged, &mut cur[at..at + slab.lines as usize * words])?;
+        if sw.overflow && out.contains(&u32::MAX) {
+            return Ok(Swept::Overflow { tier: t, prev });
+        }
         waiting = Some((t, slab, out));
     }
     if let Some((pt, ps, out)) = waiting.take() {
-        if let Next::Stop = on_slab(pt, ps, &out) {
-            return Ok(false);
-        }
+        on_slab(pt, ps, &out);
     }
     if hooks.cancelled() {
         return Err(GpuError::Interrupted);
@@ -238,7 +244,7 @@ fn sweep(
     if let Some(p) = hooks.progress {
         p(total, total);
     }
-    Ok(true)
+    Ok(Swept::Done)
 }
 
 /// The index `sum_p x_p weights_p` of the tuple of rank `rank` in tier `t`.
@@ -293,12 +299,13 @@ pub fn solve(
         ],
         extra,
         per_line: r as u64,
+        overflow: false,
     };
     let rk = Ranking::new(n, r);
     // The global line index is `sum_j x_j r^j`, as in crate::lines.
     let weights: Vec<u64> = (0..n).map(|j| (r as u64).pow(j as u32)).collect();
     let mut out = Vec::new();
-    sweep(dev, &sw, opts, hooks, &mut |t, slab, bits| {
+    sweep(dev, &sw, None, opts, hooks, &mut |t, slab, bits| {
         let found: Vec<(u64, u8)> = bits
             .par_iter()
             .enumerate()
@@ -309,7 +316,6 @@ pub fn solve(
             })
             .collect();
         out.extend(found);
-        Next::Go
     })?;
     out.par_sort_unstable();
     Ok(out)
@@ -346,6 +352,7 @@ pub fn grundy(
     let weights: Vec<u64> = (0..m).map(|p| (r as u64).pow((m - 1 - p) as u32)).collect();
     let mut values = vec![0u16; r.pow(m as u32)];
     let mut words = 1usize;
+    let mut from = None;
     loop {
         let sw = Sweep {
             kernel: &dev.grundy,
@@ -356,11 +363,9 @@ pub fn grundy(
             consts: [words as u32, 0, 0, 0],
             extra: None,
             per_line: 1,
+            overflow: true,
         };
-        let finished = sweep(dev, &sw, opts, hooks, &mut |t, slab, got| {
-            if got.contains(&u32::MAX) {
-                return Next::Stop;
-            }
+        let swept = sweep(dev, &sw, from.take(), opts, hooks, &mut |t, slab, got| {
             let at: Vec<(u64, u16)> = got
                 .par_iter()
                 .enumerate()
@@ -369,17 +374,27 @@ pub fn grundy(
             for (i, v) in at {
                 values[i as usize] = v;
             }
-            Next::Go
         })?;
-        if finished {
+        let Swept::Overflow { tier, prev } = swept else {
             return Ok(values);
-        }
+        };
         if words >= MAX_SET_WORDS {
             return Err(GpuError::TooLarge(
                 "a Grundy value passes 65535, beyond what the tables store".into(),
             ));
         }
+        // Every value below `tier` fits the sets, so the sets of the tier below are exact: widen them
+        // with zero words and go on from the tier that overflowed.
+        let sets = prev.len() / (words * 2);
+        let mut wide = vec![0u32; sets * words * 4];
+        for (dst, src) in wide
+            .chunks_exact_mut(words * 4)
+            .zip(prev.chunks_exact(words * 2))
+        {
+            dst[..words * 2].copy_from_slice(src);
+        }
         words *= 2;
+        from = Some((tier, wide));
     }
 }
 
