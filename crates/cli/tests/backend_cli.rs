@@ -137,6 +137,24 @@ fn grundy_values_on_the_gpu_equal_the_cpu() {
     }
 }
 
+/// The text output of a Grundy table names its back end, as a P-set's does.
+#[test]
+fn a_grundy_table_in_text_names_its_back_end() {
+    let out = common::nimlab(&[
+        "table",
+        "CN(3,2)",
+        "--max",
+        "3",
+        "--grundy",
+        "--count-only",
+        "--no-store",
+        "--backend",
+        "cpu",
+    ]);
+    let text = common::success("--grundy", out);
+    assert_eq!(text.lines().nth(1), Some("back end: cpu"), "{text}");
+}
+
 #[test]
 fn the_gpu_is_refused_where_it_does_not_apply() {
     let why = if cfg!(feature = "gpu") {
