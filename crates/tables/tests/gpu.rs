@@ -312,7 +312,7 @@ fn grundy_values_equal_the_cpu_engine() {
 }
 
 /// Values of 64 and more (sets of several words: the GPU widens the sets and goes on from the tier
-/// that overflowed) and boxes forced through many slabs.
+/// that overflowed), with whole tiers on the device and with boxes forced through many slabs.
 #[test]
 fn grundy_values_through_many_slabs_and_words() {
     let Some(dev) = device("grundy_values_through_many_slabs_and_words") else {
@@ -343,15 +343,12 @@ fn grundy_values_through_many_slabs_and_words() {
         let want = grundy::solve(m, d.radix() as usize, &windows, Hooks::default()).unwrap();
         let most = *want.iter().max().unwrap();
         assert!(top.contains(&most), "{}: largest value {most}", game.id());
-        let got = gpu_grundy(
-            dev,
-            &game,
-            hi,
-            &Options {
-                slab_bytes: Some(slab),
-            },
-        );
-        assert_eq!(got, want, "{} max {hi}", game.id());
+        // Through slabs (the host keeps the sets), and whole tiers kept on the device (the sets of
+        // the tier below are read back from it when a value does not fit).
+        for slab_bytes in [Some(slab), None] {
+            let got = gpu_grundy(dev, &game, hi, &Options { slab_bytes });
+            assert_eq!(got, want, "{} max {hi} slabs {slab_bytes:?}", game.id());
+        }
     }
 }
 

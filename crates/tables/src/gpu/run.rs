@@ -112,46 +112,74 @@ fn sweep(
     }
     let most_lines = plan.iter().flatten().map(|s| s.lines).max().unwrap_or(1);
     let most_span = plan.iter().flatten().map(|s| s.span).max().unwrap_or(1);
+    // Resident: every tier is one slab, so two tiers of records fit the device and stay there (the
+    // buffers swap roles from one tier to the next); only the word per line comes back. Otherwise the
+    // records stream: the host keeps two tiers and uploads each slab's span.
+    let resident = opts.slab_bytes.is_none() && plan.iter().all(|s| s.len() == 1);
+    let (prev_bytes, cur_bytes) = if resident {
+        (most_lines * record, most_lines * record)
+    } else {
+        (most_span * record, most_lines * record)
+    };
     let skip = schedule::skip_table(&rk);
     let buffers = Buffers::new(
         dev,
         &skip,
         &sw.wins,
-        most_lines * record,
-        most_span * record,
+        cur_bytes,
+        prev_bytes,
         most_lines * 4,
         if sw.extra.is_some() {
             most_lines * 8
         } else {
             0
         },
+        resident,
     );
-    let all = [
-        &buffers.params,
-        &buffers.skip,
-        &buffers.wins,
-        &buffers.prev,
-        &buffers.cur,
-        &buffers.out,
-        &buffers.extra,
-    ];
-    let entries: Vec<wgpu::BindGroupEntry> = all[..sw.kernel.bindings as usize]
-        .iter()
-        .enumerate()
-        .map(|(i, b)| wgpu::BindGroupEntry {
-            binding: i as u32,
-            resource: b.as_entire_binding(),
+    let group = |prev: &wgpu::Buffer, cur: &wgpu::Buffer| {
+        let all = [
+            &buffers.params,
+            &buffers.skip,
+            &buffers.wins,
+            prev,
+            cur,
+            &buffers.out,
+            &buffers.extra,
+        ];
+        let entries: Vec<wgpu::BindGroupEntry> = all[..sw.kernel.bindings as usize]
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        dev.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tiers"),
+            layout: &sw.kernel.layout,
+            entries: &entries,
         })
-        .collect();
-    let bind = dev.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("tiers"),
-        layout: &sw.kernel.layout,
-        entries: &entries,
-    });
+    };
+    // Resident, tier t runs with binds[t % 2] (reading one buffer and writing the other); streaming,
+    // always with binds[0].
+    let binds = [
+        group(&buffers.prev, &buffers.cur),
+        group(&buffers.cur, &buffers.prev),
+    ];
+    let prev_of = |t: usize| -> &wgpu::Buffer {
+        if resident && t % 2 == 1 {
+            &buffers.cur
+        } else {
+            &buffers.prev
+        }
+    };
     dev.check()?;
     let words = (record / 4) as usize;
     let total = (r as u64).pow(n as u32) * sw.per_line;
     let (start, mut prev) = from.unwrap_or_default();
+    if resident && start > 0 {
+        dev.queue.write_buffer(prev_of(start), 0, as_bytes(&prev));
+    }
     let mut done: u64 = (0..start).map(|t| rk.size(t) * sw.per_line).sum();
     // The host's work overlaps the device's: while the kernel runs on one slab, the host hands the
     // previous slab's words to `on_slab` (unranking, the caller's own work) and computes the next
@@ -184,7 +212,7 @@ fn sweep(
             return Err(GpuError::Interrupted);
         }
         if slab.first == 0 {
-            // A new tier: the last one's records are all on the host.
+            // A new tier: the last one's records are all on the host (or, resident, on the device).
             if t > start {
                 prev = std::mem::take(&mut cur);
                 done += rk.size(t - 1) * sw.per_line;
@@ -192,13 +220,16 @@ fn sweep(
                     p(done, total);
                 }
             }
-            cur = vec![0u32; rk.size(t) as usize * words];
+            if !resident {
+                cur = vec![0u32; rk.size(t) as usize * words];
+            }
         }
         let params: [u32; 12] = [
             t as u32,
             slab.first as u32,
             slab.lines as u32,
-            slab.base as u32,
+            // Resident: the whole tier below is in `prev`.
+            if resident { 0 } else { slab.base as u32 },
             n as u32,
             sw.wins.len() as u32,
             r as u32,
@@ -210,7 +241,7 @@ fn sweep(
         ];
         dev.queue
             .write_buffer(&buffers.params, 0, as_bytes(&params));
-        if slab.span > 0 {
+        if slab.span > 0 && !resident {
             let from = slab.base as usize * words;
             let to = from + slab.span as usize * words;
             dev.queue
@@ -220,7 +251,9 @@ fn sweep(
             let m = masks.take().unwrap_or_else(|| masks_of(t, slab));
             dev.queue.write_buffer(&buffers.extra, 0, as_bytes(&m));
         }
-        let staged = submit_slab(dev, sw.kernel, &buffers, &bind, slab, record);
+        let back = if resident { 0 } else { record };
+        let bind = &binds[if resident { t % 2 } else { 0 }];
+        let staged = submit_slab(dev, sw.kernel, &buffers, bind, slab, back);
         // The host's share while the device runs.
         if let Some((pt, ps, out)) = waiting.take() {
             on_slab(pt, ps, &out);
@@ -228,9 +261,16 @@ fn sweep(
         if let Some(&(nt, ns)) = order.get(i + 1) {
             masks = sw.extra.map(|_| masks_of(nt, ns));
         }
-        let at = slab.first as usize * words;
-        let out = collect_slab(dev, staged, &mut cur[at..at + slab.lines as usize * words])?;
+        let out = if resident {
+            collect_slab(dev, staged, &mut [])?
+        } else {
+            let at = slab.first as usize * words;
+            collect_slab(dev, staged, &mut cur[at..at + slab.lines as usize * words])?
+        };
         if sw.overflow && out.contains(&u32::MAX) {
+            if resident && t > 0 {
+                prev = read_back(dev, prev_of(t), rk.size(t - 1) * record)?;
+            }
             return Ok(Swept::Overflow { tier: t, prev });
         }
         waiting = Some((t, slab, out));
@@ -245,6 +285,35 @@ fn sweep(
         p(total, total);
     }
     Ok(Swept::Done)
+}
+
+/// The first `bytes` of a device buffer, as words.
+fn read_back(dev: &Device, buf: &wgpu::Buffer, bytes: u64) -> Result<Vec<u32>, GpuError> {
+    let staging = dev.buffer("read back", bytes, U::MAP_READ | U::COPY_DST);
+    let mut enc = dev
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("read back"),
+        });
+    enc.copy_buffer_to_buffer(buf, 0, &staging, 0, bytes);
+    dev.queue.submit([enc.finish()]);
+    let slice = staging.slice(0..bytes);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    let mut words = vec![0u32; (bytes / 4) as usize];
+    collect_slab(
+        dev,
+        Staged {
+            slice,
+            staging: &staging,
+            records: bytes,
+            mapped: rx,
+        },
+        &mut words,
+    )?;
+    Ok(words)
 }
 
 /// The index `sum_p x_p weights_p` of the tuple of rank `rank` in tier `t`.
@@ -415,6 +484,7 @@ fn submit_slab<'b>(
     slab: &Slab,
     record: u64,
 ) -> Staged<'b> {
+    // Records come back only when the host keeps them (`record` 0: they stay on the device).
     let records = slab.lines * record;
     let words = slab.lines * 4;
     let groups = slab.lines.div_ceil(GROUP);
@@ -434,7 +504,9 @@ fn submit_slab<'b>(
         pass.set_bind_group(0, bind, &[]);
         pass.dispatch_workgroups(gx as u32, gy as u32, 1);
     }
-    enc.copy_buffer_to_buffer(&b.cur, 0, &b.staging, 0, records);
+    if records > 0 {
+        enc.copy_buffer_to_buffer(&b.cur, 0, &b.staging, 0, records);
+    }
     enc.copy_buffer_to_buffer(&b.out, 0, &b.staging, records, words);
     dev.queue.submit([enc.finish()]);
     let slice = b.staging.slice(0..records + words);
@@ -496,6 +568,7 @@ impl Buffers {
         prev: u64,
         out: u64,
         extra: u64,
+        resident: bool,
     ) -> Buffers {
         let table = |label: &str, data: &[u32]| {
             let b = dev.buffer(label, data.len() as u64 * 4, U::STORAGE | U::COPY_DST);
@@ -506,11 +579,16 @@ impl Buffers {
             params: dev.buffer("params", 48, U::UNIFORM | U::COPY_DST),
             skip: table("skip", skip),
             wins: table("wins", wins),
-            prev: dev.buffer("prev", prev, U::STORAGE | U::COPY_DST),
-            cur: dev.buffer("cur", cur, U::STORAGE | U::COPY_SRC),
+            // Resident, the two swap roles (and either may be read back).
+            prev: dev.buffer("prev", prev, U::STORAGE | U::COPY_DST | U::COPY_SRC),
+            cur: dev.buffer("cur", cur, U::STORAGE | U::COPY_DST | U::COPY_SRC),
             out: dev.buffer("out", out, U::STORAGE | U::COPY_SRC),
             extra: dev.buffer("extra", extra, U::STORAGE | U::COPY_DST),
-            staging: dev.buffer("staging", cur + out, U::MAP_READ | U::COPY_DST),
+            staging: dev.buffer(
+                "staging",
+                if resident { out } else { cur + out },
+                U::MAP_READ | U::COPY_DST,
+            ),
         }
     }
 }
