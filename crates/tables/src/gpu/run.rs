@@ -560,6 +560,7 @@ struct Buffers {
 }
 
 impl Buffers {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         dev: &Device,
         skip: &[u32],
