@@ -4,8 +4,9 @@
 //! - [`schedule`]: host-side arithmetic (the ranking table, slabs and the spans they read), no GPU;
 //! - `device`: opening an adapter and compiling the kernels (`tiers.wgsl`, shared, before `pset.wgsl`
 //!   and `grundy.wgsl`);
-//! - `run`: the driver, slab by slab, shared by both kernels; the host's own work (unranking the
-//!   previous slab's results, SCN masks of the next slab) overlaps the kernel.
+//! - `run`: the driver, shared by both kernels: whole tiers kept on the device when each fits one slab,
+//!   else slabs streamed through it; the host's own work (unranking the previous slab's results, SCN
+//!   masks of the next slab) overlaps the kernel.
 //!
 //! Covered, equal to the CPU engine:
 //! - P-sets ([`tabulate`], equal to [`crate::pset::tabulate`]) of the window games (CN, Nim, Moore's

@@ -1,10 +1,11 @@
 //! The driver: the tiers of a box, slab by slab, through a kernel (P-sets or Grundy values).
 //!
-//! The host keeps the records (`D` words or value sets) of two tiers; for each slab it uploads the
-//! span of the tier below that the slab reads (and, for SCN, each line's mask of moves out of the
-//! box), runs one invocation per line, and reads back the slab's records and one word per line (the
-//! P-bit or the Grundy value). The device holds one slab, one span and the ranking table, whatever the
-//! size of the box.
+//! When every tier fits one slab, the records (`D` words or value sets) of two tiers stay on the device
+//! and only one word per line (the P-bit or the Grundy value) comes back. Otherwise the host keeps the
+//! records of two tiers; for each slab it uploads the span of the tier below that the slab reads (and,
+//! for SCN, each line's mask of moves out of the box), runs one invocation per line, and reads back the
+//! slab's records and words. The device then holds one slab, one span and the ranking table, whatever
+//! the size of the box.
 
 use super::device::{Device, Kernel};
 use super::schedule::{self, Slab};
