@@ -62,8 +62,11 @@ impl std::error::Error for GpuError {}
 /// Tuning of a run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
-    /// Most bytes per slab, 8 per window and 4 (the P-bit) per line (default: the adapter's largest
-    /// binding). Tests set it small to force a box through many slabs.
+    /// Most bytes per slab: per line its record (8 bytes per window, times the words of a value set for
+    /// Grundy values), 4 for its P-bit or value and, for SCN, 8 for its mask of moves out of the box
+    /// (default: the adapter's largest binding, and whole tiers stay on the device when each fits one
+    /// slab). Set, it streams every slab through the host; tests set it small to force a box through
+    /// many slabs.
     pub slab_bytes: Option<u64>,
 }
 

@@ -96,8 +96,8 @@ fn sweep(
         .slab_bytes
         .unwrap_or(limit)
         .min(limit)
-        // A line's record and its word out (and its extra mask), read back through one staging buffer.
-        .checked_div(record + 12)
+        // A line's record, its word out and its extra mask (SCN).
+        .checked_div(record + 4 + if sw.extra.is_some() { 8 } else { 0 })
         .unwrap_or(1)
         .max(1);
     let max_span = limit / record;
