@@ -35,8 +35,8 @@ pub enum Backend {
     Auto,
     /// The CPU engine.
     Cpu,
-    /// The GPU, through wgpu (Vulkan, Metal, DX12): P-sets of CN, Nim and Moore's Nim. Needs a binary
-    /// built with `--features gpu`.
+    /// The GPU, through wgpu (Vulkan, Metal, DX12): P-sets of CN, SCN, Nim, Moore's Nim and complexes,
+    /// Grundy values of all but SCN. Needs a binary built with `--features gpu`.
     Gpu,
 }
 
@@ -79,7 +79,7 @@ pub struct TableArgs {
     /// How to compute a box table.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
-    /// Where the engine computes a P-set: the CPU or a GPU (`gpu` needs the `gpu` build feature).
+    /// Where the engine computes a box table: the CPU or a GPU (`gpu` needs the `gpu` build feature).
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
     /// Output format (--json is the same as --format json).

@@ -1,6 +1,7 @@
 //! `table --backend cpu|gpu|auto`: the answer names its back end (JSON `backend`, `adapter`); the GPU
-//! gives the CPU's table; `--backend gpu` is refused with one line where it cannot run (a binary built
-//! without the `gpu` feature, Grundy tables, SCN, no adapter).
+//! gives the CPU's table (P-sets of CN and SCN, Grundy values); `--backend gpu` is refused with one
+//! line where it cannot run (a binary built without the `gpu` feature, SCN Grundy tables, games the
+//! engine does not cover, no adapter).
 
 mod common;
 
@@ -57,33 +58,101 @@ fn without_the_feature_the_gpu_is_refused_with_one_line() {
     );
 }
 
+/// The GPU's answer to `args` (with `--backend gpu`) against the CPU's, on the keys given; false
+/// (after checking the one-line refusal) when there is no adapter and none is required.
+#[cfg(feature = "gpu")]
+fn same_on_gpu(args: &[&str], keys: &[&str]) -> bool {
+    let mut extra: Vec<&str> = args.to_vec();
+    extra.extend(["--backend", "gpu"]);
+    let out = common::nimlab(&extra);
+    if out.status.code() == Some(2) && std::env::var("NIMLAB_REQUIRE_GPU").as_deref() != Ok("1") {
+        let err = String::from_utf8_lossy(&out.stderr);
+        common::assert_one_line("--backend gpu", &err);
+        assert!(err.contains("no GPU adapter found"), "{err}");
+        assert!(err.contains("mesa-vulkan-drivers"), "{err}");
+        eprintln!("SKIPPED: {err}");
+        return false;
+    }
+    let gpu = common::parse("--backend gpu", &common::success("--backend gpu", out));
+    let n = extra.len();
+    extra[n - 1] = "cpu";
+    let cpu = json(&extra);
+    assert_eq!(gpu["backend"], "gpu", "{args:?}");
+    assert_eq!(cpu["backend"], "cpu", "{args:?}");
+    assert!(!gpu["adapter"].as_str().unwrap().is_empty());
+    for k in keys {
+        assert!(!cpu[k].is_null(), "{args:?}: {k}");
+        assert_eq!(gpu[k], cpu[k], "{args:?}: {k}");
+    }
+    true
+}
+
 #[cfg(feature = "gpu")]
 #[test]
 fn the_gpu_gives_the_cpu_table_or_one_line_naming_the_fix() {
+    let keys = ["count", "canonical_count", "positions", "by_length"];
     for misere in [false, true] {
-        let mut extra = vec!["--backend", "gpu"];
+        let mut args = with(&[]);
         if misere {
-            extra.push("--misere");
+            args.push("--misere");
         }
-        let out = common::nimlab(&with(&extra));
-        if out.status.code() == Some(2) && std::env::var("NIMLAB_REQUIRE_GPU").as_deref() != Ok("1")
-        {
-            let err = String::from_utf8_lossy(&out.stderr);
-            common::assert_one_line("--backend gpu", &err);
-            assert!(err.contains("no GPU adapter found"), "{err}");
-            assert!(err.contains("mesa-vulkan-drivers"), "{err}");
-            eprintln!("SKIPPED: {err}");
+        if !same_on_gpu(&args, &keys) {
             return;
         }
-        let gpu = common::parse("--backend gpu", &common::success("--backend gpu", out));
-        extra[1] = "cpu";
-        let cpu = json(&with(&extra));
-        assert_eq!(gpu["backend"], "gpu");
-        assert!(!gpu["adapter"].as_str().unwrap().is_empty());
-        for k in ["count", "canonical_count", "positions", "by_length"] {
-            assert_eq!(gpu[k], cpu[k], "misère {misere}: {k}");
+        let mut scn = vec!["table", "SCN(4,2)", "--max", "5", "--json", "--no-store"];
+        if misere {
+            scn.push("--misere");
+        }
+        same_on_gpu(&scn, &keys);
+    }
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn grundy_values_on_the_gpu_equal_the_cpu() {
+    for args in [
+        &[
+            "table",
+            "CN(4,2)",
+            "--max",
+            "6",
+            "--grundy",
+            "--json",
+            "--no-store",
+        ][..],
+        &[
+            "table",
+            "simplicial({1,2,3},{3,4})",
+            "--max",
+            "5",
+            "--grundy",
+            "--format",
+            "json",
+            "--no-store",
+        ],
+    ] {
+        if !same_on_gpu(args, &["count", "histogram", "max_value", "values"]) {
+            return;
         }
     }
+}
+
+/// The text output of a Grundy table names its back end, as a P-set's does.
+#[test]
+fn a_grundy_table_in_text_names_its_back_end() {
+    let out = common::nimlab(&[
+        "table",
+        "CN(3,2)",
+        "--max",
+        "3",
+        "--grundy",
+        "--count-only",
+        "--no-store",
+        "--backend",
+        "cpu",
+    ]);
+    let text = common::success("--grundy", out);
+    assert_eq!(text.lines().nth(1), Some("back end: cpu"), "{text}");
 }
 
 #[test]
@@ -93,9 +162,20 @@ fn the_gpu_is_refused_where_it_does_not_apply() {
     } else {
         "built without the `gpu` feature"
     };
-    fails(&with(&["--backend", "gpu", "--grundy"]), why);
     fails(
-        &["table", "SCN(4,2)", "--max", "4", "--backend", "gpu"],
+        &[
+            "table",
+            "SCN(4,2)",
+            "--max",
+            "4",
+            "--grundy",
+            "--backend",
+            "gpu",
+        ],
+        why,
+    );
+    fails(
+        &["table", "ER(3)", "--max-sum", "6", "--backend", "gpu"],
         why,
     );
 }

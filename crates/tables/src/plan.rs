@@ -278,16 +278,29 @@ pub const NO_GPU_FEATURE: &str = "--backend gpu: this nimlab was built without t
 
 /// Resolves the back end of a box table, refusing `--backend gpu` where it cannot run.
 fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Result<Backend> {
-    let gpu_route = req.kind == Kind::PSet && matches!(route, Route::Engine(Rules::Windows { .. }));
+    // P-sets of window games and SCN, Grundy values of window games (crate::gpu::covers).
+    let gpu_route = match route {
+        Route::Engine(Rules::Windows { .. }) => true,
+        Route::Engine(Rules::Shrinking { .. }) => req.kind == Kind::PSet,
+        Route::Search => false,
+    };
     match req.backend {
         Backend::Cpu => Ok(Backend::Cpu),
         Backend::Gpu if !cfg!(feature = "gpu") => Err(unsupported(NO_GPU_FEATURE.into())),
         Backend::Gpu if !gpu_route => Err(unsupported(format!(
-            "--backend gpu computes engine P-sets of CN, Nim and Moore's Nim; {} on the CPU: use --backend cpu",
+            "--backend gpu computes the engine's P-sets (CN, SCN, Nim, Moore's Nim, complexes) and Grundy values of window games; {} on the CPU: use --backend cpu",
             if req.kind == Kind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
         ))),
         Backend::Gpu => Ok(Backend::Gpu),
-        Backend::Auto if cfg!(feature = "gpu") && gpu_route && positions >= AUTO_GPU_POSITIONS => {
+        // Auto: only P-sets of window games go to a GPU on their own; SCN (whose masks of moves out
+        // of the box the host computes) and Grundy values (value sets of many words per position)
+        // run there only when asked for, until figures on a GPU show that they gain.
+        Backend::Auto
+            if cfg!(feature = "gpu")
+                && req.kind == Kind::PSet
+                && matches!(route, Route::Engine(Rules::Windows { .. }))
+                && positions >= AUTO_GPU_POSITIONS =>
+        {
             Ok(Backend::Auto)
         }
         Backend::Auto => Ok(Backend::Cpu),
@@ -926,11 +939,11 @@ fn listed_values(game: &dyn Game, plan: &Plan, solved: &Solved) -> Result<Option
 /// The GPU route of [`compute`].
 #[cfg(feature = "gpu")]
 mod gpu_backend {
-    use super::{gpu_error, Backend, Plan, Solved};
+    use super::{gpu_error, Backend, Kind, Plan, Solved};
     use crate::{gpu, store};
     use nimlab_core::{BoxDomain, Error, Game, Hooks, Result};
 
-    /// The P-set on the GPU, or `None` when `--backend auto` finds no hardware adapter (the CPU then
+    /// The P-set or Grundy values on the GPU, or `None` when `--backend auto` finds no hardware adapter (the CPU then
     /// computes it). `--backend gpu` without an adapter is an error naming the fix.
     pub(super) fn compute(
         game: &dyn Game,
@@ -945,27 +958,40 @@ mod gpu_backend {
             // Auto: no adapter, or only a driver that runs on the CPU.
             _ => return Ok(None),
         };
-        let mut data = Vec::new();
-        let s = gpu::tabulate(
-            &dev,
-            game,
-            domain,
-            plan.play,
-            &gpu::Options::default(),
-            hooks,
-            &mut |p| store::encode_positions(&mut data, p),
-        );
-        let s = match s {
-            Ok(s) => s,
-            // Auto: a box beyond this adapter's bindings or the 32-bit ranks goes to the CPU.
-            Err(gpu::GpuError::TooLarge(_)) if plan.backend == Backend::Auto => return Ok(None),
-            Err(e) => return Err(gpu_error(e)),
-        };
-        let solved = Solved::PSet {
-            count: Some(s.count as u128),
-            canonical_count: s.canonical_count,
-            by_length: s.by_length,
-            data,
+        let solved = if plan.kind == Kind::Grundy {
+            let values = gpu::grundy(&dev, game, domain, &gpu::Options::default(), hooks);
+            match values {
+                Ok(values) => Solved::Grundy { values },
+                Err(gpu::GpuError::TooLarge(_)) if plan.backend == Backend::Auto => {
+                    return Ok(None)
+                }
+                Err(e) => return Err(gpu_error(e)),
+            }
+        } else {
+            let mut data = Vec::new();
+            let s = gpu::tabulate(
+                &dev,
+                game,
+                domain,
+                plan.play,
+                &gpu::Options::default(),
+                hooks,
+                &mut |p| store::encode_positions(&mut data, p),
+            );
+            let s = match s {
+                Ok(s) => s,
+                // Auto: a box beyond this adapter's bindings or the 32-bit ranks goes to the CPU.
+                Err(gpu::GpuError::TooLarge(_)) if plan.backend == Backend::Auto => {
+                    return Ok(None)
+                }
+                Err(e) => return Err(gpu_error(e)),
+            };
+            Solved::PSet {
+                count: Some(s.count as u128),
+                canonical_count: s.canonical_count,
+                by_length: s.by_length,
+                data,
+            }
         };
         Ok(Some((solved, Some(dev.adapter()))))
     }

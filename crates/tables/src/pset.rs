@@ -163,54 +163,88 @@ pub fn tabulate(
             summary.by_length.push((m, counts.0, counts.1));
         }
         Rules::Shrinking { n, k } => {
-            let mut lower: Vec<LenTable> = Vec::new();
-            // Length 0: the empty circle, terminal: P in normal play, N in misère play.
-            let empty_p = play == Play::Normal;
-            if empty_p {
-                sink(&[]);
-            }
-            summary.by_length.push((0, empty_p as u64, empty_p as u64));
-            lower.push(LenTable::empty());
-            let total: u64 = (1..=n).map(|m| (r as u64).pow(m as u32)).sum();
-            let mut before = 1u64;
-            for m in 1..=n {
-                let oracle = ShrinkOracle::new(m, k, r, &lower, empty_p);
-                let spec = LineSpec {
-                    m,
-                    r,
-                    windows: engine_windows(m, &cyclic_windows(m, k)),
-                    origin_n: false,
-                };
-                let mut counts = (0u64, 0u64);
-                let keep = m < n;
-                let mut p_lines = if keep {
-                    vec![0u64; r.pow(m as u32 - 1)]
-                } else {
-                    Vec::new()
-                };
-                let base = before;
-                let progress = hooks
-                    .progress
-                    .map(|f| move |d: u64, _t: u64| f(base + d, total + 1));
-                let sub = Hooks {
-                    cancel: hooks.cancel,
-                    progress: progress.as_ref().map(|f| f as &(dyn Fn(u64, u64) + Sync)),
-                };
-                lines::solve(&spec, &oracle, sub, &mut |_, lines| {
-                    if keep {
-                        for &(line, bit) in &lines {
-                            p_lines[line as usize] = 1u64 << bit;
-                        }
-                    }
-                    take_slab(game, m, domain, &lines, &mut counts, sink)
-                })?;
-                drop(oracle);
-                before += (r as u64).pow(m as u32);
-                summary.by_length.push((m, counts.0, counts.1));
-                if keep {
-                    lower.push(LenTable::new(m, r, p_lines));
+            summary = shrinking(
+                game,
+                domain,
+                play,
+                n,
+                k,
+                hooks,
+                sink,
+                &mut |spec, o, h, emit| lines::solve(spec, o, h, &mut |_, l| emit(l)),
+            )?;
+        }
+    }
+    summary.count = summary.by_length.iter().map(|x| x.1).sum();
+    summary.canonical_count = summary.by_length.iter().map(|x| x.2).sum();
+    Ok(summary)
+}
+
+/// Solves one circle length of SCN: the P-lines of `spec` with the moves that empty piles from the
+/// oracle, sent to `emit` in slabs of one value of the first tuple entry (in order).
+pub(crate) type LengthSolver<'s, E> = dyn FnMut(&LineSpec, &ShrinkOracle, Hooks, &mut dyn FnMut(Vec<(u64, u8)>)) -> Result<(), E>
+    + 's;
+
+/// [`tabulate`] for SCN(n,k), each circle length solved by `solve_len` (the CPU engine or the GPU).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shrinking<E>(
+    game: &dyn Game,
+    domain: &BoxDomain,
+    play: Play,
+    n: usize,
+    k: usize,
+    hooks: Hooks,
+    sink: &mut dyn FnMut(&[u64]),
+    solve_len: &mut LengthSolver<E>,
+) -> Result<Summary, E> {
+    let r = domain.radix() as usize;
+    let mut summary = Summary::default();
+    let mut lower: Vec<LenTable> = Vec::new();
+    // Length 0: the empty circle, terminal: P in normal play, N in misère play.
+    let empty_p = play == Play::Normal;
+    if empty_p {
+        sink(&[]);
+    }
+    summary.by_length.push((0, empty_p as u64, empty_p as u64));
+    lower.push(LenTable::empty());
+    let total: u64 = (1..=n).map(|m| (r as u64).pow(m as u32)).sum();
+    let mut before = 1u64;
+    for m in 1..=n {
+        let oracle = ShrinkOracle::new(m, k, r, &lower, empty_p);
+        let spec = LineSpec {
+            m,
+            r,
+            windows: engine_windows(m, &cyclic_windows(m, k)),
+            origin_n: false,
+        };
+        let mut counts = (0u64, 0u64);
+        let keep = m < n;
+        let mut p_lines = if keep {
+            vec![0u64; r.pow(m as u32 - 1)]
+        } else {
+            Vec::new()
+        };
+        let base = before;
+        let progress = hooks
+            .progress
+            .map(|f| move |d: u64, _t: u64| f(base + d, total + 1));
+        let sub = Hooks {
+            cancel: hooks.cancel,
+            progress: progress.as_ref().map(|f| f as &(dyn Fn(u64, u64) + Sync)),
+        };
+        solve_len(&spec, &oracle, sub, &mut |lines| {
+            if keep {
+                for &(line, bit) in &lines {
+                    p_lines[line as usize] = 1u64 << bit;
                 }
             }
+            take_slab(game, m, domain, &lines, &mut counts, sink)
+        })?;
+        drop(oracle);
+        before += (r as u64).pow(m as u32);
+        summary.by_length.push((m, counts.0, counts.1));
+        if keep {
+            lower.push(LenTable::new(m, r, p_lines));
         }
     }
     summary.count = summary.by_length.iter().map(|x| x.1).sum();
@@ -340,7 +374,7 @@ struct Zeroing<'t> {
     bit_from: Option<usize>,
 }
 
-struct ShrinkOracle<'t> {
+pub(crate) struct ShrinkOracle<'t> {
     m: usize,
     /// Some move empties the circle and the empty circle is P: every position is N.
     all_n: bool,

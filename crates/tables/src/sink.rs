@@ -357,6 +357,9 @@ fn write_grundy(
                 plan.positions,
                 a.seconds
             )?;
+            if let Some(line) = backend_line(a) {
+                writeln!(out, "{line}")?;
+            }
             writeln!(
                 out,
                 "values 0..={}; positions with each value:",

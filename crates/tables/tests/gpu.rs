@@ -1,18 +1,23 @@
-//! The GPU back end equals the CPU engine (`pset::tabulate`): counts, counts by length and the listed
-//! canonical P-positions, for every CN(n,k) with n <= 7, Nim and Moore's Nim up to 6 heaps, in both
-//! conventions, on boxes of at least 10^5 positions (or the largest box the engine takes, for 1 and 2
-//! stacks); and boxes forced through many slabs give the same P-lines as the tier schedule on the CPU.
+//! The GPU back end equals the CPU engines: P-sets (`pset::tabulate`: counts, counts by length and the
+//! listed canonical P-positions) of every CN(n,k) with n <= 7, SCN(n,k) with n <= 6, Nim and Moore's Nim
+//! up to 6 heaps, a set of simplicial complexes and ECN games, in both conventions, on boxes of at least
+//! 10^5 positions (or the largest box the engine takes, for 1 and 2 stacks); Grundy values
+//! (`grundy::solve`) of every CN(n,k) with n <= 6, Nim, Moore's Nim and complexes on such boxes, and a
+//! brute force written here on small ones; boxes forced through many slabs give the same P-lines as the
+//! tier schedule on the CPU, and the same SCN tables and Grundy values (values of 64 and more included).
 //!
 //! Without a GPU adapter these tests print SKIPPED and pass, unless `NIMLAB_REQUIRE_GPU=1` (CI, with
 //! Mesa's lavapipe installed), where they fail.
 #![cfg(feature = "gpu")]
 
 use nimlab_core::{Game, Play};
+use nimlab_games::complex::Complex;
+use nimlab_games::shrinking::ShrinkingCircularNim;
 use nimlab_games::{CircularNim, MooreNim, Nim};
 use nimlab_tables::gpu::{self, schedule, Device, GpuError, Options};
 use nimlab_tables::lines::{Hooks, LineSpec};
 use nimlab_tables::pset::{self, cyclic_windows, engine_windows};
-use nimlab_tables::tiers;
+use nimlab_tables::{grundy, tiers};
 use std::sync::OnceLock;
 
 /// The adapter, opened once for the whole file; `None` (after printing SKIPPED) when there is none.
@@ -101,6 +106,252 @@ fn nim_and_moore_equal_the_cpu_engine() {
     }
 }
 
+/// Nim on simplicial complexes (faces of any shape, including stacks in no facet but a singleton and
+/// facets of different sizes) and ECN games.
+#[test]
+fn complexes_and_ecn_equal_the_cpu_engine() {
+    let Some(dev) = device("complexes_and_ecn_equal_the_cpu_engine") else {
+        return;
+    };
+    let complexes: [&[&[usize]]; 6] = [
+        &[&[1, 2], &[2, 3]],
+        &[&[1, 2, 3], &[3, 4], &[4, 5], &[5, 1]],
+        &[&[1, 2], &[3, 4], &[5]],
+        &[&[1, 3, 5], &[2, 4, 6], &[1, 2]],
+        &[&[1, 2, 3, 4], &[4, 5, 6, 7], &[7, 1]],
+        &[
+            &[1, 2],
+            &[2, 3],
+            &[3, 4],
+            &[4, 5],
+            &[5, 6],
+            &[6, 7],
+            &[7, 8],
+            &[8, 1],
+            &[1, 5],
+        ],
+    ];
+    for facets in complexes {
+        let facets: Vec<Vec<usize>> = facets.iter().map(|f| f.to_vec()).collect();
+        check(dev, &Complex::simplicial(&facets).unwrap(), None);
+    }
+    for (m, steps, k) in [
+        (6, &[1, 2][..], 2),
+        (7, &[1, 3][..], 3),
+        (8, &[2][..], 2),
+        (8, &[1, 4][..], 2),
+    ] {
+        check(dev, &Complex::ecn(m, steps, k).unwrap(), None);
+    }
+}
+
+/// SCN(n,k) for every n <= 6: each circle length on the GPU, the moves that empty piles from the
+/// shorter lengths' tables.
+#[test]
+fn shrinking_circular_nim_equals_the_cpu_engine() {
+    let Some(dev) = device("shrinking_circular_nim_equals_the_cpu_engine") else {
+        return;
+    };
+    for n in 1..=6usize {
+        for k in 1..=n {
+            check(dev, &ShrinkingCircularNim::new(n, k).unwrap(), None);
+        }
+    }
+}
+
+/// SCN through many slabs: the per-line masks of the moves that empty piles follow each slab.
+#[test]
+fn shrinking_circular_nim_through_many_slabs() {
+    let Some(dev) = device("shrinking_circular_nim_through_many_slabs") else {
+        return;
+    };
+    for (n, k, hi) in [(5, 2, 9), (4, 4, 12)] {
+        let game = ShrinkingCircularNim::new(n, k).unwrap();
+        let d = game.table_domain(hi, None).unwrap();
+        for play in [Play::Normal, Play::Misere] {
+            let want = cpu(&game, &d, play);
+            let mut got = Vec::new();
+            let opts = Options {
+                slab_bytes: Some(2000),
+            };
+            let s = gpu::tabulate(dev, &game, &d, play, &opts, Hooks::default(), &mut |p| {
+                got.push(p.to_vec())
+            })
+            .unwrap();
+            assert_eq!((s, got), want, "{} {play} max {hi}", game.id());
+        }
+    }
+}
+
+/// The Grundy value of every position of the window game on `[0, hi]^m`, by brute force: positions
+/// in lexicographic order (every option is lexicographically smaller), each option listed (lower any
+/// entries of one window, at least one), the mex of their values.
+fn brute_grundy(m: usize, hi: usize, windows: &[Vec<usize>]) -> Vec<u16> {
+    let r = hi + 1;
+    let size = r.pow(m as u32);
+    let index = |p: &[usize]| p.iter().fold(0, |acc, &v| acc * r + v);
+    let mut g = vec![0u16; size];
+    for i in 0..size {
+        let mut p = vec![0usize; m];
+        let mut v = i;
+        for e in p.iter_mut().rev() {
+            *e = v % r;
+            v /= r;
+        }
+        let mut seen = vec![false; 64 * m + 64];
+        for w in windows {
+            // Every choice of values q_j <= p_j on the window, not all equal to p.
+            let mut q = p.clone();
+            loop {
+                if q != p {
+                    let val = g[index(&q)] as usize;
+                    if val < seen.len() {
+                        seen[val] = true;
+                    }
+                }
+                // Next choice: count down on the window's entries.
+                let mut carried = true;
+                for &j in w {
+                    if q[j] > 0 {
+                        q[j] -= 1;
+                        carried = false;
+                        break;
+                    }
+                    q[j] = p[j];
+                }
+                if carried {
+                    break;
+                }
+            }
+        }
+        g[i] = seen.iter().position(|&s| !s).unwrap() as u16;
+    }
+    g
+}
+
+fn gpu_grundy(dev: &Device, game: &dyn Game, hi: u64, opts: &Options) -> Vec<u16> {
+    gpu_grundy_heaps(dev, game, hi, None, opts)
+}
+
+fn gpu_grundy_heaps(
+    dev: &Device,
+    game: &dyn Game,
+    hi: u64,
+    heaps: Option<usize>,
+    opts: &Options,
+) -> Vec<u16> {
+    let d = game.table_domain(hi, heaps).unwrap();
+    gpu::grundy(dev, game, &d, opts, Hooks::default()).unwrap()
+}
+
+/// Small boxes against the brute force above, written independently of the engines.
+#[test]
+fn grundy_values_equal_a_brute_force() {
+    let Some(dev) = device("grundy_values_equal_a_brute_force") else {
+        return;
+    };
+    for (n, k, hi) in [(1, 1, 9), (3, 2, 5), (4, 2, 4), (4, 3, 3), (5, 5, 2)] {
+        let game = CircularNim::new(n, k).unwrap();
+        let want = brute_grundy(n, hi, &cyclic_windows(n, k));
+        assert_eq!(
+            gpu_grundy(dev, &game, hi as u64, &Options::default()),
+            want,
+            "CN({n},{k}) max {hi}"
+        );
+    }
+    let facets = vec![vec![1, 2, 3], vec![3, 4], vec![4, 1]];
+    let game = Complex::simplicial(&facets).unwrap();
+    let windows: Vec<Vec<usize>> = facets
+        .iter()
+        .map(|f| f.iter().map(|&v| v - 1).collect())
+        .collect();
+    assert_eq!(
+        gpu_grundy(dev, &game, 4, &Options::default()),
+        brute_grundy(4, 4, &windows)
+    );
+}
+
+/// Boxes of at least 10^5 positions against the CPU Grundy engine (`grundy::solve`): every CN(n,k)
+/// with n <= 6, Nim and Moore's Nim with 4 heaps, complexes and ECN games.
+#[test]
+fn grundy_values_equal_the_cpu_engine() {
+    let Some(dev) = device("grundy_values_equal_the_cpu_engine") else {
+        return;
+    };
+    let mut games: Vec<(Box<dyn Game>, Option<usize>)> = Vec::new();
+    for n in 1..=6usize {
+        for k in 1..=n {
+            games.push((Box::new(CircularNim::new(n, k).unwrap()), None));
+        }
+    }
+    games.push((Box::new(Nim), Some(4)));
+    for k in 1..=4 {
+        games.push((Box::new(MooreNim::new(k).unwrap()), Some(4)));
+    }
+    for facets in [
+        vec![vec![1, 2, 3], vec![3, 4], vec![4, 5], vec![5, 1]],
+        vec![vec![1, 2], vec![3, 4], vec![5]],
+    ] {
+        games.push((Box::new(Complex::simplicial(&facets).unwrap()), None));
+    }
+    games.push((Box::new(Complex::ecn(6, &[1, 2], 2).unwrap()), None));
+    for (game, heaps) in &games {
+        let mut hi = 1;
+        while hi < 63 && game.table_domain(hi, *heaps).unwrap().size_f64() < 1e5 {
+            hi += 1;
+        }
+        let d = game.table_domain(hi, *heaps).unwrap();
+        let Some(pset::Rules::Windows { m, windows }) = pset::rules_for(game.as_ref(), &d) else {
+            panic!("{}: a window game", game.id());
+        };
+        let want = grundy::solve(m, d.radix() as usize, &windows, Hooks::default()).unwrap();
+        let got = gpu_grundy_heaps(dev, game.as_ref(), hi, *heaps, &Options::default());
+        assert!(want.iter().any(|&v| v > 1), "{}: values", game.id());
+        assert_eq!(got, want, "{} max {hi}", game.id());
+    }
+}
+
+/// Values of 64 and more (sets of several words: the GPU widens the sets and goes on from the tier
+/// that overflowed), with whole tiers on the device and with boxes forced through many slabs.
+#[test]
+fn grundy_values_through_many_slabs_and_words() {
+    let Some(dev) = device("grundy_values_through_many_slabs_and_words") else {
+        return;
+    };
+    // (game, max, slab bytes, the largest value lies in this range).
+    for (game, hi, slab, top) in [
+        // Values past 63: the sets widen from one word to two.
+        (
+            Complex::simplicial(&[vec![1, 2, 3]]).unwrap(),
+            40u64,
+            3000u64,
+            64..128,
+        ),
+        (Complex::ecn(5, &[1, 2], 2).unwrap(), 6, 700, 2..64),
+        // Values past 127: the sets widen twice, from one word to four.
+        (
+            Complex::simplicial(&[vec![1, 2, 3], vec![3, 4]]).unwrap(),
+            33,
+            400_000,
+            128..256,
+        ),
+    ] {
+        let d = game.table_domain(hi, None).unwrap();
+        let Some(pset::Rules::Windows { m, windows }) = pset::rules_for(&game, &d) else {
+            panic!("{}: a window game", game.id());
+        };
+        let want = grundy::solve(m, d.radix() as usize, &windows, Hooks::default()).unwrap();
+        let most = *want.iter().max().unwrap();
+        assert!(top.contains(&most), "{}: largest value {most}", game.id());
+        // Through slabs (the host keeps the sets), and whole tiers kept on the device (the sets of
+        // the tier below are read back from it when a value does not fit).
+        for slab_bytes in [Some(slab), None] {
+            let got = gpu_grundy(dev, &game, hi, &Options { slab_bytes });
+            assert_eq!(got, want, "{} max {hi} slabs {slab_bytes:?}", game.id());
+        }
+    }
+}
+
 /// P-lines of the GPU with slabs of `slab_lines` lines against the tier schedule on the CPU.
 fn through_slabs(dev: &Device, m: usize, r: usize, windows: Vec<Vec<usize>>, slab_lines: u64) {
     for origin_n in [false, true] {
@@ -161,4 +412,60 @@ fn a_box_too_large_is_refused_with_one_line() {
     let e = gpu::solve(dev, &spec, &Options::default(), Hooks::default()).unwrap_err();
     assert!(matches!(e, GpuError::TooLarge(_)), "{e}");
     assert!(!e.to_string().contains('\n'));
+}
+
+/// `--backend auto` keeps to the CPU unless the table is a P-set of a window game on a box of at least
+/// `AUTO_GPU_POSITIONS`; `--backend gpu` takes SCN P-sets and Grundy values of window games, and refuses
+/// SCN Grundy tables with one line. (Planning only: no adapter needed.)
+#[test]
+fn auto_sends_only_large_window_p_sets_to_a_gpu() {
+    use nimlab_tables::plan::{self, Backend, Bounds, Kind, Method, Request};
+    let req = |max: u64, kind: Kind, backend: Backend| Request {
+        bounds: Bounds {
+            max: Some(max),
+            ..Default::default()
+        },
+        play: Play::Normal,
+        kind,
+        method: Method::Auto,
+        backend,
+        remoteness: false,
+        limit: f64::INFINITY,
+    };
+    let cn = CircularNim::new(7, 4).unwrap();
+    let scn = ShrinkingCircularNim::new(6, 4).unwrap();
+    let chosen = |game: &dyn Game, max: u64, kind: Kind, backend: Backend| {
+        plan::plan(game, &req(max, kind, backend)).map(|p| p.backend)
+    };
+    // 32^7 = 3.4e10 positions: large enough; 16^7 = 2.7e8: not.
+    assert!(32f64.powi(7) >= plan::AUTO_GPU_POSITIONS && 16f64.powi(7) < plan::AUTO_GPU_POSITIONS);
+    assert_eq!(
+        chosen(&cn, 31, Kind::PSet, Backend::Auto).unwrap(),
+        Backend::Auto
+    );
+    assert_eq!(
+        chosen(&cn, 15, Kind::PSet, Backend::Auto).unwrap(),
+        Backend::Cpu
+    );
+    // SCN(6,4) with piles up to 60: 4.8e10 positions, still the CPU under auto.
+    assert_eq!(
+        chosen(&scn, 60, Kind::PSet, Backend::Auto).unwrap(),
+        Backend::Cpu
+    );
+    assert_eq!(
+        chosen(&scn, 60, Kind::PSet, Backend::Gpu).unwrap(),
+        Backend::Gpu
+    );
+    assert_eq!(
+        chosen(&cn, 5, Kind::Grundy, Backend::Auto).unwrap(),
+        Backend::Cpu
+    );
+    assert_eq!(
+        chosen(&cn, 5, Kind::Grundy, Backend::Gpu).unwrap(),
+        Backend::Gpu
+    );
+    let e = chosen(&scn, 5, Kind::Grundy, Backend::Gpu)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}");
 }

@@ -1,16 +1,48 @@
 //! Opening a GPU through wgpu: Vulkan, Metal or DX12 only (never a silent fall-back to OpenGL), the
-//! adapter's own limits, the P-set kernel compiled once, and device errors kept as text instead of
-//! wgpu's default panic.
+//! adapter's own limits, the P-set and Grundy kernels compiled once, and device errors kept as text
+//! instead of wgpu's default panic.
 
 use super::GpuError;
 use std::sync::{Arc, Mutex};
 
-/// An opened adapter and device with the P-set pipeline.
+/// A compiled kernel and the layout of its bindings.
+pub(super) struct Kernel {
+    pub(super) pipeline: wgpu::ComputePipeline,
+    pub(super) layout: wgpu::BindGroupLayout,
+    /// Its bindings are 0 .. bindings.
+    pub(super) bindings: u32,
+}
+
+impl Kernel {
+    fn new(device: &wgpu::Device, name: &str, source: &str, bindings: u32) -> Kernel {
+        let text = format!("{}\n{source}", include_str!("tiers.wgsl"));
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(name),
+            source: wgpu::ShaderSource::Wgsl(text.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(name),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let layout = pipeline.get_bind_group_layout(0);
+        Kernel {
+            pipeline,
+            layout,
+            bindings,
+        }
+    }
+}
+
+/// An opened adapter and device with the P-set and Grundy pipelines.
 pub struct Device {
     pub(super) device: wgpu::Device,
     pub(super) queue: wgpu::Queue,
-    pub(super) pipeline: wgpu::ComputePipeline,
-    pub(super) layout: wgpu::BindGroupLayout,
+    pub(super) pset: Kernel,
+    pub(super) grundy: Kernel,
     /// Largest storage binding and largest buffer, in bytes.
     pub(super) max_binding: u64,
     pub(super) max_buffer: u64,
@@ -44,27 +76,16 @@ impl Device {
             let mut slot = sink.lock().unwrap_or_else(|p| p.into_inner());
             slot.get_or_insert_with(|| e.to_string());
         }));
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("pset"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("pset.wgsl").into()),
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("pset"),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        let layout = pipeline.get_bind_group_layout(0);
+        let pset = Kernel::new(&device, "pset", include_str!("pset.wgsl"), 7);
+        let grundy = Kernel::new(&device, "grundy", include_str!("grundy.wgsl"), 6);
         let limits = device.limits();
         let d = Device {
             max_binding: limits.max_storage_buffer_binding_size,
             max_buffer: limits.max_buffer_size,
             device,
             queue,
-            pipeline,
-            layout,
+            pset,
+            grundy,
             info,
             errors,
         };

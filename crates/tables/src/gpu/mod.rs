@@ -1,18 +1,30 @@
-//! The GPU back end (feature `gpu`): the tier schedule of [`crate::tiers`] as a WGSL compute kernel,
+//! The GPU back end (feature `gpu`): the tier schedule of [`crate::tiers`] as WGSL compute kernels,
 //! run through wgpu on Vulkan, Metal or DX12 (and, on a machine without a GPU, Mesa's lavapipe).
 //!
 //! - [`schedule`]: host-side arithmetic (the ranking table, slabs and the spans they read), no GPU;
-//! - `device`: opening an adapter and compiling the kernel (`pset.wgsl`);
-//! - `run`: the driver, slab by slab.
+//! - `device`: opening an adapter and compiling the kernels (`tiers.wgsl`, shared, before `pset.wgsl`
+//!   and `grundy.wgsl`);
+//! - `run`: the driver, shared by both kernels: whole tiers kept on the device when each fits one slab,
+//!   else slabs streamed through it; the host's own work (unranking the previous slab's results, SCN
+//!   masks of the next slab) overlaps the kernel.
 //!
-//! Covered: P-sets of window games with entries from 0 (CN, Nim, Moore's Nim), both conventions, equal
-//! to [`crate::pset::tabulate`]. Not covered: Grundy values and SCN (the CPU engine computes them).
+//! Covered, equal to the CPU engine:
+//! - P-sets ([`tabulate`], equal to [`crate::pset::tabulate`]) of the window games (CN, Nim, Moore's
+//!   Nim, the simplicial-complex games) and of SCN, both conventions. SCN: each circle length is a
+//!   window game on the GPU; its moves that empty piles come from the host as one mask per line,
+//!   computed by the CPU engine's oracle over the shorter lengths' tables.
+//! - Grundy values ([`grundy`], equal to [`crate::grundy::solve`]) of the window games (normal play,
+//!   as the CPU engine): value sets per (position, window) over two tiers, with as many 64-bit words as
+//!   the values need (when a value does not fit, the sets of the tier below, which are exact, are widened
+//!   and the run goes on from the tier that overflowed).
+//!
+//! Not covered: Grundy values of SCN (the CPU engine computes them).
 
 mod device;
 mod run;
 pub mod schedule;
 
-use crate::lines::{Hooks, LineSpec};
+use crate::lines::{Hooks, LineOracle, LineSpec};
 use crate::pset::{self, Rules, Summary};
 use nimlab_core::{BoxDomain, Game, Play};
 
@@ -50,14 +62,21 @@ impl std::error::Error for GpuError {}
 /// Tuning of a run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
-    /// Most bytes per slab, 8 per window and 4 (the P-bit) per line (default: the adapter's largest
-    /// binding). Tests set it small to force a box through many slabs.
+    /// Most bytes per slab: per line its record (8 bytes per window, times the words of a value set for
+    /// Grundy values), 4 for its P-bit or value and, for SCN, 8 for its mask of moves out of the box
+    /// (default: the adapter's largest binding, and whole tiers stay on the device when each fits one
+    /// slab). Set, it streams every slab through the host; tests set it small to force a box through
+    /// many slabs.
     pub slab_bytes: Option<u64>,
 }
 
-/// True when the GPU back end covers this rule set (window games; not SCN).
-pub fn covers(rules: &Rules) -> bool {
-    matches!(rules, Rules::Windows { .. })
+/// True when the GPU back end covers this rule set: P-sets of window games and SCN, Grundy values of
+/// window games (`grundy`).
+pub fn covers(rules: &Rules, grundy: bool) -> bool {
+    match rules {
+        Rules::Windows { .. } => true,
+        Rules::Shrinking { .. } => !grundy,
+    }
 }
 
 /// The P-lines of a window game: equal to [`crate::tiers::solve`] and [`crate::lines::solve`].
@@ -67,11 +86,11 @@ pub fn solve(
     opts: &Options,
     hooks: Hooks,
 ) -> Result<Vec<(u64, u8)>, GpuError> {
-    run::solve(dev, spec, opts, hooks)
+    run::solve(dev, spec, None, opts, hooks)
 }
 
 /// [`pset::tabulate`] on the GPU: the same counts and the same canonical P-positions, in the same
-/// order, for the window games [`covers`] accepts.
+/// order, for the games [`covers`] accepts (window games and SCN).
 pub fn tabulate(
     dev: &Device,
     game: &dyn Game,
@@ -81,18 +100,55 @@ pub fn tabulate(
     hooks: Hooks,
     sink: &mut dyn FnMut(&[u64]),
 ) -> Result<Summary, GpuError> {
-    let Some(Rules::Windows { m, windows }) = pset::rules_for(game, domain) else {
-        return Err(GpuError::TooLarge(format!(
-            "the GPU back end covers P-sets of CN, Nim and Moore's Nim, not {}",
+    let r = domain.radix() as usize;
+    match pset::rules_for(game, domain) {
+        Some(Rules::Windows { m, windows }) => {
+            let spec = LineSpec {
+                m,
+                r,
+                windows: pset::engine_windows(m, &windows),
+                origin_n: play == Play::Misere,
+            };
+            let lines = solve(dev, &spec, opts, hooks)?;
+            Ok(pset::summarise(game, domain, m, &lines, sink))
+        }
+        // Each circle length on the GPU; the moves that empty piles come from the host as one mask
+        // per line, computed from the shorter lengths' tables.
+        Some(Rules::Shrinking { n, k }) => {
+            pset::shrinking(game, domain, play, n, k, hooks, sink, &mut |spec, oracle, h, emit| {
+                let extra = |x: &[u32]| oracle.n_mask(x);
+                let lines = run::solve(dev, spec, Some(&extra), opts, h)?;
+                // Slabs of one value of the first tuple entry, as the CPU engine sends them.
+                let per_slab = (r as u64).pow(spec.m.saturating_sub(2) as u32);
+                for slab in lines.chunk_by(|a, b| a.0 / per_slab == b.0 / per_slab) {
+                    emit(slab.to_vec());
+                }
+                Ok(())
+            })
+        }
+        None => Err(GpuError::TooLarge(format!(
+            "the GPU back end covers the engine's games (CN, SCN, Nim, Moore's Nim, complexes), not {} on this box",
             game.id()
-        )));
-    };
-    let spec = LineSpec {
-        m,
-        r: domain.radix() as usize,
-        windows: pset::engine_windows(m, &windows),
-        origin_n: play == Play::Misere,
-    };
-    let lines = solve(dev, &spec, opts, hooks)?;
-    Ok(pset::summarise(game, domain, m, &lines, sink))
+        ))),
+    }
+}
+
+/// The Grundy value of every position of a window game's box, in table order (lexicographic): equal
+/// to [`crate::grundy::solve`].
+pub fn grundy(
+    dev: &Device,
+    game: &dyn Game,
+    domain: &BoxDomain,
+    opts: &Options,
+    hooks: Hooks,
+) -> Result<Vec<u16>, GpuError> {
+    match pset::rules_for(game, domain) {
+        Some(Rules::Windows { m, windows }) => {
+            run::grundy(dev, m, domain.radix() as usize, &windows, opts, hooks)
+        }
+        _ => Err(GpuError::TooLarge(format!(
+            "the GPU back end computes Grundy values of window games (CN, Nim, Moore's Nim, complexes), not {}; use --backend cpu",
+            game.id()
+        ))),
+    }
 }
