@@ -13,6 +13,7 @@
 //!   reference for the GPU back end;
 //! - `gpu` (feature `gpu`): that schedule as a WGSL compute kernel through wgpu.
 
+pub mod checkpoint;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod grundy;
