@@ -63,6 +63,8 @@ pub struct Header {
     pub progress: Progress,
     /// Seconds since the Unix epoch when it was written.
     pub written: u64,
+    /// Seconds of computation up to it (over every run that led to it).
+    pub seconds: f64,
 }
 
 impl Header {
@@ -70,7 +72,7 @@ impl Header {
         serde_json::json!({
             "key": self.key, "engine": self.engine, "command": self.command,
             "done": self.progress.done, "total": self.progress.total, "stage": self.progress.stage,
-            "written": self.written,
+            "written": self.written, "seconds": self.seconds,
         })
         .to_string()
     }
@@ -87,6 +89,7 @@ impl Header {
                 stage: v["stage"].as_str()?.to_string(),
             },
             written: v["written"].as_u64()?,
+            seconds: v["seconds"].as_f64()?,
         })
     }
 
@@ -286,6 +289,9 @@ pub struct File1 {
     pub written: u64,
     /// Test hook: `NIMLAB_CHECKPOINT_DELAY_MS` sleeps this long after each diagonal.
     delay: Option<Duration>,
+    started: Instant,
+    /// Seconds of computation before this run (when resumed).
+    pub seconds_before: f64,
 }
 
 impl File1 {
@@ -312,7 +318,14 @@ impl File1 {
             error: None,
             written: 0,
             delay,
+            started: Instant::now(),
+            seconds_before: 0.0,
         }
+    }
+
+    /// The checkpoint file.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     fn wait_flush(&mut self) {
@@ -370,6 +383,7 @@ impl File1 {
             written: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
+            seconds: self.seconds_before + self.started.elapsed().as_secs_f64(),
         }
         .to_json();
         let mut f = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
@@ -460,9 +474,9 @@ impl Write for CrcWriter<'_> {
 pub struct Layer<'a> {
     pub inner: &'a mut dyn Saver,
     pub head: &'a dyn Fn(&mut dyn Write) -> io::Result<()>,
-    /// Work done before this layer's part, and the whole work.
+    /// Work done before this layer's part, and the whole work (`None`: the inner progress as it is).
     pub base: u64,
-    pub total: u64,
+    pub total: Option<u64>,
     /// Put in front of the inner stage text.
     pub stage: String,
 }
@@ -475,7 +489,7 @@ impl Saver for Layer<'_> {
         let head = self.head;
         let q = Progress {
             done: self.base + p.done,
-            total: self.total,
+            total: self.total.unwrap_or(p.total),
             stage: format!("{}{}", self.stage, p.stage),
         };
         self.inner.save(q, &mut |w| {

@@ -422,7 +422,7 @@ fn solve_with(
             inner,
             head: &head,
             base: 0,
-            total,
+            total: Some(total),
             stage: String::new(),
         });
         let res = attempt(
@@ -671,7 +671,7 @@ pub fn solve_shrinking_resumable(
             inner,
             head: &head,
             base,
-            total,
+            total: Some(total),
             stage: format!("length {m} of {n}: "),
         });
         let (values, words) = solve_with(

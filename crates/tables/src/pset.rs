@@ -201,7 +201,7 @@ pub fn tabulate_resumable(
                 inner,
                 head: &head,
                 base: 0,
-                total,
+                total: Some(total),
                 stage: String::new(),
             });
             lines::solve_resumable(
@@ -301,7 +301,7 @@ pub fn tabulate_resumable(
                     inner,
                     head: &head,
                     base: before,
-                    total: total + 1,
+                    total: Some(total + 1),
                     stage: format!("length {m} of {n}: "),
                 });
                 lines::solve_resumable(
