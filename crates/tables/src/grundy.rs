@@ -305,7 +305,8 @@ fn attempt(
             (&mut hi_gen[0], &lo_gen[0])
         };
         let (a_min, a_max) = diagonal(d, g.ra, g.rb);
-        let results: Vec<(usize, Result<(bool, Vec<u16>), Overflow>)> = cur[a_min..=a_max]
+        type BlockResult = Result<(bool, Vec<u16>), Overflow>;
+        let results: Vec<(usize, BlockResult)> = cur[a_min..=a_max]
             .par_iter_mut()
             .enumerate()
             .map(|(off, store)| {

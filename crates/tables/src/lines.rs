@@ -470,16 +470,13 @@ pub fn solve_resumable<O: LineOracle>(
     let mut first = 0usize;
     if let Some(r) = resume.from {
         let (lo_gen, hi_gen) = gens.split_at_mut(1);
-        let d = read_state(r, &g, &mut lo_gen[0], &mut pending).and_then(|(d, ne)| {
-            if d % 2 == 1 {
-                // The stores of an odd diagonal live in the second generation.
-                std::mem::swap(&mut lo_gen[0], &mut hi_gen[0]);
-            }
-            next_emit = ne;
-            Ok(d)
-        });
-        let d =
-            d.map_err(|e| Stop::Damaged(format!("the checkpoint does not fit this table ({e})")))?;
+        let (d, ne) = read_state(r, &g, &mut lo_gen[0], &mut pending)
+            .map_err(|e| Stop::Damaged(format!("the checkpoint does not fit this table ({e})")))?;
+        if d % 2 == 1 {
+            // The stores of an odd diagonal live in the second generation.
+            std::mem::swap(&mut lo_gen[0], &mut hi_gen[0]);
+        }
+        next_emit = ne;
         first = d + 1;
     }
     let mut saver = resume.saver;

@@ -14,6 +14,8 @@ use nimlab_tables::{grundy, pset};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 type PSet = (u64, u64, Vec<(usize, u64, u64)>, Vec<Vec<u64>>);
+/// A checkpoint, with the positions listed before it.
+type Taken = (Vec<Vec<u64>>, Vec<u8>);
 
 fn plain(game: &dyn Game, d: &BoxDomain, play: Play) -> PSet {
     let t = naive(
@@ -31,7 +33,7 @@ fn plain(game: &dyn Game, d: &BoxDomain, play: Play) -> PSet {
 
 /// One pass with a checkpoint after every diagonal: the result, and every checkpoint with the
 /// positions listed before it was taken.
-fn pass(game: &dyn Game, d: &BoxDomain, play: Play) -> (PSet, Vec<(Vec<Vec<u64>>, Vec<u8>)>) {
+fn pass(game: &dyn Game, d: &BoxDomain, play: Play) -> (PSet, Vec<Taken>) {
     let listed = std::cell::RefCell::new(Vec::new());
     let mut saver = Recorder {
         mem: Memory::default(),
