@@ -7,6 +7,8 @@
 //!   of values;
 //! - [`plan`]: table planning (bounds, method, cost estimates and refusals, store keys), look-up,
 //!   computation with progress and cancellation ([`nimlab_core::Hooks`]) and saving;
+//! - [`checkpoint`]: checkpoints of unfinished engine tables (atomic files next to the store, checked
+//!   by CRC-32 and key), from which the engines' sweeps resume;
 //! - [`sink`]: the table writer (text, JSON, CSV, JSONL), streamed;
 //! - [`store`]: the embedded SQLite store of solved tables;
 //! - [`tiers`]: the same P-set recurrence scheduled by tiers (sum of the line's coordinates), the CPU
