@@ -16,6 +16,7 @@ use nimlab_tables::checkpoint;
 use nimlab_tables::plan::{self, Bounds, Kind, Request};
 use nimlab_tables::sink::{self, Format as SinkFormat};
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -102,7 +103,8 @@ pub struct TableArgs {
     common: Common,
 }
 
-pub fn run(a: &TableArgs) -> Result<(), Error> {
+/// Runs `table`; exit status 130 when Ctrl-C stopped it (after saying where its progress is kept).
+pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
     let format = format_of(a)?;
     if a.count_only && format.lists_rows() {
         return Err(Error::Unsupported(format!(
@@ -189,10 +191,11 @@ pub fn run(a: &TableArgs) -> Result<(), Error> {
     if let (Err(Error::Interrupted), Some(s)) = (&answer, db.as_ref()) {
         if let Some(h) = plan::checkpoint_path(&plan, s).and_then(|p| checkpoint::peek(&p).ok()) {
             eprintln!(
-                "nimlab: the progress is kept in a checkpoint ({:.1}% done: {}); run the same command again to continue",
+                "nimlab: interrupted before the computation finished; its progress is kept in a checkpoint ({:.1}% done: {}): run the same command again to continue",
                 h.percent(),
                 h.progress.stage
             );
+            return Ok(ExitCode::from(130));
         }
     }
     let answer = answer?;
@@ -231,7 +234,7 @@ pub fn run(a: &TableArgs) -> Result<(), Error> {
             path.display()
         );
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 fn format_of(a: &TableArgs) -> Result<SinkFormat, Error> {
