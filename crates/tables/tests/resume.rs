@@ -290,3 +290,58 @@ fn checkpoint_of_another_box_is_refused() {
     );
     assert!(matches!(r, Err(Stop::Damaged(_))), "{r:?}");
 }
+
+/// Ctrl-C in the Grundy engine (SCN: the last circle length): a checkpoint of the last finished
+/// diagonal is written on the way out, and resuming from it gives every value of the plain search.
+#[test]
+fn grundy_cancel_saves_then_resumes() {
+    let game = ShrinkingCircularNim::new(4, 2).unwrap();
+    let want = grundy_values(&game, &scn_box(4, 8), Hooks::default()).unwrap();
+    let stop = AtomicBool::new(false);
+    let progress = |done: u64, total: u64| {
+        if done * 2 >= total {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    struct OnlyOnCancel(Memory);
+    impl nimlab_tables::checkpoint::Saver for OnlyOnCancel {
+        fn due(&mut self) -> bool {
+            false
+        }
+        fn save(
+            &mut self,
+            p: nimlab_tables::checkpoint::Progress,
+            body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+        ) {
+            self.0.save(p, body)
+        }
+    }
+    let mut saver = OnlyOnCancel(Memory::default());
+    let r = grundy::solve_shrinking_resumable(
+        4,
+        2,
+        8,
+        Hooks::new(Some(&stop), Some(&progress)),
+        Resume {
+            saver: Some(&mut saver),
+            from: None,
+        },
+    );
+    assert_eq!(r.unwrap_err(), Stop::Interrupted);
+    assert_eq!(saver.0.saved.len(), 1);
+    let (p, bytes) = &saver.0.saved[0];
+    assert!(p.stage.starts_with("length 4 of 4"), "{}", p.stage);
+    let mut rd: &[u8] = bytes;
+    let got = grundy::solve_shrinking_resumable(
+        4,
+        2,
+        8,
+        Hooks::default(),
+        Resume {
+            saver: None,
+            from: Some(&mut rd),
+        },
+    )
+    .unwrap();
+    assert_eq!(got, want);
+}
