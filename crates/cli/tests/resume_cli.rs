@@ -241,3 +241,39 @@ fn damaged_foreign_and_missing_checkpoints_are_refused() {
         "cannot be used with",
     );
 }
+
+/// A checkpoint with a valid checksum written by another engine version is refused as foreign.
+#[test]
+fn checkpoint_of_another_engine_version_is_refused() {
+    let dir = TempDir::new("resume-engine");
+    let db = dir.db();
+    run_and_kill(&["table", "CN(5,3)", "--max", "9"], &db, 30.0);
+    let (path, _) = checkpoint::list(Path::new(&db)).remove(0);
+    let f = std::fs::read(&path).unwrap();
+    // "NIMLABCK" | format u32 | header length u32 | header | payload length u64 | CRC-32 u32 | payload
+    let hlen = u32::from_le_bytes(f[12..16].try_into().unwrap()) as usize;
+    let header = String::from_utf8(f[16..16 + hlen].to_vec()).unwrap();
+    let engine = format!("\"engine\":\"{}\"", nimlab_tables::ENGINE_VERSION);
+    assert!(header.contains(&engine), "{header}");
+    let header = header.replace(&engine, "\"engine\":\"lines-0.0.0-old\"");
+    let rest = &f[16 + hlen..];
+    let payload = &rest[12..];
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(header.as_bytes());
+    crc.update(payload);
+    let mut out = f[..12].to_vec();
+    out.extend((header.len() as u32).to_le_bytes());
+    out.extend(header.as_bytes());
+    out.extend(&rest[..8]);
+    out.extend(crc.finalize().to_le_bytes());
+    out.extend(payload);
+    std::fs::write(&path, out).unwrap();
+    fails(
+        &["table", "CN(5,3)", "--max", "9", "--db", &db],
+        "was written by engine lines-0.0.0-old",
+    );
+    // `store list` still shows it, and --restart discards it.
+    assert!(ok(&["store", "list", "--db", &db]).contains("unfinished"));
+    ok(&["table", "CN(5,3)", "--max", "9", "--restart", "--db", &db]);
+    assert!(checkpoint::list(Path::new(&db)).is_empty());
+}
