@@ -5,6 +5,8 @@
 //! crate plans, refuses, looks up the store, computes and saves), the progress bar and Ctrl-C become
 //! its [`Hooks`], and the rows go through [`nimlab_tables::sink`] to stdout or to `-o FILE` (written
 //! as FILE.partial and renamed when complete). Options that cannot apply together are refused here.
+//! `--resume`/`--restart` become the request's [`plan::ResumeMode`]; the checkpoint is opened (and a
+//! damaged or foreign one refused) before the run, so that "resuming from ..." is said first.
 
 use crate::args::Common;
 use crate::store_cmd::StoreArgs;
