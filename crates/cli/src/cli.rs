@@ -188,7 +188,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode, Error> {
             &common,
             &store,
         )),
-        Command::Table(args) => done(crate::table_cmd::run(&args)),
+        Command::Table(args) => crate::table_cmd::run(&args),
         Command::Store(args) => done(crate::store_cmd::run(&args)),
         Command::Games { json } => done(output::games(json)),
         Command::Play(args) => done(crate::play::run(&args)),

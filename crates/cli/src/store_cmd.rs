@@ -2,6 +2,7 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 use nimlab_core::Error;
+use nimlab_tables::checkpoint;
 use nimlab_tables::plan::{self, Plan};
 use nimlab_tables::sink;
 use nimlab_tables::store::{self, Entry, Store};
@@ -106,18 +107,76 @@ fn entry_json(e: &Entry) -> serde_json::Value {
     })
 }
 
+/// A field of a checkpoint's key text (`game=...;lo=...`).
+fn key_fields(key: &str) -> impl Fn(&str) -> String + '_ {
+    move |name: &str| {
+        key.split(';')
+            .find_map(|kv| kv.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+            .unwrap_or("?")
+            .to_string()
+    }
+}
+
+/// An unfinished table (a checkpoint) in `store list --json`: `id` null, `complete` false.
+fn unfinished_json(
+    p: &std::path::Path,
+    h: &std::io::Result<checkpoint::Header>,
+) -> serde_json::Value {
+    match h {
+        Ok(h) => {
+            let k = key_fields(&h.key);
+            json!({
+                "id": null, "game": k("game"), "lo": k("lo").parse::<u64>().ok(), "hi": k("hi").parse::<u64>().ok(),
+                "lengths": k("lengths").split(',').filter_map(|l| l.parse::<u64>().ok()).collect::<Vec<_>>(),
+                "play": k("play"), "kind": k("kind"), "engine": h.engine, "complete": false,
+                "checkpoint": p.display().to_string(), "done": h.progress.done, "total": h.progress.total,
+                "percent": h.percent(), "stage": h.progress.stage, "seconds": h.seconds, "command": h.command,
+            })
+        }
+        Err(e) => json!({
+            "id": null, "complete": false, "checkpoint": p.display().to_string(), "error": e.to_string(),
+        }),
+    }
+}
+
 pub fn run(c: &StoreCmd) -> Result<(), Error> {
     let mut s = c.store.require()?;
     match &c.action {
         Action::List { json } => {
             let all = s.list().map_err(db_err)?;
+            let unfinished = checkpoint::list(s.path());
             if *json {
-                let v: Vec<_> = all.iter().map(entry_json).collect();
+                let mut v: Vec<_> = all.iter().map(entry_json).collect();
+                v.extend(unfinished.iter().map(|(p, h)| unfinished_json(p, h)));
                 println!("{}", serde_json::to_string(&v).unwrap());
             } else {
                 println!("store: {}", s.path().display());
                 if all.is_empty() {
                     println!("no tables stored");
+                }
+                for (p, h) in &unfinished {
+                    match h {
+                        Ok(h) => {
+                            let k = key_fields(&h.key);
+                            println!(
+                                "   -  {}  entries {}..={}, lengths {}: {} play, {}, unfinished: {:.1}% done ({}), checkpoint {}; continue with `{}`",
+                                k("game"),
+                                k("lo"),
+                                k("hi"),
+                                k("lengths"),
+                                k("play"),
+                                if k("kind") == "grundy" { "Grundy values" } else { "P-set" },
+                                h.percent(),
+                                h.progress.stage,
+                                p.display(),
+                                h.command
+                            )
+                        }
+                        Err(e) => println!(
+                            "   -  unreadable checkpoint {} ({e}); remove the file, or rerun its table with --restart",
+                            p.display()
+                        ),
+                    }
                 }
                 for e in &all {
                     let what = if e.key.kind == "grundy" {

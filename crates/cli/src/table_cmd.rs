@@ -5,6 +5,8 @@
 //! crate plans, refuses, looks up the store, computes and saves), the progress bar and Ctrl-C become
 //! its [`Hooks`], and the rows go through [`nimlab_tables::sink`] to stdout or to `-o FILE` (written
 //! as FILE.partial and renamed when complete). Options that cannot apply together are refused here.
+//! `--resume`/`--restart` become the request's [`plan::ResumeMode`]; the checkpoint is opened (and a
+//! damaged or foreign one refused) before the run, so that "resuming from ..." is said first.
 
 use crate::args::Common;
 use crate::store_cmd::StoreArgs;
@@ -12,9 +14,11 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use nimlab_core::{Error, Hooks, Play};
 use nimlab_games::parse_game;
+use nimlab_tables::checkpoint;
 use nimlab_tables::plan::{self, Bounds, Kind, Request};
 use nimlab_tables::sink::{self, Format as SinkFormat};
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -82,6 +86,13 @@ pub struct TableArgs {
     /// Where the engine computes a box table: the CPU or a GPU (`gpu` needs the `gpu` build feature).
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
+    /// Continue the table from its checkpoint (kept next to the store; an error when there is none). A
+    /// plain rerun of the same command continues from it as well.
+    #[arg(long, conflicts_with = "restart")]
+    resume: bool,
+    /// Discard the table's checkpoint, if any, and start over.
+    #[arg(long)]
+    restart: bool,
     /// Output format (--json is the same as --format json).
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -94,7 +105,8 @@ pub struct TableArgs {
     common: Common,
 }
 
-pub fn run(a: &TableArgs) -> Result<(), Error> {
+/// Runs `table`; exit status 130 when Ctrl-C stopped it (after saying where its progress is kept).
+pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
     let format = format_of(a)?;
     if a.count_only && format.lists_rows() {
         return Err(Error::Unsupported(format!(
@@ -133,22 +145,67 @@ pub fn run(a: &TableArgs) -> Result<(), Error> {
         },
         remoteness: a.remoteness,
         limit: a.common.limit,
+        resume: if a.resume {
+            plan::ResumeMode::Require
+        } else if a.restart {
+            plan::ResumeMode::Restart
+        } else {
+            plan::ResumeMode::Auto
+        },
     };
+    if (a.resume || a.restart) && a.store.no_store {
+        return Err(Error::Unsupported(format!(
+            "{} works on the checkpoint kept next to the store; it does not combine with --no-store",
+            if a.resume { "--resume" } else { "--restart" }
+        )));
+    }
     let plan = plan::plan(game.as_ref(), &req)?;
     let mut db = a.store.open()?;
+    let from = match db.as_ref() {
+        Some(s) if s.find(&plan.key).ok().flatten().is_none() => plan::open_checkpoint(&plan, s)?,
+        Some(_) => None,
+        None if a.resume || a.restart => {
+            return Err(Error::Unsupported(
+                "--resume and --restart work on the checkpoint kept next to the store, and no store is in use (NIMLAB_DB=off?): pass --db PATH".into(),
+            ))
+        }
+        None => None,
+    };
+    if let Some(r) = &from {
+        eprintln!(
+            "nimlab: resuming from the checkpoint {} ({:.1}% done: {})",
+            r.path.display(),
+            r.header.percent(),
+            r.header.progress.stage
+        );
+    }
     let cancel = cancel_flag();
     let progress = Progress::new();
     let pf = |d: u64, t: u64| progress.update(d, t);
-    let answer = plan::run(
+    let answer = plan::run_from(
         game.as_ref(),
         &plan,
         db.as_mut(),
         Hooks::new(Some(&cancel), Some(&pf)),
+        from,
     );
     progress.bar.finish_and_clear();
+    if let (Err(Error::Interrupted), Some(s)) = (&answer, db.as_ref()) {
+        if let Some(h) = plan::checkpoint_path(&plan, s).and_then(|p| checkpoint::peek(&p).ok()) {
+            eprintln!(
+                "nimlab: interrupted before the computation finished; its progress is kept in a checkpoint ({:.1}% done: {}): run the same command again to continue",
+                h.percent(),
+                h.progress.stage
+            );
+            return Ok(ExitCode::from(130));
+        }
+    }
     let answer = answer?;
     if let Some(e) = &answer.store_error {
         eprintln!("nimlab: the table was not stored: {e}");
+    }
+    if let Some(e) = &answer.checkpoint_error {
+        eprintln!("nimlab: no checkpoint could be kept: {e}");
     }
     if answer.source == plan::Source::Store {
         eprintln!(
@@ -179,7 +236,7 @@ pub fn run(a: &TableArgs) -> Result<(), Error> {
             path.display()
         );
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 fn format_of(a: &TableArgs) -> Result<SinkFormat, Error> {

@@ -319,6 +319,8 @@ impl PyGame {
             backend: plan::Backend::Cpu,
             remoteness: false,
             limit,
+            // No checkpoints from Python (a stopped table starts over).
+            resume: plan::ResumeMode::Off,
         };
         let game = self.game.clone();
         let plan = plan::plan(game.as_ref(), &req).map_err(to_py)?;

@@ -9,9 +9,11 @@
 //! Blocks fix the two outermost axes; the blocks of one anti-diagonal run in parallel and only two
 //! diagonals of blocks are kept, as in [`crate::lines`].
 
-use crate::lines::{Hooks, Interrupted};
+use crate::checkpoint::{self as ck, Layer, Progress, Saver};
+use crate::lines::{Hooks, Interrupted, Resume, Stop};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::io::{self, Read, Write};
 
 #[derive(Clone, Copy)]
 enum Reach {
@@ -107,7 +109,7 @@ fn solve_block(
     out: &mut [u16],
     cancel: &dyn Fn() -> bool,
     extra: Extra,
-) -> Result<(), Overflow> {
+) -> Result<bool, Overflow> {
     let w = g.words;
     let mut local = vec![0u64; g.block * g.nl * w];
     let mut x = vec![0u32; g.m.max(2)];
@@ -121,7 +123,7 @@ fn solve_block(
     let mut opts = vec![0u64; w];
     for idx in 0..g.block {
         if idx % 65536 == 65535 && cancel() {
-            return Ok(());
+            return Ok(false);
         }
         opts.iter_mut().for_each(|o| *o = 0);
         if let Some(f) = extra {
@@ -182,9 +184,60 @@ fn solve_block(
             *xa = 0;
         }
     }
-    Ok(())
+    Ok(true)
 }
 
+/// The blocks `a` of diagonal `d` (with `b = d - a`).
+fn diagonal(d: usize, ra: usize, rb: usize) -> (usize, usize) {
+    (d.saturating_sub(rb - 1), d.min(ra - 1))
+}
+
+/// The state after diagonal `d`: its block stores and the values written so far (the set width is
+/// written by the caller's layer).
+fn write_state(
+    w: &mut dyn Write,
+    g: &Geometry,
+    d: usize,
+    stores: &[Vec<u64>],
+    values: &[u16],
+) -> io::Result<()> {
+    for x in [g.m, g.r, g.block, g.np] {
+        ck::put_u64(w, x as u64)?;
+    }
+    ck::put_u64(w, d as u64)?;
+    let (lo, hi) = diagonal(d, g.ra, g.rb);
+    for s in &stores[lo..=hi] {
+        ck::put_u64s(w, s)?;
+    }
+    ck::put_u16s(w, values)
+}
+
+fn read_state(
+    r: &mut dyn Read,
+    g: &Geometry,
+    stores: &mut [Vec<u64>],
+    values: &mut [u16],
+) -> io::Result<usize> {
+    for (x, what) in [g.m, g.r, g.block, g.np]
+        .into_iter()
+        .zip(["axes", "radix", "block", "sets"])
+    {
+        ck::expect(r, x as u64, what)?;
+    }
+    let d = ck::get_len(r, g.ra + g.rb - 2)?;
+    let (lo, hi) = diagonal(d, g.ra, g.rb);
+    for s in &mut stores[lo..=hi] {
+        ck::get_u64s_into(r, s)?;
+    }
+    ck::get_u16s_into(r, values)?;
+    Ok(d)
+}
+
+fn damaged(e: io::Error) -> Stop {
+    Stop::Damaged(format!("the checkpoint does not fit this table ({e})"))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn attempt(
     m: usize,
     r: usize,
@@ -193,19 +246,57 @@ fn attempt(
     hooks: Hooks,
     extra: Extra,
     values: &mut [u16],
-) -> Result<Result<(), Overflow>, Interrupted> {
+    resume: Resume,
+) -> Result<Result<(), Overflow>, Stop> {
     let g = Geometry::new(m, r, windows, words);
     let total = values.len() as u64;
+    let n_diag = g.ra + g.rb - 1;
     let size = g.block * g.np * words;
     let mut gens: [Vec<Vec<u64>>; 2] = [
         (0..g.ra).map(|_| vec![0u64; size]).collect(),
         (0..g.ra).map(|_| vec![0u64; size]).collect(),
     ];
+    let mut first = 0;
+    if let Some(rd) = resume.from {
+        let d = read_state(rd, &g, &mut gens[0], values).map_err(damaged)?;
+        if d % 2 == 1 {
+            gens.swap(0, 1);
+        }
+        first = d + 1;
+    }
+    let mut saver = resume.saver;
     let cancel = || hooks.cancelled();
-    let mut done = 0u64;
-    for d in 0..(g.ra + g.rb - 1) {
+    let blocks_before = |d: usize| -> u64 {
+        (0..d)
+            .map(|e| {
+                let (lo, hi) = diagonal(e, g.ra, g.rb);
+                ((hi - lo + 1) * g.block) as u64
+            })
+            .sum()
+    };
+    let mut done = blocks_before(first);
+    let stage = |d: usize| format!("diagonal {} of {n_diag}", d + 1);
+    for d in first..n_diag {
+        // Saves the last finished diagonal (d - 1) and stops.
+        macro_rules! stop {
+            () => {{
+                if let (Some(s), true) = (saver.as_deref_mut(), d > first) {
+                    let prev = &gens[(d - 1) % 2];
+                    let vals: &[u16] = values;
+                    s.save(
+                        Progress {
+                            done: blocks_before(d),
+                            total,
+                            stage: stage(d - 1),
+                        },
+                        &mut |w| write_state(w, &g, d - 1, prev, vals),
+                    );
+                }
+                return Err(Stop::Interrupted);
+            }};
+        }
         if hooks.cancelled() {
-            return Err(Interrupted);
+            stop!();
         }
         let (lo_gen, hi_gen) = gens.split_at_mut(1);
         let (cur, prev) = if d % 2 == 0 {
@@ -213,9 +304,9 @@ fn attempt(
         } else {
             (&mut hi_gen[0], &lo_gen[0])
         };
-        let a_min = d.saturating_sub(g.rb - 1);
-        let a_max = d.min(g.ra - 1);
-        let results: Vec<(usize, Result<Vec<u16>, Overflow>)> = cur[a_min..=a_max]
+        let (a_min, a_max) = diagonal(d, g.ra, g.rb);
+        type BlockResult = Result<(bool, Vec<u16>), Overflow>;
+        let results: Vec<(usize, BlockResult)> = cur[a_min..=a_max]
             .par_iter_mut()
             .enumerate()
             .map(|(off, store)| {
@@ -225,22 +316,46 @@ fn attempt(
                 let pb = (b > 0).then(|| prev[a].as_slice());
                 let mut out = vec![0u16; g.block];
                 let r = solve_block(&g, a, b, store, pa, pb, &mut out, &cancel, extra);
-                (a + b * g.ra, r.map(|_| out))
+                (a + b * g.ra, r.map(|full| (full, out)))
             })
             .collect();
+        let mut complete = true;
         for (chunk, res) in results {
             match res {
-                Ok(out) => values[chunk * g.block..(chunk + 1) * g.block].copy_from_slice(&out),
+                Ok((full, out)) => {
+                    complete &= full;
+                    values[chunk * g.block..(chunk + 1) * g.block].copy_from_slice(&out)
+                }
                 Err(o) => return Ok(Err(o)),
             }
+        }
+        if !complete {
+            // Stopped inside this diagonal: the previous one is the last finished.
+            stop!();
         }
         done += ((a_max - a_min + 1) * g.block) as u64;
         if let Some(p) = hooks.progress {
             p(done, total);
         }
+        if d + 1 < n_diag {
+            if let Some(s) = saver.as_deref_mut() {
+                if s.due() {
+                    let here = &gens[d % 2];
+                    let vals: &[u16] = values;
+                    s.save(
+                        Progress {
+                            done,
+                            total,
+                            stage: stage(d),
+                        },
+                        &mut |w| write_state(w, &g, d, here, vals),
+                    );
+                }
+            }
+        }
     }
     if hooks.cancelled() {
-        return Err(Interrupted);
+        return Err(Stop::Interrupted);
     }
     Ok(Ok(()))
 }
@@ -253,8 +368,23 @@ pub fn solve(
     windows: &[Vec<usize>],
     hooks: Hooks,
 ) -> Result<Vec<u16>, Interrupted> {
-    solve_with(m, r, windows, None, 1, hooks).map(|(v, _)| v)
+    solve_resumable(m, r, windows, hooks, Resume::default()).map_err(|_| Interrupted)
 }
+
+/// [`solve`] with checkpoints (see [`crate::checkpoint`]): the section holds the width of the value
+/// sets, the stores of the last finished diagonal and the values written so far.
+pub fn solve_resumable(
+    m: usize,
+    r: usize,
+    windows: &[Vec<usize>],
+    hooks: Hooks,
+    resume: Resume,
+) -> Result<Vec<u16>, Stop> {
+    solve_with(m, r, windows, None, 1, hooks, resume).map(|(v, _)| v)
+}
+
+const TAG_WINDOWS: u64 = 0x4752_4e44_0001;
+const TAG_SHRINKING: u64 = 0x4752_4e44_0002;
 
 /// [`solve`] with out-of-box options; also returns the number of 64-bit words a value set needs.
 fn solve_with(
@@ -264,13 +394,52 @@ fn solve_with(
     extra: Extra,
     min_words: usize,
     hooks: Hooks,
-) -> Result<(Vec<u16>, usize), Interrupted> {
+    resume: Resume,
+) -> Result<(Vec<u16>, usize), Stop> {
     // Engine axis j is tuple index m-1-j, so the engine's index is the tuple's lexicographic index.
     let windows = crate::pset::engine_windows(m, windows);
     let mut values = vec![0u16; r.pow(m as u32)];
     let mut words = min_words.max(1);
+    let Resume {
+        mut saver,
+        mut from,
+    } = resume;
+    if let Some(rd) = from.as_deref_mut() {
+        (|| -> io::Result<()> {
+            ck::expect(rd, TAG_WINDOWS, "section")?;
+            words = ck::get_len(rd, 1024)?.max(1);
+            Ok(())
+        })()
+        .map_err(damaged)?;
+    }
     loop {
-        match attempt(m, r, &windows, words, hooks, extra, &mut values)? {
+        let w = words;
+        let head = move |out: &mut dyn Write| {
+            ck::put_u64(out, TAG_WINDOWS)?;
+            ck::put_u64(out, w as u64)
+        };
+        let total = values.len() as u64;
+        let mut layer = saver.as_deref_mut().map(|inner| Layer {
+            inner,
+            head: &head,
+            base: 0,
+            total: Some(total),
+            stage: String::new(),
+        });
+        let res = attempt(
+            m,
+            r,
+            &windows,
+            words,
+            hooks,
+            extra,
+            &mut values,
+            Resume {
+                saver: layer.as_mut().map(|l| l as &mut dyn Saver),
+                from: from.take(),
+            },
+        )?;
+        match res {
             Ok(()) => {
                 let top = values.iter().copied().max().unwrap_or(0) as usize;
                 return Ok((values, top / 64 + 1));
@@ -353,6 +522,19 @@ pub fn solve_shrinking(
     r: usize,
     hooks: Hooks,
 ) -> Result<Vec<u16>, Interrupted> {
+    solve_shrinking_resumable(n, k, r, hooks, Resume::default()).map_err(|_| Interrupted)
+}
+
+/// [`solve_shrinking`] with checkpoints (see [`crate::checkpoint`]): the section holds the circle
+/// length in progress, the set width reached and the values of the finished lengths (their value
+/// sets `G_arc` are recomputed from them on resume), then the engine's section.
+pub fn solve_shrinking_resumable(
+    n: usize,
+    k: usize,
+    r: usize,
+    hooks: Hooks,
+    resume: Resume,
+) -> Result<Vec<u16>, Stop> {
     let total: u64 = (0..=n).map(|m| (r as u64).pow(m as u32)).sum();
     let mut out = vec![0u16];
     let mut lower: Vec<Circle> = vec![Circle {
@@ -362,7 +544,41 @@ pub fn solve_shrinking(
         arcs: HashMap::new(),
     }];
     let mut min_words = 1;
-    for m in 1..=n {
+    let mut first = 1;
+    let Resume {
+        mut saver,
+        mut from,
+    } = resume;
+    if let Some(rd) = from.as_deref_mut() {
+        (|| -> io::Result<()> {
+            ck::expect(rd, TAG_SHRINKING, "section")?;
+            first = ck::get_len(rd, n)?.max(1);
+            min_words = ck::get_len(rd, 1024)?.max(1);
+            let before: usize = (0..first).map(|l| r.pow(l as u32)).sum();
+            out = ck::get_u16s(rd, before)?;
+            if out.len() != before {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "values cut short",
+                ));
+            }
+            let mut at = 1;
+            for mm in 1..first {
+                let values = out[at..at + r.pow(mm as u32)].to_vec();
+                at += values.len();
+                let top = values.iter().copied().max().unwrap_or(0) as usize;
+                lower.push(Circle {
+                    m: mm,
+                    values,
+                    words: top / 64 + 1,
+                    arcs: HashMap::new(),
+                });
+            }
+            Ok(())
+        })()
+        .map_err(damaged)?;
+    }
+    for m in first..=n {
         let moves = crate::pset::vanishings(m, k);
         // The value sets of the shorter circles these moves reach, built once per (length, arc).
         let mut need: Vec<(usize, u64)> = moves
@@ -380,7 +596,7 @@ pub fn solve_shrinking(
             lower[mp].arcs.insert(a, t);
         }
         if hooks.cancelled() {
-            return Err(Interrupted);
+            return Err(Stop::Interrupted);
         }
         // Group the moves by the piles they keep: one index per group.
         struct Reach<'t> {
@@ -445,7 +661,33 @@ pub fn solve_shrinking(
             progress: progress.as_ref().map(|f| f as &(dyn Fn(u64, u64) + Sync)),
         };
         let windows = crate::pset::cyclic_windows(m, k);
-        let (values, words) = solve_with(m, r, &windows, Some(&extra), min_words, sub)?;
+        let (out_ref, mw) = (&out, min_words);
+        let head = |w: &mut dyn Write| {
+            ck::put_u64(w, TAG_SHRINKING)?;
+            ck::put_u64(w, m as u64)?;
+            ck::put_u64(w, mw as u64)?;
+            ck::put_u16s(w, out_ref)
+        };
+        let mut layer = saver.as_deref_mut().map(|inner| Layer {
+            inner,
+            head: &head,
+            base,
+            total: Some(total),
+            stage: format!("length {m} of {n}: "),
+        });
+        let (values, words) = solve_with(
+            m,
+            r,
+            &windows,
+            Some(&extra),
+            min_words,
+            sub,
+            Resume {
+                saver: layer.as_mut().map(|l| l as &mut dyn Saver),
+                from: from.take(),
+            },
+        )?;
+        drop(layer);
         drop(reach);
         min_words = words;
         out.extend_from_slice(&values);

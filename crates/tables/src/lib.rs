@@ -7,12 +7,15 @@
 //!   of values;
 //! - [`plan`]: table planning (bounds, method, cost estimates and refusals, store keys), look-up,
 //!   computation with progress and cancellation ([`nimlab_core::Hooks`]) and saving;
+//! - [`checkpoint`]: checkpoints of unfinished engine tables (atomic files next to the store, checked
+//!   by CRC-32 and key), from which the engines' sweeps resume;
 //! - [`sink`]: the table writer (text, JSON, CSV, JSONL), streamed;
 //! - [`store`]: the embedded SQLite store of solved tables;
 //! - [`tiers`]: the same P-set recurrence scheduled by tiers (sum of the line's coordinates), the CPU
 //!   reference for the GPU back end;
 //! - `gpu` (feature `gpu`): that schedule as a WGSL compute kernel through wgpu.
 
+pub mod checkpoint;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod grundy;

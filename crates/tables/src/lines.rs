@@ -18,7 +18,9 @@
 //! depend on each other and run in parallel, and only the blocks of diagonals `d - 1` and `d` are kept
 //! (for the windows that contain `A` or `B`; the others live in per-block scratch).
 
+use crate::checkpoint::{self as ck, Progress, Saver};
 use rayon::prelude::*;
+use std::io::{self, Read, Write};
 
 /// Extra N-positions of a line from moves that leave the box (SCN's vanishing piles).
 pub trait LineOracle: Sync {
@@ -332,6 +334,30 @@ fn solve_block<O: LineOracle>(
     out
 }
 
+/// Why a resumable sweep stopped before the end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// Through [`Hooks::cancel`] (a checkpoint of the last finished diagonal was written first, when
+    /// checkpoints are on).
+    Interrupted,
+    /// The checkpoint to resume from does not fit this sweep.
+    Damaged(String),
+}
+
+impl From<Interrupted> for Stop {
+    fn from(_: Interrupted) -> Stop {
+        Stop::Interrupted
+    }
+}
+
+/// Checkpoints of a sweep: where to write them, and the state to start from.
+#[derive(Default)]
+pub struct Resume<'s, 'r> {
+    pub saver: Option<&'s mut dyn Saver>,
+    /// A checkpoint's section for this sweep (read once, at the start).
+    pub from: Option<&'r mut dyn Read>,
+}
+
 /// Solves the P-set of a window game; `emit(b, lines)` receives, for each value `b` of the outermost
 /// axis in increasing order, the P-lines of that slab as (global line index, bit of the P-position),
 /// sorted by line index. The global line index is `sum_{j>=1} x_j r^(j-1)`.
@@ -341,9 +367,95 @@ pub fn solve<O: LineOracle>(
     hooks: Hooks,
     emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
 ) -> Result<(), Interrupted> {
+    match solve_resumable(spec, oracle, hooks, emit, Resume::default()) {
+        Ok(()) => Ok(()),
+        Err(_) => Err(Interrupted),
+    }
+}
+
+/// The blocks `a` of diagonal `d` (with `b = d - a`).
+fn diagonal(d: usize, ra: usize, rb: usize) -> (usize, usize) {
+    (d.saturating_sub(rb - 1), d.min(ra - 1))
+}
+
+/// Positions in the blocks of diagonals `0..d`.
+fn done_before(g: &Geometry, d: usize) -> u64 {
+    (0..d)
+        .map(|e| {
+            let (lo, hi) = diagonal(e, g.ra, g.rb);
+            ((hi - lo + 1) * g.block * g.r) as u64
+        })
+        .sum()
+}
+
+/// The state after diagonal `d`: its block stores, the P-lines of the slabs not yet emitted, and
+/// the next slab to emit.
+fn write_state(
+    w: &mut dyn Write,
+    g: &Geometry,
+    d: usize,
+    stores: &[Store],
+    pending: &[Vec<Vec<(u64, u8)>>],
+    next_emit: usize,
+) -> io::Result<()> {
+    for x in [g.m, g.r, g.padded, g.pw, g.pb] {
+        ck::put_u64(w, x as u64)?;
+    }
+    ck::put_u64(w, d as u64)?;
+    let (lo, hi) = diagonal(d, g.ra, g.rb);
+    for s in &stores[lo..=hi] {
+        ck::put_u64s(w, &s.w)?;
+        ck::put_bytes(w, &s.b)?;
+    }
+    ck::put_u64(w, next_emit as u64)?;
+    for p in &pending[next_emit..] {
+        let all: Vec<(u64, u8)> = p.iter().flatten().copied().collect();
+        ck::put_lines(w, &all)?;
+    }
+    Ok(())
+}
+
+/// Reads [`write_state`] back into `stores`; returns the diagonal and the next slab to emit.
+fn read_state(
+    r: &mut dyn Read,
+    g: &Geometry,
+    stores: &mut [Store],
+    pending: &mut [Vec<Vec<(u64, u8)>>],
+) -> io::Result<(usize, usize)> {
+    for (x, what) in [g.m, g.r, g.padded, g.pw, g.pb]
+        .into_iter()
+        .zip(["axes", "radix", "block", "words", "bytes"])
+    {
+        ck::expect(r, x as u64, what)?;
+    }
+    let d = ck::get_len(r, g.ra + g.rb - 2)?;
+    let (lo, hi) = diagonal(d, g.ra, g.rb);
+    for s in &mut stores[lo..=hi] {
+        ck::get_u64s_into(r, &mut s.w)?;
+        ck::get_bytes_into(r, &mut s.b)?;
+    }
+    let next_emit = ck::get_len(r, g.rb)?;
+    let max_lines = g.block * g.ra;
+    for p in &mut pending[next_emit..] {
+        *p = vec![ck::get_lines(r, max_lines)?];
+    }
+    Ok((d, next_emit))
+}
+
+/// [`solve`] with checkpoints: after a diagonal, when `resume.saver` says one is due (and before
+/// returning on cancellation), the state is handed to it; with `resume.from`, the sweep starts from
+/// such a state instead of the first diagonal.
+pub fn solve_resumable<O: LineOracle>(
+    spec: &LineSpec,
+    oracle: &O,
+    hooks: Hooks,
+    emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
+    resume: Resume,
+) -> Result<(), Stop> {
     let g = Geometry::new(spec);
     let total_lines = (g.block * g.ra * g.rb) as u64;
     let total = total_lines * g.r as u64;
+    let n_diag = g.ra + g.rb - 1;
     let mut gens: [Vec<Store>; 2] = [
         (0..g.ra)
             .map(|_| Store::new(g.padded, g.pw, g.pb))
@@ -355,10 +467,41 @@ pub fn solve<O: LineOracle>(
     let nothing = Store::new(g.padded, g.pw, g.pb);
     let mut pending: Vec<Vec<Vec<(u64, u8)>>> = vec![Vec::new(); g.rb];
     let mut next_emit = 0usize;
-    let mut done = 0u64;
-    for d in 0..(g.ra + g.rb - 1) {
+    let mut first = 0usize;
+    if let Some(r) = resume.from {
+        let (lo_gen, hi_gen) = gens.split_at_mut(1);
+        let (d, ne) = read_state(r, &g, &mut lo_gen[0], &mut pending)
+            .map_err(|e| Stop::Damaged(format!("the checkpoint does not fit this table ({e})")))?;
+        if d % 2 == 1 {
+            // The stores of an odd diagonal live in the second generation.
+            std::mem::swap(&mut lo_gen[0], &mut hi_gen[0]);
+        }
+        next_emit = ne;
+        first = d + 1;
+    }
+    let mut saver = resume.saver;
+    let mut done = done_before(&g, first);
+    let stage = |d: usize, ne: usize| {
+        format!(
+            "diagonal {} of {n_diag}, {ne} of {} slabs emitted",
+            d + 1,
+            g.rb
+        )
+    };
+    for d in first..n_diag {
         if hooks.cancelled() {
-            return Err(Interrupted);
+            if let (Some(s), true) = (saver.as_deref_mut(), d > first) {
+                let prev = &gens[(d - 1) % 2];
+                s.save(
+                    Progress {
+                        done,
+                        total,
+                        stage: stage(d - 1, next_emit),
+                    },
+                    &mut |w| write_state(w, &g, d - 1, prev, &pending, next_emit),
+                );
+            }
+            return Err(Stop::Interrupted);
         }
         let (lo_gen, hi_gen) = gens.split_at_mut(1);
         let (cur, prev) = if d % 2 == 0 {
@@ -366,8 +509,7 @@ pub fn solve<O: LineOracle>(
         } else {
             (&mut hi_gen[0], &lo_gen[0])
         };
-        let a_min = d.saturating_sub(g.rb - 1);
-        let a_max = d.min(g.ra - 1);
+        let (a_min, a_max) = diagonal(d, g.ra, g.rb);
         let results: Vec<(usize, Vec<(u64, u8)>)> = cur[a_min..=a_max]
             .par_iter_mut()
             .enumerate()
@@ -398,6 +540,21 @@ pub fn solve<O: LineOracle>(
             all.sort_unstable();
             emit(next_emit, all);
             next_emit += 1;
+        }
+        if d + 1 < n_diag {
+            if let Some(s) = saver.as_deref_mut() {
+                if s.due() {
+                    let here = &gens[d % 2];
+                    s.save(
+                        Progress {
+                            done,
+                            total,
+                            stage: stage(d, next_emit),
+                        },
+                        &mut |w| write_state(w, &g, d, here, &pending, next_emit),
+                    );
+                }
+            }
         }
     }
     Ok(())

@@ -9,12 +9,16 @@
 //! Inapplicable or contradictory options are refused here with one line, and so is a table that would
 //! not finish within the budget, before any work starts.
 
+use crate::checkpoint::{self, Layer, Saver};
+use crate::lines::{Resume, Stop};
 use crate::pset::{self, Rules};
 use crate::store::{self, Entry, Key, Store};
 use crate::{grundy, ENGINE_VERSION};
 use nimlab_core::table::{grundy_values, tabulate, TableRun};
 use nimlab_core::{BoxDomain, Error, Game, Hooks, Play, Pos, Result, Solver, TableBound};
 use nimlab_games::chip;
+use std::cell::RefCell;
+use std::io::Read;
 use std::time::Instant;
 
 /// P-positions or Grundy values.
@@ -86,6 +90,22 @@ pub struct Request {
     pub remoteness: bool,
     /// The work budget (estimated steps) above which the table is refused.
     pub limit: f64,
+    /// Checkpoints of an unfinished engine table (see [`crate::checkpoint`]).
+    pub resume: ResumeMode,
+}
+
+/// What to do with the checkpoint of an unfinished engine table (kept next to the store).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ResumeMode {
+    /// Continue from the checkpoint when there is one, and write checkpoints.
+    #[default]
+    Auto,
+    /// Continue from the checkpoint; an error when there is none (`--resume`).
+    Require,
+    /// Discard the checkpoint and start over (`--restart`).
+    Restart,
+    /// Neither read nor write checkpoints.
+    Off,
 }
 
 /// The positions a table covers.
@@ -125,6 +145,8 @@ pub struct Plan {
     pub remoteness: bool,
     pub bounds: Bounds,
     limit: f64,
+    /// What to do with checkpoints.
+    pub resume: ResumeMode,
     /// The positions of a chip-game domain, in table order.
     chip_positions: Option<Vec<Pos>>,
 }
@@ -267,9 +289,11 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
         remoteness: req.remoteness,
         bounds: b,
         limit: req.limit,
+        resume: req.resume,
         chip_positions: None,
     };
     check_remoteness(game, &p)?;
+    check_resume(req, &p)?;
     Ok(p)
 }
 
@@ -357,6 +381,11 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
             "the engine covers games on a box of entries; {id} is tabulated by search: leave out --method fast"
         )));
     }
+    if matches!(req.resume, ResumeMode::Require | ResumeMode::Restart) {
+        return Err(unsupported(format!(
+            "{id} is tabulated by search, which keeps no checkpoints: leave out --resume and --restart"
+        )));
+    }
     if req.backend == Backend::Gpu {
         return Err(unsupported(if cfg!(feature = "gpu") {
             format!("--backend gpu computes engine P-sets of box games; {id} is tabulated by search on the CPU: use --backend cpu")
@@ -435,6 +464,7 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
         remoteness: req.remoteness,
         bounds: b,
         limit: req.limit,
+        resume: ResumeMode::Off,
         chip_positions: Some(positions),
     })
 }
@@ -462,6 +492,21 @@ fn box_key(game: &dyn Game, d: &BoxDomain, play: Play, kind: Kind) -> Key {
         play: play.name().to_string(),
         kind: kind_name(kind).to_string(),
     }
+}
+
+/// `--resume` and `--restart` apply to engine tables computed on the CPU.
+fn check_resume(req: &Request, p: &Plan) -> Result<()> {
+    if !matches!(req.resume, ResumeMode::Require | ResumeMode::Restart) || p.keeps_checkpoints() {
+        return Ok(());
+    }
+    Err(unsupported(format!(
+        "checkpoints are kept for engine tables computed on the CPU; {}: leave out --resume and --restart",
+        if p.route == Route::Search {
+            format!("{} with --max {} is tabulated by the plain search", p.game, p.bounds.max.unwrap_or(0))
+        } else {
+            "this one goes to the GPU (use --backend cpu)".to_string()
+        }
+    )))
 }
 
 /// `--remoteness` searches every position of the domain: refused up front when that is too much.
@@ -545,8 +590,34 @@ impl Plan {
             remoteness: false,
             bounds,
             limit: f64::INFINITY,
+            resume: ResumeMode::Off,
             chip_positions,
         })
+    }
+
+    /// True when this table is computed by the CPU engine, which keeps checkpoints.
+    pub fn keeps_checkpoints(&self) -> bool {
+        matches!(self.route, Route::Engine(_))
+            && self.backend == Backend::Cpu
+            && self.resume != ResumeMode::Off
+    }
+
+    /// The command that computes (or continues) this table.
+    pub fn command(&self) -> String {
+        let mut c = format!("nimlab table '{}'", self.game);
+        if let Some(m) = self.bounds.max {
+            c += &format!(" --max {m}");
+        }
+        if let Some(h) = self.bounds.heaps {
+            c += &format!(" --heaps {h}");
+        }
+        if self.play == Play::Misere {
+            c += " --misere";
+        }
+        if self.kind == Kind::Grundy {
+            c += " --grundy";
+        }
+        c
     }
 
     /// True for chip-game tables (multisets, printed in Ferguson's notation).
@@ -665,6 +736,10 @@ pub struct Answer {
     /// The back end that computed it ("cpu" or "gpu"; none for a stored table) and the GPU adapter.
     pub backend: Option<&'static str>,
     pub adapter: Option<String>,
+    /// The checkpoint it was continued from.
+    pub resumed: Option<checkpoint::Header>,
+    /// Why checkpoints could not be written (the table was computed anyway).
+    pub checkpoint_error: Option<String>,
 }
 
 /// Looks the planned table up in `store`, else computes it and saves it there.
@@ -674,19 +749,121 @@ pub fn run(
     store: Option<&mut Store>,
     hooks: Hooks,
 ) -> Result<Answer> {
+    let from = match store.as_deref() {
+        Some(s) if plan.keeps_checkpoints() && s.find(&plan.key).ok().flatten().is_none() => {
+            open_checkpoint(plan, s)?
+        }
+        _ => None,
+    };
+    run_from(game, plan, store, hooks, from)
+}
+
+/// A checkpoint opened for resuming, checked (checksum, key, engine version).
+pub struct Resumption {
+    pub path: std::path::PathBuf,
+    pub header: checkpoint::Header,
+    reader: Box<dyn std::io::Read>,
+}
+
+/// The checkpoint file of the planned table, if the plan keeps checkpoints and a store is given.
+pub fn checkpoint_path(plan: &Plan, store: &Store) -> Option<std::path::PathBuf> {
+    plan.keeps_checkpoints()
+        .then(|| checkpoint::file_of(store.path(), &plan.key))
+}
+
+/// Opens the checkpoint of the planned table for resuming (`None` when there is none, or with
+/// `--restart`, which removes it). A damaged or foreign checkpoint is refused with one line that
+/// says how to discard it; `--resume` without a checkpoint is refused.
+pub fn open_checkpoint(plan: &Plan, store: &Store) -> Result<Option<Resumption>> {
+    let Some(path) = checkpoint_path(plan, store) else {
+        if plan.resume == ResumeMode::Require {
+            return Err(unsupported(
+                "--resume continues a table from its checkpoint, kept next to the store: give a store (--db PATH), not --no-store".into(),
+            ));
+        }
+        return Ok(None);
+    };
+    if plan.resume == ResumeMode::Restart {
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(Error::io(
+                    format!("removing the checkpoint {}", path.display()),
+                    e,
+                ))
+            }
+        }
+        return Ok(None);
+    }
+    if !path.exists() {
+        if plan.resume == ResumeMode::Require {
+            return Err(unsupported(format!(
+                "--resume: no checkpoint of this table (looked for {}); leave out --resume to start it",
+                path.display()
+            )));
+        }
+        return Ok(None);
+    }
+    match checkpoint::open(&path, &checkpoint::key_text(&plan.key), ENGINE_VERSION) {
+        Ok((header, reader)) => Ok(Some(Resumption {
+            path,
+            header,
+            reader,
+        })),
+        Err(refusal) => Err(unsupported(format!(
+            "{refusal}; it was not used: rerun with --restart to discard it and start over"
+        ))),
+    }
+}
+
+/// [`run`] from a checkpoint opened by [`open_checkpoint`] (or from the start).
+pub fn run_from(
+    game: &dyn Game,
+    plan: &Plan,
+    store: Option<&mut Store>,
+    hooks: Hooks,
+    from: Option<Resumption>,
+) -> Result<Answer> {
     if let Some(s) = store.as_deref() {
         if let Some(e) = s
             .find(&plan.key)
             .map_err(|e| Error::store("looking up the table", e))?
         {
+            if let Some(p) = checkpoint_path(plan, s) {
+                // A run that stopped between saving the table and removing its checkpoint.
+                let _ = std::fs::remove_file(p);
+            }
             let mut a = load(s, plan, &e)?;
             a.listed = listed_values(game, plan, &a.solved)?;
             return Ok(a);
         }
     }
+    let mut saver = store
+        .as_deref()
+        .and_then(|s| checkpoint_path(plan, s))
+        .map(|path| {
+            checkpoint::File1::new(
+                path,
+                checkpoint::key_text(&plan.key),
+                ENGINE_VERSION.to_string(),
+                plan.command(),
+                checkpoint::Policy::from_env(),
+            )
+        });
+    let resumed = from.as_ref().map(|r| r.header.clone());
+    if let (Some(s), Some(h)) = (saver.as_mut(), &resumed) {
+        s.seconds_before = h.seconds;
+    }
     let start = Instant::now();
-    let (solved, adapter) = compute(game, plan, hooks)?;
-    let seconds = start.elapsed().as_secs_f64();
+    let computed = compute(game, plan, hooks, saver.as_mut(), from.map(|r| r.reader));
+    let mut checkpoint_error = saver.as_mut().and_then(|s| {
+        s.finish();
+        s.error.take()
+    });
+    // Interrupted: the checkpoint (written on the way out) stays for the next run.
+    let (solved, adapter) = computed?;
+    let seconds = start.elapsed().as_secs_f64() + resumed.as_ref().map_or(0.0, |h| h.seconds);
     let source = match plan.route {
         Route::Engine(_) => Source::Engine,
         Route::Search => Source::Search,
@@ -694,9 +871,18 @@ pub fn run(
     let (mut store_id, mut store_error) = (None, None);
     if let Some(s) = store {
         match save(s, plan, &solved, seconds, adapter.is_some()) {
-            Ok(id) => store_id = Some(id),
+            Ok(id) => {
+                store_id = Some(id);
+                if let Some(c) = saver.as_mut() {
+                    c.remove();
+                }
+            }
             Err(e) => store_error = Some(e.to_string()),
         }
+    }
+    if checkpoint_error.is_some() && store_id.is_some() {
+        // The table is complete: a checkpoint that could not be written no longer matters.
+        checkpoint_error = None;
     }
     let listed = listed_values(game, plan, &solved)?;
     Ok(Answer {
@@ -708,6 +894,8 @@ pub fn run(
         listed,
         backend: Some(if adapter.is_some() { "gpu" } else { "cpu" }),
         adapter,
+        resumed,
+        checkpoint_error,
     })
 }
 
@@ -747,15 +935,19 @@ pub fn load(s: &Store, plan: &Plan, e: &Entry) -> Result<Answer> {
         listed: None,
         backend: None,
         adapter: None,
+        resumed: None,
+        checkpoint_error: None,
     })
 }
 
-fn interrupted(_: crate::lines::Interrupted) -> Error {
-    Error::Interrupted
-}
-
 /// Computes the table; with the GPU adapter's name when the GPU computed it.
-fn compute(game: &dyn Game, plan: &Plan, hooks: Hooks) -> Result<(Solved, Option<String>)> {
+fn compute(
+    game: &dyn Game,
+    plan: &Plan,
+    hooks: Hooks,
+    saver: Option<&mut checkpoint::File1>,
+    from: Option<Box<dyn Read>>,
+) -> Result<(Solved, Option<String>)> {
     if let Some(positions) = &plan.chip_positions {
         return Ok((compute_chips(game, plan, positions, hooks)?, None));
     }
@@ -768,32 +960,91 @@ fn compute(game: &dyn Game, plan: &Plan, hooks: Hooks) -> Result<(Solved, Option
             return Ok(done);
         }
     }
-    Ok((compute_box(game, plan, domain, hooks)?, None))
+    Ok((compute_box(game, plan, domain, hooks, saver, from)?, None))
 }
 
-fn compute_box(game: &dyn Game, plan: &Plan, domain: &BoxDomain, hooks: Hooks) -> Result<Solved> {
+/// Marks this layer's section of a checkpoint.
+const TAG_PLAN: u64 = 0x504c_414e_0001;
+
+fn stopped(s: Stop) -> Error {
+    match s {
+        Stop::Interrupted => Error::Interrupted,
+        Stop::Damaged(s) => unsupported(format!(
+            "{s}; it was not used: rerun with --restart to discard it and start over"
+        )),
+    }
+}
+
+fn compute_box(
+    game: &dyn Game,
+    plan: &Plan,
+    domain: &BoxDomain,
+    hooks: Hooks,
+    saver: Option<&mut checkpoint::File1>,
+    from: Option<Box<dyn Read>>,
+) -> Result<Solved> {
     let r = domain.radix() as usize;
+    let mut from = from;
+    // This layer's section: the encoded canonical P-positions listed so far (P-sets).
+    let data = RefCell::new(Vec::new());
+    if let Some(rd) = from.as_deref_mut() {
+        let d = (|| -> std::io::Result<Vec<u8>> {
+            checkpoint::expect(rd, TAG_PLAN, "section")?;
+            checkpoint::get_bytes(rd, usize::MAX >> 1)
+        })()
+        .map_err(|e| {
+            stopped(Stop::Damaged(format!(
+                "the checkpoint does not fit this table ({e})"
+            )))
+        })?;
+        *data.borrow_mut() = d;
+    }
+    let head = |w: &mut dyn std::io::Write| {
+        checkpoint::put_u64(w, TAG_PLAN)?;
+        checkpoint::put_bytes(w, &data.borrow())
+    };
+    let mut layer = saver.map(|inner| Layer {
+        inner,
+        head: &head,
+        base: 0,
+        total: None,
+        stage: String::new(),
+    });
+    macro_rules! resume {
+        () => {
+            Resume {
+                saver: layer.as_mut().map(|l| l as &mut dyn Saver),
+                from: from.as_deref_mut().map(|r| r as &mut dyn Read),
+            }
+        };
+    }
     Ok(match (plan.kind, &plan.route) {
         (Kind::Grundy, Route::Engine(Rules::Windows { m, windows })) => Solved::Grundy {
-            values: grundy::solve(*m, r, windows, hooks).map_err(interrupted)?,
+            values: grundy::solve_resumable(*m, r, windows, hooks, resume!()).map_err(stopped)?,
         },
         (Kind::Grundy, Route::Engine(Rules::Shrinking { n, k })) => Solved::Grundy {
-            values: grundy::solve_shrinking(*n, *k, r, hooks).map_err(interrupted)?,
+            values: grundy::solve_shrinking_resumable(*n, *k, r, hooks, resume!())
+                .map_err(stopped)?,
         },
         (Kind::Grundy, Route::Search) => Solved::Grundy {
             values: grundy_values(game, domain, hooks)?,
         },
         (Kind::PSet, Route::Engine(_)) => {
-            let mut data = Vec::new();
-            let s = pset::tabulate(game, domain, plan.play, hooks, &mut |p| {
-                store::encode_positions(&mut data, p)
-            })
-            .map_err(interrupted)?;
+            let s = pset::tabulate_resumable(
+                game,
+                domain,
+                plan.play,
+                hooks,
+                &mut |p| store::encode_positions(&mut data.borrow_mut(), p),
+                resume!(),
+            )
+            .map_err(stopped)?;
+            drop(layer);
             Solved::PSet {
                 count: Some(s.count as u128),
                 canonical_count: s.canonical_count,
                 by_length: s.by_length,
-                data,
+                data: data.into_inner(),
             }
         }
         (Kind::PSet, Route::Search) => {

@@ -10,10 +10,13 @@
 //! the positions below the contracted position on the arc `w \ Z` and equal to it elsewhere, so it is a
 //! dominance query `D_arc` on the table of the smaller length, kept whole with one `D` table per arc.
 
-use crate::lines::{self, Hooks, Interrupted, LineOracle, LineSpec, NoOracle};
+use crate::checkpoint::{self as ck, Layer, Saver};
+use crate::lines::{self, Hooks, Interrupted, LineOracle, LineSpec, NoOracle, Resume, Stop};
 use nimlab_core::{BoxDomain, Game, MoveStructure, Play};
 use rayon::prelude::*;
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::io::{self, Write};
 
 /// Counts of a P-set table (the same numbers as [`nimlab_core::table::Table`]).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -145,9 +148,30 @@ pub fn tabulate(
     hooks: Hooks,
     sink: &mut dyn FnMut(&[u64]),
 ) -> Result<Summary, Interrupted> {
+    tabulate_resumable(game, domain, play, hooks, sink, Resume::default()).map_err(|_| Interrupted)
+}
+
+const TAG_WINDOWS: u64 = 0x5053_4554_0001;
+const TAG_SHRINKING: u64 = 0x5053_4554_0002;
+
+/// [`tabulate`] with checkpoints (see [`crate::checkpoint`]): this layer's section holds the counts
+/// so far and, for SCN, the circle length in progress, the counts of the finished lengths and their
+/// P-lines (the per-arc tables `D_arc` are recomputed from them on resume), then the engine's
+/// section. What was sent to `sink` before the checkpoint is the caller's to keep.
+pub fn tabulate_resumable(
+    game: &dyn Game,
+    domain: &BoxDomain,
+    play: Play,
+    hooks: Hooks,
+    sink: &mut dyn FnMut(&[u64]),
+    resume: Resume,
+) -> Result<Summary, Stop> {
     let rules = rules_for(game, domain).expect("the engine covers this game and box");
     let r = domain.radix() as usize;
     let mut summary = Summary::default();
+    let damaged =
+        |e: io::Error| Stop::Damaged(format!("the checkpoint does not fit this table ({e})"));
+    let Resume { mut saver, from } = resume;
     match rules {
         Rules::Windows { m, windows } => {
             let spec = LineSpec {
@@ -156,23 +180,156 @@ pub fn tabulate(
                 windows: engine_windows(m, &windows),
                 origin_n: play == Play::Misere,
             };
-            let mut counts = (0u64, 0u64);
-            lines::solve(&spec, &NoOracle, hooks, &mut |_, lines| {
-                take_slab(game, m, domain, &lines, &mut counts, sink)
-            })?;
-            summary.by_length.push((m, counts.0, counts.1));
+            let counts = RefCell::new((0u64, 0u64));
+            let mut from = from;
+            if let Some(rd) = from.as_deref_mut() {
+                let c = (|| {
+                    ck::expect(rd, TAG_WINDOWS, "section")?;
+                    Ok((ck::get_u64(rd)?, ck::get_u64(rd)?))
+                })()
+                .map_err(damaged)?;
+                *counts.borrow_mut() = c;
+            }
+            let head = |w: &mut dyn Write| {
+                let c = counts.borrow();
+                ck::put_u64(w, TAG_WINDOWS)?;
+                ck::put_u64(w, c.0)?;
+                ck::put_u64(w, c.1)
+            };
+            let total = (r as u64).pow(m as u32);
+            let mut layer = saver.take().map(|inner| Layer {
+                inner,
+                head: &head,
+                base: 0,
+                total: Some(total),
+                stage: String::new(),
+            });
+            lines::solve_resumable(
+                &spec,
+                &NoOracle,
+                hooks,
+                &mut |_, lines| take_slab(game, m, domain, &lines, &mut counts.borrow_mut(), sink),
+                Resume {
+                    saver: layer.as_mut().map(|l| l as &mut dyn Saver),
+                    from,
+                },
+            )?;
+            let c = *counts.borrow();
+            summary.by_length.push((m, c.0, c.1));
         }
         Rules::Shrinking { n, k } => {
-            summary = shrinking(
-                game,
-                domain,
-                play,
-                n,
-                k,
-                hooks,
-                sink,
-                &mut |spec, o, h, emit| lines::solve(spec, o, h, &mut |_, l| emit(l)),
-            )?;
+            let mut lower: Vec<LenTable> = vec![LenTable::empty()];
+            // Length 0: the empty circle, terminal: P in normal play, N in misère play.
+            let empty_p = play == Play::Normal;
+            let total: u64 = (1..=n).map(|m| (r as u64).pow(m as u32)).sum();
+            let mut first = 1;
+            let mut from = from;
+            // The counts and P-lines of the length in progress.
+            let state = RefCell::new(((0u64, 0u64), Vec::new()));
+            if let Some(rd) = from.as_deref_mut() {
+                (|| -> io::Result<()> {
+                    ck::expect(rd, TAG_SHRINKING, "section")?;
+                    first = ck::get_len(rd, n)?.max(1);
+                    let nb = ck::get_len(rd, n + 1)?;
+                    for _ in 0..nb {
+                        let l = ck::get_u64(rd)? as usize;
+                        summary
+                            .by_length
+                            .push((l, ck::get_u64(rd)?, ck::get_u64(rd)?));
+                    }
+                    for mm in 1..first {
+                        let p = ck::get_u64s(rd, r.pow(mm as u32 - 1))?;
+                        lower.push(LenTable::new(mm, r, p));
+                    }
+                    let c = (ck::get_u64(rd)?, ck::get_u64(rd)?);
+                    let p = ck::get_u64s(rd, r.pow(first as u32 - 1))?;
+                    *state.borrow_mut() = (c, p);
+                    Ok(())
+                })()
+                .map_err(damaged)?;
+            } else {
+                if empty_p {
+                    sink(&[]);
+                }
+                summary.by_length.push((0, empty_p as u64, empty_p as u64));
+            }
+            for m in first..=n {
+                let oracle = ShrinkOracle::new(m, k, r, &lower, empty_p);
+                let spec = LineSpec {
+                    m,
+                    r,
+                    windows: engine_windows(m, &cyclic_windows(m, k)),
+                    origin_n: false,
+                };
+                let keep = m < n;
+                let resuming = from.is_some();
+                if !resuming {
+                    let p = if keep {
+                        vec![0u64; r.pow(m as u32 - 1)]
+                    } else {
+                        Vec::new()
+                    };
+                    *state.borrow_mut() = ((0, 0), p);
+                }
+                let before: u64 = (1..m).map(|l| (r as u64).pow(l as u32)).sum::<u64>() + 1;
+                let progress = hooks
+                    .progress
+                    .map(|f| move |d: u64, _t: u64| f(before + d, total + 1));
+                let sub = Hooks {
+                    cancel: hooks.cancel,
+                    progress: progress.as_ref().map(|f| f as &(dyn Fn(u64, u64) + Sync)),
+                };
+                let (by_length, lower_ref) = (&summary.by_length, &lower);
+                let head = |w: &mut dyn Write| {
+                    ck::put_u64(w, TAG_SHRINKING)?;
+                    ck::put_u64(w, m as u64)?;
+                    ck::put_u64(w, by_length.len() as u64)?;
+                    for &(l, a, b) in by_length {
+                        for x in [l as u64, a, b] {
+                            ck::put_u64(w, x)?;
+                        }
+                    }
+                    for t in &lower_ref[1..m] {
+                        ck::put_u64s(w, &t.p)?;
+                    }
+                    let st = state.borrow();
+                    ck::put_u64(w, st.0 .0)?;
+                    ck::put_u64(w, st.0 .1)?;
+                    ck::put_u64s(w, &st.1)
+                };
+                let mut layer = saver.as_deref_mut().map(|inner| Layer {
+                    inner,
+                    head: &head,
+                    base: before,
+                    total: Some(total + 1),
+                    stage: format!("length {m} of {n}: "),
+                });
+                lines::solve_resumable(
+                    &spec,
+                    &oracle,
+                    sub,
+                    &mut |_, lines| {
+                        let mut st = state.borrow_mut();
+                        if keep {
+                            for &(line, bit) in &lines {
+                                st.1[line as usize] = 1u64 << bit;
+                            }
+                        }
+                        take_slab(game, m, domain, &lines, &mut st.0, sink)
+                    },
+                    Resume {
+                        saver: layer.as_mut().map(|l| l as &mut dyn Saver),
+                        from: from.take(),
+                    },
+                )?;
+                drop(layer);
+                drop(oracle);
+                let ((c0, c1), p_lines) = std::mem::take(&mut *state.borrow_mut());
+                summary.by_length.push((m, c0, c1));
+                if keep {
+                    lower.push(LenTable::new(m, r, p_lines));
+                }
+            }
         }
     }
     summary.count = summary.by_length.iter().map(|x| x.1).sum();
@@ -180,12 +337,15 @@ pub fn tabulate(
     Ok(summary)
 }
 
+#[cfg(feature = "gpu")]
 /// Solves one circle length of SCN: the P-lines of `spec` with the moves that empty piles from the
 /// oracle, sent to `emit` in slabs of one value of the first tuple entry (in order).
 pub(crate) type LengthSolver<'s, E> = dyn FnMut(&LineSpec, &ShrinkOracle, Hooks, &mut dyn FnMut(Vec<(u64, u8)>)) -> Result<(), E>
     + 's;
 
-/// [`tabulate`] for SCN(n,k), each circle length solved by `solve_len` (the CPU engine or the GPU).
+/// [`tabulate`] for SCN(n,k), each circle length solved by `solve_len`: the GPU back end's path (the
+/// CPU engine's, in [`tabulate_resumable`], also writes checkpoints).
+#[cfg(feature = "gpu")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn shrinking<E>(
     game: &dyn Game,

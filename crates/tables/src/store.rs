@@ -11,6 +11,8 @@
 //! (at most `hi` chips in all) or `spread` (max - min at most `hi`). A table is written in one
 //! transaction that sets `complete = 1` last, so a run stopped at any point (Ctrl-C, kill, power loss)
 //! leaves nothing marked complete; incomplete rows are cleared when the same table is solved again.
+//! The progress of an unfinished engine table is kept beside this file, in `FILE.checkpoints/` (see
+//! [`crate::checkpoint`]), and removed once the table is saved here.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
