@@ -419,7 +419,7 @@ fn a_box_too_large_is_refused_with_one_line() {
 /// SCN Grundy tables with one line. (Planning only: no adapter needed.)
 #[test]
 fn auto_sends_only_large_window_p_sets_to_a_gpu() {
-    use nimlab_tables::plan::{self, Backend, Bounds, Kind, Method, Request};
+    use nimlab_tables::plan::{self, Backend, Bounds, Kind, Method, Request, ResumeMode};
     let req = |max: u64, kind: Kind, backend: Backend| Request {
         bounds: Bounds {
             max: Some(max),
@@ -431,6 +431,7 @@ fn auto_sends_only_large_window_p_sets_to_a_gpu() {
         backend,
         remoteness: false,
         limit: f64::INFINITY,
+        resume: ResumeMode::Off,
     };
     let cn = CircularNim::new(7, 4).unwrap();
     let scn = ShrinkingCircularNim::new(6, 4).unwrap();
