@@ -137,9 +137,10 @@ fn bad_input_is_one_line_with_status_2() {
     fails(&["prove", "nim", "--theorem", "bouton"], "prove knows");
     fails(&["prove", "CN(7,4)", "--theorem", "no-such"], "no result");
     fails(
-        &["prove", "CN(6,4)", "--theorem", "cn-6-4"],
+        &["prove", "CN(7,4)", "--theorem", "cn-lemma5-s1"],
         "not a union of linear families",
     );
+    fails(&["prove", "CN(6,4)", "--theorem", "cn-6-4"], "--bits W");
     fails(&["prove", "CN(5,4)", "--theorem", "cn-7-4"], "CN(7,4)");
     fails(
         &["prove", "CN(7,4)", "--families", &dir.file("missing.toml")],
@@ -216,4 +217,29 @@ fn a_timeout_is_unknown_with_status_3() {
     assert_eq!(v["conditions"][1]["status"], "unknown");
     assert!(v["conditions"][1]["counterexample"].is_null());
     assert!(v["seconds"].as_f64().unwrap() < 30.0);
+}
+
+/// xor families: proved below 2^W with --bits W (text and JSON say so, never "all"); refused without
+/// --bits or with a width out of range, in one line with exit 2.
+#[test]
+fn xor_families_are_proved_below_2_w() {
+    if !have_z3("xor_families_are_proved_below_2_w") {
+        return;
+    }
+    let (code, v) = prove_json(&["CN(6,4)", "--theorem", "cn-6-4", "--bits", "3"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["range"], "entries < 2^3");
+    assert_eq!(v["bits"], 3);
+    let out = nimlab(&["prove", "CN(6,4)", "--theorem", "cn-6-4", "--bits", "2"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("CN(6,4), theorem cn-6-4: proved for entries below 2^2"),
+        "{text}"
+    );
+    fails(&["prove", "CN(6,4)", "--theorem", "cn-6-4"], "--bits");
+    fails(
+        &["prove", "CN(6,4)", "--theorem", "cn-6-4", "--bits", "0"],
+        "1 to 32",
+    );
 }

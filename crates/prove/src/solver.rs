@@ -67,7 +67,10 @@ impl Solver {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|_| Error::Unsupported(install_hint(&self.path)))?;
-        let mut stdin = child.stdin.take().expect("piped stdin");
+        let (feed, writer) = feeder(child.stdin.take().expect("piped stdin"));
+        let send = |text: String| {
+            let _ = feed.send(text);
+        };
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = mpsc::channel::<String>();
         let reader = std::thread::spawn(move || {
@@ -78,16 +81,13 @@ impl Solver {
                 }
             }
         });
-        let io = |e: std::io::Error| Error::io("writing to the SMT solver", e);
         let deadline = start + self.timeout + Duration::from_secs(5);
         let next = |rx: &mpsc::Receiver<String>| -> Option<String> {
             rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
                 .ok()
         };
         let result = (|| -> Result<Answer> {
-            stdin.write_all(body.as_bytes()).map_err(io)?;
-            writeln!(stdin, "{check}").map_err(io)?;
-            stdin.flush().map_err(io)?;
+            send(format!("{body}{check}\n"));
             let answer = loop {
                 let Some(line) = next(&rx) else {
                     return Ok(Answer::Unknown("timeout".into()));
@@ -106,8 +106,7 @@ impl Solver {
                 "unsat" => Ok(Answer::Unsat),
                 "timeout" => Ok(Answer::Unknown("timeout".into())),
                 "unknown" => {
-                    writeln!(stdin, "(get-info :reason-unknown)").map_err(io)?;
-                    stdin.flush().map_err(io)?;
+                    send("(get-info :reason-unknown)\n".into());
                     let why = next(&rx).unwrap_or_default();
                     Ok(Answer::Unknown(reason(&why)))
                 }
@@ -115,8 +114,7 @@ impl Solver {
                     if vars.is_empty() {
                         return Ok(Answer::Sat(vec![]));
                     }
-                    writeln!(stdin, "(get-value ({}))", vars.join(" ")).map_err(io)?;
-                    stdin.flush().map_err(io)?;
+                    send(format!("(get-value ({}))\n", vars.join(" ")));
                     let mut text = String::new();
                     while depth(&text) != Some(0) {
                         let Some(line) = next(&rx) else {
@@ -132,8 +130,8 @@ impl Solver {
                 ))),
             }
         })();
-        let _ = writeln!(stdin, "(exit)");
-        drop(stdin);
+        send("(exit)\n".into());
+        drop(feed);
         // Wait for the process until the deadline, then end it.
         loop {
             match child.try_wait() {
@@ -149,8 +147,36 @@ impl Solver {
             }
         }
         let _ = reader.join();
+        let _ = writer.join();
         Ok((result?, start.elapsed()))
     }
+}
+
+/// A thread that writes what it is sent to the solver's input, in order, and stops at the first
+/// failed write (the solver has exited: its output then ends, which the reader notices). SIGPIPE is
+/// blocked in that thread only, so a solver that exits early (its own time limit) makes the write
+/// fail with EPIPE instead of ending nimlab, whose main thread keeps SIGPIPE's default action for
+/// closed output pipes.
+fn feeder(
+    mut stdin: std::process::ChildStdin,
+) -> (mpsc::Sender<String>, std::thread::JoinHandle<()>) {
+    let (tx, rx) = mpsc::channel::<String>();
+    let handle = std::thread::spawn(move || {
+        #[cfg(unix)]
+        // SAFETY: changes the signal mask of this thread only, with a set built by sigemptyset.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGPIPE);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        }
+        for text in rx {
+            if stdin.write_all(text.as_bytes()).is_err() || stdin.flush().is_err() {
+                break;
+            }
+        }
+    });
+    (tx, handle)
 }
 
 /// The reason in `(:reason-unknown "...")`.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fix, names, vectors};
+use common::{fix_in, names, vectors};
 use nimlab_core::Pos;
 use nimlab_prove::conjecture::Kind;
 use nimlab_prove::encode::{member, option};
@@ -14,6 +14,11 @@ use std::collections::BTreeSet;
 /// For every x in the box, the options the formula admits (y over 0..=hi in every place, raises
 /// included; in SCN the zeros removed) are exactly the game's options.
 fn options_agree(game: &str, m: usize, hi: u64) {
+    options_agree_in(game, m, hi, None)
+}
+
+/// [`options_agree`] in integers (`bits` = `None`) or bit-vectors for entries below `2^bits`.
+fn options_agree_in(game: &str, m: usize, hi: u64, bits: Option<u32>) {
     let Some(s) = common::solver("options_agree") else {
         return;
     };
@@ -24,13 +29,14 @@ fn options_agree(game: &str, m: usize, hi: u64) {
         reading: ReadingRule::Any,
         families: vec![],
         source: game.to_string(),
-        bits: None,
+        bits,
     };
+    let ar = c.arith().unwrap();
     let g = rules.game();
     let (x, y) = (names("x", m), names("y", m));
     let mut script = String::new();
     for v in x.iter().chain(&y) {
-        script.push_str(&format!("(declare-const {v} Int)\n"));
+        script.push_str(&format!("(declare-const {v} {})\n", ar.sort()));
     }
     script.push_str(&format!("(assert {})\n", option(&c, &x, &y).unwrap()));
     let xs = vectors(m, rules.min_entry() as u64, hi);
@@ -39,8 +45,8 @@ fn options_agree(game: &str, m: usize, hi: u64) {
         for q in &ys {
             script.push_str(&format!(
                 "(push)\n{}{}(check-sat)\n(pop)\n",
-                fix(&x, p),
-                fix(&y, q)
+                fix_in(ar, &x, p),
+                fix_in(ar, &y, q)
             ));
         }
     }
@@ -82,20 +88,33 @@ fn scn_options_match_the_game() {
     }
 }
 
+/// In bit-vectors (entries below 2^w) the option formula is still exactly the game's moves, up to the
+/// top of the range.
+#[test]
+fn bit_vector_options_match_the_game() {
+    options_agree_in("CN(3,2)", 3, 3, Some(2));
+    options_agree_in("CN(4,3)", 4, 3, Some(2));
+    options_agree_in("SCN(3,2)", 3, 3, Some(2));
+}
+
 /// The membership formula, on every position of a box, agrees with exact membership.
 fn membership_agrees(c: &Conjecture, m: usize, lo: u64, hi: u64) {
     let Some(s) = common::solver("membership_agrees") else {
         return;
     };
+    let ar = c.arith().unwrap();
     let x = names("x", m);
     let mut script: String = x
         .iter()
-        .map(|v| format!("(declare-const {v} Int)\n"))
+        .map(|v| format!("(declare-const {v} {})\n", ar.sort()))
         .collect();
     script.push_str(&format!("(assert {})\n", member(c, &x).unwrap()));
     let ps = vectors(m, lo, hi);
     for p in &ps {
-        script.push_str(&format!("(push)\n{}(check-sat)\n(pop)\n", fix(&x, p)));
+        script.push_str(&format!(
+            "(push)\n{}(check-sat)\n(pop)\n",
+            fix_in(ar, &x, p)
+        ));
     }
     let ans = common::answers(&s, &script);
     let mut inside = 0;
@@ -104,6 +123,27 @@ fn membership_agrees(c: &Conjecture, m: usize, lo: u64, hi: u64) {
         inside += c.contains(p) as usize;
     }
     assert!(inside > 0, "{}: the box holds no member", c.source);
+}
+
+/// With xor, in bit-vectors: CN(6,4)'s families (entries below 2^3, every position with entries up to
+/// 4) and Bouton's nim-sum on CN(3,1) (every position below 2^4, the top of the range included, where
+/// a term too narrow for its values would wrap).
+#[test]
+fn bit_vector_membership_matches_exact_membership() {
+    let mut cn64 = from_theorem("cn-6-4", Ruleset::parse("CN(6,4)").unwrap()).unwrap();
+    assert!(cn64.arith().is_err(), "xor needs --bits");
+    cn64.bits = Some(3);
+    membership_agrees(&cn64, 6, 0, 4);
+    let mut nim = from_theorem("bouton", Ruleset::parse("CN(3,1)").unwrap()).unwrap();
+    nim.bits = Some(4);
+    membership_agrees(&nim, 3, 0, 15);
+    let mut weird = from_toml(
+        "game = \"CN(3,1)\"\n[[family]]\nname = \"w\"\nrelations = [\"xor(2a - 1, b) = c + 3\", \"mod(a - 5c, 3) != 1\"]\n",
+        "weird",
+    )
+    .unwrap();
+    weird.bits = Some(3);
+    membership_agrees(&weird, 3, 0, 7);
 }
 
 #[test]

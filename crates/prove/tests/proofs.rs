@@ -329,7 +329,83 @@ fn every_entry_listed_as_proved_is_proved() {
         "proved for all sizes"
     );
     assert_eq!(
-        nimlab_prove::proved::checked("bouton").0,
-        "checked on a box"
+        nimlab_prove::proved::checked("cn-6-3").0,
+        "proved for all sizes"
+    );
+    assert_eq!(nimlab_prove::proved::checked("moore").0, "checked on a box");
+}
+
+#[test]
+fn every_entry_listed_as_proved_below_2_w_is_proved() {
+    let Some(s) = common::solver("every_entry_listed_as_proved_below_2_w_is_proved") else {
+        return;
+    };
+    for (id, games, w) in nimlab_prove::proved::PROVED_BELOW {
+        for game in *games {
+            let rules = Ruleset::parse(game).unwrap();
+            let mut c = from_theorem(id, rules).unwrap();
+            c.bits = Some(*w);
+            let r = prove(&c, &s).unwrap();
+            assert_eq!(
+                r.verdict,
+                Status::Proved,
+                "{id} on {game} below 2^{w}: {r:?}"
+            );
+        }
+    }
+    assert_eq!(
+        nimlab_prove::proved::checked("cn-6-4").0,
+        "proved below 2^4 on CN(6,4); checked on a box"
+    );
+}
+
+/// Proves `id` on `game` for entries below `2^bits` (bit-vectors: the families use xor), then refutes
+/// each wrong variant with a counterexample that checks out. Without `bits` the prover refuses.
+fn check_below(game: &str, id: &str, bits: u32, wrong: &[Wrong]) {
+    let Some(s) = common::solver(&format!("{id} on {game}")) else {
+        return;
+    };
+    let mut c = from_theorem(id, Ruleset::parse(game).unwrap()).unwrap();
+    let e = prove(&c, &s).unwrap_err().to_string();
+    assert!(e.contains("--bits"), "{e}");
+    c.bits = Some(bits);
+    let r = prove(&c, &s).unwrap();
+    assert_eq!(r.verdict, Status::Proved, "{id} on {game}: {r:?}");
+    assert_eq!(r.range(), format!("entries < 2^{bits}"));
+    assert_eq!(r.to_json()["range"], format!("entries < 2^{bits}"));
+    for w in wrong {
+        let (bad, cond) = mutate(&c, w);
+        refuted(&s, id, &bad, cond);
+    }
+}
+
+#[test]
+fn cn_6_4_below_2_w() {
+    check_below(
+        "CN(6,4)",
+        "cn-6-4",
+        3,
+        &[
+            Wrong::Weaken("(a,b+q,c,a+q,b,c+q)", "xor(a, c, e) = 0", None),
+            // Leaves out (0,1,1,0,1,1) and its rotations (stack sum 4), which are P.
+            Wrong::Strengthen("(a,b+q,c,a+q,b,c+q)", "a + b + c + d + e + f != 4"),
+        ],
+    );
+}
+
+#[test]
+fn nim_below_2_w() {
+    // Each leaves out P-positions of stack sum 6, such as (1,2,3) and (1,2,3,0).
+    check_below(
+        "CN(3,1)",
+        "bouton",
+        5,
+        &[Wrong::Strengthen("nim-sum 0", "a + b + c != 6")],
+    );
+    check_below(
+        "CN(4,1)",
+        "bouton",
+        5,
+        &[Wrong::Strengthen("nim-sum 0", "a + b + c + d != 6")],
     );
 }

@@ -490,9 +490,10 @@ fn verify(
 }
 
 /// `prove`: conditions (I)-(III) for every stack size by an SMT solver, for a built-in result
-/// (`theorem`) or a families file (`families`, TOML); JSON text with the keys of `nimlab prove --json`.
+/// (`theorem`) or a families file (`families`, TOML); with `bits`, for entries below 2^bits in
+/// bit-vectors (xor); JSON text with the keys of `nimlab prove --json`.
 #[pyfunction]
-#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into()))]
+#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None))]
 fn prove(
     py: Python<'_>,
     game: &str,
@@ -500,6 +501,7 @@ fn prove(
     families: Option<PathBuf>,
     timeout: u64,
     solver: PathBuf,
+    bits: Option<u32>,
 ) -> PyResult<String> {
     if theorem.is_some() == families.is_some() {
         return Err(PyValueError::new_err(
@@ -510,7 +512,7 @@ fn prove(
         return Err(PyValueError::new_err("timeout must be at least 1 second"));
     }
     let rules = nimlab_prove::Ruleset::parse(game).map_err(to_py)?;
-    let c = match (theorem, families) {
+    let mut c = match (theorem, families) {
         (Some(id), _) => nimlab_prove::from_theorem(&id, rules).map_err(to_py)?,
         (_, Some(path)) => {
             let text = std::fs::read_to_string(&path)
@@ -528,6 +530,8 @@ fn prove(
         }
         _ => unreachable!("checked above"),
     };
+    c.bits = bits;
+    c.validate().map_err(to_py)?;
     let solver = nimlab_prove::Solver {
         path: solver,
         timeout: Duration::from_secs(timeout),

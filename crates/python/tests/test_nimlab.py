@@ -256,6 +256,11 @@ def test_prove(tmp_path):
         pytest.skip("z3 not installed")
     r = nimlab.prove("CN(7,4)", theorem="cn-7-4")
     assert r["verdict"] == "proved" and r["range"] == "all"
+    # xor families: only below 2^bits, and refused without bits.
+    r = nimlab.prove("CN(6,4)", theorem="cn-6-4", bits=3)
+    assert r["verdict"] == "proved" and r["range"] == "entries < 2^3" and r["bits"] == 3
+    with pytest.raises(ValueError, match="--bits"):
+        nimlab.prove("CN(6,4)", theorem="cn-6-4")
     assert [c["condition"] for c in r["conditions"]] == ["I", "II", "III"]
     text = (REPO / "examples" / "cn74.toml").read_text()
     lines = [l for l in text.splitlines()]

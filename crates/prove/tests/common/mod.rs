@@ -78,8 +78,13 @@ pub fn names(p: &str, m: usize) -> Vec<String> {
 
 /// Assertions fixing the variables to the values.
 pub fn fix(vars: &[String], vals: &[u64]) -> String {
+    fix_in(nimlab_prove::Arith::Int, vars, vals)
+}
+
+/// Assertions fixing the variables to the values, in the given arithmetic.
+pub fn fix_in(ar: nimlab_prove::Arith, vars: &[String], vals: &[u64]) -> String {
     vars.iter()
         .zip(vals)
-        .map(|(v, a)| format!("(assert (= {v} {a}))\n"))
+        .map(|(v, a)| format!("(assert (= {v} {}))\n", ar.lit(*a as i128)))
         .collect()
 }

@@ -499,14 +499,17 @@ def prove(
     families: Optional[str] = None,
     timeout: int = 120,
     solver: str = "z3",
+    bits: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Proves a characterization of the P-positions for every stack size: the partition theorem's
     conditions (I)-(III) for a union of linear families (a built-in result ``theorem="cn-7-4"`` or a
     families file ``families="cn74.toml"``), decided by an SMT solver (z3). A dict with the keys of
     ``nimlab prove --json``: ``verdict`` (``proved``, ``refuted`` or ``unknown``), ``range`` and each
     condition's status, time and counterexample (re-checked by exact search before it is reported).
+    Families with ``xor`` (CN(6,4), Nim) are proved for entries below ``2**bits`` only (bit-vector
+    arithmetic; ``range`` says so), e.g. ``prove("CN(6,4)", theorem="cn-6-4", bits=3)``.
     Without a solver: ``ValueError`` saying how to install one."""
-    return _tuples(json.loads(_nimlab.prove(game, theorem, families, timeout, solver)))
+    return _tuples(json.loads(_nimlab.prove(game, theorem, families, timeout, solver, bits)))
 
 
 def _svg(g: Game, p: Tuple[int, ...]) -> str:

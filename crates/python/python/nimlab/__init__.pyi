@@ -127,4 +127,5 @@ def prove(
     families: Optional[str] = ...,
     timeout: int = ...,
     solver: str = ...,
+    bits: Optional[int] = ...,
 ) -> Dict[str, Any]: ...
