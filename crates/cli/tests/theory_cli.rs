@@ -110,8 +110,9 @@ fn explain_falls_back_to_search() {
     assert_eq!(v["outcome"], "P");
 }
 
-/// `theory --json` says for each entry how it was checked: by `prove` for every stack size (the prove
-/// crate's test `every_entry_listed_as_proved_is_proved` runs each of those proofs) or on a box.
+/// `theory --json` says for each entry how it was checked: by `prove` for every stack size or below 2^w
+/// (the prove crate's tests `every_entry_listed_as_proved_is_proved` and
+/// `every_entry_listed_as_proved_below_2_w_is_proved` run each of those proofs) or on a box.
 #[test]
 fn theory_json_says_how_each_entry_was_checked() {
     let v = json(&["theory", "--json"]);
@@ -119,7 +120,9 @@ fn theory_json_says_how_each_entry_was_checked() {
     for e in entries {
         let c = e["checked"].as_str().unwrap_or_else(|| panic!("{e}"));
         assert!(
-            c == "checked on a box" || c.starts_with("proved for all sizes"),
+            c == "checked on a box"
+                || c.starts_with("proved for all sizes")
+                || c.starts_with("proved below 2^"),
             "{e}"
         );
         assert_eq!(
@@ -131,7 +134,12 @@ fn theory_json_says_how_each_entry_was_checked() {
     let by_id = |id: &str| entries.iter().find(|e| e["id"] == id).unwrap().clone();
     assert_eq!(by_id("cn-7-4")["checked"], "proved for all sizes");
     assert_eq!(by_id("cn-7-4")["proved_on"], serde_json::json!(["CN(7,4)"]));
-    assert_eq!(by_id("bouton")["checked"], "checked on a box");
+    // xor: proved in bit-vectors below 2^w only, never "for all sizes".
+    assert_eq!(
+        by_id("bouton")["checked"],
+        "proved below 2^8 on CN(3,1), CN(4,1); checked on a box"
+    );
+    assert_eq!(by_id("moore")["checked"], "checked on a box");
     assert!(by_id("cn-n-n-1")["checked"]
         .as_str()
         .unwrap()
