@@ -590,93 +590,100 @@ pub fn get_bytes_into(r: &mut dyn Read, out: &mut [u8]) -> io::Result<()> {
 
 const CHUNK: usize = 1 << 16;
 
-/// Words, with their count.
-pub fn put_u64s(w: &mut dyn Write, v: &[u64]) -> io::Result<()> {
+/// Little-endian fixed-width values: the word types of checkpoints.
+trait Le: Copy + Default {
+    const BYTES: usize;
+    fn put(self, buf: &mut Vec<u8>);
+    fn get(s: &[u8]) -> Self;
+}
+
+impl Le for u64 {
+    const BYTES: usize = 8;
+    fn put(self, buf: &mut Vec<u8>) {
+        buf.extend_from_slice(&self.to_le_bytes());
+    }
+    fn get(s: &[u8]) -> u64 {
+        u64::from_le_bytes(s.try_into().expect("8 bytes"))
+    }
+}
+
+impl Le for u16 {
+    const BYTES: usize = 2;
+    fn put(self, buf: &mut Vec<u8>) {
+        buf.extend_from_slice(&self.to_le_bytes());
+    }
+    fn get(s: &[u8]) -> u16 {
+        u16::from_le_bytes([s[0], s[1]])
+    }
+}
+
+/// Values, with their count, written in chunks.
+fn put_values<T: Le>(w: &mut dyn Write, v: &[T]) -> io::Result<()> {
     put_u64(w, v.len() as u64)?;
-    let mut buf = Vec::with_capacity(CHUNK * 8);
+    let mut buf = Vec::with_capacity(CHUNK * T::BYTES);
     for c in v.chunks(CHUNK) {
         buf.clear();
-        for x in c {
-            buf.extend_from_slice(&x.to_le_bytes());
+        for &x in c {
+            x.put(&mut buf);
         }
         w.write_all(&buf)?;
     }
     Ok(())
+}
+
+/// Fills `out` with values read in chunks (the count was read already).
+fn read_values<T: Le>(r: &mut dyn Read, out: &mut [T]) -> io::Result<()> {
+    let mut buf = vec![0u8; CHUNK * T::BYTES];
+    for c in out.chunks_mut(CHUNK) {
+        let b = &mut buf[..c.len() * T::BYTES];
+        r.read_exact(b)?;
+        for (x, s) in c.iter_mut().zip(b.chunks_exact(T::BYTES)) {
+            *x = T::get(s);
+        }
+    }
+    Ok(())
+}
+
+/// Values into a buffer of known length: the stored count must equal it.
+fn get_values_into<T: Le>(r: &mut dyn Read, out: &mut [T]) -> io::Result<()> {
+    if get_len(r, out.len())? != out.len() {
+        return Err(bad("length mismatch"));
+    }
+    read_values(r, out)
+}
+
+/// At most `max` values, with their count.
+fn get_values<T: Le>(r: &mut dyn Read, max: usize) -> io::Result<Vec<T>> {
+    let mut v = vec![T::default(); get_len(r, max)?];
+    read_values(r, &mut v)?;
+    Ok(v)
+}
+
+/// Words, with their count.
+pub fn put_u64s(w: &mut dyn Write, v: &[u64]) -> io::Result<()> {
+    put_values(w, v)
 }
 
 /// Words into a buffer of known length.
 pub fn get_u64s_into(r: &mut dyn Read, out: &mut [u64]) -> io::Result<()> {
-    let n = get_len(r, out.len())?;
-    if n != out.len() {
-        return Err(bad("length mismatch"));
-    }
-    let mut buf = vec![0u8; CHUNK * 8];
-    for c in out.chunks_mut(CHUNK) {
-        let b = &mut buf[..c.len() * 8];
-        r.read_exact(b)?;
-        for (x, s) in c.iter_mut().zip(b.chunks_exact(8)) {
-            *x = u64::from_le_bytes(s.try_into().unwrap());
-        }
-    }
-    Ok(())
+    get_values_into(r, out)
 }
 
 pub fn get_u64s(r: &mut dyn Read, max: usize) -> io::Result<Vec<u64>> {
-    let n = get_len(r, max)?;
-    let mut v = vec![0u64; n];
-    let mut buf = vec![0u8; CHUNK * 8];
-    for c in v.chunks_mut(CHUNK) {
-        let b = &mut buf[..c.len() * 8];
-        r.read_exact(b)?;
-        for (x, s) in c.iter_mut().zip(b.chunks_exact(8)) {
-            *x = u64::from_le_bytes(s.try_into().unwrap());
-        }
-    }
-    Ok(v)
+    get_values(r, max)
 }
 
 /// 16-bit values, with their count.
 pub fn put_u16s(w: &mut dyn Write, v: &[u16]) -> io::Result<()> {
-    put_u64(w, v.len() as u64)?;
-    let mut buf = Vec::with_capacity(CHUNK * 2);
-    for c in v.chunks(CHUNK) {
-        buf.clear();
-        for x in c {
-            buf.extend_from_slice(&x.to_le_bytes());
-        }
-        w.write_all(&buf)?;
-    }
-    Ok(())
+    put_values(w, v)
 }
 
 pub fn get_u16s_into(r: &mut dyn Read, out: &mut [u16]) -> io::Result<()> {
-    let n = get_len(r, out.len())?;
-    if n != out.len() {
-        return Err(bad("length mismatch"));
-    }
-    let mut buf = vec![0u8; CHUNK * 2];
-    for c in out.chunks_mut(CHUNK) {
-        let b = &mut buf[..c.len() * 2];
-        r.read_exact(b)?;
-        for (x, s) in c.iter_mut().zip(b.chunks_exact(2)) {
-            *x = u16::from_le_bytes([s[0], s[1]]);
-        }
-    }
-    Ok(())
+    get_values_into(r, out)
 }
 
 pub fn get_u16s(r: &mut dyn Read, max: usize) -> io::Result<Vec<u16>> {
-    let n = get_len(r, max)?;
-    let mut v = vec![0u16; n];
-    let mut buf = vec![0u8; CHUNK * 2];
-    for c in v.chunks_mut(CHUNK) {
-        let b = &mut buf[..c.len() * 2];
-        r.read_exact(b)?;
-        for (x, s) in c.iter_mut().zip(b.chunks_exact(2)) {
-            *x = u16::from_le_bytes([s[0], s[1]]);
-        }
-    }
-    Ok(v)
+    get_values(r, max)
 }
 
 /// P-lines (line index, bit), with their count.
