@@ -17,6 +17,22 @@ type PSet = (u64, u64, Vec<(usize, u64, u64)>, Vec<Vec<u64>>);
 /// A checkpoint, with the positions listed before it.
 type Taken = (Vec<Vec<u64>>, Vec<u8>);
 
+/// Keeps the checkpoint written when a run is cancelled, and never asks for one otherwise.
+struct OnlyOnCancel(Memory);
+
+impl nimlab_tables::checkpoint::Saver for OnlyOnCancel {
+    fn due(&mut self) -> bool {
+        false
+    }
+    fn save(
+        &mut self,
+        p: nimlab_tables::checkpoint::Progress,
+        body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) {
+        self.0.save(p, body)
+    }
+}
+
 fn plain(game: &dyn Game, d: &BoxDomain, play: Play) -> PSet {
     let t = naive(
         game,
@@ -225,20 +241,7 @@ fn cancel_saves_then_resumes() {
         }
     };
     let hooks = Hooks::new(Some(&stop), Some(&progress));
-    struct Never(Memory);
-    impl nimlab_tables::checkpoint::Saver for Never {
-        fn due(&mut self) -> bool {
-            false
-        }
-        fn save(
-            &mut self,
-            p: nimlab_tables::checkpoint::Progress,
-            body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
-        ) {
-            self.0.save(p, body)
-        }
-    }
-    let mut saver = Never(Memory::default());
+    let mut saver = OnlyOnCancel(Memory::default());
     let mut listed = Vec::new();
     let r = pset::tabulate_resumable(
         &game,
@@ -303,19 +306,6 @@ fn grundy_cancel_saves_then_resumes() {
             stop.store(true, Ordering::Relaxed);
         }
     };
-    struct OnlyOnCancel(Memory);
-    impl nimlab_tables::checkpoint::Saver for OnlyOnCancel {
-        fn due(&mut self) -> bool {
-            false
-        }
-        fn save(
-            &mut self,
-            p: nimlab_tables::checkpoint::Progress,
-            body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
-        ) {
-            self.0.save(p, body)
-        }
-    }
     let mut saver = OnlyOnCancel(Memory::default());
     let r = grundy::solve_shrinking_resumable(
         4,
