@@ -16,6 +16,7 @@
 //! - `gpu` (feature `gpu`): that schedule as a WGSL compute kernel through wgpu.
 
 pub mod checkpoint;
+pub mod cluster;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod grundy;

@@ -19,6 +19,7 @@
 //! (for the windows that contain `A` or `B`; the others live in per-block scratch).
 
 use crate::checkpoint::{self as ck, Progress, Saver};
+use crate::cluster::{self as cl, Cluster, Solo, Topic};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
 
@@ -388,25 +389,61 @@ fn done_before(g: &Geometry, d: usize) -> u64 {
         .sum()
 }
 
-/// The state after diagonal `d`: its block stores, the P-lines of the slabs not yet emitted, and
-/// the next slab to emit.
-fn write_state(
-    w: &mut dyn Write,
-    g: &Geometry,
-    d: usize,
-    stores: &[Store],
-    pending: &[Vec<Vec<(u64, u8)>>],
-    next_emit: usize,
-) -> io::Result<()> {
+/// The blocks `a` of diagonal `d` owned by rank `q` of `ranks`: an equal share of the diagonal,
+/// the ranks in order.
+fn owned(g: &Geometry, d: usize, q: usize, ranks: usize) -> std::ops::Range<usize> {
+    let (lo, hi) = diagonal(d, g.ra, g.rb);
+    let len = hi - lo + 1;
+    lo + q * len / ranks..lo + (q + 1) * len / ranks
+}
+
+/// The rank that owns block `a` of diagonal `d` (which must lie on it).
+fn owner(g: &Geometry, d: usize, a: usize, ranks: usize) -> usize {
+    (0..ranks)
+        .find(|&q| owned(g, d, q, ranks).contains(&a))
+        .expect("the block lies on the diagonal")
+}
+
+/// True when block `a` lies on diagonal `d`.
+fn on_diagonal(g: &Geometry, d: usize, a: usize) -> bool {
+    let (lo, hi) = diagonal(d, g.ra, g.rb);
+    (lo..=hi).contains(&a)
+}
+
+/// The geometry fields a checkpoint starts with, and its diagonal.
+fn write_head(w: &mut dyn Write, g: &Geometry, d: usize) -> io::Result<()> {
     for x in [g.m, g.r, g.padded, g.pw, g.pb] {
         ck::put_u64(w, x as u64)?;
     }
-    ck::put_u64(w, d as u64)?;
-    let (lo, hi) = diagonal(d, g.ra, g.rb);
-    for s in &stores[lo..=hi] {
-        ck::put_u64s(w, &s.w)?;
-        ck::put_bytes(w, &s.b)?;
+    ck::put_u64(w, d as u64)
+}
+
+fn read_head(r: &mut dyn Read, g: &Geometry) -> io::Result<usize> {
+    for (x, what) in [g.m, g.r, g.padded, g.pw, g.pb]
+        .into_iter()
+        .zip(["axes", "radix", "block", "words", "bytes"])
+    {
+        ck::expect(r, x as u64, what)?;
     }
+    ck::get_len(r, g.ra + g.rb - 2)
+}
+
+fn write_store(w: &mut dyn Write, s: &Store) -> io::Result<()> {
+    ck::put_u64s(w, &s.w)?;
+    ck::put_bytes(w, &s.b)
+}
+
+fn read_store(r: &mut dyn Read, s: &mut Store) -> io::Result<()> {
+    ck::get_u64s_into(r, &mut s.w)?;
+    ck::get_bytes_into(r, &mut s.b)
+}
+
+/// The P-lines of the slabs not yet emitted, and the next slab to emit.
+fn write_tail(
+    w: &mut dyn Write,
+    pending: &[Vec<Vec<(u64, u8)>>],
+    next_emit: usize,
+) -> io::Result<()> {
     ck::put_u64(w, next_emit as u64)?;
     for p in &pending[next_emit..] {
         let all: Vec<(u64, u8)> = p.iter().flatten().copied().collect();
@@ -415,32 +452,74 @@ fn write_state(
     Ok(())
 }
 
-/// Reads [`write_state`] back into `stores`; returns the diagonal and the next slab to emit.
-fn read_state(
+fn read_tail(
     r: &mut dyn Read,
     g: &Geometry,
-    stores: &mut [Store],
     pending: &mut [Vec<Vec<(u64, u8)>>],
-) -> io::Result<(usize, usize)> {
-    for (x, what) in [g.m, g.r, g.padded, g.pw, g.pb]
-        .into_iter()
-        .zip(["axes", "radix", "block", "words", "bytes"])
-    {
-        ck::expect(r, x as u64, what)?;
-    }
-    let d = ck::get_len(r, g.ra + g.rb - 2)?;
-    let (lo, hi) = diagonal(d, g.ra, g.rb);
-    for s in &mut stores[lo..=hi] {
-        ck::get_u64s_into(r, &mut s.w)?;
-        ck::get_bytes_into(r, &mut s.b)?;
-    }
+) -> io::Result<usize> {
     let next_emit = ck::get_len(r, g.rb)?;
     let max_lines = g.block * g.ra;
     for p in &mut pending[next_emit..] {
         *p = vec![ck::get_lines(r, max_lines)?];
     }
-    Ok((d, next_emit))
+    Ok(next_emit)
 }
+
+/// A block's store as the two messages that carry it.
+fn store_messages(to: usize, s: &Store) -> [(usize, &[u8]); 2] {
+    [(to, cl::words_as_bytes(&s.w)), (to, &s.b[..])]
+}
+
+/// A block's store from its two messages; `None` when they do not fit this geometry.
+fn store_of(g: &Geometry, w: &[u8], b: Vec<u8>, spare: &mut Vec<Store>) -> Option<Store> {
+    let mut s = spare
+        .pop()
+        .unwrap_or_else(|| Store::new(g.padded, g.pw, g.pb));
+    if b.len() != s.b.len() || !cl::bytes_into_words(w, &mut s.w) {
+        return None;
+    }
+    s.b = b;
+    Some(s)
+}
+
+/// The P-lines of a rank's blocks of one diagonal, as one message (rank 0 knows which blocks).
+fn lines_message(blocks: &[(usize, Vec<(u64, u8)>)]) -> Vec<u8> {
+    let mut m = Vec::new();
+    for (_, lines) in blocks {
+        m.extend_from_slice(&(lines.len() as u64).to_le_bytes());
+        for &(l, bit) in lines {
+            m.extend_from_slice(&l.to_le_bytes());
+            m.push(bit);
+        }
+    }
+    m
+}
+
+fn lines_of_message(m: &[u8], blocks: usize) -> Vec<Vec<(u64, u8)>> {
+    let mut at = 0;
+    let word = |at: &mut usize| {
+        let x = u64::from_le_bytes(m[*at..*at + 8].try_into().expect("8 bytes"));
+        *at += 8;
+        x
+    };
+    (0..blocks)
+        .map(|_| {
+            let n = word(&mut at) as usize;
+            (0..n)
+                .map(|_| {
+                    let l = word(&mut at);
+                    at += 1;
+                    (l, m[at - 1])
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Decision bits shared by all ranks before each diagonal.
+const CANCEL: u8 = 1;
+const SAVE_DUE: u8 = 2;
+const CAN_SAVE: u8 = 4;
 
 /// [`solve`] with checkpoints: after a diagonal, when `resume.saver` says one is due (and before
 /// returning on cancellation), the state is handed to it; with `resume.from`, the sweep starts from
@@ -452,34 +531,121 @@ pub fn solve_resumable<O: LineOracle>(
     emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
     resume: Resume,
 ) -> Result<(), Stop> {
+    solve_on(&Solo, spec, oracle, hooks, emit, resume)
+}
+
+/// [`solve_resumable`] on the ranks of `cluster`, each rank computing an equal share of every
+/// diagonal's blocks; every rank calls it with the same `spec` and `oracle`. The blocks of the
+/// previous diagonal that a rank reads but did not compute come from the ranks that did (its
+/// neighbours); the P-lines go to rank 0, the only rank that calls `emit`, reports progress and
+/// saves or reads checkpoints (`resume` is ignored elsewhere). A checkpoint holds the same state
+/// whatever the number of ranks, so a table continues on any number of them. Cancellation on any
+/// rank stops all of them after the diagonal in progress.
+pub fn solve_on<O: LineOracle>(
+    cluster: &dyn Cluster,
+    spec: &LineSpec,
+    oracle: &O,
+    hooks: Hooks,
+    emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
+    resume: Resume,
+) -> Result<(), Stop> {
     let g = Geometry::new(spec);
-    let total_lines = (g.block * g.ra * g.rb) as u64;
-    let total = total_lines * g.r as u64;
+    let (me, ranks, root) = (cluster.rank(), cluster.size(), cluster.is_root());
+    let total = (g.block * g.ra * g.rb * g.r) as u64;
     let n_diag = g.ra + g.rb - 1;
-    let mut gens: [Vec<Store>; 2] = [
-        (0..g.ra)
-            .map(|_| Store::new(g.padded, g.pw, g.pb))
-            .collect(),
-        (0..g.ra)
-            .map(|_| Store::new(g.padded, g.pw, g.pb))
-            .collect(),
-    ];
     let nothing = Store::new(g.padded, g.pw, g.pb);
+    // The stores of the previous diagonal held here (computed here or received), by block.
+    let mut prev: Vec<Option<Store>> = (0..g.ra).map(|_| None).collect();
+    let mut spare: Vec<Store> = Vec::new();
     let mut pending: Vec<Vec<Vec<(u64, u8)>>> = vec![Vec::new(); g.rb];
     let mut next_emit = 0usize;
-    let mut first = 0usize;
-    if let Some(r) = resume.from {
-        let (lo_gen, hi_gen) = gens.split_at_mut(1);
-        let (d, ne) = read_state(r, &g, &mut lo_gen[0], &mut pending)
-            .map_err(|e| Stop::Damaged(format!("the checkpoint does not fit this table ({e})")))?;
-        if d % 2 == 1 {
-            // The stores of an odd diagonal live in the second generation.
-            std::mem::swap(&mut lo_gen[0], &mut hi_gen[0]);
-        }
-        next_emit = ne;
-        first = d + 1;
-    }
     let mut saver = resume.saver;
+    let mut from = resume.from;
+    if !root {
+        (saver, from) = (None, None);
+    }
+
+    // Where to start: rank 0 reads the checkpoint's diagonal and hands every rank its blocks.
+    let damaged =
+        |e: String| Stop::Damaged(format!("the checkpoint does not fit this table ({e})"));
+    let mut head = vec![0u8; 9];
+    let mut refusal = None;
+    if let Some(r) = from.as_deref_mut() {
+        match read_head(r, &g) {
+            Ok(d) => {
+                head[0] = 1;
+                head[1..].copy_from_slice(&(d as u64).to_le_bytes());
+            }
+            Err(e) => {
+                head[0] = 2;
+                refusal = Some(e.to_string());
+            }
+        }
+    }
+    let head = cluster.broadcast(Topic::Control, head);
+    let mut first = 0;
+    match head.first() {
+        Some(1) => {
+            let d = u64::from_le_bytes(head[1..9].try_into().expect("8 bytes")) as usize;
+            let mut failed = 0u8;
+            for a in diagonal(d, g.ra, g.rb).0..=diagonal(d, g.ra, g.rb).1 {
+                let q = owner(&g, d, a, ranks);
+                if root {
+                    let mut s = spare
+                        .pop()
+                        .unwrap_or_else(|| Store::new(g.padded, g.pw, g.pb));
+                    let r = from.as_deref_mut().expect("rank 0 resumes from a reader");
+                    if failed == 0 {
+                        if let Err(e) = read_store(r, &mut s) {
+                            failed = 1;
+                            refusal = Some(e.to_string());
+                        }
+                    }
+                    if q == 0 {
+                        prev[a] = Some(s);
+                    } else {
+                        let empty: [(usize, &[u8]); 2] = [(q, &[]), (q, &[])];
+                        let msgs = if failed == 0 {
+                            store_messages(q, &s)
+                        } else {
+                            empty
+                        };
+                        cluster.exchange(Topic::Checkpoint, &msgs, &[]);
+                        spare.push(s);
+                    }
+                } else if q == me {
+                    let mut m = cluster.exchange(Topic::Checkpoint, &[], &[0, 0]);
+                    let b = m.pop().unwrap_or_default();
+                    match store_of(&g, &m.pop().unwrap_or_default(), b, &mut spare) {
+                        Some(s) => prev[a] = Some(s),
+                        None => failed = 1,
+                    }
+                }
+            }
+            if root && failed == 0 {
+                match read_tail(from.as_deref_mut().expect("reader"), &g, &mut pending) {
+                    Ok(ne) => next_emit = ne,
+                    Err(e) => {
+                        failed = 1;
+                        refusal = Some(e.to_string());
+                    }
+                }
+            }
+            if cluster.any(failed) != 0 {
+                return Err(damaged(refusal.unwrap_or_else(|| {
+                    "rank 0 could not hand this rank its blocks".into()
+                })));
+            }
+            first = d + 1;
+        }
+        Some(2) => {
+            return Err(damaged(
+                refusal.unwrap_or_else(|| "rank 0 refused it".into()),
+            ))
+        }
+        _ => {}
+    }
+
     let mut done = done_before(&g, first);
     let stage = |d: usize, ne: usize| {
         format!(
@@ -489,73 +655,198 @@ pub fn solve_resumable<O: LineOracle>(
         )
     };
     for d in first..n_diag {
-        if hooks.cancelled() {
-            if let (Some(s), true) = (saver.as_deref_mut(), d > first) {
-                let prev = &gens[(d - 1) % 2];
-                s.save(
-                    Progress {
-                        done,
-                        total,
-                        stage: stage(d - 1, next_emit),
-                    },
-                    &mut |w| write_state(w, &g, d - 1, prev, &pending, next_emit),
-                );
+        // One decision for all ranks: stop (any rank cancelled) and write a checkpoint of d - 1.
+        let mut flags = if hooks.cancelled() { CANCEL } else { 0 };
+        if let Some(s) = saver.as_deref_mut() {
+            flags |= CAN_SAVE;
+            if d > first && flags & CANCEL == 0 && s.due() {
+                flags |= SAVE_DUE;
             }
+        }
+        let flags = cluster.any(flags);
+        let cancel = flags & CANCEL != 0;
+        if d > first && (flags & SAVE_DUE != 0 || (cancel && flags & CAN_SAVE != 0)) {
+            save_state(
+                cluster,
+                &g,
+                d - 1,
+                &prev,
+                saver.as_deref_mut(),
+                Progress {
+                    done,
+                    total,
+                    stage: stage(d - 1, next_emit),
+                },
+                &pending,
+                next_emit,
+            );
+        }
+        if cancel {
             return Err(Stop::Interrupted);
         }
-        let (lo_gen, hi_gen) = gens.split_at_mut(1);
-        let (cur, prev) = if d % 2 == 0 {
-            (&mut lo_gen[0], &hi_gen[0])
-        } else {
-            (&mut hi_gen[0], &lo_gen[0])
-        };
-        let (a_min, a_max) = diagonal(d, g.ra, g.rb);
-        let results: Vec<(usize, Vec<(u64, u8)>)> = cur[a_min..=a_max]
+
+        // The blocks of diagonal d - 1 that another rank reads: to it, and from it.
+        let mine = owned(&g, d, me, ranks);
+        if d > 0 && ranks > 1 {
+            let before = owned(&g, d - 1, me, ranks);
+            let mut out = Vec::new();
+            for a in before.clone() {
+                let mut to: Vec<usize> = [a, a + 1]
+                    .into_iter()
+                    .filter(|&x| on_diagonal(&g, d, x))
+                    .map(|x| owner(&g, d, x, ranks))
+                    .filter(|&q| q != me)
+                    .collect();
+                to.dedup();
+                let s = prev[a].as_ref().expect("an owned block is held");
+                for q in to {
+                    out.extend(store_messages(q, s));
+                }
+            }
+            let mut need: Vec<usize> = mine
+                .clone()
+                .flat_map(|a| [a.wrapping_sub(1), a])
+                .filter(|&x| x < g.ra && on_diagonal(&g, d - 1, x) && !before.contains(&x))
+                .collect();
+            need.dedup();
+            let from: Vec<usize> = need
+                .iter()
+                .flat_map(|&x| {
+                    let q = owner(&g, d - 1, x, ranks);
+                    [q, q]
+                })
+                .collect();
+            let mut got = cluster.exchange(Topic::Boundary, &out, &from).into_iter();
+            for x in need {
+                let (w, b) = (
+                    got.next().unwrap_or_default(),
+                    got.next().unwrap_or_default(),
+                );
+                let s = store_of(&g, &w, b, &mut spare).expect(
+                    "a neighbour's block has this geometry (every rank runs the same build)",
+                );
+                prev[x] = Some(s);
+            }
+        }
+
+        // This rank's blocks of diagonal d.
+        let mut cur: Vec<(usize, Store)> = mine
+            .clone()
+            .map(|a| {
+                let s = spare
+                    .pop()
+                    .unwrap_or_else(|| Store::new(g.padded, g.pw, g.pb));
+                (a, s)
+            })
+            .collect();
+        let results: Vec<(usize, Vec<(u64, u8)>)> = cur
             .par_iter_mut()
-            .enumerate()
-            .map(|(off, store)| {
-                let a = a_min + off;
-                let b = d - a;
-                let pa = if a > 0 { &prev[a - 1] } else { &nothing };
-                let pb = if b > 0 { &prev[a] } else { &nothing };
+            .map(|(a, store)| {
+                let (a, b) = (*a, d - *a);
+                let held = |x: usize| prev[x].as_ref().expect("the blocks read are held");
+                let pa = if a > 0 { held(a - 1) } else { &nothing };
+                let pb = if b > 0 { held(a) } else { &nothing };
                 (
                     b,
                     solve_block(&g, spec.origin_n, oracle, a, b, store, pa, pb),
                 )
             })
             .collect();
-        for (b, lines) in results {
-            pending[b].push(lines);
-        }
-        done += ((a_max - a_min + 1) * g.block * g.r) as u64;
-        if let Some(p) = hooks.progress {
-            p(done, total);
-        }
-        // Slab b is complete once the diagonal b + ra - 1 is done.
-        while next_emit < g.rb && next_emit + g.ra - 1 <= d {
-            let mut all: Vec<(u64, u8)> = std::mem::take(&mut pending[next_emit])
-                .into_iter()
-                .flatten()
-                .collect();
-            all.sort_unstable();
-            emit(next_emit, all);
-            next_emit += 1;
-        }
-        if d + 1 < n_diag {
-            if let Some(s) = saver.as_deref_mut() {
-                if s.due() {
-                    let here = &gens[d % 2];
-                    s.save(
-                        Progress {
-                            done,
-                            total,
-                            stage: stage(d, next_emit),
-                        },
-                        &mut |w| write_state(w, &g, d, here, &pending, next_emit),
-                    );
+
+        // Every rank's P-lines to rank 0.
+        if root {
+            for (b, lines) in results {
+                pending[b].push(lines);
+            }
+            let from: Vec<usize> = (1..ranks).collect();
+            let got = cluster.exchange(Topic::Lines, &[], &from);
+            for (q, m) in (1..ranks).zip(got) {
+                let theirs = owned(&g, d, q, ranks);
+                for (a, lines) in theirs.clone().zip(lines_of_message(&m, theirs.len())) {
+                    pending[d - a].push(lines);
                 }
             }
+            let (a_min, a_max) = diagonal(d, g.ra, g.rb);
+            done += ((a_max - a_min + 1) * g.block * g.r) as u64;
+            if let Some(p) = hooks.progress {
+                p(done, total);
+            }
+            // Slab b is complete once the diagonal b + ra - 1 is done.
+            while next_emit < g.rb && next_emit + g.ra - 1 <= d {
+                let mut all: Vec<(u64, u8)> = std::mem::take(&mut pending[next_emit])
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                all.sort_unstable();
+                emit(next_emit, all);
+                next_emit += 1;
+            }
+        } else {
+            cluster.exchange(Topic::Lines, &[(0, &lines_message(&results))], &[]);
+        }
+
+        // Diagonal d becomes the previous one; the stores of d - 1 are reused.
+        for s in prev.iter_mut() {
+            if let Some(s) = s.take() {
+                spare.push(s);
+            }
+        }
+        for (a, s) in cur {
+            prev[a] = Some(s);
         }
     }
     Ok(())
+}
+
+/// Writes the state after diagonal `d` through rank 0's `saver`: its own blocks, then every other
+/// rank's, received one block at a time (every rank calls this together).
+#[allow(clippy::too_many_arguments)]
+fn save_state<'s>(
+    cluster: &dyn Cluster,
+    g: &Geometry,
+    d: usize,
+    prev: &[Option<Store>],
+    saver: Option<&mut (dyn Saver + 's)>,
+    progress: Progress,
+    pending: &[Vec<Vec<(u64, u8)>>],
+    next_emit: usize,
+) {
+    let (me, ranks) = (cluster.rank(), cluster.size());
+    if !cluster.is_root() {
+        let out: Vec<(usize, &[u8])> = owned(g, d, me, ranks)
+            .flat_map(|a| store_messages(0, prev[a].as_ref().expect("an owned block is held")))
+            .collect();
+        cluster.exchange(Topic::Checkpoint, &out, &[]);
+        return;
+    }
+    // The other ranks' blocks, in order: (rank, block).
+    let theirs: Vec<(usize, usize)> = (1..ranks)
+        .flat_map(|q| owned(g, d, q, ranks).map(move |a| (q, a)))
+        .collect();
+    let mut received = 0;
+    if let Some(s) = saver {
+        let mut body = |w: &mut dyn Write| -> io::Result<()> {
+            write_head(w, g, d)?;
+            for a in owned(g, d, 0, ranks) {
+                write_store(w, prev[a].as_ref().expect("an owned block is held"))?;
+            }
+            let mut words = vec![0u64; g.padded * g.pw];
+            for &(q, _) in &theirs {
+                let mut m = cluster.exchange(Topic::Checkpoint, &[], &[q, q]);
+                received += 1;
+                let b = m.pop().unwrap_or_default();
+                if !cl::bytes_into_words(&m.pop().unwrap_or_default(), &mut words) {
+                    return Err(io::Error::other("a rank sent a block of another size"));
+                }
+                ck::put_u64s(w, &words)?;
+                ck::put_bytes(w, &b)?;
+            }
+            write_tail(w, pending, next_emit)
+        };
+        s.save(progress, &mut body);
+    }
+    // What was not read because writing stopped early.
+    for &(q, _) in &theirs[received..] {
+        cluster.exchange(Topic::Checkpoint, &[], &[q, q]);
+    }
 }

@@ -10,6 +10,7 @@
 //! not finish within the budget, before any work starts.
 
 use crate::checkpoint::{self, Layer, Saver};
+use crate::cluster::{Cluster, Solo, Topic};
 use crate::lines::{Resume, Stop};
 use crate::pset::{self, Rules};
 use crate::store::{self, Entry, Key, Store};
@@ -50,6 +51,8 @@ pub enum Backend {
     Cpu,
     /// The GPU (feature `gpu`): an error where it does not apply or no adapter is found.
     Gpu,
+    /// The CPU engine on the ranks of an MPI job (feature `mpi`): P-sets of the engine's games.
+    Mpi,
 }
 
 impl Backend {
@@ -58,6 +61,7 @@ impl Backend {
             Backend::Auto => "auto",
             Backend::Cpu => "cpu",
             Backend::Gpu => "gpu",
+            Backend::Mpi => "mpi",
         }
     }
 }
@@ -300,6 +304,9 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
 /// The line `--backend gpu` gets from a binary built without the feature.
 pub const NO_GPU_FEATURE: &str = "--backend gpu: this nimlab was built without the `gpu` feature; rebuild it with `cargo build --release -p nimlab-cli --features gpu`, or use --backend cpu";
 
+/// The line `--backend mpi` gets from a binary built without the feature.
+pub const NO_MPI_FEATURE: &str = "--backend mpi: this nimlab was built without the `mpi` feature; install Open MPI and libclang (Debian: openmpi-bin libopenmpi-dev libclang-dev) and rebuild it with `cargo build --release -p nimlab-cli --features mpi`, or use --backend cpu";
+
 /// Resolves the back end of a box table, refusing `--backend gpu` where it cannot run.
 fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Result<Backend> {
     // P-sets of window games and SCN, Grundy values of window games (crate::gpu::covers).
@@ -310,6 +317,18 @@ fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Res
     };
     match req.backend {
         Backend::Cpu => Ok(Backend::Cpu),
+        Backend::Mpi if !cfg!(feature = "mpi") => Err(unsupported(NO_MPI_FEATURE.into())),
+        Backend::Mpi if req.kind == Kind::Grundy || !matches!(route, Route::Engine(_)) => {
+            Err(unsupported(format!(
+                "--backend mpi computes the engine's P-sets (CN, SCN, Nim, Moore's Nim, complexes); {}: use --backend cpu",
+                if req.kind == Kind::Grundy {
+                    format!("Grundy tables of {id} are computed in one process")
+                } else {
+                    format!("{id} is tabulated by the plain search")
+                }
+            )))
+        }
+        Backend::Mpi => Ok(Backend::Mpi),
         Backend::Gpu if !cfg!(feature = "gpu") => Err(unsupported(NO_GPU_FEATURE.into())),
         Backend::Gpu if !gpu_route => Err(unsupported(format!(
             "--backend gpu computes the engine's P-sets (CN, SCN, Nim, Moore's Nim, complexes) and Grundy values of window games; {} on the CPU: use --backend cpu",
@@ -385,6 +404,13 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
         return Err(unsupported(format!(
             "{id} is tabulated by search, which keeps no checkpoints: leave out --resume and --restart"
         )));
+    }
+    if req.backend == Backend::Mpi {
+        return Err(unsupported(if cfg!(feature = "mpi") {
+            format!("--backend mpi computes engine P-sets of box games; {id} is tabulated by search in one process: use --backend cpu")
+        } else {
+            NO_MPI_FEATURE.into()
+        }));
     }
     if req.backend == Backend::Gpu {
         return Err(unsupported(if cfg!(feature = "gpu") {
@@ -598,7 +624,7 @@ impl Plan {
     /// True when this table is computed by the CPU engine, which keeps checkpoints.
     pub fn keeps_checkpoints(&self) -> bool {
         matches!(self.route, Route::Engine(_))
-            && self.backend == Backend::Cpu
+            && matches!(self.backend, Backend::Cpu | Backend::Mpi)
             && self.resume != ResumeMode::Off
     }
 
@@ -733,9 +759,11 @@ pub struct Answer {
     pub store_error: Option<String>,
     /// With `--remoteness`: (remoteness, suspense) of each listed P-position, in order.
     pub listed: Option<Vec<(u64, u64)>>,
-    /// The back end that computed it ("cpu" or "gpu"; none for a stored table) and the GPU adapter.
+    /// The back end that computed it ("cpu", "gpu" or "mpi"; none for a stored table), the GPU
+    /// adapter, and the number of MPI ranks.
     pub backend: Option<&'static str>,
     pub adapter: Option<String>,
+    pub ranks: Option<usize>,
     /// The checkpoint it was continued from.
     pub resumed: Option<checkpoint::Header>,
     /// Why checkpoints could not be written (the table was computed anyway).
@@ -825,6 +853,82 @@ pub fn run_from(
     hooks: Hooks,
     from: Option<Resumption>,
 ) -> Result<Answer> {
+    run_on(&Solo, game, plan, store, hooks, from)
+}
+
+/// [`run_from`] on rank 0 of `cluster` (the plan's back end is [`Backend::Mpi`]); the other ranks
+/// run [`work_for_rank_0`] at the same time. Rank 0 first tells them whether there is work: none
+/// when the table is in the store, and none when this call fails before computing.
+pub fn run_on(
+    cluster: &dyn Cluster,
+    game: &dyn Game,
+    plan: &Plan,
+    store: Option<&mut Store>,
+    hooks: Hooks,
+    from: Option<Resumption>,
+) -> Result<Answer> {
+    let stored = match store.as_deref() {
+        Some(s) => s
+            .find(&plan.key)
+            .map_err(|e| Error::store("looking up the table", e))
+            .map(|e| e.is_some()),
+        None => Ok(false),
+    };
+    if cluster.size() > 1 {
+        tell_ranks(cluster, plan, matches!(stored, Ok(false)));
+    }
+    stored?;
+    run_inner(cluster, game, plan, store, hooks, from)
+}
+
+/// Rank 0's word to the other ranks: [1 = compute, 0 = nothing to do] and the table's key.
+fn tell_ranks(cluster: &dyn Cluster, plan: &Plan, go: bool) {
+    let mut m = vec![go as u8];
+    m.extend_from_slice(checkpoint::key_text(&plan.key).as_bytes());
+    cluster.broadcast(Topic::Control, m);
+}
+
+/// Tells the other ranks of `cluster` that rank 0 stopped before computing (it found an error
+/// before calling [`run_on`]).
+pub fn tell_ranks_stop(cluster: &dyn Cluster, plan: &Plan) {
+    tell_ranks(cluster, plan, false)
+}
+
+/// The share of a rank other than 0 in a distributed table ([`run_on`] on rank 0): waits for rank
+/// 0's word, then computes with it. Returns false when rank 0 said there is nothing to do; an
+/// error when rank 0 planned another table (the ranks were started with different arguments).
+pub fn work_for_rank_0(
+    cluster: &dyn Cluster,
+    game: &dyn Game,
+    plan: &Plan,
+    hooks: Hooks,
+) -> Result<bool> {
+    let m = cluster.broadcast(Topic::Control, Vec::new());
+    let key = checkpoint::key_text(&plan.key);
+    if m.get(1..) != Some(key.as_bytes()) {
+        return Err(unsupported(format!(
+            "rank {} planned {key}, rank 0 another table: start every rank with the same arguments",
+            cluster.rank()
+        )));
+    }
+    if m[0] == 0 {
+        return Ok(false);
+    }
+    let Domain::Box(domain) = &plan.domain else {
+        unreachable!("an engine plan has a box domain")
+    };
+    compute_box(cluster, game, plan, domain, hooks, None, None)?;
+    Ok(true)
+}
+
+fn run_inner(
+    cluster: &dyn Cluster,
+    game: &dyn Game,
+    plan: &Plan,
+    store: Option<&mut Store>,
+    hooks: Hooks,
+    from: Option<Resumption>,
+) -> Result<Answer> {
     if let Some(s) = store.as_deref() {
         if let Some(e) = s
             .find(&plan.key)
@@ -856,7 +960,14 @@ pub fn run_from(
         s.seconds_before = h.seconds;
     }
     let start = Instant::now();
-    let computed = compute(game, plan, hooks, saver.as_mut(), from.map(|r| r.reader));
+    let computed = compute(
+        cluster,
+        game,
+        plan,
+        hooks,
+        saver.as_mut(),
+        from.map(|r| r.reader),
+    );
     let mut checkpoint_error = saver.as_mut().and_then(|s| {
         s.finish();
         s.error.take()
@@ -892,8 +1003,15 @@ pub fn run_from(
         store_id,
         store_error,
         listed,
-        backend: Some(if adapter.is_some() { "gpu" } else { "cpu" }),
+        backend: Some(if adapter.is_some() {
+            "gpu"
+        } else if plan.backend == Backend::Mpi {
+            "mpi"
+        } else {
+            "cpu"
+        }),
         adapter,
+        ranks: (plan.backend == Backend::Mpi).then(|| cluster.size()),
         resumed,
         checkpoint_error,
     })
@@ -935,6 +1053,7 @@ pub fn load(s: &Store, plan: &Plan, e: &Entry) -> Result<Answer> {
         listed: None,
         backend: None,
         adapter: None,
+        ranks: None,
         resumed: None,
         checkpoint_error: None,
     })
@@ -942,6 +1061,7 @@ pub fn load(s: &Store, plan: &Plan, e: &Entry) -> Result<Answer> {
 
 /// Computes the table; with the GPU adapter's name when the GPU computed it.
 fn compute(
+    cluster: &dyn Cluster,
     game: &dyn Game,
     plan: &Plan,
     hooks: Hooks,
@@ -955,12 +1075,15 @@ fn compute(
         unreachable!("a box plan has a box domain")
     };
     #[cfg(feature = "gpu")]
-    if plan.backend != Backend::Cpu {
+    if matches!(plan.backend, Backend::Auto | Backend::Gpu) {
         if let Some(done) = gpu_backend::compute(game, plan, domain, hooks)? {
             return Ok(done);
         }
     }
-    Ok((compute_box(game, plan, domain, hooks, saver, from)?, None))
+    Ok((
+        compute_box(cluster, game, plan, domain, hooks, saver, from)?,
+        None,
+    ))
 }
 
 /// Marks this layer's section of a checkpoint.
@@ -976,6 +1099,7 @@ fn stopped(s: Stop) -> Error {
 }
 
 fn compute_box(
+    cluster: &dyn Cluster,
     game: &dyn Game,
     plan: &Plan,
     domain: &BoxDomain,
@@ -1030,7 +1154,8 @@ fn compute_box(
             values: grundy_values(game, domain, hooks)?,
         },
         (Kind::PSet, Route::Engine(_)) => {
-            let s = pset::tabulate_resumable(
+            let s = pset::tabulate_on(
+                cluster,
                 game,
                 domain,
                 plan.play,

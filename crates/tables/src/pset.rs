@@ -11,6 +11,7 @@
 //! dominance query `D_arc` on the table of the smaller length, kept whole with one `D` table per arc.
 
 use crate::checkpoint::{self as ck, Layer, Saver};
+use crate::cluster::{self as cl, Cluster, Solo, Topic};
 use crate::lines::{self, Hooks, Interrupted, LineOracle, LineSpec, NoOracle, Resume, Stop};
 use nimlab_core::{BoxDomain, Game, MoveStructure, Play};
 use rayon::prelude::*;
@@ -166,6 +167,22 @@ pub fn tabulate_resumable(
     sink: &mut dyn FnMut(&[u64]),
     resume: Resume,
 ) -> Result<Summary, Stop> {
+    tabulate_on(&Solo, game, domain, play, hooks, sink, resume)
+}
+
+/// [`tabulate_resumable`] on the ranks of `cluster` (see [`lines::solve_on`]): every rank calls it
+/// with the same arguments; only rank 0 reads `resume`, calls `sink` and returns the summary (the
+/// other ranks return an empty one). For SCN, rank 0 hands every rank the P-lines of each finished
+/// circle length, which the next lengths read.
+pub fn tabulate_on(
+    cluster: &dyn Cluster,
+    game: &dyn Game,
+    domain: &BoxDomain,
+    play: Play,
+    hooks: Hooks,
+    sink: &mut dyn FnMut(&[u64]),
+    resume: Resume,
+) -> Result<Summary, Stop> {
     let rules = rules_for(game, domain).expect("the engine covers this game and box");
     let r = domain.radix() as usize;
     let mut summary = Summary::default();
@@ -204,7 +221,8 @@ pub fn tabulate_resumable(
                 total: Some(total),
                 stage: String::new(),
             });
-            lines::solve_resumable(
+            lines::solve_on(
+                cluster,
                 &spec,
                 &NoOracle,
                 hooks,
@@ -252,6 +270,26 @@ pub fn tabulate_resumable(
                     sink(&[]);
                 }
                 summary.by_length.push((0, empty_p as u64, empty_p as u64));
+            }
+            if cluster.size() > 1 {
+                // The length to start from, and the P-lines of the shorter circles, on every rank.
+                let mut m = (first as u64).to_le_bytes().to_vec();
+                for t in &lower[1..] {
+                    m.extend_from_slice(cl::words_as_bytes(&t.p));
+                }
+                let m = cluster.broadcast(Topic::Control, m);
+                first = u64::from_le_bytes(m[..8].try_into().expect("8 bytes")) as usize;
+                let mut at = 8;
+                lower.truncate(1);
+                for mm in 1..first {
+                    let mut p = vec![0u64; r.pow(mm as u32 - 1)];
+                    let end = at + p.len() * 8;
+                    if !cl::bytes_into_words(&m[at..end], &mut p) {
+                        return Err(Stop::Damaged("rank 0 sent tables of another size".into()));
+                    }
+                    at = end;
+                    lower.push(LenTable::new(mm, r, p));
+                }
             }
             for m in first..=n {
                 let oracle = ShrinkOracle::new(m, k, r, &lower, empty_p);
@@ -304,7 +342,8 @@ pub fn tabulate_resumable(
                     total: Some(total + 1),
                     stage: format!("length {m} of {n}: "),
                 });
-                lines::solve_resumable(
+                lines::solve_on(
+                    cluster,
                     &spec,
                     &oracle,
                     sub,
@@ -324,9 +363,18 @@ pub fn tabulate_resumable(
                 )?;
                 drop(layer);
                 drop(oracle);
-                let ((c0, c1), p_lines) = std::mem::take(&mut *state.borrow_mut());
+                let ((c0, c1), mut p_lines) = std::mem::take(&mut *state.borrow_mut());
                 summary.by_length.push((m, c0, c1));
                 if keep {
+                    if cluster.size() > 1 {
+                        // Rank 0 collected this length's P-lines; the next lengths read them.
+                        let all = cluster
+                            .broadcast(Topic::Control, cl::words_as_bytes(&p_lines).to_vec());
+                        p_lines = vec![0u64; r.pow(m as u32 - 1)];
+                        if !cl::bytes_into_words(&all, &mut p_lines) {
+                            return Err(Stop::Damaged("rank 0 sent tables of another size".into()));
+                        }
+                    }
                     lower.push(LenTable::new(m, r, p_lines));
                 }
             }

@@ -61,12 +61,15 @@ pub fn summary(plan: &Plan, a: &Answer) -> String {
     }
 }
 
-/// "back end: gpu (ADAPTER)" or "back end: cpu" for a computed table; none for a stored one.
+/// "back end: gpu (ADAPTER)", "back end: mpi (R ranks)" or "back end: cpu" for a computed table;
+/// none for a stored one.
 fn backend_line(a: &Answer) -> Option<String> {
     let b = a.backend?;
-    Some(match &a.adapter {
-        Some(ad) => format!("back end: {b} ({ad})"),
-        None => format!("back end: {b}"),
+    Some(match (&a.adapter, a.ranks) {
+        (Some(ad), _) => format!("back end: {b} ({ad})"),
+        (None, Some(1)) => format!("back end: {b} (1 rank)"),
+        (None, Some(n)) => format!("back end: {b} ({n} ranks)"),
+        (None, None) => format!("back end: {b}"),
     })
 }
 
@@ -144,6 +147,9 @@ fn json_head(plan: &Plan, a: &Answer) -> Value {
         "backend": a.backend,
         "adapter": a.adapter,
     });
+    if let Some(r) = a.ranks {
+        v["ranks"] = json!(r);
+    }
     match &plan.domain {
         Domain::Box(_) => v["max"] = json!(plan.bounds.max),
         Domain::Chips { max_sum } => v["max_sum"] = json!(max_sum),
