@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use nimlab_core::{Error, Hooks, Play};
 use nimlab_games::parse_game;
 use nimlab_tables::checkpoint;
+use nimlab_tables::cluster::{Cluster, Solo};
 use nimlab_tables::plan::{self, Bounds, Kind, Request};
 use nimlab_tables::sink::{self, Format as SinkFormat};
 use std::path::PathBuf;
@@ -42,6 +43,9 @@ pub enum Backend {
     /// The GPU, through wgpu (Vulkan, Metal, DX12): P-sets of CN, SCN, Nim, Moore's Nim and complexes,
     /// Grundy values of all but SCN. Needs a binary built with `--features gpu`.
     Gpu,
+    /// The CPU engine on every rank of an MPI job (`mpirun -np R nimlab table ... --backend mpi`):
+    /// P-sets of CN, SCN, Nim, Moore's Nim and complexes. Needs a binary built with `--features mpi`.
+    Mpi,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -107,6 +111,40 @@ pub struct TableArgs {
 
 /// Runs `table`; exit status 130 when Ctrl-C stopped it (after saying where its progress is kept).
 pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
+    if a.backend != Backend::Mpi {
+        let (format, game, plan) = prepare(a)?;
+        return run_planned(a, format, game.as_ref(), plan, &Solo);
+    }
+    // Every rank plans the same table; only rank 0 says why a plan is refused.
+    let (format, game, plan) = match prepare(a) {
+        Ok(x) => x,
+        Err(_) if launched_rank().is_some_and(|r| r > 0) => return Ok(ExitCode::from(2)),
+        Err(e) => return Err(e),
+    };
+    #[cfg(feature = "mpi")]
+    {
+        let world = nimlab_tables::cluster::mpi_world::World::init().map_err(Error::Unsupported)?;
+        run_planned(a, format, game.as_ref(), plan, &world)
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        // The plan refuses --backend mpi in a build without the feature.
+        let _ = (format, game, plan);
+        Err(Error::Unsupported(plan::NO_MPI_FEATURE.into()))
+    }
+}
+
+/// This process's rank as the MPI launcher announces it (Open MPI, PMIx, MPICH), before MPI starts.
+fn launched_rank() -> Option<usize> {
+    ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.parse().ok())
+}
+
+type Prepared = (SinkFormat, Box<dyn nimlab_core::Game>, plan::Plan);
+
+/// The options checked and the table planned (the same on every rank).
+fn prepare(a: &TableArgs) -> Result<Prepared, Error> {
     let format = format_of(a)?;
     if a.count_only && format.lists_rows() {
         return Err(Error::Unsupported(format!(
@@ -142,6 +180,7 @@ pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
             Backend::Auto => plan::Backend::Auto,
             Backend::Cpu => plan::Backend::Cpu,
             Backend::Gpu => plan::Backend::Gpu,
+            Backend::Mpi => plan::Backend::Mpi,
         },
         remoteness: a.remoteness,
         limit: a.common.limit,
@@ -160,9 +199,23 @@ pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
         )));
     }
     let plan = plan::plan(game.as_ref(), &req)?;
-    let mut db = a.store.open()?;
+    Ok((format, game, plan))
+}
+
+/// The store and the checkpoint to resume from (rank 0).
+fn open_store(
+    a: &TableArgs,
+    plan: &plan::Plan,
+) -> Result<
+    (
+        Option<nimlab_tables::store::Store>,
+        Option<plan::Resumption>,
+    ),
+    Error,
+> {
+    let db = a.store.open()?;
     let from = match db.as_ref() {
-        Some(s) if s.find(&plan.key).ok().flatten().is_none() => plan::open_checkpoint(&plan, s)?,
+        Some(s) if s.find(&plan.key).ok().flatten().is_none() => plan::open_checkpoint(plan, s)?,
         Some(_) => None,
         None if a.resume || a.restart => {
             return Err(Error::Unsupported(
@@ -170,6 +223,53 @@ pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
             ))
         }
         None => None,
+    };
+    Ok((db, from))
+}
+
+/// Computes (or looks up) the planned table and writes it; on ranks other than 0 of a cluster, only
+/// that rank's share of the computation.
+fn run_planned(
+    a: &TableArgs,
+    format: SinkFormat,
+    game: &dyn nimlab_core::Game,
+    plan: plan::Plan,
+    cluster: &dyn Cluster,
+) -> Result<ExitCode, Error> {
+    let cancel = cancel_flag();
+    // An error on one rank after the others started computing: end them all.
+    let fatal = |e: Error| {
+        if cluster.size() > 1 && !matches!(e, Error::Interrupted) {
+            eprintln!(
+                "nimlab (rank {} of {}): {e}",
+                cluster.rank(),
+                cluster.size()
+            );
+            cluster.abort(2);
+        }
+        e
+    };
+    if !cluster.is_root() {
+        let hooks = Hooks::new(Some(&cancel), None);
+        return match plan::work_for_rank_0(cluster, game, &plan, hooks) {
+            Ok(computed) => {
+                if computed {
+                    cluster.all_traffic();
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(Error::Interrupted) => Ok(ExitCode::from(130)),
+            Err(e) => Err(fatal(e)),
+        };
+    }
+    let (mut db, from) = match open_store(a, &plan) {
+        Ok(x) => x,
+        Err(e) => {
+            if cluster.size() > 1 {
+                plan::tell_ranks_stop(cluster, &plan);
+            }
+            return Err(e);
+        }
     };
     if let Some(r) = &from {
         eprintln!(
@@ -179,17 +279,22 @@ pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
             r.header.progress.stage
         );
     }
-    let cancel = cancel_flag();
     let progress = Progress::new();
     let pf = |d: u64, t: u64| progress.update(d, t);
-    let answer = plan::run_from(
-        game.as_ref(),
+    let answer = plan::run_on(
+        cluster,
+        game,
         &plan,
         db.as_mut(),
         Hooks::new(Some(&cancel), Some(&pf)),
         from,
     );
     progress.bar.finish_and_clear();
+    if let Ok(ans) = &answer {
+        if ans.ranks.is_some() && ans.source == plan::Source::Engine {
+            eprintln!("nimlab: {}", traffic_line(cluster));
+        }
+    }
     if let (Err(Error::Interrupted), Some(s)) = (&answer, db.as_ref()) {
         if let Some(h) = plan::checkpoint_path(&plan, s).and_then(|p| checkpoint::peek(&p).ok()) {
             eprintln!(
@@ -200,7 +305,7 @@ pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
             return Ok(ExitCode::from(130));
         }
     }
-    let answer = answer?;
+    let answer = answer.map_err(fatal)?;
     if let Some(e) = &answer.store_error {
         eprintln!("nimlab: the table was not stored: {e}");
     }
@@ -221,7 +326,7 @@ pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
         count_only: a.count_only,
     };
     let written = crate::output::write_out(a.output.as_deref(), |out| {
-        sink::write(out, game.as_ref(), &plan, &answer, format, opt)
+        sink::write(out, game, &plan, &answer, format, opt)
     })?;
     if let (Some(rows), Some(path)) = (written, &a.output) {
         eprintln!(
@@ -237,6 +342,22 @@ pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the ranks sent each other, summed over ranks (every rank takes part in the count).
+fn traffic_line(cluster: &dyn Cluster) -> String {
+    let all = cluster.all_traffic();
+    let sum = |f: fn(&nimlab_tables::cluster::Traffic) -> u64| all.iter().map(f).sum::<u64>();
+    let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
+    format!(
+        "{} sent {:.2} MiB between them: boundary blocks {:.2} MiB, P-lines to rank 0 {:.2} MiB, checkpoint blocks {:.2} MiB, control {:.3} MiB",
+        cluster.describe(),
+        mib(sum(|t| t.total())),
+        mib(sum(|t| t.boundary)),
+        mib(sum(|t| t.lines)),
+        mib(sum(|t| t.checkpoint)),
+        mib(sum(|t| t.control)),
+    )
 }
 
 fn format_of(a: &TableArgs) -> Result<SinkFormat, Error> {

@@ -93,6 +93,13 @@ pub trait Cluster {
     /// Bytes this rank has sent so far.
     fn traffic(&self) -> Traffic;
 
+    /// Ends every rank of the computation at once with exit status `code`, for an error on one
+    /// rank that the others cannot learn of (they would wait for it forever). Does nothing where
+    /// the ranks are not separate processes.
+    fn abort(&self, code: i32) {
+        let _ = code;
+    }
+
     /// A short name for messages ("1 process", "3 MPI ranks").
     fn describe(&self) -> String {
         match self.size() {

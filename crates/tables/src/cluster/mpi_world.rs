@@ -31,11 +31,6 @@ impl World {
             _universe: universe,
         })
     }
-
-    /// The MPI library's version line.
-    pub fn library() -> String {
-        ::mpi::environment::library_version().unwrap_or_else(|_| "MPI".into())
-    }
 }
 
 impl Cluster for World {
@@ -99,6 +94,12 @@ impl Cluster for World {
         match self.size() {
             1 => "1 MPI rank".into(),
             n => format!("{n} MPI ranks"),
+        }
+    }
+
+    fn abort(&self, code: i32) {
+        if self.size() > 1 {
+            self.world.abort(code);
         }
     }
 
