@@ -588,7 +588,8 @@ pub fn solve_on<O: LineOracle>(
         Some(1) => {
             let d = u64::from_le_bytes(head[1..9].try_into().expect("8 bytes")) as usize;
             let mut failed = 0u8;
-            for a in diagonal(d, g.ra, g.rb).0..=diagonal(d, g.ra, g.rb).1 {
+            let (lo, hi) = diagonal(d, g.ra, g.rb);
+            for (a, held) in prev.iter_mut().enumerate().take(hi + 1).skip(lo) {
                 let q = owner(&g, d, a, ranks);
                 if root {
                     let mut s = spare
@@ -602,7 +603,7 @@ pub fn solve_on<O: LineOracle>(
                         }
                     }
                     if q == 0 {
-                        prev[a] = Some(s);
+                        *held = Some(s);
                     } else {
                         let empty: [(usize, &[u8]); 2] = [(q, &[]), (q, &[])];
                         let msgs = if failed == 0 {
@@ -617,13 +618,13 @@ pub fn solve_on<O: LineOracle>(
                     let mut m = cluster.exchange(Topic::Checkpoint, &[], &[0, 0]);
                     let b = m.pop().unwrap_or_default();
                     match store_of(&g, &m.pop().unwrap_or_default(), b, &mut spare) {
-                        Some(s) => prev[a] = Some(s),
+                        Some(s) => *held = Some(s),
                         None => failed = 1,
                     }
                 }
             }
             if root && failed == 0 {
-                match read_tail(from.as_deref_mut().expect("reader"), &g, &mut pending) {
+                match read_tail(from.as_mut().expect("reader"), &g, &mut pending) {
                     Ok(ne) => next_emit = ne,
                     Err(e) => {
                         failed = 1;

@@ -20,6 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Count, canonical count, counts by length, listed positions (in the order sent).
 type PSet = (u64, u64, Vec<(usize, u64, u64)>, Vec<Vec<u64>>);
+/// A checkpoint, with the positions listed before it.
+type Taken = (Vec<Vec<u64>>, Vec<u8>);
 
 fn domain(game: &dyn Game, max: u64, heaps: Option<usize>) -> BoxDomain {
     game.table_domain(max, heaps).unwrap()
@@ -34,7 +36,7 @@ fn on(
     play: Play,
     hooks: Hooks,
     saver: Option<&mut dyn Saver>,
-    from: Option<(Vec<Vec<u64>>, Vec<u8>)>,
+    from: Option<Taken>,
 ) -> Result<Option<PSet>, Stop> {
     let (before, bytes) = from.unzip();
     let listed = RefCell::new(before.unwrap_or_default());
@@ -211,7 +213,7 @@ fn recorded(
     game: &dyn Game,
     d: &BoxDomain,
     play: Play,
-) -> Option<(PSet, Vec<(Vec<Vec<u64>>, Vec<u8>)>)> {
+) -> Option<(PSet, Vec<Taken>)> {
     let listed = RefCell::new(Vec::new());
     let mut rec = Recorder {
         mem: Memory::default(),
@@ -250,7 +252,7 @@ fn resumed_on(
     game: &(dyn Game + Sync),
     d: &BoxDomain,
     play: Play,
-    ck: &(Vec<Vec<u64>>, Vec<u8>),
+    ck: &Taken,
 ) -> PSet {
     Threads::run(ranks, |c| {
         on(c, game, d, play, Hooks::default(), None, Some(ck.clone())).unwrap()
