@@ -409,3 +409,52 @@ fn nim_below_2_w() {
         &[Wrong::Strengthen("nim-sum 0", "a + b + c + d != 6")],
     );
 }
+
+/// The attempts on open games of docs/findings.md (sections 1.3.1, 2.1, 4.1): each file is refuted as a
+/// P-set, and the conditions listed here are proved for every size, as `nimlab prove` reports them.
+#[test]
+fn open_game_attempts() {
+    let Some(s) = common::solver("open_game_attempts") else {
+        return;
+    };
+    let cases: [(&str, &[Condition], Condition); 4] = [
+        // (file, conditions proved, condition refuted)
+        (
+            "cn62-attempt.toml",
+            &[Condition::I, Condition::III],
+            Condition::II,
+        ),
+        (
+            "scn63-slice.toml",
+            &[Condition::I, Condition::III],
+            Condition::II,
+        ),
+        (
+            "scn74-sevens.toml",
+            &[Condition::I, Condition::III],
+            Condition::II,
+        ),
+        (
+            "scn74-attempt.toml",
+            &[Condition::II, Condition::III],
+            Condition::I,
+        ),
+    ];
+    for (file, proved, refuted) in cases {
+        let path = format!("{}/../../examples/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let c = from_toml(&text, file).unwrap();
+        for cond in proved {
+            let r = condition(&c, *cond, &s).unwrap();
+            assert_eq!(r.status, Status::Proved, "{file}: ({}) {r:?}", cond.name());
+        }
+        let r = condition(&c, refuted, &s).unwrap();
+        assert_eq!(
+            r.status,
+            Status::Refuted,
+            "{file}: ({}) {r:?}",
+            refuted.name()
+        );
+        assert!(r.counterexample.is_some(), "{file}: no counterexample");
+    }
+}
