@@ -3,8 +3,10 @@
 //! up to 6 heaps, a set of simplicial complexes and ECN games, in both conventions, on boxes of at least
 //! 10^5 positions (or the largest box the engine takes, for 1 and 2 stacks); Grundy values
 //! (`grundy::solve`) of every CN(n,k) with n <= 6, Nim, Moore's Nim and complexes on such boxes, and a
-//! brute force written here on small ones; boxes forced through many slabs give the same P-lines as the
-//! tier schedule on the CPU, and the same SCN tables and Grundy values (values of 64 and more included).
+//! brute force written here on small ones; Grundy values of every SCN(n,k) with n <= 6
+//! (`grundy::solve_shrinking`) on boxes of at least 10^5 positions at the longest length; boxes forced
+//! through many slabs give the same P-lines as the tier schedule on the CPU, and the same SCN tables
+//! and Grundy values, of window games and SCN (values of 64 and more included).
 //!
 //! Without a GPU adapter these tests print SKIPPED and pass, unless `NIMLAB_REQUIRE_GPU=1` (CI, with
 //! Mesa's lavapipe installed), where they fail.

@@ -2,10 +2,11 @@
 //!
 //! When every tier fits one slab, the records (`D` words or value sets) of two tiers stay on the device
 //! and only one word per line (the P-bit or the Grundy value) comes back. Otherwise the host keeps the
-//! records of two tiers; for each slab it uploads the span of the tier below that the slab reads (and,
-//! for SCN, each line's mask of moves out of the box), runs one invocation per line, and reads back the
-//! slab's records and words. The device then holds one slab, one span and the ranking table, whatever
-//! the size of the box.
+//! records of two tiers; for each slab it uploads the span of the tier below that the slab reads, runs
+//! one invocation per line, and reads back the slab's records and words. The device then holds one
+//! slab, one span and the ranking table, whatever the size of the box. Either way, for SCN, the host
+//! uploads with each slab its lines' moves out of the box: a 64-bit mask per line (P-sets) or a value
+//! set per position, as many words as the run's sets (Grundy values).
 
 use super::device::{Device, Kernel};
 use super::schedule::{self, Slab};
