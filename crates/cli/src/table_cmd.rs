@@ -40,8 +40,8 @@ pub enum Backend {
     Auto,
     /// The CPU engine.
     Cpu,
-    /// The GPU, through wgpu (Vulkan, Metal, DX12): P-sets of CN, SCN, Nim, Moore's Nim and complexes,
-    /// Grundy values of all but SCN. Needs a binary built with `--features gpu`.
+    /// The GPU, through wgpu (Vulkan, Metal, DX12): P-sets and Grundy values of CN, SCN, Nim, Moore's
+    /// Nim and complexes. Needs a binary built with `--features gpu`.
     Gpu,
     /// The CPU engine on every rank of an MPI job (`mpirun -np R nimlab table ... --backend mpi`):
     /// P-sets of CN, SCN, Nim, Moore's Nim and complexes. Needs a binary built with `--features mpi`.

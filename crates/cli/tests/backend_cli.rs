@@ -1,7 +1,7 @@
 //! `table --backend cpu|gpu|auto`: the answer names its back end (JSON `backend`, `adapter`); the GPU
-//! gives the CPU's table (P-sets of CN and SCN, Grundy values); `--backend gpu` is refused with one
-//! line where it cannot run (a binary built without the `gpu` feature, SCN Grundy tables, games the
-//! engine does not cover, no adapter).
+//! gives the CPU's table (P-sets of CN and SCN, Grundy values of CN, complexes and SCN); `--backend
+//! gpu` is refused with one line where it cannot run (a binary built without the `gpu` feature, games
+//! or boxes the engine does not cover, no adapter).
 
 mod common;
 
@@ -130,8 +130,27 @@ fn grundy_values_on_the_gpu_equal_the_cpu() {
             "json",
             "--no-store",
         ],
+        // SCN: each circle length on the GPU, the values of moves that empty piles from the host.
+        &[
+            "table",
+            "SCN(5,3)",
+            "--max",
+            "9",
+            "--grundy",
+            "--json",
+            "--no-store",
+        ],
     ] {
-        if !same_on_gpu(args, &["count", "histogram", "max_value", "values"]) {
+        if !same_on_gpu(
+            args,
+            &[
+                "count",
+                "histogram",
+                "max_value",
+                "values",
+                "positions_in_box",
+            ],
+        ) {
             return;
         }
     }
@@ -162,12 +181,13 @@ fn the_gpu_is_refused_where_it_does_not_apply() {
     } else {
         "built without the `gpu` feature"
     };
+    // Entries past 63: the plain search computes this box, on the CPU.
     fails(
         &[
             "table",
-            "SCN(4,2)",
+            "CN(3,2)",
             "--max",
-            "4",
+            "70",
             "--grundy",
             "--backend",
             "gpu",

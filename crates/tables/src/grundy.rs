@@ -535,16 +535,7 @@ pub fn solve_shrinking_resumable(
     hooks: Hooks,
     resume: Resume,
 ) -> Result<Vec<u16>, Stop> {
-    let total: u64 = (0..=n).map(|m| (r as u64).pow(m as u32)).sum();
-    let mut out = vec![0u16];
-    let mut lower: Vec<Circle> = vec![Circle {
-        m: 0,
-        values: vec![0],
-        words: 1,
-        arcs: HashMap::new(),
-    }];
-    let mut min_words = 1;
-    let mut first = 1;
+    let mut start = Start::default();
     let Resume {
         mut saver,
         mut from,
@@ -552,31 +543,127 @@ pub fn solve_shrinking_resumable(
     if let Some(rd) = from.as_deref_mut() {
         (|| -> io::Result<()> {
             ck::expect(rd, TAG_SHRINKING, "section")?;
-            first = ck::get_len(rd, n)?.max(1);
-            min_words = ck::get_len(rd, 1024)?.max(1);
-            let before: usize = (0..first).map(|l| r.pow(l as u32)).sum();
-            out = ck::get_u16s(rd, before)?;
-            if out.len() != before {
+            start.first = ck::get_len(rd, n)?.max(1);
+            start.min_words = ck::get_len(rd, 1024)?.max(1);
+            let before: usize = (0..start.first).map(|l| r.pow(l as u32)).sum();
+            start.values = ck::get_u16s(rd, before)?;
+            if start.values.len() != before {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
                     "values cut short",
                 ));
             }
-            let mut at = 1;
-            for mm in 1..first {
-                let values = out[at..at + r.pow(mm as u32)].to_vec();
-                at += values.len();
-                let top = values.iter().copied().max().unwrap_or(0) as usize;
-                lower.push(Circle {
-                    m: mm,
-                    values,
-                    words: top / 64 + 1,
-                    arcs: HashMap::new(),
-                });
-            }
             Ok(())
         })()
         .map_err(damaged)?;
+    }
+    let total: u64 = (0..=n).map(|m| (r as u64).pow(m as u32)).sum();
+    shrinking_on(n, k, r, hooks, start, &mut |len: Length| {
+        let (m, mw, out_ref) = (len.m, len.min_words, len.before);
+        let head = |w: &mut dyn Write| {
+            ck::put_u64(w, TAG_SHRINKING)?;
+            ck::put_u64(w, m as u64)?;
+            ck::put_u64(w, mw as u64)?;
+            ck::put_u16s(w, out_ref)
+        };
+        let mut layer = saver.as_deref_mut().map(|inner| Layer {
+            inner,
+            head: &head,
+            base: out_ref.len() as u64,
+            total: Some(total),
+            stage: format!("length {m} of {n}: "),
+        });
+        solve_with(
+            m,
+            r,
+            len.windows,
+            Some(len.extra),
+            len.min_words,
+            len.hooks,
+            Resume {
+                saver: layer.as_mut().map(|l| l as &mut dyn Saver),
+                from: from.take(),
+            },
+        )
+    })
+}
+
+/// Where an SCN run starts: the first circle length to solve, the set width reached and the values of
+/// the shorter lengths (length 0 first), as [`solve_shrinking`] lists them.
+pub(crate) struct Start {
+    pub(crate) first: usize,
+    pub(crate) min_words: usize,
+    pub(crate) values: Vec<u16>,
+}
+
+impl Default for Start {
+    fn default() -> Start {
+        Start {
+            first: 1,
+            min_words: 1,
+            values: vec![0],
+        }
+    }
+}
+
+/// The values of the options of a position that leave the box (SCN's moves that empty piles): given
+/// the position's engine coordinates (engine axis `j` is tuple index `m - 1 - j`), OR the set of
+/// their Grundy values into the words (values beyond the words are left out: the mex is then below
+/// them, or the words are all full and the caller widens them).
+pub(crate) type OutOfBox<'e> = &'e (dyn Fn(&[u32], &mut [u64]) + Sync);
+
+/// One circle length of SCN, handed to the solver of [`shrinking_on`].
+pub(crate) struct Length<'a> {
+    /// Stacks on the circle.
+    pub(crate) m: usize,
+    /// The windows of CN(m,k) (tuple indices).
+    pub(crate) windows: &'a [Vec<usize>],
+    /// The values of its moves that empty piles, from the shorter lengths.
+    pub(crate) extra: OutOfBox<'a>,
+    /// 64-bit words per value set that the shorter lengths needed (a good start).
+    pub(crate) min_words: usize,
+    /// The values of the shorter lengths, as [`solve_shrinking`] lists them.
+    pub(crate) before: &'a [u16],
+    /// The run's hooks, with progress counted over all lengths.
+    pub(crate) hooks: Hooks<'a>,
+}
+
+/// Solves one circle length: its values in lexicographic order and the words its sets needed.
+pub(crate) type LengthSolver<'s, E> = dyn FnMut(Length) -> Result<(Vec<u16>, usize), E> + 's;
+
+/// [`solve_shrinking`], each circle length solved by `solve_len` from `start`: the CPU engine's path
+/// (with checkpoints) and the GPU back end's.
+pub(crate) fn shrinking_on<E: From<Interrupted>>(
+    n: usize,
+    k: usize,
+    r: usize,
+    hooks: Hooks,
+    start: Start,
+    solve_len: &mut LengthSolver<E>,
+) -> Result<Vec<u16>, E> {
+    let total: u64 = (0..=n).map(|m| (r as u64).pow(m as u32)).sum();
+    let Start {
+        first,
+        mut min_words,
+        values: mut out,
+    } = start;
+    let mut lower: Vec<Circle> = vec![Circle {
+        m: 0,
+        values: vec![0],
+        words: 1,
+        arcs: HashMap::new(),
+    }];
+    let mut at = 1;
+    for mm in 1..first {
+        let values = out[at..at + r.pow(mm as u32)].to_vec();
+        at += values.len();
+        let top = values.iter().copied().max().unwrap_or(0) as usize;
+        lower.push(Circle {
+            m: mm,
+            values,
+            words: top / 64 + 1,
+            arcs: HashMap::new(),
+        });
     }
     for m in first..=n {
         let moves = crate::pset::vanishings(m, k);
@@ -596,7 +683,7 @@ pub fn solve_shrinking_resumable(
             lower[mp].arcs.insert(a, t);
         }
         if hooks.cancelled() {
-            return Err(Stop::Interrupted);
+            return Err(Interrupted.into());
         }
         // Group the moves by the piles they keep: one index per group.
         struct Reach<'t> {
@@ -661,33 +748,14 @@ pub fn solve_shrinking_resumable(
             progress: progress.as_ref().map(|f| f as &(dyn Fn(u64, u64) + Sync)),
         };
         let windows = crate::pset::cyclic_windows(m, k);
-        let (out_ref, mw) = (&out, min_words);
-        let head = |w: &mut dyn Write| {
-            ck::put_u64(w, TAG_SHRINKING)?;
-            ck::put_u64(w, m as u64)?;
-            ck::put_u64(w, mw as u64)?;
-            ck::put_u16s(w, out_ref)
-        };
-        let mut layer = saver.as_deref_mut().map(|inner| Layer {
-            inner,
-            head: &head,
-            base,
-            total: Some(total),
-            stage: format!("length {m} of {n}: "),
-        });
-        let (values, words) = solve_with(
+        let (values, words) = solve_len(Length {
             m,
-            r,
-            &windows,
-            Some(&extra),
+            windows: &windows,
+            extra: &extra,
             min_words,
-            sub,
-            Resume {
-                saver: layer.as_mut().map(|l| l as &mut dyn Saver),
-                from: from.take(),
-            },
-        )?;
-        drop(layer);
+            before: &out,
+            hooks: sub,
+        })?;
         drop(reach);
         min_words = words;
         out.extend_from_slice(&values);

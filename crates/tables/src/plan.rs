@@ -309,12 +309,8 @@ pub const NO_MPI_FEATURE: &str = "--backend mpi: this nimlab was built without t
 
 /// Resolves the back end of a box table, refusing `--backend gpu` where it cannot run.
 fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Result<Backend> {
-    // P-sets of window games and SCN, Grundy values of window games (crate::gpu::covers).
-    let gpu_route = match route {
-        Route::Engine(Rules::Windows { .. }) => true,
-        Route::Engine(Rules::Shrinking { .. }) => req.kind == Kind::PSet,
-        Route::Search => false,
-    };
+    // P-sets and Grundy values of window games and SCN (crate::gpu::covers).
+    let gpu_route = matches!(route, Route::Engine(_));
     match req.backend {
         Backend::Cpu => Ok(Backend::Cpu),
         Backend::Mpi if !cfg!(feature = "mpi") => Err(unsupported(NO_MPI_FEATURE.into())),
@@ -331,7 +327,7 @@ fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Res
         Backend::Mpi => Ok(Backend::Mpi),
         Backend::Gpu if !cfg!(feature = "gpu") => Err(unsupported(NO_GPU_FEATURE.into())),
         Backend::Gpu if !gpu_route => Err(unsupported(format!(
-            "--backend gpu computes the engine's P-sets (CN, SCN, Nim, Moore's Nim, complexes) and Grundy values of window games; {} on the CPU: use --backend cpu",
+            "--backend gpu computes the engine's P-sets and Grundy values (CN, SCN, Nim, Moore's Nim, complexes); {} on the CPU: use --backend cpu",
             if req.kind == Kind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
         ))),
         Backend::Gpu => Ok(Backend::Gpu),
@@ -414,7 +410,7 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
     }
     if req.backend == Backend::Gpu {
         return Err(unsupported(if cfg!(feature = "gpu") {
-            format!("--backend gpu computes engine P-sets of box games; {id} is tabulated by search on the CPU: use --backend cpu")
+            format!("--backend gpu computes the engine's P-sets and Grundy values of box games; {id} is tabulated by search on the CPU: use --backend cpu")
         } else {
             NO_GPU_FEATURE.into()
         }));

@@ -3,8 +3,10 @@
 //! up to 6 heaps, a set of simplicial complexes and ECN games, in both conventions, on boxes of at least
 //! 10^5 positions (or the largest box the engine takes, for 1 and 2 stacks); Grundy values
 //! (`grundy::solve`) of every CN(n,k) with n <= 6, Nim, Moore's Nim and complexes on such boxes, and a
-//! brute force written here on small ones; boxes forced through many slabs give the same P-lines as the
-//! tier schedule on the CPU, and the same SCN tables and Grundy values (values of 64 and more included).
+//! brute force written here on small ones; Grundy values of every SCN(n,k) with n <= 6
+//! (`grundy::solve_shrinking`) on boxes of at least 10^5 positions at the longest length; boxes forced
+//! through many slabs give the same P-lines as the tier schedule on the CPU, and the same SCN tables
+//! and Grundy values, of window games and SCN (values of 64 and more included).
 //!
 //! Without a GPU adapter these tests print SKIPPED and pass, unless `NIMLAB_REQUIRE_GPU=1` (CI, with
 //! Mesa's lavapipe installed), where they fail.
@@ -352,6 +354,84 @@ fn grundy_values_through_many_slabs_and_words() {
     }
 }
 
+/// The CPU engine's SCN Grundy values (`grundy::solve_shrinking`) of `game` with piles up to `hi`.
+fn cpu_shrinking(game: &ShrinkingCircularNim, hi: u64) -> Vec<u16> {
+    let d = game.table_domain(hi, None).unwrap();
+    let Some(pset::Rules::Shrinking { n, k }) = pset::rules_for(game, &d) else {
+        panic!("{}: SCN rules", game.id());
+    };
+    grundy::solve_shrinking(n, k, d.radix() as usize, Hooks::default()).unwrap()
+}
+
+/// `got` equals `want`, or a panic naming the first position where they differ (not a dump of both).
+fn same_values(got: &[u16], want: &[u16], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: positions");
+    if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
+        panic!(
+            "{what}: position {i} of {}: GPU {} CPU {}",
+            want.len(),
+            got[i],
+            want[i]
+        );
+    }
+}
+
+/// SCN(n,k) for every n <= 6: each circle length a window game on the GPU, the values of the moves
+/// that empty piles handed over per position from the shorter lengths. Boxes of at least 10^5
+/// positions at the longest length (piles up to 63 for n <= 2), against `grundy::solve_shrinking`.
+#[test]
+fn shrinking_grundy_values_equal_the_cpu_engine() {
+    let Some(dev) = device("shrinking_grundy_values_equal_the_cpu_engine") else {
+        return;
+    };
+    let mut positions = 0;
+    for n in 1..=6usize {
+        for k in 1..=n {
+            let game = ShrinkingCircularNim::new(n, k).unwrap();
+            let mut hi = 1;
+            while hi < 63 && (hi as f64).powi(n as i32) < 1e5 {
+                hi += 1;
+            }
+            let want = cpu_shrinking(&game, hi);
+            let got = gpu_grundy(dev, &game, hi, &Options::default());
+            assert!(want.iter().any(|&v| v > 1), "{}: values", game.id());
+            same_values(&got, &want, &format!("{} max {hi}", game.id()));
+            positions += want.len();
+        }
+    }
+    eprintln!("SCN(n<=6,k): {positions} Grundy values agree");
+}
+
+/// SCN Grundy values through many slabs (the host's value sets of moves out of the box follow each
+/// slab) and with values past 63 and 127 (the sets widen while the host's sets widen with them), with
+/// whole tiers on the device and through slabs.
+#[test]
+fn shrinking_grundy_values_through_many_slabs_and_words() {
+    let Some(dev) = device("shrinking_grundy_values_through_many_slabs_and_words") else {
+        return;
+    };
+    // (n, k, max, slab bytes, the largest value lies in this range).
+    for (n, k, hi, slab, top) in [
+        (5, 2, 9, 2000u64, 2..64),
+        (4, 3, 12, 700, 2..64),
+        (6, 4, 5, 1500, 2..64),
+        // Values past 63: SCN(2,2) is two piles lowered together or apart.
+        (2, 2, 63, 900, 64..128),
+        // Values past 127: the sets widen from one word to four.
+        (3, 3, 60, 20_000, 128..256),
+    ] {
+        let game = ShrinkingCircularNim::new(n, k).unwrap();
+        let want = cpu_shrinking(&game, hi);
+        let most = *want.iter().max().unwrap();
+        assert!(top.contains(&most), "{}: largest value {most}", game.id());
+        for slab_bytes in [Some(slab), None] {
+            let got = gpu_grundy(dev, &game, hi, &Options { slab_bytes });
+            let what = format!("{} max {hi} slabs {slab_bytes:?}", game.id());
+            same_values(&got, &want, &what);
+        }
+    }
+}
+
 /// P-lines of the GPU with slabs of `slab_lines` lines against the tier schedule on the CPU.
 fn through_slabs(dev: &Device, m: usize, r: usize, windows: Vec<Vec<usize>>, slab_lines: u64) {
     for origin_n in [false, true] {
@@ -415,8 +495,8 @@ fn a_box_too_large_is_refused_with_one_line() {
 }
 
 /// `--backend auto` keeps to the CPU unless the table is a P-set of a window game on a box of at least
-/// `AUTO_GPU_POSITIONS`; `--backend gpu` takes SCN P-sets and Grundy values of window games, and refuses
-/// SCN Grundy tables with one line. (Planning only: no adapter needed.)
+/// `AUTO_GPU_POSITIONS`; `--backend gpu` takes P-sets and Grundy values of window games and SCN, and
+/// refuses a game the engine does not cover with one line. (Planning only: no adapter needed.)
 #[test]
 fn auto_sends_only_large_window_p_sets_to_a_gpu() {
     use nimlab_tables::plan::{self, Backend, Bounds, Kind, Method, Request, ResumeMode};
@@ -465,8 +545,24 @@ fn auto_sends_only_large_window_p_sets_to_a_gpu() {
         chosen(&cn, 5, Kind::Grundy, Backend::Gpu).unwrap(),
         Backend::Gpu
     );
-    let e = chosen(&scn, 5, Kind::Grundy, Backend::Gpu)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}");
+    assert_eq!(
+        chosen(&scn, 5, Kind::Grundy, Backend::Auto).unwrap(),
+        Backend::Cpu
+    );
+    assert_eq!(
+        chosen(&scn, 5, Kind::Grundy, Backend::Gpu).unwrap(),
+        Backend::Gpu
+    );
+    // Refused: a game the engine does not cover, and a box beyond the engine's entries (the plain
+    // search runs there).
+    let er = nimlab_games::parse_game("ER(3)").unwrap();
+    let small = CircularNim::new(3, 2).unwrap();
+    for (game, max) in [(er.as_ref(), 6), (&small as &dyn Game, 70)] {
+        for kind in [Kind::PSet, Kind::Grundy] {
+            let e = chosen(game, max, kind, Backend::Gpu)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}");
+        }
+    }
 }

@@ -77,7 +77,7 @@ impl Device {
             slot.get_or_insert_with(|| e.to_string());
         }));
         let pset = Kernel::new(&device, "pset", include_str!("pset.wgsl"), 7);
-        let grundy = Kernel::new(&device, "grundy", include_str!("grundy.wgsl"), 6);
+        let grundy = Kernel::new(&device, "grundy", include_str!("grundy.wgsl"), 7);
         let limits = device.limits();
         let d = Device {
             max_binding: limits.max_storage_buffer_binding_size,

@@ -5,6 +5,9 @@
 // below; g(p) is their mex and G_w(p) = {g(p)} U U_{a in w, p_a > 0} G_w(p - e_a). Sets are bit sets
 // of c0 64-bit words (values below 64 c0); a value that does not fit is reported as 0xffffffff and
 // the host goes on from this tier with twice the words (the sets of the tier below are exact).
+// When c1 is set, the host also hands each position the set of values of its options out of the box
+// (SCN's moves that empty piles, whose values the shorter circles give), c0 words, OR-ed in before the
+// mex; they do not enter the sets G_w, which hold values inside the box.
 
 // Value sets of the previous tier's positions base.., nw sets of c0 words per position.
 @group(0) @binding(3) var<storage, read> prev: array<vec2<u32>>;
@@ -12,6 +15,8 @@
 @group(0) @binding(4) var<storage, read_write> cur: array<vec2<u32>>;
 // The Grundy value of each position of the slab, or 0xffffffff when it needs more words.
 @group(0) @binding(5) var<storage, read_write> value: array<u32>;
+// Per position of the slab (when c1 is set): the values of its options out of the box, c0 words.
+@group(0) @binding(6) var<storage, read> extra: array<vec2<u32>>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
@@ -44,6 +49,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     var g = 0xffffffffu;
     for (var k = 0u; k < words; k++) {
         var o = vec2<u32>(0u, 0u);
+        if (P.c1 != 0u) {
+            o = extra[id * words + k];
+        }
         for (var w = 0u; w < nw; w++) {
             o |= cur[rec + w * words + k];
         }

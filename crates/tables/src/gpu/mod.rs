@@ -13,17 +13,20 @@
 //!   Nim, the simplicial-complex games) and of SCN, both conventions. SCN: each circle length is a
 //!   window game on the GPU; its moves that empty piles come from the host as one mask per line,
 //!   computed by the CPU engine's oracle over the shorter lengths' tables.
-//! - Grundy values ([`grundy`], equal to [`crate::grundy::solve`]) of the window games (normal play,
-//!   as the CPU engine): value sets per (position, window) over two tiers, with as many 64-bit words as
-//!   the values need (when a value does not fit, the sets of the tier below, which are exact, are widened
-//!   and the run goes on from the tier that overflowed).
-//!
-//! Not covered: Grundy values of SCN (the CPU engine computes them).
+//! - Grundy values ([`grundy`], equal to [`crate::grundy::solve`] and
+//!   [`crate::grundy::solve_shrinking`]) of the window games and of SCN (normal play, as the CPU
+//!   engine): value sets per (position, window) over two tiers, with as many 64-bit words as the values
+//!   need (when a value does not fit, the sets of the tier below, which are exact, are widened and the
+//!   run goes on from the tier that overflowed). SCN: each circle length is a window game on the GPU;
+//!   the values of its moves that empty piles come from the host as one value set per position (as
+//!   many words as the run's sets), computed by the CPU engine's closure over the shorter lengths'
+//!   values, and are OR-ed into the options' set before the mex.
 
 mod device;
 mod run;
 pub mod schedule;
 
+use crate::grundy;
 use crate::lines::{Hooks, LineOracle, LineSpec};
 use crate::pset::{self, Rules, Summary};
 use nimlab_core::{BoxDomain, Game, Play};
@@ -63,20 +66,18 @@ impl std::error::Error for GpuError {}
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
     /// Most bytes per slab: per line its record (8 bytes per window, times the words of a value set for
-    /// Grundy values), 4 for its P-bit or value and, for SCN, 8 for its mask of moves out of the box
+    /// Grundy values), 4 for its P-bit or value and, for SCN, its moves out of the box (8 bytes for a
+    /// P-set's mask, the words of a value set for Grundy values)
     /// (default: the adapter's largest binding, and whole tiers stay on the device when each fits one
     /// slab). Set, it streams every slab through the host; tests set it small to force a box through
     /// many slabs.
     pub slab_bytes: Option<u64>,
 }
 
-/// True when the GPU back end covers this rule set: P-sets of window games and SCN, Grundy values of
-/// window games (`grundy`).
-pub fn covers(rules: &Rules, grundy: bool) -> bool {
-    match rules {
-        Rules::Windows { .. } => true,
-        Rules::Shrinking { .. } => !grundy,
-    }
+/// True when the GPU back end covers this rule set: P-sets and Grundy values (`grundy`, normal play)
+/// of window games and SCN.
+pub fn covers(rules: &Rules, _grundy: bool) -> bool {
+    matches!(rules, Rules::Windows { .. } | Rules::Shrinking { .. })
 }
 
 /// The P-lines of a window game: equal to [`crate::tiers::solve`] and [`crate::lines::solve`].
@@ -133,8 +134,9 @@ pub fn tabulate(
     }
 }
 
-/// The Grundy value of every position of a window game's box, in table order (lexicographic): equal
-/// to [`crate::grundy::solve`].
+/// The Grundy value of every position of a box, in table order: for a window game, lexicographic,
+/// equal to [`crate::grundy::solve`]; for SCN, by circle length as [`crate::grundy::solve_shrinking`]
+/// lists them (and equal to it).
 pub fn grundy(
     dev: &Device,
     game: &dyn Game,
@@ -142,13 +144,50 @@ pub fn grundy(
     opts: &Options,
     hooks: Hooks,
 ) -> Result<Vec<u16>, GpuError> {
+    let r = domain.radix() as usize;
     match pset::rules_for(game, domain) {
         Some(Rules::Windows { m, windows }) => {
-            run::grundy(dev, m, domain.radix() as usize, &windows, opts, hooks)
+            run::grundy(dev, m, r, &windows, None, 1, opts, hooks).map(|(v, _)| v)
         }
-        _ => Err(GpuError::TooLarge(format!(
-            "the GPU back end computes Grundy values of window games (CN, Nim, Moore's Nim, complexes), not {}; use --backend cpu",
+        // Each circle length on the GPU; the values of the moves that empty piles come from the host,
+        // one value set per position, from the shorter lengths' values.
+        Some(Rules::Shrinking { n, k }) => grundy::shrinking_on(
+            n,
+            k,
+            r,
+            hooks,
+            grundy::Start::default(),
+            &mut |len: grundy::Length| {
+                let m = len.m;
+                // The host's closure takes engine coordinates: axis j is tuple index m - 1 - j.
+                let extra = |x: &[u32], set: &mut [u64]| {
+                    let mut e = [0u32; 32];
+                    for (j, &v) in x[..m].iter().rev().enumerate() {
+                        e[j] = v;
+                    }
+                    (len.extra)(&e[..m], set)
+                };
+                run::grundy(
+                    dev,
+                    m,
+                    r,
+                    len.windows,
+                    Some(&extra),
+                    len.min_words,
+                    opts,
+                    len.hooks,
+                )
+            },
+        ),
+        None => Err(GpuError::TooLarge(format!(
+            "the GPU back end computes Grundy values of the engine's games (CN, SCN, Nim, Moore's Nim, complexes), not {} on this box; use --backend cpu",
             game.id()
         ))),
+    }
+}
+
+impl From<crate::lines::Interrupted> for GpuError {
+    fn from(_: crate::lines::Interrupted) -> GpuError {
+        GpuError::Interrupted
     }
 }

@@ -2,10 +2,11 @@
 //!
 //! When every tier fits one slab, the records (`D` words or value sets) of two tiers stay on the device
 //! and only one word per line (the P-bit or the Grundy value) comes back. Otherwise the host keeps the
-//! records of two tiers; for each slab it uploads the span of the tier below that the slab reads (and,
-//! for SCN, each line's mask of moves out of the box), runs one invocation per line, and reads back the
-//! slab's records and words. The device then holds one slab, one span and the ranking table, whatever
-//! the size of the box.
+//! records of two tiers; for each slab it uploads the span of the tier below that the slab reads, runs
+//! one invocation per line, and reads back the slab's records and words. The device then holds one
+//! slab, one span and the ranking table, whatever the size of the box. Either way, for SCN, the host
+//! uploads with each slab its lines' moves out of the box: a 64-bit mask per line (P-sets) or a value
+//! set per position, as many words as the run's sets (Grundy values).
 
 use super::device::{Device, Kernel};
 use super::schedule::{self, Slab};
@@ -28,6 +29,14 @@ const MAX_SET_WORDS: usize = 1024;
 /// coordinates (engine axes 1..m).
 pub type Extra<'a> = &'a (dyn Fn(&[u32]) -> u64 + Sync);
 
+/// The Grundy values of a position's options out of the box (SCN's moves that empty piles), from
+/// its tuple entries: OR their set into the words (as many as the run's value sets).
+pub type GrundyExtra<'a> = &'a (dyn Fn(&[u32], &mut [u64]) + Sync);
+
+/// What the host uploads per line of a slab: from `x` (the line's coordinates in `x[1..]`), fill the
+/// line's 64-bit words.
+type Fill<'a> = &'a (dyn Fn(&[u32], &mut [u64]) + Sync);
+
 /// One run of a kernel over the tiers of `[0, r)^n`.
 struct Sweep<'a> {
     kernel: &'a Kernel,
@@ -39,7 +48,9 @@ struct Sweep<'a> {
     record: u64,
     /// The kernel's own constants (`c0..c3`).
     consts: [u32; 4],
-    extra: Option<Extra<'a>>,
+    /// Per line, `extra_words` 64-bit words from the host (SCN's moves out of the box).
+    extra: Option<Fill<'a>>,
+    extra_words: usize,
     /// Positions per line (for progress).
     per_line: u64,
     /// Stop at the first slab with a word `u32::MAX` (a Grundy value that does not fit the sets).
@@ -92,12 +103,17 @@ fn sweep(
             limit >> 20
         )));
     }
+    let extra_bytes = if sw.extra.is_some() {
+        sw.extra_words as u64 * WORD
+    } else {
+        0
+    };
     let max_lines = opts
         .slab_bytes
         .unwrap_or(limit)
         .min(limit)
-        // A line's record, its word out and its extra mask (SCN).
-        .checked_div(record + 4 + if sw.extra.is_some() { 8 } else { 0 })
+        // A line's record, its word out and its extra words (SCN).
+        .checked_div(record + 4 + extra_bytes)
         .unwrap_or(1)
         .max(1);
     let max_span = limit / record;
@@ -130,11 +146,7 @@ fn sweep(
         cur_bytes,
         prev_bytes,
         most_lines * 4,
-        if sw.extra.is_some() {
-            most_lines * 8
-        } else {
-            0
-        },
+        most_lines * extra_bytes,
         resident,
     );
     let group = |prev: &wgpu::Buffer, cur: &wgpu::Buffer| {
@@ -184,20 +196,21 @@ fn sweep(
     let mut done: u64 = (0..start).map(|t| rk.size(t) * sw.per_line).sum();
     // The host's work overlaps the device's: while the kernel runs on one slab, the host hands the
     // previous slab's words to `on_slab` (unranking, the caller's own work) and computes the next
-    // slab's masks of moves out of the box. Only the records, which the next tier reads, are waited for.
-    let masks_of = |t: usize, slab: &Slab| -> Vec<u32> {
+    // slab's words of moves out of the box. Only the records, which the next tier reads, are waited for.
+    let masks_of = |t: usize, slab: &Slab| -> Vec<u64> {
         let Some(f) = sw.extra else {
             return Vec::new();
         };
-        (0..slab.lines)
-            .into_par_iter()
-            .flat_map_iter(|i| {
+        let mut words = vec![0u64; slab.lines as usize * sw.extra_words];
+        words
+            .par_chunks_mut(sw.extra_words)
+            .enumerate()
+            .for_each(|(i, out)| {
                 let mut x = [0u32; 33];
-                rk.unrank(slab.first + i, t, &mut x[1..=n]);
-                let m = f(&x[..=n]);
-                [m as u32, (m >> 32) as u32]
-            })
-            .collect()
+                rk.unrank(slab.first + i as u64, t, &mut x[1..=n]);
+                f(&x[..=n], out);
+            });
+        words
     };
     let order: Vec<(usize, &Slab)> = plan
         .iter()
@@ -250,7 +263,7 @@ fn sweep(
         }
         if sw.extra.is_some() {
             let m = masks.take().unwrap_or_else(|| masks_of(t, slab));
-            dev.queue.write_buffer(&buffers.extra, 0, as_bytes(&m));
+            dev.queue.write_buffer(&buffers.extra, 0, as_bytes64(&m));
         }
         let back = if resident { 0 } else { record };
         let bind = &binds[if resident { t % 2 } else { 0 }];
@@ -355,6 +368,11 @@ pub fn solve(
             })
         })
         .collect();
+    let fill = |x: &[u32], out: &mut [u64]| {
+        if let Some(f) = extra {
+            out[0] = f(x);
+        }
+    };
     let sw = Sweep {
         kernel: &dev.pset,
         n,
@@ -367,7 +385,8 @@ pub fn solve(
             spec.origin_n as u32,
             extra.is_some() as u32,
         ],
-        extra,
+        extra: extra.map(|_| &fill as Fill),
+        extra_words: 1,
         per_line: r as u64,
         overflow: false,
     };
@@ -392,15 +411,20 @@ pub fn solve(
 }
 
 /// The Grundy value of every position of the window game on `[0, r)^m` with `windows` (tuple
-/// indices), by lexicographic index of the tuple: equal to [`crate::grundy::solve`].
+/// indices), by lexicographic index of the tuple: equal to [`crate::grundy::solve`]. `extra`: the
+/// values of options out of the box (SCN), OR-ed into each position's options before the mex. Value
+/// sets start with `min_words` 64-bit words; also returns the words the values need.
+#[allow(clippy::too_many_arguments)]
 pub fn grundy(
     dev: &Device,
     m: usize,
     r: usize,
     windows: &[Vec<usize>],
+    extra: Option<GrundyExtra>,
+    min_words: usize,
     opts: &Options,
     hooks: Hooks,
-) -> Result<Vec<u16>, GpuError> {
+) -> Result<(Vec<u16>, usize), GpuError> {
     if m == 0 || m > 32 {
         return Err(GpuError::TooLarge(format!(
             "the GPU back end takes 1 to 32 stacks, not {m}"
@@ -421,8 +445,14 @@ pub fn grundy(
     let rk = Ranking::new(m, r);
     let weights: Vec<u64> = (0..m).map(|p| (r as u64).pow((m - 1 - p) as u32)).collect();
     let mut values = vec![0u16; r.pow(m as u32)];
-    let mut words = 1usize;
+    let mut words = min_words.clamp(1, MAX_SET_WORDS);
     let mut from = None;
+    // The sweep hands the tuple entries in x[1..].
+    let fill = |x: &[u32], out: &mut [u64]| {
+        if let Some(f) = extra {
+            f(&x[1..], out);
+        }
+    };
     loop {
         let sw = Sweep {
             kernel: &dev.grundy,
@@ -430,8 +460,9 @@ pub fn grundy(
             r,
             wins: wins.clone(),
             record: wins.len() as u64 * words as u64 * WORD,
-            consts: [words as u32, 0, 0, 0],
-            extra: None,
+            consts: [words as u32, extra.is_some() as u32, 0, 0],
+            extra: extra.map(|_| &fill as Fill),
+            extra_words: words,
             per_line: 1,
             overflow: true,
         };
@@ -446,7 +477,8 @@ pub fn grundy(
             }
         })?;
         let Swept::Overflow { tier, prev } = swept else {
-            return Ok(values);
+            let top = values.iter().copied().max().unwrap_or(0) as usize;
+            return Ok((values, top / 64 + 1));
         };
         if words >= MAX_SET_WORDS {
             return Err(GpuError::TooLarge(
@@ -593,6 +625,13 @@ impl Buffers {
             ),
         }
     }
+}
+
+/// The bytes of a slice of 64-bit words, in the device's (little-endian) order: each word as two
+/// 32-bit words, low half first (the kernels' vec2<u32>).
+fn as_bytes64(words: &[u64]) -> &[u8] {
+    // SAFETY: as for `as_bytes`.
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) }
 }
 
 /// The bytes of a slice of words, in the device's (little-endian) order.
