@@ -279,7 +279,20 @@ fn outcome_and_grundy_look_up_stored_tables() {
 #[cfg(unix)]
 #[test]
 fn an_interrupted_run_stores_nothing() {
-    let dir = TempDir::new("store-interrupt");
+    interrupted_by(libc::SIGINT, "store-interrupt");
+}
+
+/// SIGTERM (what `kill`, a batch scheduler at its time limit or a shutdown sends) stops a table
+/// as Ctrl-C does.
+#[cfg(unix)]
+#[test]
+fn a_terminated_run_stops_as_ctrl_c_does() {
+    interrupted_by(libc::SIGTERM, "store-terminate");
+}
+
+#[cfg(unix)]
+fn interrupted_by(signal: libc::c_int, name: &str) {
+    let dir = TempDir::new(name);
     let db = dir.db();
     // CN(7,4) in [0..22]^7: 3.4e9 positions, about half a minute of work for a release build on two
     // cores (--max 20 takes 15 s); it is interrupted after about a second.
@@ -310,7 +323,7 @@ fn an_interrupted_run_stores_nothing() {
             "the table run ended before it could be interrupted: {}",
             stderr_of(&mut run.0)
         );
-        if start.elapsed() >= Duration::from_secs(1) && catches_sigint(pid) {
+        if start.elapsed() >= Duration::from_secs(1) && catches(pid, signal) {
             break;
         }
         assert!(
@@ -319,14 +332,14 @@ fn an_interrupted_run_stores_nothing() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert_eq!(unsafe { libc::kill(pid as libc::pid_t, libc::SIGINT) }, 0);
+    assert_eq!(unsafe { libc::kill(pid as libc::pid_t, signal) }, 0);
     let status = loop {
         if let Some(status) = run.0.try_wait().unwrap() {
             break status;
         }
         assert!(
             start.elapsed() < Duration::from_secs(60),
-            "the table run did not stop within a minute of Ctrl-C"
+            "the table run did not stop within a minute of the signal"
         );
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -394,9 +407,10 @@ fn stderr_of(child: &mut Child) -> String {
     err
 }
 
-/// True when process `pid` catches SIGINT (its handler is installed), read from `/proc/PID/status`;
-/// true where there is no `/proc`.
-fn catches_sigint(pid: u32) -> bool {
+/// True when process `pid` catches `signal` (its handler is installed), read from
+/// `/proc/PID/status`; true where there is no `/proc`.
+#[cfg(unix)]
+fn catches(pid: u32, signal: libc::c_int) -> bool {
     let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
         return true;
     };
@@ -404,7 +418,7 @@ fn catches_sigint(pid: u32) -> bool {
         .lines()
         .find_map(|l| l.strip_prefix("SigCgt:"))
         .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        .is_some_and(|mask| mask & (1 << (libc::SIGINT - 1)) != 0)
+        .is_some_and(|mask| mask & (1 << (signal - 1)) != 0)
 }
 
 /// A scripted game whose options have smaller sums but are not lexicographically smaller: the plain
