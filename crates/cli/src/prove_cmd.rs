@@ -1,5 +1,6 @@
 //! `nimlab prove`: conditions (I)-(III) of the partition theorem for every stack size, decided by an
-//! SMT solver on a union of linear families (a built-in theorem or a families file).
+//! SMT solver on a union of linear families (a built-in theorem or a families file), or with
+//! `--automata` by finite automata (xor included).
 
 use clap::Args;
 use nimlab_core::Error;
@@ -39,12 +40,20 @@ pub struct ProveArgs {
     /// Also write each query as an SMT-LIB2 file in DIR (a header comment says what it states).
     #[arg(long, value_name = "DIR")]
     emit: Option<PathBuf>,
+    /// Decide the conditions with finite automata on the entries' binary digits instead of the SMT
+    /// solver: for every entry size, xor included (CN, Nim, complexes); --timeout bounds the whole run.
+    #[arg(long, conflicts_with_all = ["bits", "solver", "emit"])]
+    automata: bool,
 }
 
 fn conjecture(a: &ProveArgs) -> Result<Conjecture, Error> {
     let mut c = families(a)?;
     c.bits = a.bits;
-    c.validate()?;
+    if a.automata {
+        c.validate_shape()?;
+    } else {
+        c.validate()?;
+    }
     Ok(c)
 }
 
@@ -114,8 +123,12 @@ fn text(r: &Report) -> String {
     let below = format!("proved for entries below 2^{}", r.bits.unwrap_or(0));
     let verdict = match r.verdict {
         Status::Proved if r.bits.is_some() => below.as_str(),
+        Status::Proved if r.method == "automata" => "proved for every stack size (by automata)",
         Status::Proved => "proved for every stack size",
         Status::Refuted => "refuted",
+        Status::Unknown if r.method == "automata" => {
+            "unknown (the automata did not finish within the limits for some condition)"
+        }
         Status::Unknown => "unknown (the solver gave no answer for some condition)",
     };
     let mut out = format!("{}, {}: {verdict} ({:.2} s)\n", r.game, r.source, r.seconds);
@@ -134,6 +147,10 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         ));
     }
     let c = conjecture(a)?;
+    if a.automata {
+        let report = nimlab_prove::prove_automata(&c, Duration::from_secs(a.timeout))?;
+        return Ok(finish(a, &report));
+    }
     if let Some(dir) = &a.emit {
         let files = nimlab_prove::emit(&c, dir)?;
         if !a.json {
@@ -145,14 +162,19 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         timeout: Duration::from_secs(a.timeout),
     };
     let report = nimlab_prove::prove(&c, &solver)?;
+    Ok(finish(a, &report))
+}
+
+/// Prints the report; the exit status.
+fn finish(a: &ProveArgs, report: &Report) -> ExitCode {
     if a.json {
         println!("{}", report.to_json());
     } else {
-        print!("{}", text(&report));
+        print!("{}", text(report));
     }
-    Ok(ExitCode::from(match report.verdict {
+    ExitCode::from(match report.verdict {
         Status::Proved => 0,
         Status::Refuted => 1,
         Status::Unknown => 3,
-    }))
+    })
 }

@@ -243,3 +243,55 @@ fn xor_families_are_proved_below_2_w() {
         "1 to 32",
     );
 }
+
+/// `--automata`: xor families proved for every size (text and JSON say so, with the method); a
+/// wrong variant refuted with a re-checked counterexample; contradictory options and SCN refused in
+/// one line with exit 2. Needs no solver.
+#[test]
+fn automata_prove_xor_families_for_every_size() {
+    let (code, v) = prove_json(&["CN(6,4)", "--theorem", "cn-6-4", "--automata"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["range"], "all");
+    assert_eq!(v["method"], "automata");
+    assert!(v["bits"].is_null());
+    let out = nimlab(&["prove", "CN(3,1)", "--theorem", "bouton", "--automata"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("CN(3,1), theorem bouton: proved for every stack size (by automata)"),
+        "{text}"
+    );
+    // Nim's P-set without the positions of stack sum 6: (1,2,3) is P and has no move into the set.
+    let dir = TempDir::new("prove-automata");
+    let file = dir.write(
+        "nim-wrong.toml",
+        "game = \"CN(3,1)\"\nreading = \"any\"\n[[family]]\nname = \"w\"\nrelations = [\"xor(a, b, c) = 0\", \"a + b + c != 6\"]\n",
+    );
+    let f = file.as_str();
+    let out = nimlab(&["prove", "CN(3,1)", "--families", f, "--automata", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "refuted");
+    assert_eq!(v["conditions"][1]["status"], "refuted");
+    let p = &v["conditions"][1]["counterexample"]["position"];
+    let p: Vec<u64> = serde_json::from_value(p.clone()).unwrap();
+    assert_eq!(p.iter().sum::<u64>(), 6, "{v}");
+    assert_eq!(p[0] ^ p[1] ^ p[2], 0, "{v}");
+    fails(
+        &[
+            "prove",
+            "CN(6,4)",
+            "--theorem",
+            "cn-6-4",
+            "--automata",
+            "--bits",
+            "3",
+        ],
+        "--bits",
+    );
+    fails(
+        &["prove", "SCN(4,2)", "--theorem", "scn-4-2", "--automata"],
+        "SCN",
+    );
+}

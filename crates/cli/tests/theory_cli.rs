@@ -110,8 +110,9 @@ fn explain_falls_back_to_search() {
     assert_eq!(v["outcome"], "P");
 }
 
-/// `theory --json` says for each entry how it was checked: by `prove` for every stack size or below 2^w
-/// (the prove crate's tests `every_entry_listed_as_proved_is_proved` and
+/// `theory --json` says for each entry how it was checked: by `prove` for every stack size (SMT or
+/// automata) or below 2^w (the prove crate's tests `every_entry_listed_as_proved_is_proved`,
+/// `every_entry_listed_as_proved_by_automata_is_proved` and
 /// `every_entry_listed_as_proved_below_2_w_is_proved` run each of those proofs) or on a box.
 #[test]
 fn theory_json_says_how_each_entry_was_checked() {
@@ -134,10 +135,14 @@ fn theory_json_says_how_each_entry_was_checked() {
     let by_id = |id: &str| entries.iter().find(|e| e["id"] == id).unwrap().clone();
     assert_eq!(by_id("cn-7-4")["checked"], "proved for all sizes");
     assert_eq!(by_id("cn-7-4")["proved_on"], serde_json::json!(["CN(7,4)"]));
-    // xor: proved in bit-vectors below 2^w only, never "for all sizes".
+    // xor: proved for all sizes by the automata prover (bit-vector proofs reach only below 2^w).
     assert_eq!(
         by_id("bouton")["checked"],
-        "proved below 2^8 on CN(3,1), CN(4,1); checked on a box"
+        "proved for all sizes on CN(2,1), CN(3,1), CN(4,1), CN(5,1), CN(6,1) (automata); checked on a box for the other games"
+    );
+    assert_eq!(
+        by_id("cn-6-4")["checked"],
+        "proved for all sizes (automata)"
     );
     assert_eq!(by_id("moore")["checked"], "checked on a box");
     assert!(by_id("cn-n-n-1")["checked"]

@@ -305,7 +305,7 @@ impl Conjecture {
                     .find(|f| f.atoms.iter().any(Atom::has_xor))
                 {
                     return Err(Error::Unsupported(format!(
-                        "family {}: xor(...) is not linear arithmetic, so it cannot be proved for every size; prove it for entries below 2^w with --bits W",
+                        "family {}: xor(...) is not linear arithmetic, so the SMT solver cannot prove it for every size: use --automata (every size, CN and complexes) or --bits W (entries below 2^W)",
                         f.name
                     )));
                 }

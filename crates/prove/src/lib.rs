@@ -11,13 +11,16 @@
 //! search before it is reported.
 //!
 //! Families that use `xor` are not linear; they are proved in bit-vector arithmetic for entries below
-//! 2^w ([`arith`]), and the report says so (`range`).
+//! 2^w ([`arith`]), and the report says so (`range`), or for every entry size by finite automata
+//! reading the entries' binary digits ([`automata`], [`prove_automata`]; CN, Nim and complexes).
 //!
-//! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`conjecture`] (families, membership, the families file
+//! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`automata`] (the
+//! automata prover), [`conjecture`] (families, membership, the families file
 //! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`]
 //! (running, re-checking, the report), [`proved`] (the registry entries it proves, for `nimlab theory`).
 
 pub mod arith;
+pub mod automata;
 pub mod conjecture;
 pub mod encode;
 pub mod expr;
@@ -30,5 +33,5 @@ pub use conjecture::{
     from_theorem, from_toml, from_toml_any, Conjecture, Kind, PFamily, ReadingRule, Ruleset,
 };
 pub use encode::Condition;
-pub use prove::{emit, prove, ConditionReport, Counterexample, Report, Status};
+pub use prove::{emit, prove, prove_automata, ConditionReport, Counterexample, Report, Status};
 pub use solver::{Answer, Solver};

@@ -2,6 +2,7 @@
 //! own exact machinery before it is reported: membership by [`Conjecture::contains`], legality of the
 //! move by the game's `for_each_option`, and for (II) the search over every option of the position.
 
+use crate::automata::{self, Budget, Stop};
 use crate::conjecture::{Conjecture, Kind};
 use crate::encode::{queries, Condition, Query};
 use crate::solver::{Answer, Solver};
@@ -57,6 +58,8 @@ pub struct Report {
     pub verdict: Status,
     pub seconds: f64,
     pub conditions: Vec<ConditionReport>,
+    /// How the conditions were decided: `"smt"` (the solver) or `"automata"` ([`prove_automata`]).
+    pub method: &'static str,
 }
 
 impl Report {
@@ -68,6 +71,7 @@ impl Report {
             "verdict": self.verdict.name(),
             "range": self.range(),
             "bits": self.bits,
+            "method": self.method,
             "seconds": round(self.seconds),
             "conditions": self.conditions.iter().map(|c| json!({
                 "condition": c.condition.name(),
@@ -134,6 +138,7 @@ pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
         verdict,
         seconds: start.elapsed().as_secs_f64(),
         conditions,
+        method: "smt",
     })
 }
 
@@ -158,7 +163,7 @@ pub fn condition(c: &Conjecture, cond: Condition, solver: &Solver) -> Result<Con
                     Kind::Scn => format!("{why} (circles of {} piles)", q.len),
                 });
             }
-            Answer::Sat(values) => match recheck(c, &q, &values)? {
+            Answer::Sat(values) => match recheck(c, q.condition, q.x.len(), &values)? {
                 Ok(cx) => {
                     report.status = Status::Refuted;
                     report.counterexample = Some(cx);
@@ -228,16 +233,16 @@ fn is_option(game: &dyn Game, p: &[u64], q: &[u64]) -> Result<bool> {
 /// counterexample, so the encoding is wrong.
 fn recheck(
     c: &Conjecture,
-    q: &Query,
+    condition: Condition,
+    m: usize,
     values: &[i128],
 ) -> Result<std::result::Result<Counterexample, String>> {
     let game = c.game.game();
     let game = game.as_ref();
-    let m = q.x.len();
     let bug = |what: String| {
         Error::Unsupported(format!(
-            "internal error: the solver's counterexample to condition ({}) does not re-check: {what} (a bug in prove's encoding; nothing is reported as refuted)",
-            q.condition.name()
+            "internal error: the counterexample to condition ({}) does not re-check: {what} (a bug in prove's encoding; nothing is reported as refuted)",
+            condition.name()
         ))
     };
     let x = to_pos(&values[..m]).ok_or_else(|| bug(format!("negative entry in {values:?}")))?;
@@ -249,7 +254,7 @@ fn recheck(
         )));
     }
     let shown = nimlab_core::position::format_tuple;
-    match q.condition {
+    match condition {
         Condition::I => {
             let yv =
                 to_pos(&values[m..]).ok_or_else(|| bug(format!("negative entry in {values:?}")))?;
@@ -317,4 +322,122 @@ fn recheck(
             }))
         }
     }
+}
+
+/// Most states of any automaton of [`prove_automata`].
+pub const AUTOMATA_MAX_STATES: usize = 4_000_000;
+
+/// Decides the three conditions for `c` with finite automata ([`crate::automata`]), for every entry
+/// size, `xor` included; CN, Nim and complexes. Counterexamples are re-checked as the solver's are.
+/// A time limit or state cap reached makes the conditions not yet decided `unknown`.
+pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
+    c.validate_shape()?;
+    let start = Instant::now();
+    let budget = Budget {
+        deadline: start + timeout,
+        max_states: AUTOMATA_MAX_STATES,
+    };
+    let m = c.game.n;
+    let unknown = |cond: Condition, why: String| ConditionReport {
+        condition: cond,
+        status: Status::Unknown,
+        seconds: start.elapsed().as_secs_f64(),
+        counterexample: None,
+        reason: Some(why),
+    };
+    let mut conditions = Vec::new();
+    match automata::conditions(c, &budget) {
+        Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
+        Err(Stop::Limit(why)) => {
+            conditions.push(unknown(Condition::I, why.clone()));
+            conditions.push(unknown(Condition::II, why));
+        }
+        Ok(a) => {
+            let (one, one_took) = a.joined;
+            conditions.push(match one {
+                Err(Stop::Limit(why)) | Err(Stop::Unsupported(why)) => unknown(Condition::I, why),
+                Ok(None) => proved(Condition::I, one_took),
+                Ok(Some((x, y))) => {
+                    let xy: Vec<u128> = x.iter().chain(&y).copied().collect();
+                    refute(c, Condition::I, m, &xy, one_took)?
+                }
+            });
+            let (two, two_took) = a.stranded;
+            conditions.push(match two {
+                Err(Stop::Limit(why)) | Err(Stop::Unsupported(why)) => unknown(Condition::II, why),
+                Ok(None) => proved(Condition::II, two_took),
+                Ok(Some(x)) => refute(c, Condition::II, m, &x, two_took)?,
+            });
+        }
+    }
+    // (III): the terminal position, by exact membership.
+    let t0 = Instant::now();
+    let three = if c.contains(&vec![0u64; m]) {
+        proved(Condition::III, t0.elapsed().as_secs_f64())
+    } else {
+        refute(
+            c,
+            Condition::III,
+            m,
+            &vec![0u128; m],
+            t0.elapsed().as_secs_f64(),
+        )?
+    };
+    conditions.push(three);
+    let verdict = if conditions.iter().any(|r| r.status == Status::Refuted) {
+        Status::Refuted
+    } else if conditions.iter().any(|r| r.status == Status::Unknown) {
+        Status::Unknown
+    } else {
+        Status::Proved
+    };
+    Ok(Report {
+        game: c.game.id(),
+        source: c.source.clone(),
+        bits: None,
+        verdict,
+        seconds: start.elapsed().as_secs_f64(),
+        conditions,
+        method: "automata",
+    })
+}
+
+fn proved(condition: Condition, seconds: f64) -> ConditionReport {
+    ConditionReport {
+        condition,
+        status: Status::Proved,
+        seconds,
+        counterexample: None,
+        reason: None,
+    }
+}
+
+/// An automaton's counterexample, re-checked by exact search: refuted, or unknown when it is too
+/// large to re-check.
+fn refute(
+    c: &Conjecture,
+    condition: Condition,
+    m: usize,
+    word: &[u128],
+    seconds: f64,
+) -> Result<ConditionReport> {
+    let mut r = proved(condition, seconds);
+    let values: Option<Vec<i128>> = word.iter().map(|&v| i128::try_from(v).ok()).collect();
+    let checked = match values {
+        Some(v) => recheck(c, condition, m, &v)?,
+        None => Err(format!(
+            "the counterexample {word:?} is too large to re-check"
+        )),
+    };
+    match checked {
+        Ok(cx) => {
+            r.status = Status::Refuted;
+            r.counterexample = Some(cx);
+        }
+        Err(why) => {
+            r.status = Status::Unknown;
+            r.reason = Some(why);
+        }
+    }
+    Ok(r)
 }

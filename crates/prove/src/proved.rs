@@ -32,11 +32,36 @@ pub const PROVED_BELOW: &[(&str, &[&str], u32)] = &[
     ("bouton", &["CN(3,1)", "CN(4,1)"], 8),
 ];
 
+/// Registry entries whose families use xor, proved for every stack size by the automata prover
+/// (`prove --automata`) on the games listed (the test `every_entry_listed_as_proved_by_automata_is_proved`
+/// in tests/automata.rs runs each).
+pub const PROVED_BY_AUTOMATA: &[(&str, &[&str])] = &[
+    ("cn-6-4", &["CN(6,4)"]),
+    (
+        "bouton",
+        &["CN(2,1)", "CN(3,1)", "CN(4,1)", "CN(5,1)", "CN(6,1)"],
+    ),
+];
+
 /// How the registry entry `id` is checked: `"proved for all sizes"` (one game, proved by `prove`),
 /// `"proved for all sizes on G1, G2, ...; checked on a box for the other games"` (a family of games),
 /// `"proved below 2^w on G1, ...; checked on a box"` (bit-vectors), or `"checked on a box"` (the test
-/// harness's boxes); with the games proved on.
+/// harness's boxes); `(automata)` follows "proved for all sizes" where the automata prover proved it;
+/// with the games proved on.
 pub fn checked(id: &str) -> (String, Vec<&'static str>) {
+    match PROVED_BY_AUTOMATA.iter().find(|(i, _)| *i == id) {
+        Some((_, [game])) => return ("proved for all sizes (automata)".into(), vec![*game]),
+        Some((_, games)) => {
+            return (
+                format!(
+                    "proved for all sizes on {} (automata); checked on a box for the other games",
+                    games.join(", ")
+                ),
+                games.to_vec(),
+            )
+        }
+        None => {}
+    }
     if let Some((_, games, w)) = PROVED_BELOW.iter().find(|(i, _, _)| *i == id) {
         return (
             format!(

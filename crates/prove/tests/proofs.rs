@@ -5,58 +5,12 @@
 //! a weakened relation lets in an N-position that moves into the set.
 
 mod common;
+use common::{mutate, Wrong};
 
-use nimlab_prove::expr::parse_relation;
 use nimlab_prove::prove::condition;
 use nimlab_prove::{
     from_theorem, from_toml, prove, Condition, Conjecture, Ruleset, Solver, Status,
 };
-
-/// A deliberately wrong variant of a theorem's families.
-enum Wrong {
-    /// Leave out every family with this name: condition (II) must fail.
-    Drop(&'static str),
-    /// In the family with this name, replace the relation written `old` (as the prover prints it) by
-    /// `new`, or remove it (`None`): a weaker family, so condition (I) must fail.
-    Weaken(&'static str, &'static str, Option<&'static str>),
-    /// Add a relation to every family with this name: a smaller set, so condition (II) must fail.
-    Strengthen(&'static str, &'static str),
-}
-
-fn mutate(c: &Conjecture, w: &Wrong) -> (Conjecture, Condition) {
-    let mut c = c.clone();
-    let before = c.families.len();
-    let cond = match w {
-        Wrong::Drop(name) => {
-            c.families.retain(|f| f.name != *name);
-            Condition::II
-        }
-        Wrong::Weaken(name, old, new) => {
-            let mut done = 0;
-            for f in c.families.iter_mut().filter(|f| f.name == *name) {
-                let i = f.atoms.iter().position(|a| a.to_string() == *old);
-                let Some(i) = i else { continue };
-                f.atoms.remove(i);
-                if let Some(n) = new {
-                    f.atoms.extend(parse_relation(n, f.len).unwrap());
-                }
-                done += 1;
-            }
-            assert!(done > 0, "{}: no family {name} with {old:?}", c.source);
-            Condition::I
-        }
-        Wrong::Strengthen(name, rel) => {
-            for f in c.families.iter_mut().filter(|f| f.name == *name) {
-                f.atoms.extend(parse_relation(rel, f.len).unwrap());
-            }
-            Condition::II
-        }
-    };
-    if let Wrong::Drop(name) = w {
-        assert!(c.families.len() < before, "{}: no family {name}", c.source);
-    }
-    (c, cond)
-}
 
 /// The wrong variant is refuted on `cond`, with a counterexample that checks out.
 fn refuted(s: &Solver, theorem: &str, c: &Conjecture, cond: Condition) {
@@ -69,39 +23,7 @@ fn refuted(s: &Solver, theorem: &str, c: &Conjecture, cond: Condition) {
         cond.name()
     );
     let cx = r.counterexample.expect("a counterexample");
-    let game = c.game.game();
-    let t = nimlab_theory::by_id(theorem).unwrap();
-    let is_p = |p: &[u64]| t.decide(game.as_ref(), p).unwrap().is_p;
-    let x = &cx.position;
-    game.validate(x).unwrap();
-    let options = game.options(x).unwrap();
-    match cond {
-        Condition::I => {
-            let y = cx.move_to.as_ref().expect("a move");
-            assert!(options.contains(y), "{x:?} -> {y:?} is not a move");
-            assert!(c.contains(x) && c.contains(y), "{x:?} -> {y:?}");
-            assert!(
-                !(is_p(x) && is_p(y)),
-                "{x:?} -> {y:?} joins two P-positions"
-            );
-        }
-        Condition::II => {
-            assert!(cx.move_to.is_none());
-            assert!(!options.is_empty() && !c.contains(x), "{x:?}");
-            assert!(
-                options.iter().all(|y| !c.contains(y)),
-                "{x:?} has a move into the set"
-            );
-            // The set misses a P-position: x itself, or the target of each of x's winning moves.
-            assert!(
-                is_p(x) || options.iter().any(|y| is_p(y)),
-                "{x:?} is N with no move to a P-position"
-            );
-        }
-        Condition::III => {
-            assert!(options.is_empty() && !c.contains(x), "{x:?}");
-        }
-    }
+    common::confirms(theorem, c, cond, &cx);
 }
 
 /// Proves the theorem `id` for `game`, then refutes each wrong variant.
@@ -353,10 +275,6 @@ fn every_entry_listed_as_proved_below_2_w_is_proved() {
             );
         }
     }
-    assert_eq!(
-        nimlab_prove::proved::checked("cn-6-4").0,
-        "proved below 2^4 on CN(6,4); checked on a box"
-    );
 }
 
 /// Proves `id` on `game` for entries below `2^bits` (bit-vectors: the families use xor), then refutes
