@@ -144,7 +144,10 @@ fn theory_json_says_how_each_entry_was_checked() {
         by_id("cn-6-4")["checked"],
         "proved for all sizes (automata)"
     );
-    assert_eq!(by_id("moore")["checked"], "checked on a box");
+    assert!(by_id("moore")["checked"]
+        .as_str()
+        .unwrap()
+        .starts_with("proved for all sizes on 4 to 7 heaps"));
     assert!(by_id("cn-n-n-1")["checked"]
         .as_str()
         .unwrap()

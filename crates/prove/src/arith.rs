@@ -46,6 +46,8 @@ pub fn bound(e: &Expr, w: u32) -> Option<u128> {
             let j = v.iter().map(|e| bound(e, w).map(bits)).max()??;
             (1u128 << j) - 1
         }
+        // Only the automata prover decides colsum.
+        Expr::ColSum(..) => return None,
     };
     (b <= 1u128 << 100).then_some(b)
 }
@@ -158,6 +160,7 @@ impl Arith {
                     Arith::Bv { .. } => format!("(bvsmod {s} {})", self.lit(*m)),
                 }
             }
+            Expr::ColSum(..) => return None,
             Expr::Xor(v) => {
                 if self == Arith::Int {
                     return None;

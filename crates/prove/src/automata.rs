@@ -442,6 +442,9 @@ enum Cond {
     Lin(Lin, Sign),
     /// The bitwise xor of these tracks is 0.
     Xor(Vec<usize>),
+    /// At every binary digit the number of these tracks with a 1 is (`true`) or is not everywhere
+    /// (`false`) a multiple of `m`.
+    ColSum(i128, Vec<usize>, bool),
 }
 
 /// One case of an expression: its value, valid under the guards.
@@ -449,6 +452,43 @@ enum Cond {
 struct Alt {
     guards: Vec<Cond>,
     val: Lin,
+}
+
+/// Values on tracks: the conditions that define the new tracks, and the tracks in order.
+type Tracked = (Vec<Cond>, Vec<usize>);
+
+/// The arguments of `xor` or `colsum` as tracks, one case per combination of their cases: a slot is
+/// its own track, any other value a new track equal to it (tracks are never negative, as exact
+/// evaluation wants of these arguments).
+fn argument_tracks(
+    args: &[Expr],
+    slot: &dyn Fn(usize) -> usize,
+    fresh: &mut usize,
+) -> Result<Vec<Tracked>, Stop> {
+    let cs = args
+        .iter()
+        .map(|e| cases(e, slot, fresh))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(combos(&cs)
+        .into_iter()
+        .map(|c| {
+            let mut guards: Vec<Cond> = c.iter().flat_map(|a| a.guards.clone()).collect();
+            let mut xs = Vec::new();
+            for a in &c {
+                let single =
+                    a.val.c == 0 && a.val.terms.len() == 1 && a.val.terms.values().all(|&k| k == 1);
+                if single {
+                    xs.push(*a.val.terms.keys().next().expect("one term"));
+                } else {
+                    let t = *fresh;
+                    *fresh += 1;
+                    guards.push(compare(&Lin::track(t), Cmp::Eq, &a.val));
+                    xs.push(t);
+                }
+            }
+            (guards, xs)
+        })
+        .collect())
 }
 
 /// `l op r` as conditions on `l - r`.
@@ -567,31 +607,16 @@ fn cases(e: &Expr, slot: &dyn Fn(usize) -> usize, fresh: &mut usize) -> Result<V
                 })
                 .collect()
         }
+        Expr::ColSum(..) => {
+            return Err(Stop::Unsupported(
+                "colsum(...) is supported by the automata prover only as `colsum(...) = 0` or `colsum(...) != 0`".into(),
+            ))
+        }
         Expr::Xor(v) => {
-            // Each argument is a track (a new one equal to it unless it is a slot), the value a new
-            // track whose xor with them is 0. Tracks are never negative, as exact evaluation wants.
-            let args = v
-                .iter()
-                .map(|e| cases(e, slot, fresh))
-                .collect::<Result<Vec<_>, _>>()?;
-            combos(&args)
+            // The value is a new track whose xor with the arguments' tracks is 0.
+            argument_tracks(v, slot, fresh)?
                 .into_iter()
-                .map(|c| {
-                    let mut guards = guards_of(&c);
-                    let mut xs = Vec::new();
-                    for a in &c {
-                        let single = a.val.c == 0
-                            && a.val.terms.len() == 1
-                            && a.val.terms.values().all(|&k| k == 1);
-                        if single {
-                            xs.push(*a.val.terms.keys().next().expect("one term"));
-                        } else {
-                            let t = *fresh;
-                            *fresh += 1;
-                            guards.push(compare(&Lin::track(t), Cmp::Eq, &a.val));
-                            xs.push(t);
-                        }
-                    }
+                .map(|(mut guards, mut xs)| {
                     let t = *fresh;
                     *fresh += 1;
                     xs.push(t);
@@ -679,6 +704,18 @@ fn cond_dfa(tracks: usize, c: &Cond, budget: &Budget) -> Result<Dfa, Stop> {
     match c {
         Cond::Lin(l, s) => linear(tracks, l, *s, budget),
         Cond::Xor(xs) => xor_zero(tracks, xs, budget),
+        Cond::ColSum(m, xs, zero) => {
+            let mask: u32 = xs.iter().map(|&t| 1u32 << t).sum();
+            let m = *m as u32;
+            // State: a digit whose count is not a multiple of m has been read.
+            Dfa::explore(
+                tracks,
+                false,
+                |&bad, l| bad || !(l & mask).count_ones().is_multiple_of(m),
+                |&bad| bad != *zero,
+                budget,
+            )
+        }
     }
 }
 
@@ -702,6 +739,33 @@ fn atom_dfa(
     budget: &Budget,
 ) -> Result<Dfa, Stop> {
     let mut fresh = places;
+    let colsum = match (&atom.left, atom.op, &atom.right) {
+        (Expr::ColSum(m, v), op, Expr::Num(0)) | (Expr::Num(0), op, Expr::ColSum(m, v))
+            if matches!(op, Cmp::Eq | Cmp::Ne) =>
+        {
+            Some((*m, v, op == Cmp::Eq))
+        }
+        _ => None,
+    };
+    if let Some((m, v, zero)) = colsum {
+        let alts = argument_tracks(v, slot, &mut fresh)?;
+        let tracks = fresh;
+        if tracks > MAX_TRACKS {
+            return Err(Stop::Unsupported(format!(
+                "the relation {atom} needs too many auxiliary values"
+            )));
+        }
+        let mut acc = always(tracks, false, budget)?;
+        for (mut guards, xs) in alts {
+            guards.push(Cond::ColSum(m, xs, zero));
+            acc = Dfa::product(&acc, &all_of(tracks, &guards, budget)?, true, budget)?;
+        }
+        return if tracks == places {
+            Ok(acc)
+        } else {
+            acc.project(&(0..places).collect::<Vec<_>>(), budget)
+        };
+    }
     let left = cases(&atom.left, slot, &mut fresh)?;
     let right = cases(&atom.right, slot, &mut fresh)?;
     let tracks = fresh;

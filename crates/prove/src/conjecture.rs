@@ -297,6 +297,16 @@ impl Conjecture {
     /// The arithmetic of the queries: integers, or bit-vectors when [`Conjecture::bits`] is set.
     pub fn arith(&self) -> Result<Arith> {
         let atoms = self.families.iter().flat_map(|f| f.atoms.iter());
+        if let Some(f) = self.families.iter().find(|f| {
+            f.atoms
+                .iter()
+                .any(|a| a.left.has_colsum() || a.right.has_colsum())
+        }) {
+            return Err(Error::Unsupported(format!(
+                "family {}: colsum(...) is decided only by the automata prover: use --automata",
+                f.name
+            )));
+        }
         match self.bits {
             None => {
                 if let Some(f) = self
@@ -530,6 +540,32 @@ fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
     let (target, map) = rules.relabeling.clone().ok_or_else(|| {
         no("not a relabeling of CN(n,k) or Moore's Nim, so no built-in result applies; give the families with --families".into())
     })?;
+    // Moore's Nim_k: every binary digit's count of ones is a multiple of k + 1 (colsum; the
+    // automata prover decides it). The relation is symmetric, so the stacks are read as they are.
+    let moore_k = target
+        .strip_prefix("moore(")
+        .and_then(|t| t.strip_suffix(')'))
+        .and_then(|t| t.parse::<u64>().ok());
+    if let (Some(k), "moore" | "relabeled") = (moore_k, id) {
+        let n = map.len();
+        let family = PFamily::parse(
+            "column sums divisible by k+1",
+            n,
+            &[format!("colsum({}, {}) = 0", k + 1, letters(n).join(", "))],
+        )?;
+        let c = Conjecture {
+            game,
+            reading: ReadingRule::Plain,
+            families: vec![family],
+            source: format!(
+                "theorem moore through the relabeling {}",
+                describe_map(&map, &target)
+            ),
+            bits: None,
+        };
+        c.validate_shape()?;
+        return Ok(c);
+    }
     let cn = match Ruleset::parse(&target) {
         Ok(r) if r.kind == Kind::Cn => r,
         _ => {

@@ -18,6 +18,10 @@ pub enum Expr {
     Mod(Box<Expr>, i128),
     /// Bitwise exclusive or of non-negative values (not linear: proofs go to bit-vectors).
     Xor(Vec<Expr>),
+    /// `colsum(M, e1, ..., ek)`: for each binary digit, the number of the (non-negative) values with
+    /// a 1 there, modulo `M`, read as a base-`M` numeral: 0 exactly when every digit's count is a
+    /// multiple of `M` (Moore's Nim); `colsum(2, ...)` is `xor(...)`. Decided by the automata prover.
+    ColSum(i128, Vec<Expr>),
 }
 
 /// A comparison operator.
@@ -99,13 +103,41 @@ impl Expr {
                 }
                 x
             }
+            Expr::ColSum(m, v) => {
+                let vals = v
+                    .iter()
+                    .map(|e| e.eval(t).filter(|&a| a >= 0))
+                    .collect::<Option<Vec<_>>>()?;
+                let mut out: i128 = 0;
+                let mut place: i128 = 1;
+                for j in 0..127 {
+                    let ones = vals.iter().filter(|&&a| (a >> j) & 1 == 1).count() as i128;
+                    out = out.checked_add(place.checked_mul(ones % m)?)?;
+                    if vals.iter().all(|&a| a >> j <= 1) {
+                        break;
+                    }
+                    place = place.checked_mul(*m)?;
+                }
+                out
+            }
         })
     }
 
-    /// True when the expression uses `xor`.
+    /// True when the expression uses `colsum`, which only the automata prover decides.
+    pub fn has_colsum(&self) -> bool {
+        match self {
+            Expr::ColSum(..) => true,
+            Expr::Num(_) | Expr::Slot(_) => false,
+            Expr::Sum(t) => t.iter().any(|(_, e)| e.has_colsum()),
+            Expr::Min(v) | Expr::Max(v) | Expr::Xor(v) => v.iter().any(Expr::has_colsum),
+            Expr::Mod(e, _) => e.has_colsum(),
+        }
+    }
+
+    /// True when the expression uses `xor` (or `colsum`).
     pub fn has_xor(&self) -> bool {
         match self {
-            Expr::Xor(_) => true,
+            Expr::Xor(_) | Expr::ColSum(..) => true,
             Expr::Num(_) | Expr::Slot(_) => false,
             Expr::Sum(t) => t.iter().any(|(_, e)| e.has_xor()),
             Expr::Min(v) | Expr::Max(v) => v.iter().any(Expr::has_xor),
@@ -119,7 +151,9 @@ impl Expr {
             Expr::Num(_) => None,
             Expr::Slot(i) => Some(*i),
             Expr::Sum(t) => t.iter().filter_map(|(_, e)| e.max_slot()).max(),
-            Expr::Min(v) | Expr::Max(v) | Expr::Xor(v) => v.iter().filter_map(Expr::max_slot).max(),
+            Expr::Min(v) | Expr::Max(v) | Expr::Xor(v) | Expr::ColSum(_, v) => {
+                v.iter().filter_map(Expr::max_slot).max()
+            }
             Expr::Mod(e, _) => e.max_slot(),
         }
     }
@@ -180,6 +214,7 @@ impl fmt::Display for Expr {
             Expr::Max(v) => write!(f, "max({})", list(v)),
             Expr::Mod(e, m) => write!(f, "mod({e}, {m})"),
             Expr::Xor(v) => write!(f, "xor({})", list(v)),
+            Expr::ColSum(m, v) => write!(f, "colsum({m}, {})", list(v)),
         }
     }
 }
@@ -368,6 +403,15 @@ impl Parser {
                     "min" => Ok(Expr::Min(args)),
                     "max" => Ok(Expr::Max(args)),
                     "xor" => Ok(Expr::Xor(args)),
+                    "colsum" => match args.as_slice() {
+                        [Expr::Num(m), rest @ ..] if *m >= 2 && !rest.is_empty() => {
+                            Ok(Expr::ColSum(*m, rest.to_vec()))
+                        }
+                        _ => Err(ParseError(
+                            "colsum(M, e1, ...) needs a number M >= 2 and at least one value"
+                                .into(),
+                        )),
+                    },
                     "mod" => match args.as_slice() {
                         [e, Expr::Num(m)] if *m > 0 => Ok(Expr::Mod(Box::new(e.clone()), *m)),
                         _ => Err(ParseError(
@@ -375,7 +419,7 @@ impl Parser {
                         )),
                     },
                     _ => Err(ParseError(format!(
-                        "unknown function {name} (known: min, max, mod, xor)"
+                        "unknown function {name} (known: min, max, mod, xor, colsum)"
                     ))),
                 }
             }

@@ -43,12 +43,43 @@ pub const PROVED_BY_AUTOMATA: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Moore's Nim_k on n heaps, as the complex of all k-sets of n stacks (`moore(k)` relabeled), proved
+/// for every heap size by the automata prover for these (n, every k from 2 to n - 2) (the test
+/// `moore_for_every_size` in tests/automata.rs runs each; k = 1 is Nim, k = n - 1 is CN(n, n-1)).
+pub const MOORE_PROVED_HEAPS: std::ops::RangeInclusive<usize> = 4..=7;
+
+/// The complex of every k-set of n stacks, as nimlab names it.
+pub fn all_k_sets(n: usize, k: usize) -> String {
+    fn sets(from: usize, n: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<String>) {
+        if cur.len() == k {
+            let s: Vec<String> = cur.iter().map(|i| i.to_string()).collect();
+            out.push(format!("{{{}}}", s.join(",")));
+            return;
+        }
+        for i in from..=n {
+            cur.push(i);
+            sets(i + 1, n, k, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    sets(1, n, k, &mut Vec::new(), &mut out);
+    format!("simplicial({})", out.join(","))
+}
+
 /// How the registry entry `id` is checked: `"proved for all sizes"` (one game, proved by `prove`),
 /// `"proved for all sizes on G1, G2, ...; checked on a box for the other games"` (a family of games),
 /// `"proved below 2^w on G1, ...; checked on a box"` (bit-vectors), or `"checked on a box"` (the test
 /// harness's boxes); `(automata)` follows "proved for all sizes" where the automata prover proved it;
 /// with the games proved on.
 pub fn checked(id: &str) -> (String, Vec<&'static str>) {
+    if id == "moore" {
+        let (lo, hi) = (MOORE_PROVED_HEAPS.start(), MOORE_PROVED_HEAPS.end());
+        return (
+            format!("proved for all sizes on {lo} to {hi} heaps, every k from 2 to heaps - 2, as the complex of all k-sets (automata); checked on a box for the other games"),
+            vec!["moore(k) on n heaps: simplicial(all k-sets of n stacks)"],
+        );
+    }
     match PROVED_BY_AUTOMATA.iter().find(|(i, _)| *i == id) {
         Some((_, [game])) => return ("proved for all sizes (automata)".into(), vec![*game]),
         Some((_, games)) => {

@@ -300,3 +300,91 @@ fn every_entry_listed_as_proved_by_automata_is_proved() {
         "proved for all sizes (automata)"
     );
 }
+
+/// Moore's Nim_k as the complex of all k-sets of n stacks: the `colsum` family equals the theory
+/// crate's own test of Moore's rule on whole boxes, is proved for every heap size, and two wrong
+/// variants are refuted with counterexamples that check out against Moore's rule.
+#[test]
+fn moore_for_every_size() {
+    use nimlab_prove::proved::{all_k_sets, MOORE_PROVED_HEAPS};
+    use nimlab_theory::nim::moore_is_p;
+    for n in MOORE_PROVED_HEAPS {
+        for k in 2..=n - 2 {
+            let game = all_k_sets(n, k);
+            let c = theorem("moore", &game);
+            let hi = [0, 0, 0, 0, 15, 7, 4, 3][n];
+            let d = members(&c, n, &budget()).unwrap();
+            for p in boxed(n, hi) {
+                let want = moore_is_p(k as u64, &p);
+                assert_eq!(c.contains(&p), want, "{game} {p:?}");
+                let v: Vec<u128> = p.iter().map(|&x| x as u128).collect();
+                assert_eq!(d.accepts(&v), want, "{game} {p:?}");
+            }
+            let r = prove_automata(&c, Duration::from_secs(120)).unwrap();
+            assert_eq!(r.verdict, Status::Proved, "{game}: {r:?}");
+            if n > 5 {
+                continue;
+            }
+            let letters: Vec<String> = (0..n)
+                .map(|i| ((b'a' + i as u8) as char).to_string())
+                .collect();
+            let is_p = |p: &[u64]| moore_is_p(k as u64, p);
+            // The xor of the heaps instead of Moore's rule: (I) fails.
+            let mut xor = c.clone();
+            xor.families[0] = nimlab_prove::PFamily::parse(
+                "xor",
+                n,
+                &[format!("xor({}) = 0", letters.join(", "))],
+            )
+            .unwrap();
+            let r = prove_automata(&xor, Duration::from_secs(60)).unwrap();
+            let one = &r.conditions[0];
+            assert_eq!(one.status, Status::Refuted, "{game}: {r:?}");
+            let cx = one.counterexample.as_ref().unwrap();
+            let y = cx.move_to.as_ref().unwrap();
+            assert!(xor.contains(&cx.position) && xor.contains(y));
+            assert!(c.game.game().options(&cx.position).unwrap().contains(y));
+            // Without the P-positions of heap sum 2(k+1): (II) fails at one of them or above.
+            let mut fewer = c.clone();
+            fewer.families[0].atoms.extend(
+                nimlab_prove::expr::parse_relation(
+                    &format!("{} != {}", letters.join(" + "), 2 * (k + 1)),
+                    n,
+                )
+                .unwrap(),
+            );
+            let r = prove_automata(&fewer, Duration::from_secs(60)).unwrap();
+            let two = &r.conditions[1];
+            assert_eq!(two.status, Status::Refuted, "{game}: {r:?}");
+            let x = &two.counterexample.as_ref().unwrap().position;
+            let options = c.game.game().options(x).unwrap();
+            assert!(!fewer.contains(x) && options.iter().all(|o| !fewer.contains(o)));
+            assert!(is_p(x) || options.iter().any(|o| is_p(o)), "{game}: {x:?}");
+        }
+    }
+}
+
+#[test]
+fn colsum_2_is_xor() {
+    let text = |rel: &str| {
+        format!("game = \"CN(4,1)\"\nreading = \"any\"\n[[family]]\nname = \"f\"\nrelations = [\"{rel}\"]\n")
+    };
+    // Only `colsum(...) = 0` and `!= 0` are automatic here; other uses are refused in one line.
+    let other = from_toml(&text("colsum(2, a, b + 1, c) = d"), "colsum").unwrap();
+    match members(&other, 4, &budget()) {
+        Err(nimlab_prove::automata::Stop::Unsupported(e)) => assert!(e.contains("colsum"), "{e}"),
+        r => panic!("{:?}", r.map(|d| d.states())),
+    }
+    let x = from_toml(&text("xor(a, b, c, d) = 0"), "xor").unwrap();
+    let y = from_toml(&text("colsum(2, a, b, c, d) = 0"), "colsum").unwrap();
+    let (dx, dy) = (
+        members(&x, 4, &budget()).unwrap(),
+        members(&y, 4, &budget()).unwrap(),
+    );
+    for p in boxed(4, 15) {
+        let v: Vec<u128> = p.iter().map(|&x| x as u128).collect();
+        assert_eq!(x.contains(&p), y.contains(&p), "{p:?}");
+        assert_eq!(dx.accepts(&v), dy.accepts(&v), "{p:?}");
+        assert_eq!(dy.accepts(&v), y.contains(&p), "{p:?}");
+    }
+}
