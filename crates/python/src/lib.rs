@@ -491,9 +491,11 @@ fn verify(
 
 /// `prove`: conditions (I)-(III) for every stack size by an SMT solver, for a built-in result
 /// (`theorem`) or a families file (`families`, TOML); with `bits`, for entries below 2^bits in
-/// bit-vectors (xor); JSON text with the keys of `nimlab prove --json`.
+/// bit-vectors (xor); with `automata`, by the automata prover for every size (xor included, no
+/// solver); JSON text with the keys of `nimlab prove --json`.
 #[pyfunction]
-#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None))]
+#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false))]
+#[allow(clippy::too_many_arguments)]
 fn prove(
     py: Python<'_>,
     game: &str,
@@ -502,7 +504,13 @@ fn prove(
     timeout: u64,
     solver: PathBuf,
     bits: Option<u32>,
+    automata: bool,
 ) -> PyResult<String> {
+    if automata && bits.is_some() {
+        return Err(PyValueError::new_err(
+            "automata=True proves for every size; bits= asks for entries below 2^bits: give one of them",
+        ));
+    }
     if theorem.is_some() == families.is_some() {
         return Err(PyValueError::new_err(
             "give exactly one of theorem=ID and families=FILE",
@@ -531,6 +539,16 @@ fn prove(
         _ => unreachable!("checked above"),
     };
     c.bits = bits;
+    if automata {
+        c.validate_shape().map_err(to_py)?;
+        return blocking(py, None, move |_, _| {
+            Ok(
+                nimlab_prove::prove_automata(&c, Duration::from_secs(timeout))?
+                    .to_json()
+                    .to_string(),
+            )
+        });
+    }
     c.validate().map_err(to_py)?;
     let solver = nimlab_prove::Solver {
         path: solver,

@@ -259,6 +259,10 @@ def test_prove(tmp_path):
     # xor families: only below 2^bits, and refused without bits.
     r = nimlab.prove("CN(6,4)", theorem="cn-6-4", bits=3)
     assert r["verdict"] == "proved" and r["range"] == "entries < 2^3" and r["bits"] == 3
+    r = nimlab.prove("CN(6,4)", theorem="cn-6-4", automata=True)
+    assert r["verdict"] == "proved" and r["range"] == "all" and r["method"] == "automata"
+    with pytest.raises(ValueError, match="bits"):
+        nimlab.prove("CN(6,4)", theorem="cn-6-4", automata=True, bits=3)
     with pytest.raises(ValueError, match="--bits"):
         nimlab.prove("CN(6,4)", theorem="cn-6-4")
     assert [c["condition"] for c in r["conditions"]] == ["I", "II", "III"]

@@ -500,6 +500,7 @@ def prove(
     timeout: int = 120,
     solver: str = "z3",
     bits: Optional[int] = None,
+    automata: bool = False,
 ) -> Dict[str, Any]:
     """Proves a characterization of the P-positions for every stack size: the partition theorem's
     conditions (I)-(III) for a union of linear families (a built-in result ``theorem="cn-7-4"`` or a
@@ -507,9 +508,13 @@ def prove(
     ``nimlab prove --json``: ``verdict`` (``proved``, ``refuted`` or ``unknown``), ``range`` and each
     condition's status, time and counterexample (re-checked by exact search before it is reported).
     Families with ``xor`` (CN(6,4), Nim) are proved for entries below ``2**bits`` only (bit-vector
-    arithmetic; ``range`` says so), e.g. ``prove("CN(6,4)", theorem="cn-6-4", bits=3)``.
-    Without a solver: ``ValueError`` saying how to install one."""
-    return _tuples(json.loads(_nimlab.prove(game, theorem, families, timeout, solver, bits)))
+    arithmetic; ``range`` says so), e.g. ``prove("CN(6,4)", theorem="cn-6-4", bits=3)``, or for every
+    size with ``automata=True`` (finite automata on the binary digits, no solver; CN, Nim and the
+    complexes), e.g. ``prove("CN(6,4)", theorem="cn-6-4", automata=True)``.
+    Without a solver (and without ``automata=True``): ``ValueError`` saying how to install one."""
+    return _tuples(
+        json.loads(_nimlab.prove(game, theorem, families, timeout, solver, bits, automata))
+    )
 
 
 def _svg(g: Game, p: Tuple[int, ...]) -> str:
