@@ -9,7 +9,7 @@
 #![cfg(feature = "mpi")]
 
 mod common;
-use common::{cmd, ok, parse, success, TempDir};
+use common::{cmd, entry, ok, progress, success, TempDir};
 use nimlab_tables::checkpoint;
 use serde_json::Value;
 use std::path::Path;
@@ -40,25 +40,6 @@ fn mpirun(test: &str, ranks: usize) -> Option<Command> {
         // Two ranks per core at most here: one thread each.
         .env("RAYON_NUM_THREADS", "1");
     Some(c)
-}
-
-/// The one store entry of `db`, without its id, time and date.
-fn entry(db: &str) -> Value {
-    let list = parse("store list", &ok(&["store", "list", "--json", "--db", db]));
-    let all = list.as_array().unwrap();
-    assert_eq!(all.len(), 1, "one table in {db}: {list}");
-    let mut e = all[0].clone();
-    for f in ["id", "seconds", "created"] {
-        e.as_object_mut().unwrap().remove(f);
-    }
-    e
-}
-
-fn progress(db: &str) -> Option<f64> {
-    checkpoint::list(Path::new(db))
-        .into_iter()
-        .find_map(|(_, h)| h.ok())
-        .map(|h| h.percent())
 }
 
 /// The table as one process computes it (CSV rows, store entry), checked against the plain search

@@ -7,7 +7,7 @@
 //! checkpoints are refused with one line.
 
 mod common;
-use common::{cmd, fails, nimlab, ok, parse, success, TempDir};
+use common::{cmd, entry, fails, nimlab, ok, progress, success, TempDir};
 use nimlab_tables::checkpoint;
 use serde_json::Value;
 use std::path::Path;
@@ -21,26 +21,6 @@ fn uninterrupted(args: &[&str], dir: &TempDir) -> (String, Value) {
     a.extend(["--format", "csv", "--db", &db]);
     let rows = ok(&a);
     (rows, entry(&db))
-}
-
-/// The one store entry of `db`, without its id, time and date.
-fn entry(db: &str) -> Value {
-    let list = parse("store list", &ok(&["store", "list", "--json", "--db", db]));
-    let all = list.as_array().unwrap();
-    assert_eq!(all.len(), 1, "one table in {db}: {list}");
-    let mut e = all[0].clone();
-    for f in ["id", "seconds", "created"] {
-        e.as_object_mut().unwrap().remove(f);
-    }
-    e
-}
-
-/// Percent done of the one checkpoint of the store `db`, if any.
-fn progress(db: &str) -> Option<f64> {
-    checkpoint::list(Path::new(db))
-        .into_iter()
-        .find_map(|(_, h)| h.ok())
-        .map(|h| h.percent())
 }
 
 /// Runs the table in the store `db` with a checkpoint after every diagonal and kills it (SIGKILL)

@@ -318,17 +318,7 @@ impl Dfa {
             out
         };
         // The start: closed under letters that are zero on the kept tracks.
-        let mut start: Vec<u64> = if alive(0) { vec![0] } else { Vec::new() };
-        loop {
-            let mut more = advance(&start, 0);
-            more.extend(&start);
-            more.sort_unstable();
-            more.dedup();
-            if more == start {
-                break;
-            }
-            start = more;
-        }
+        let start = closed(if alive(0) { vec![0] } else { Vec::new() }, &advance);
         let d = Dfa::explore(
             keep.len(),
             start,
@@ -355,13 +345,7 @@ impl Dfa {
                     t = p;
                 }
                 word.reverse();
-                let mut v = vec![0u128; self.tracks];
-                for l in word {
-                    for (i, x) in v.iter_mut().enumerate() {
-                        *x = (*x << 1) | ((l >> i) & 1) as u128;
-                    }
-                }
-                return Some(v);
+                return Some(decode(&word, self.tracks));
             }
             for l in 0..self.letters() as u32 {
                 let t = self.next(s, l);
@@ -393,6 +377,31 @@ impl Dfa {
         }
         self.fin[s as usize]
     }
+}
+
+/// `set` closed under the letter 0 of the kept tracks (the dropped values' extra leading digits).
+fn closed(mut set: Vec<u64>, mut advance: impl FnMut(&[u64], u32) -> Vec<u64>) -> Vec<u64> {
+    loop {
+        let mut more = advance(&set, 0);
+        more.extend(&set);
+        more.sort_unstable();
+        more.dedup();
+        if more == set {
+            return set;
+        }
+        set = more;
+    }
+}
+
+/// The word that leads to node `i` of a search, from the parent links.
+fn path<S>(nodes: &[Node<S>], mut i: usize) -> Vec<u32> {
+    let mut word = Vec::new();
+    while let Some((p, l)) = nodes[i].1 {
+        word.push(l);
+        i = p;
+    }
+    word.reverse();
+    word
 }
 
 /// A linear form over tracks: `sum coef * track + constant`.
@@ -957,14 +966,7 @@ fn joined(
         while i < nodes.len() {
             let ((qx, o, qy), _) = nodes[i];
             if s.fin[qx as usize] && opt.fin[o as usize] && s.fin[qy as usize] {
-                let mut word = Vec::new();
-                let mut k = i;
-                while let Some((p, l)) = nodes[k].1 {
-                    word.push(l);
-                    k = p;
-                }
-                word.reverse();
-                let v = decode(&word, 2 * m);
+                let v = decode(&path(&nodes, i), 2 * m);
                 return Ok(Some((v[..m].to_vec(), v[m..].to_vec())));
             }
             for lx in 0..1u32 << m {
@@ -1056,20 +1058,13 @@ fn stranded(
             opts[wi].1.fin[o as usize] && s.fin[q as usize]
         })
     };
-    let mut start: Vec<u64> = (0..opts.len())
-        .filter(|&wi| lo[wi][0] && ls[0])
-        .map(|wi| pack(wi, 0, 0))
-        .collect();
-    loop {
-        let mut more = advance(&start, 0);
-        more.extend(&start);
-        more.sort_unstable();
-        more.dedup();
-        if more == start {
-            break;
-        }
-        start = more;
-    }
+    let start = closed(
+        (0..opts.len())
+            .filter(|&wi| lo[wi][0] && ls[0])
+            .map(|wi| pack(wi, 0, 0))
+            .collect(),
+        &mut advance,
+    );
     let is_subset = |a: &[u64], b: &[u64]| {
         // a and b sorted: every element of a is in b.
         let mut j = 0;
@@ -1086,14 +1081,7 @@ fn stranded(
     while i < nodes.len() {
         let (qa, set) = (nodes[i].0 .0, nodes[i].0 .1.clone());
         if outside.fin[qa as usize] && !accepting(&set) {
-            let mut word = Vec::new();
-            let mut k = i;
-            while let Some((p, l)) = nodes[k].1 {
-                word.push(l);
-                k = p;
-            }
-            word.reverse();
-            return Ok(Some(decode(&word, m)));
+            return Ok(Some(decode(&path(&nodes, i), m)));
         }
         for lx in 0..1u32 << m {
             let qa2 = outside.next(qa, lx);

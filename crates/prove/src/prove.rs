@@ -116,6 +116,17 @@ pub fn emit(c: &Conjecture, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
     Ok(out)
 }
 
+/// Refuted if a condition is, else unknown if a condition is, else proved.
+fn verdict_of(conditions: &[ConditionReport]) -> Status {
+    if conditions.iter().any(|r| r.status == Status::Refuted) {
+        Status::Refuted
+    } else if conditions.iter().any(|r| r.status == Status::Unknown) {
+        Status::Unknown
+    } else {
+        Status::Proved
+    }
+}
+
 /// Decides the three conditions for `c` with `solver`.
 pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
     c.validate()?;
@@ -124,13 +135,7 @@ pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
     for cond in [Condition::I, Condition::II, Condition::III] {
         conditions.push(condition(c, cond, solver)?);
     }
-    let verdict = if conditions.iter().any(|r| r.status == Status::Refuted) {
-        Status::Refuted
-    } else if conditions.iter().any(|r| r.status == Status::Unknown) {
-        Status::Unknown
-    } else {
-        Status::Proved
-    };
+    let verdict = verdict_of(&conditions);
     Ok(Report {
         game: c.game.id(),
         source: c.source.clone(),
@@ -384,13 +389,7 @@ pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
         )?
     };
     conditions.push(three);
-    let verdict = if conditions.iter().any(|r| r.status == Status::Refuted) {
-        Status::Refuted
-    } else if conditions.iter().any(|r| r.status == Status::Unknown) {
-        Status::Unknown
-    } else {
-        Status::Proved
-    };
+    let verdict = verdict_of(&conditions);
     Ok(Report {
         game: c.game.id(),
         source: c.source.clone(),

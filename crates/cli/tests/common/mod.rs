@@ -118,3 +118,23 @@ pub fn which(name: &str) -> Option<PathBuf> {
         .map(|d| d.join(name))
         .find(|p| p.is_file())
 }
+
+/// The one store entry of `db`, without its id, time and date.
+pub fn entry(db: &str) -> Value {
+    let list = parse("store list", &ok(&["store", "list", "--json", "--db", db]));
+    let all = list.as_array().unwrap();
+    assert_eq!(all.len(), 1, "one table in {db}: {list}");
+    let mut e = all[0].clone();
+    for f in ["id", "seconds", "created"] {
+        e.as_object_mut().unwrap().remove(f);
+    }
+    e
+}
+
+/// Percent done of the one checkpoint of the store `db`, if any.
+pub fn progress(db: &str) -> Option<f64> {
+    nimlab_tables::checkpoint::list(Path::new(db))
+        .into_iter()
+        .find_map(|(_, h)| h.ok())
+        .map(|h| h.percent())
+}
