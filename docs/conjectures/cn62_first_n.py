@@ -7,23 +7,11 @@ Usage: nimlab table 'CN(6,2)' --max H --format csv | python3 docs/conjectures/cn
 """
 import sys
 
+from tablecsv import canon, positions
+
 H = int(sys.argv[1])
 d_form = len(sys.argv) > 2 and sys.argv[2] == "D"
-P = set()
-for line in sys.stdin:
-    if line.startswith("p1"):
-        continue
-    P.add(tuple(int(x) for x in line.strip().split(",")))
-
-
-def canon(p):
-    best = None
-    for r in range(6):
-        q = tuple(p[r:] + p[:r])
-        for t in (q, tuple(reversed(q))):
-            if best is None or t < best:
-                best = t
-    return best
+P = set(positions(sys.stdin))
 
 
 R = range(0, H + 1)

@@ -11,19 +11,9 @@ with entries in the box; for each it prints how many members the box holds and
 how many of them are P (listed by `table`) or not, then how many of the box's canonical P-positions of that
 circle length the union covers. Evidence on a box only.
 """
-import csv
 import sys
 
-
-def canon(p):
-    n = len(p)
-    best = None
-    for r in range(n):
-        q = tuple(p[r:] + p[:r])
-        for t in (q, tuple(reversed(q))):
-            if best is None or t < best:
-                best = t
-    return best
+from tablecsv import canon, positions
 
 
 def families(name, H):
@@ -69,17 +59,7 @@ def families(name, H):
 def main():
     name, H = sys.argv[1], int(sys.argv[2])
     length, fams = families(name, H)
-    P = set()
-    for row in csv.reader(sys.stdin):
-        if row[0] in ("p1", "length"):
-            scn = row[0] == "length"
-            continue
-        v = [int(x) for x in row if x != ""]
-        if scn:
-            if v[0] != length:
-                continue
-            v = v[1:]
-        P.add(tuple(v))
+    P = set(positions(sys.stdin, length))
     union = set()
     for fam, gen in fams.items():
         members = {canon(list(p)) for p in gen if max(p) <= H and min(p) >= (0 if name == "cn62" else 1)}

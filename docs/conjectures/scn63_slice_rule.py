@@ -5,26 +5,13 @@
 Usage: nimlab table 'SCN(6,3)' --max H --format csv | python3 docs/conjectures/scn63_slice_rule.py H
 Prints the number of triples (a,b,c) in 1..H checked and every sorted triple where table and rule disagree.
 """
-import csv
 import itertools
 import sys
 
+from tablecsv import canon, positions
+
 H = int(sys.argv[1])
-P = set()
-for row in csv.reader(sys.stdin):
-    if row[0] == "length" or row[0] != "6":
-        continue
-    P.add(tuple(int(x) for x in row[1:7]))
-
-
-def canon(p):
-    best = None
-    for r in range(6):
-        q = tuple(p[r:] + p[:r])
-        for t in (q, tuple(reversed(q))):
-            if best is None or t < best:
-                best = t
-    return best
+P = set(positions(sys.stdin, 6))
 
 
 def rule(a, b, c):

@@ -6,25 +6,15 @@ slow on SCN(7,4)).
 
 Usage: nimlab table GAME --max H --format csv | python3 docs/conjectures/shapes.py LENGTH MIN
 """
-import csv
 import sys
 from collections import defaultdict
 
 from sympy import Matrix, lcm
+from tablecsv import positions
 
 L, minlen = int(sys.argv[1]), int(sys.argv[2])
 letters = "abcdefghij"
-rows = []
-for r in csv.reader(sys.stdin):
-    if r[0] in ("length", "p1"):
-        scn = r[0] == "length"
-        continue
-    v = [int(x) for x in r if x != ""]
-    if scn:
-        if v[0] != L:
-            continue
-        v = v[1:]
-    rows.append(v)
+rows = [list(p) for p in positions(sys.stdin, L)]
 
 
 def shape(p):
