@@ -1109,6 +1109,25 @@ fn stranded(
     Ok(None)
 }
 
+/// One condition's search: its answer and its seconds, counting the `built` seconds of the automata
+/// both conditions share; a refusal ends the proof.
+fn timed<T>(
+    name: &str,
+    built: f64,
+    trace: bool,
+    run: impl FnOnce() -> Result<T, Stop>,
+) -> Result<(Result<T, Stop>, f64), Stop> {
+    let t = Instant::now();
+    let r = run();
+    if trace {
+        eprintln!("condition ({name}): {:.2} s", t.elapsed().as_secs_f64());
+    }
+    if let Err(Stop::Unsupported(e)) = r {
+        return Err(Stop::Unsupported(e));
+    }
+    Ok((r, built + t.elapsed().as_secs_f64()))
+}
+
 /// Decides conditions (I) and (II) for a conjecture about CN or a complex.
 pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
     if c.game.kind == Kind::Scn {
@@ -1141,28 +1160,12 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
         .map(|w| window_options(m, &w, budget).map(|o| (w, o)))
         .collect::<Result<Vec<_>, _>>()?;
     let built = t0.elapsed().as_secs_f64();
-    let t1 = Instant::now();
-    let one = joined(m, &s, &opts, budget);
-    let one_took = built + t1.elapsed().as_secs_f64();
-    if trace {
-        eprintln!("condition (I) done ({:.2} s)", t0.elapsed().as_secs_f64());
-    }
-    if let Err(Stop::Unsupported(e)) = one {
-        return Err(Stop::Unsupported(e));
-    }
-    let t2 = Instant::now();
-    let two = stranded(m, &s, &opts, budget);
-    let two_took = built + t2.elapsed().as_secs_f64();
-    if trace {
-        eprintln!("condition (II) done ({:.2} s)", t0.elapsed().as_secs_f64());
-    }
-    if let Err(Stop::Unsupported(e)) = two {
-        return Err(Stop::Unsupported(e));
-    }
+    let one = timed("I", built, trace, || joined(m, &s, &opts, budget))?;
+    let two = timed("II", built, trace, || stranded(m, &s, &opts, budget))?;
     Ok(Conditions {
         members: s,
-        joined: (one, one_took),
-        stranded: (two, two_took),
+        joined: one,
+        stranded: two,
     })
 }
 
