@@ -242,49 +242,14 @@ impl Dfa {
         }
     }
 
-    /// `exists` the tracks not in `keep`: an automaton over `keep` (in that order). The dropped
+    /// `exists` the tracks not in `keep`: an automaton over `keep` (in that order), by the subset
+    /// construction; states that can no longer accept are left out of the subsets. The dropped
     /// values may need more digits than the kept ones, so the start is every state reached from the
     /// initial one by letters that are zero on the kept tracks.
     pub fn project(&self, keep: &[usize], budget: &Budget) -> Result<Dfa, Stop> {
-        Dfa::project_product(self, None, keep, budget)
-    }
-
-    /// `exists` the tracks not in `keep` of the intersection of `a` and `b` (same tracks), without
-    /// building the intersection: pairs where either side can no longer accept are dropped.
-    pub fn project_product(
-        a: &Dfa,
-        b: Option<&Dfa>,
-        keep: &[usize],
-        budget: &Budget,
-    ) -> Result<Dfa, Stop> {
-        Dfa::project_tied(a, b, keep, &[], budget)
-    }
-
-    /// [`Dfa::project_product`] where each dropped track `t` of a pair `(t, u)` in `ties` is known to
-    /// equal the kept track `u` wherever the intersection can still accept (so only the other dropped
-    /// tracks are enumerated).
-    pub fn project_tied(
-        a: &Dfa,
-        b: Option<&Dfa>,
-        keep: &[usize],
-        ties: &[(usize, usize)],
-        budget: &Budget,
-    ) -> Result<Dfa, Stop> {
-        let tracks = a.tracks;
-        let dropped: Vec<usize> = (0..tracks)
-            .filter(|t| !keep.contains(t) && !ties.iter().any(|&(d, _)| d == *t))
-            .collect();
-        let (la, lb) = (a.live(), b.map(Dfa::live));
-        let nb = b.map_or(1, |b| b.states() as u64);
-        let alive =
-            |s: u64| la[(s / nb) as usize] && lb.as_ref().is_none_or(|lb| lb[(s % nb) as usize]);
-        let step = |s: u64, l: u32| -> u64 {
-            let x = a.next((s / nb) as u32, l) as u64;
-            let y = b.map_or(0, |b| b.next((s % nb) as u32, l) as u64);
-            x * nb + y
-        };
-        let fin = |s: u64| a.fin[(s / nb) as usize] && b.is_none_or(|b| b.fin[(s % nb) as usize]);
-        // The letters of the inner automaton that agree with each new letter on the kept tracks.
+        let dropped: Vec<usize> = (0..self.tracks).filter(|t| !keep.contains(t)).collect();
+        let live = self.live();
+        // The letter with the bits of `l` on the kept tracks and those of `d` on the dropped ones.
         let spread = |l: u32, d: u32| -> u32 {
             let mut x = 0u32;
             for (i, &t) in keep.iter().enumerate() {
@@ -293,23 +258,15 @@ impl Dfa {
             for (i, &t) in dropped.iter().enumerate() {
                 x |= ((d >> i) & 1) << t;
             }
-            for &(t, u) in ties {
-                let k = keep
-                    .iter()
-                    .position(|&v| v == u)
-                    .expect("a tie names a kept track");
-                x |= ((l >> k) & 1) << t;
-            }
             x
         };
-        let fill = 1u32 << dropped.len();
         let advance = |set: &[u64], l: u32| -> Vec<u64> {
             let mut out: Vec<u64> = Vec::new();
             for &s in set {
-                for d in 0..fill {
-                    let t = step(s, spread(l, d));
-                    if alive(t) {
-                        out.push(t);
+                for d in 0..1u32 << dropped.len() {
+                    let t = self.next(s as u32, spread(l, d));
+                    if live[t as usize] {
+                        out.push(t as u64);
                     }
                 }
             }
@@ -317,13 +274,12 @@ impl Dfa {
             out.dedup();
             out
         };
-        // The start: closed under letters that are zero on the kept tracks.
-        let start = closed(if alive(0) { vec![0] } else { Vec::new() }, &advance);
+        let start = closed(if live[0] { vec![0] } else { Vec::new() }, &advance);
         let d = Dfa::explore(
             keep.len(),
             start,
             |set, l| advance(set, l),
-            |set| set.iter().any(|&s| fin(s)),
+            |set| set.iter().any(|&s| self.fin[s as usize]),
             budget,
         )?;
         Ok(d.minimize())
