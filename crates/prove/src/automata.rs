@@ -938,7 +938,6 @@ fn stranded(
     let ls = s.live();
     let lo: Vec<Vec<bool>> = opts.iter().map(|(_, o)| o.live()).collect();
     let ns = s.states() as u64;
-    let no: Vec<u64> = opts.iter().map(|(_, o)| o.states() as u64).collect();
     // An element: window index, option state, set state.
     let pack =
         |w: usize, o: u32, q: u32| -> u64 { ((w as u64 * 1_000_000 + o as u64) * ns) + q as u64 };
@@ -947,7 +946,6 @@ fn stranded(
         let r = e / ns;
         ((r / 1_000_000) as usize, (r % 1_000_000) as u32, q)
     };
-    let _ = &no;
     // The successors of one element under one letter of x, computed once.
     let mut memo: HashMap<(u64, u32), Vec<u64>> = HashMap::new();
     let mut advance = |set: &[u64], lx: u32| -> Vec<u64> {
