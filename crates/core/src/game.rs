@@ -93,6 +93,56 @@ impl MoveStructure {
     }
 }
 
+/// The number of distinct positions `q != p` with `q <= p` that differ from `p` only inside one of
+/// `faces`: the sum over every non-empty support `S` contained in some face of the product of `p_i`
+/// over `S` (each changed entry takes one of `p_i` lower values). Saturates at `u128::MAX`. `None`
+/// when a face has 24 or more non-empty places and the faces overlap (too many supports to list).
+pub fn count_face_options(faces: &[Vec<usize>], p: &[u64]) -> Option<u128> {
+    use std::collections::BTreeSet;
+    // Every support inside some face, each once. Places holding 0 cannot change, so they are dropped
+    // from the faces first; a face of f live places has 2^f subsets.
+    let mut supports: BTreeSet<Vec<usize>> = BTreeSet::new();
+    for f in faces {
+        let live: Vec<usize> = f.iter().copied().filter(|&i| p[i] > 0).collect();
+        if live.len() >= 24 {
+            // Too many supports to list; the plain product bound is still exact when faces do not
+            // overlap, which is all this case needs in practice (one face: every place).
+            return disjoint_faces_count(faces, p);
+        }
+        for mask in 1u32..(1u32 << live.len()) {
+            let s: Vec<usize> = (0..live.len())
+                .filter(|j| mask >> j & 1 == 1)
+                .map(|j| live[j])
+                .collect();
+            supports.insert(s);
+        }
+    }
+    Some(supports.iter().fold(0u128, |acc, s| {
+        let prod = s.iter().fold(1u128, |a, &i| a.saturating_mul(p[i] as u128));
+        acc.saturating_add(prod)
+    }))
+}
+
+/// The options of a face structure whose faces are pairwise disjoint: per face, the product of
+/// `p_i + 1` minus one. `None` when two faces overlap.
+fn disjoint_faces_count(faces: &[Vec<usize>], p: &[u64]) -> Option<u128> {
+    let mut seen = vec![false; p.len()];
+    for f in faces {
+        for &i in f {
+            if seen[i] {
+                return None;
+            }
+            seen[i] = true;
+        }
+    }
+    Some(faces.iter().fold(0u128, |acc, f| {
+        let boxes = f
+            .iter()
+            .fold(1u128, |a, &i| a.saturating_mul(p[i] as u128 + 1));
+        acc.saturating_add(boxes - 1)
+    }))
+}
+
 /// The `len` windows of `k` consecutive places on a circle of `len` places (one window, every place,
 /// when `k >= len`).
 pub fn cyclic_windows(len: usize, k: usize) -> Vec<Vec<usize>> {
@@ -181,6 +231,18 @@ pub trait Game: AsAny + Send + Sync {
             ControlFlow::Continue(())
         })?;
         Ok((!over).then_some(out))
+    }
+
+    /// The exact number of distinct options of `p`, counted arithmetically (a product over the
+    /// faces or windows a move may touch, multiset counts for chip games) without listing them, so
+    /// that a front end can tell "too many to list" before enumerating. `None` when the game cannot
+    /// count them without enumeration. Default: counted from [`Game::move_structure`] when it is
+    /// a face structure, else `None`. Saturates at `u128::MAX` (never wraps).
+    fn count_options(&self, p: &[u64]) -> Option<u128> {
+        match self.move_structure(p.len())? {
+            MoveStructure::Faces(faces) => count_face_options(&faces, p),
+            MoveStructure::ShrinkingWindows { .. } => None,
+        }
     }
 
     /// True when `p` has no option.
