@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Known {
     pub outcome: Outcome,
-    pub grundy: Option<u64>,
+    pub grundy: Option<u128>,
     /// A theorem id, `store:ID` or `engine`.
     pub method: String,
 }
@@ -300,7 +300,7 @@ impl<'a> Chain<'a> {
                 if let Some(v) = g.value(p) {
                     return Some(Known {
                         outcome: Outcome::from_is_p(v == 0),
-                        grundy: Some(v),
+                        grundy: Some(u128::from(v)),
                         method: g.method.clone(),
                     });
                 }
@@ -317,7 +317,7 @@ impl<'a> Chain<'a> {
     }
 
     /// The Grundy value of `p` without search (a theorem's value, a stored Grundy table).
-    pub fn known_grundy(&self, p: &[u64]) -> Option<(u64, String)> {
+    pub fn known_grundy(&self, p: &[u64]) -> Option<(u128, String)> {
         let useful = *self.theorem_grundy.get_or_init(|| {
             self.normal_theorems().iter().any(|t| {
                 t.decide(self.game, &self.root)
@@ -332,13 +332,15 @@ impl<'a> Chain<'a> {
             }
         }
         let g = self.stored_grundy()?;
-        g.value(p).map(|v| (v, g.method.clone()))
+        g.value(p).map(|v| (u128::from(v), g.method.clone()))
     }
 }
 
 impl Oracle for Chain<'_> {
     fn grundy(&self, _game: &dyn Game, p: &[u64]) -> Option<u64> {
-        self.known_grundy(p).map(|(g, _)| g)
+        // A search's values are small (it visits every position below); a wider value ends no branch.
+        self.known_grundy(p)
+            .and_then(|(g, _)| u64::try_from(g).ok())
     }
     fn outcome(&self, _game: &dyn Game, p: &[u64], play: Play) -> Option<Outcome> {
         if play != self.play {

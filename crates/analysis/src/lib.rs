@@ -131,7 +131,7 @@ pub struct OptionValue {
     pub to: Pos,
     /// The option's outcome: moving there wins when it is `P`.
     pub outcome: Outcome,
-    pub grundy: Option<u64>,
+    pub grundy: Option<u128>,
     pub remoteness: Option<u64>,
 }
 
@@ -143,7 +143,8 @@ pub struct Analysis {
     /// How the outcome was decided: a theorem id, `store:ID`, `engine`, or `search`.
     pub method: String,
     pub terminal: bool,
-    pub grundy: Option<u64>,
+    /// Wide: a theorem's value can pass 2^64 (Nim on a complex: the nim-sum of facet totals).
+    pub grundy: Option<u128>,
     pub grundy_method: Option<String>,
     /// The winning moves (when asked): every one when `winning_moves_complete`.
     pub winning_moves: Option<Vec<Pos>>,
@@ -232,7 +233,7 @@ impl Analyzer {
                     "no proven result or stored table decides it, and the outcome",
                 )?;
                 if play == Play::Normal && want.grundy {
-                    let g = solver.grundy(p)?;
+                    let g = u128::from(solver.grundy(p)?);
                     (
                         Outcome::from_is_p(g == 0),
                         "search".to_string(),
@@ -258,7 +259,7 @@ impl Analyzer {
                     false,
                     "the Grundy value (no proven result or stored table gives it)",
                 )?;
-                grundy = Some(solver.grundy(p)?);
+                grundy = Some(u128::from(solver.grundy(p)?));
                 grundy_method = Some("search".into());
             }
         }
@@ -376,7 +377,7 @@ impl Analyzer {
                             (k.outcome, k.grundy, k.method)
                         }
                         _ if play == Play::Normal && want.options => {
-                            let g = solver.grundy(&q)?;
+                            let g = u128::from(solver.grundy(&q)?);
                             (Outcome::from_is_p(g == 0), Some(g), "search".to_string())
                         }
                         _ => (solver.outcome(&q, play)?, None, "search".to_string()),

@@ -15,7 +15,7 @@ use nimlab_theory::nim::{is_nim_like, misere_nim_is_p};
 /// One component's value in normal play, and how it was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ComponentValue {
-    pub grundy: u64,
+    pub grundy: u128,
     pub method: String,
 }
 
@@ -31,7 +31,7 @@ pub struct SumMove {
 pub struct SumAnswer {
     pub outcome: Outcome,
     /// The Grundy value of the sum (normal play).
-    pub grundy: Option<u64>,
+    pub grundy: Option<u128>,
     /// How the answer was found, e.g. `xor of components` or `search on the sum`.
     pub method: String,
     /// Each component's value (normal play).
@@ -180,17 +180,18 @@ fn moves_to_value(
     an: &Analyzer,
     game: &dyn Game,
     p: &[u64],
-    target: u64,
+    target: u128,
 ) -> Result<(Vec<Pos>, bool)> {
     // In a Nim heap game an option's value is the XOR of its heaps (Bouton): set one heap so that
     // the XOR becomes `target`.
     if nim_like(game) {
-        let total = p.iter().fold(0, |a, &b| a ^ b);
+        let total = p.iter().fold(0u128, |a, &b| a ^ u128::from(b));
         let moves = (0..p.len())
-            .filter(|&i| total ^ p[i] ^ target < p[i])
+            .filter(|&i| total ^ u128::from(p[i]) ^ target < u128::from(p[i]))
             .map(|i| {
                 let mut q = p.to_vec();
-                q[i] = total ^ p[i] ^ target;
+                // Below p[i], so it fits.
+                q[i] = (total ^ u128::from(p[i]) ^ target) as u64;
                 q
             })
             .collect();

@@ -61,7 +61,7 @@ pub fn check(
         if let Some(g) = v.grundy {
             assert_eq!(
                 g,
-                solver.grundy(&p).unwrap(),
+                u128::from(solver.grundy(&p).unwrap()),
                 "{} on {} {:?}: Grundy value",
                 theorem.id(),
                 game.id(),

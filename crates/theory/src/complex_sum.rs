@@ -190,7 +190,7 @@ impl Theorem for Simplices {
         Some(Verdict {
             all_winning_moves: false,
             is_p,
-            grundy: (self.play == Play::Normal).then_some(x),
+            grundy: (self.play == Play::Normal).then_some(u128::from(x)),
             winning_moves: Some(moves),
             family: None,
             reason: Some(reason),

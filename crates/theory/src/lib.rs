@@ -32,8 +32,9 @@ pub struct Verdict {
     pub all_winning_moves: bool,
     /// True when the position is in the P-set.
     pub is_p: bool,
-    /// The Grundy value, when the result gives one.
-    pub grundy: Option<u64>,
+    /// The Grundy value, when the result gives one. Wide: Nim on a complex has the nim-sum of facet
+    /// totals as its value, and a total of several 64-bit stacks passes 2^64.
+    pub grundy: Option<u128>,
     /// Winning moves the result constructs without enumerating options (empty for a P-position; for an
     /// N-position at least one). `None` when the result gives no construction.
     pub winning_moves: Option<Vec<Pos>>,

@@ -52,7 +52,7 @@ impl Theorem for Bouton {
         Some(Verdict {
             all_winning_moves: true,
             is_p: x == 0,
-            grundy: Some(x),
+            grundy: Some(u128::from(x)),
             winning_moves: Some(moves),
             ..Default::default()
         })

@@ -240,7 +240,7 @@ impl Theorem for ScnNim {
         q[i] ^= x;
         q.retain(|&a| a > 0);
         Some(Verdict {
-            grundy: Some(x),
+            grundy: Some(u128::from(x)),
             ..plain(
                 false,
                 vec![q.clone()],

@@ -220,7 +220,7 @@ fn sums_of_disjoint_facets_are_nim_on_the_facet_totals() {
                 .unwrap();
             assert_eq!(
                 v.grundy,
-                Some(brute_grundy(&facets, &p, &mut memo)),
+                Some(u128::from(brute_grundy(&facets, &p, &mut memo))),
                 "{name} {p:?}"
             );
         }

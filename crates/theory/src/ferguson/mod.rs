@@ -100,7 +100,7 @@ fn n_verdict(moves: Vec<Pos>, all: bool, grundy: Option<u64>) -> Verdict {
     Verdict {
         all_winning_moves: all,
         is_p: false,
-        grundy,
+        grundy: grundy.map(u128::from),
         winning_moves: Some(dedup_sorted(moves)),
         ..Default::default()
     }
