@@ -119,6 +119,10 @@ pub fn run() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
+            if let Some(line) = negative_number(&e) {
+                eprintln!("nimlab: {line}");
+                return ExitCode::from(2);
+            }
             let text = e.render().to_string();
             // One line: the error and its details, without the usage block.
             let line: Vec<&str> = text
@@ -145,6 +149,33 @@ pub fn run() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Clap reads a negative number such as `--max -1` as an unknown flag and suggests `-- -1`; every
+/// number nimlab takes is non-negative, so say that instead, naming the option it was given to.
+fn negative_number(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let digits = arg.strip_prefix('-')?;
+    if digits.is_empty() || digits.parse::<f64>().is_err() {
+        return None;
+    }
+    let args: Vec<String> = std::env::args().collect();
+    let option = args
+        .iter()
+        .position(|a| a == arg)
+        .and_then(|i| i.checked_sub(1))
+        .map(|i| &args[i])
+        .filter(|a| a.starts_with("--"));
+    Some(match option {
+        Some(o) => format!("{o} {arg}: the value must be non-negative"),
+        None => format!("{arg}: numbers must be non-negative"),
+    })
 }
 
 /// Runs one command; each returns its exit status (errors are turned into one by `run`).

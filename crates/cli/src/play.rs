@@ -3,8 +3,8 @@
 //!
 //! A move is typed as the position after it, in the game's syntax (`0,2,3,4,5`); for Circular Nim and
 //! Shrinking Circular Nim also as `w S a,b,c`: the window of k stacks starting at stack S (1-based,
-//! clockwise) lowered to the heights a, b, c. Commands: `hint`, `undo`, `explain`, `show`, `help`,
-//! `quit`. Values, the computer's move and legality come from `nimlab_analysis::play`, shared with
+//! clockwise) lowered to the heights a, b, c. Commands: `hint`, `undo`, `new`, `explain`, `show`,
+//! `help`, `quit`; `undo`, `new` and `quit` also once the game is over. Values, the computer's move and legality come from `nimlab_analysis::play`, shared with
 //! the web page.
 
 use clap::{Args, ValueEnum};
@@ -125,7 +125,7 @@ impl Match {
                 ", or as `w S a,b,...`: the window of {k} stacks starting at stack S (1-based, clockwise) lowered to the given heights"
             ));
         }
-        s.push_str(".\nCommands: hint (the winning moves), undo (take back your last move), explain (the theory behind the value), show, help, quit.");
+        s.push_str(".\nCommands: hint (the winning moves), undo (take back your last move, also after the game ends), new (a new game), explain (the theory behind the value), show, help, quit.");
         s
     }
 }
@@ -138,16 +138,18 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
         StoreHandle::at(nimlab_tables::store::default_path(None)),
         Limits::TERMINAL,
     );
-    let start = match &args.position {
-        Some(t) => engine::load_position(game.as_ref(), t)?,
-        None => {
-            let mut rng = args
-                .seed
-                .map(Rng::new)
-                .unwrap_or_else(engine::rng_from_time);
-            engine::random_position(&an, game.as_ref(), &mut rng)?
+    let mut rng = args
+        .seed
+        .map(Rng::new)
+        .unwrap_or_else(engine::rng_from_time);
+    // `new` starts again from the given position, or from a new random one.
+    let new_start = |rng: &mut Rng, game: &dyn Game, an: &Analyzer| -> Result<Pos, Error> {
+        match &args.position {
+            Some(t) => engine::load_position(game, t),
+            None => engine::random_position(an, game, rng),
         }
     };
+    let start = new_start(&mut rng, game.as_ref(), &an)?;
     // A position nobody can value is refused up front rather than mid-game.
     engine::value(&an, game.as_ref(), &start, play)?;
     let mut m = Match {
@@ -171,27 +173,32 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
     println!("position: {}", m.describe(m.pos()));
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
+    let mut announced = false;
     loop {
         let p = m.pos().clone();
-        if m.game.is_terminal(&p)? {
+        let over = m.game.is_terminal(&p)?;
+        if over && !announced {
             announce(&m);
-            return Ok(());
+            println!("Type undo to take back your last move, new for a new game, or quit.");
+            announced = true;
         }
-        if m.computer_to_move() {
+        if !over && m.computer_to_move() {
             let c = engine::computer_move(&m.an, m.game.as_ref(), &p, play)?;
             println!("computer: {} -> {}  ({})", m.show(&p), m.show(&c.to), c.why);
             m.history.push((c.to, Mover::Computer));
             println!("position: {}", m.describe(m.pos()));
             continue;
         }
-        print!("your move> ");
+        print!("{}", if over { "game over> " } else { "your move> " });
         let _ = std::io::stdout().flush();
         let line = match lines.next() {
             Some(Ok(l)) => l,
             Some(Err(e)) => return Err(Error::Unsupported(format!("cannot read input: {e}"))),
             None => {
                 println!();
-                println!("(end of input: game left unfinished)");
+                if !over {
+                    println!("(end of input: game left unfinished)");
+                }
                 return Ok(());
             }
         };
@@ -204,6 +211,21 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
             }
             "help" | "?" => println!("{}", m.help()),
             "show" | "position" => println!("position: {}", m.describe(&p)),
+            "new" => {
+                let start = new_start(&mut rng, m.game.as_ref(), &m.an)?;
+                m.history = vec![(start, Mover::Start)];
+                announced = false;
+                println!("new game; position: {}", m.describe(m.pos()));
+            }
+            "undo" => match m.history.iter().rposition(|(_, who)| *who == Mover::You) {
+                Some(i) => {
+                    m.history.truncate(i);
+                    announced = false;
+                    println!("undone; position: {}", m.describe(m.pos()));
+                }
+                None => println!("nothing of yours to undo"),
+            },
+            _ if over => println!("the game is over: type undo, new or quit"),
             "hint" => match engine::winning_moves(&m.an, m.game.as_ref(), &p, play) {
                 Ok((w, _)) if w.is_empty() => println!(
                     "hint: no winning move exists here; every move leaves the computer a winning position"
@@ -219,13 +241,6 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
                     }
                 ),
                 Err(e) => println!("hint: {e}"),
-            },
-            "undo" => match m.history.iter().rposition(|(_, who)| *who == Mover::You) {
-                Some(i) => {
-                    m.history.truncate(i);
-                    println!("undone; position: {}", m.describe(m.pos()));
-                }
-                None => println!("nothing of yours to undo"),
             },
             "explain" => explain(&m, &p),
             _ => match engine::parse_move(&m.an, m.game.as_ref(), &p, cmd) {

@@ -10,16 +10,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families"])))]
 pub struct ProveArgs {
     /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k).
     game: String,
     /// A built-in result, by id (see `nimlab theory GAME`); for a complex that relabels CN(n,k), a
     /// result about CN(n,k) or `relabeled` (carried over through the relabeling).
-    #[arg(
-        long,
-        conflicts_with = "families",
-        required_unless_present = "families"
-    )]
+    #[arg(long)]
     theorem: Option<String>,
     /// A families file (TOML): game, reading and [[family]] tables with name, length and relations.
     #[arg(long, value_name = "FILE")]

@@ -38,20 +38,17 @@ impl BoundArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "conjecture", "families"])))]
 pub struct VerifyArgs {
     /// Game name or script, e.g. CN(7,4).
     game: String,
     #[command(flatten)]
     bound: BoundArgs,
     /// A built-in result, by id (see `nimlab theory GAME`).
-    #[arg(
-        long,
-        conflicts_with_all = ["conjecture", "families"],
-        required_unless_present_any = ["conjecture", "families"]
-    )]
+    #[arg(long)]
     theorem: Option<String>,
     /// A Rhai file defining fn is_p(p).
-    #[arg(long, conflicts_with = "families")]
+    #[arg(long)]
     conjecture: Option<String>,
     /// A families file (TOML, as for `nimlab prove --families`): a union of linear families.
     #[arg(long)]
@@ -213,19 +210,54 @@ pub fn canonical_p_positions(game: &dyn Game, bound: Bound, play: Play) -> Resul
     Ok(t.positions)
 }
 
+/// For each shape family, the named P-families of the proven results covering the game that its
+/// members belong to: (result id, family name, how many members), in order of first appearance.
+fn known_families(
+    game: &dyn nimlab_core::Game,
+    play: Play,
+    ps: &[nimlab_core::Pos],
+    fams: &[nimlab_research::patterns::Family],
+) -> Vec<Vec<(String, String, usize)>> {
+    let theorems = nimlab_theory::covering(game, play);
+    let index: std::collections::HashMap<&str, usize> = fams
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.key.as_str(), i))
+        .collect();
+    let mut out: Vec<Vec<(String, String, usize)>> = vec![Vec::new(); fams.len()];
+    for p in ps {
+        let Some(&i) = index.get(nimlab_research::patterns::key(p).as_str()) else {
+            continue;
+        };
+        let named = theorems.iter().find_map(|t| {
+            let v = t.decide(game, p)?;
+            Some((t.id().to_string(), v.family?))
+        });
+        if let Some((id, fam)) = named {
+            match out[i].iter_mut().find(|(a, b, _)| *a == id && *b == fam) {
+                Some(e) => e.2 += 1,
+                None => out[i].push((id, fam, 1)),
+            }
+        }
+    }
+    out
+}
+
 pub fn run_patterns(a: &PatternsArgs) -> Result<(), Error> {
     let game = parse_game(&a.game)?;
     let play = Play::from_misere(a.misere);
     let ps = canonical_p_positions(game.as_ref(), a.bound.bound(), play)?;
     let fams = families(&ps, a.examples);
+    let known = known_families(game.as_ref(), play, &ps, &fams);
     if a.common.json {
         let v = json!({
             "game": game.id(),
             "bound": a.bound.bound().describe(),
             "play": play.name(),
             "canonical_count": ps.len(),
-            "families": fams.iter().map(|f| json!({
+            "families": fams.iter().enumerate().map(|(i, f)| json!({
                 "shape": f.shape, "count": f.count, "relations": f.relations, "examples": f.examples,
+                "known": known[i].iter().map(|(id, fam, n)| json!({"result": id, "family": fam, "count": n})).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         });
         output::print_json(&v);
@@ -250,6 +282,19 @@ pub fn run_patterns(a: &PatternsArgs) -> Result<(), Error> {
         );
         if !f.relations.is_empty() {
             println!("  relations: {}", f.relations.join("; "));
+        }
+        if !known[i].is_empty() {
+            let named: Vec<String> = known[i]
+                .iter()
+                .map(|(id, fam, n)| {
+                    if *n == f.count {
+                        format!("family {fam} of {id} (all {n})")
+                    } else {
+                        format!("family {fam} of {id} ({n} of {})", f.count)
+                    }
+                })
+                .collect();
+            println!("  known as: {}", named.join("; "));
         }
         let ex: Vec<String> = f.examples.iter().map(|p| game.format_position(p)).collect();
         println!("  examples: {}", ex.join(" "));

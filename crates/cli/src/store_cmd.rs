@@ -151,8 +151,10 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                 println!("{}", serde_json::to_string(&v).unwrap());
             } else {
                 println!("store: {}", s.path().display());
-                if all.is_empty() {
+                if all.is_empty() && unfinished.is_empty() {
                     println!("no tables stored");
+                } else if all.is_empty() {
+                    println!("no complete tables stored");
                 }
                 for (p, h) in &unfinished {
                     match h {

@@ -152,6 +152,52 @@ fn inapplicable_table_options_are_refused() {
     );
 }
 
+/// A negative number gets "must be non-negative" naming its option, not clap's "use -- -1"; a command
+/// that needs one of several sources names them all when none is given.
+#[test]
+fn negative_numbers_and_missing_sources_are_named() {
+    use common::fails;
+    for (args, needle) in [
+        (
+            &["table", "CN(4,2)", "--max", "-1"][..],
+            "--max -1: the value must be non-negative",
+        ),
+        (
+            &["outcome", "nim", "1,2", "--limit", "-5"][..],
+            "--limit -5: the value must be non-negative",
+        ),
+        (
+            &["table", "ET(3)", "--max-sum", "-3"][..],
+            "--max-sum -3: the value must be non-negative",
+        ),
+    ] {
+        fails(args, needle);
+        let err = String::from_utf8(common::nimlab(args).stderr).unwrap();
+        assert!(!err.contains("-- -"), "{args:?}: {err}");
+    }
+    for args in [
+        &["verify", "CN(4,2)", "--max", "3"][..],
+        &["prove", "CN(4,2)"][..],
+    ] {
+        fails(args, "--theorem");
+        fails(args, "--families");
+    }
+    fails(&["verify", "CN(4,2)", "--max", "3"], "--conjecture");
+    fails(
+        &[
+            "verify",
+            "CN(4,2)",
+            "--max",
+            "3",
+            "--theorem",
+            "cn-4-2",
+            "--families",
+            "f.toml",
+        ],
+        "cannot be used with",
+    );
+}
+
 /// Above 63 the refusal says that the engine stops there and the plain search would run.
 #[test]
 fn the_engine_limit_is_named() {

@@ -57,7 +57,13 @@ fn a_piped_game_of_cn53_ends_with_the_computer_winning() {
     );
     assert!(out.contains("hint: no winning move exists"), "{out}");
     assert!(out.contains("source: "), "explain names the theorem: {out}");
-    assert!(out.trim_end().ends_with("The computer wins."), "{out}");
+    assert!(out.contains("The computer wins."), "{out}");
+    // The moves typed after the end are answered, not played.
+    assert!(
+        out.contains("the game is over: type undo, new or quit"),
+        "{out}"
+    );
+    assert!(!out.contains("end of input"), "{out}");
     assert!(err.is_empty(), "{err}");
 }
 
@@ -75,7 +81,30 @@ fn hint_undo_and_a_human_win_in_nim() {
     );
     assert!(out.contains("undone; position: (1,2)"), "{out}");
     assert!(out.contains("nothing of yours to undo"), "{out}");
-    assert!(out.trim_end().ends_with("You win!"), "{out}");
+    assert!(out.contains("You win!"), "{out}");
+}
+
+#[test]
+fn undo_and_new_after_the_game_ends() {
+    // nim 1,2: 1,1 (winning); the computer leaves one heap of 1 (0,1 is refused whichever it is:
+    // nothing taken, or a stack raised), we take it and win. Undo then takes back our winning move
+    // only; we win again, and a move typed after the end is refused.
+    let input = "1,1\n0,1\n0,0\nundo\n0,0\n1,1\nnew\nquit\n";
+    let (out, err, code) = play(&["nim", "1,2"], input);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert_eq!(out.matches("You win!").count(), 2, "{out}");
+    assert!(out.contains("game over> "), "{out}");
+    // After the win: undo goes back to the position before our winning move.
+    let after_win = &out[out.find("You win!").unwrap()..];
+    assert!(after_win.contains("undone; position: "), "{out}");
+    // A move typed once the game is over again is refused; new starts from the given position.
+    assert!(
+        out.contains("the game is over: type undo, new or quit"),
+        "{out}"
+    );
+    assert!(out.contains("new game; position: (1,2) — N"), "{out}");
+    assert!(out.trim_end().ends_with("bye"), "{out}");
+    assert!(err.is_empty(), "{err}");
 }
 
 #[test]

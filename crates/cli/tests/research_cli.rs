@@ -79,6 +79,27 @@ fn patterns_show_the_families_of_cn74() {
         rel.contains(&"c = g") && rel.contains(&"c = d + e + f"),
         "{rel:?}"
     );
+    // The shape family is named after the paper's family it lies in.
+    assert_eq!(s1["known"][0]["result"], "cn-7-4", "{s1}");
+    assert_eq!(s1["known"][0]["family"], "S1", "{s1}");
+    assert_eq!(s1["known"][0]["count"], s1["count"], "{s1}");
+    // Theorem 2 of the paper: every P-position lies in S1-S4, so every member of every shape family
+    // is named, and all four families appear in a box this size.
+    let mut names = std::collections::BTreeSet::new();
+    for f in fams {
+        let known = f["known"].as_array().unwrap();
+        let named: u64 = known.iter().map(|k| k["count"].as_u64().unwrap()).sum();
+        assert_eq!(named, f["count"].as_u64().unwrap(), "{f}");
+        names.extend(
+            known
+                .iter()
+                .map(|k| k["family"].as_str().unwrap().to_string()),
+        );
+    }
+    assert_eq!(
+        names.into_iter().collect::<Vec<_>>(),
+        ["S1", "S2", "S3", "S4"]
+    );
 }
 
 #[test]

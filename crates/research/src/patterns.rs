@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 /// One family of positions of the same shape.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Family {
+    /// The grouping key ([`key`]) shared by every member.
+    pub key: String,
     pub shape: String,
     pub count: usize,
     /// Relations that hold for every member, written with letters a, b, c, ... for entries 1, 2, 3, ...
@@ -208,6 +210,7 @@ pub fn families(positions: &[Pos], examples: usize) -> Vec<Family> {
                 }
             }
             Family {
+                key: key.clone(),
                 count: members.len(),
                 examples: members
                     .iter()
