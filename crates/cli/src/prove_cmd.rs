@@ -151,7 +151,11 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
     if let Some(dir) = &a.emit {
         let files = nimlab_prove::emit(&c, dir)?;
         if !a.json {
-            eprintln!("wrote {} queries to {}", files.len(), dir.display());
+            eprintln!(
+                "wrote {} to {}",
+                nimlab_core::plural_of(files.len(), "query", "queries"),
+                dir.display()
+            );
         }
     }
     let solver = Solver {

@@ -91,13 +91,13 @@ pub fn run_verify(a: &VerifyArgs) -> Result<ExitCode, Error> {
         output::print_json(&v);
     } else {
         println!(
-            "{} {}, {} play, {}: {} on {} positions ({} in the set{})",
+            "{} {}, {} play, {}: {} on {} ({} in the set{})",
             game.id(),
             a.bound.bound().describe(),
             play,
             source,
             if holds { "HOLDS" } else { "FAILS" },
-            report.positions,
+            nimlab_core::plural(report.positions, "position"),
             report.members,
             if report.undecided > 0 {
                 format!(", {} not decided by the result", report.undecided)
@@ -116,7 +116,7 @@ pub fn run_verify(a: &VerifyArgs) -> Result<ExitCode, Error> {
                     if n == 0 {
                         "never".to_string()
                     } else {
-                        format!("{n} times")
+                        nimlab_core::plural_of(n, "time", "times")
                     }
                 );
             }
@@ -264,12 +264,12 @@ pub fn run_patterns(a: &PatternsArgs) -> Result<(), Error> {
         return Ok(());
     }
     println!(
-        "{} {}, {} play: {} canonical P-positions in {} families by shape (0 empty, m smallest, M largest, · other)",
+        "{} {}, {} play: {} in {} by shape (0 empty, m smallest, M largest, · other)",
         game.id(),
         a.bound.bound().describe(),
         play,
-        ps.len(),
-        fams.len()
+        nimlab_core::plural(ps.len(), "canonical P-position"),
+        nimlab_core::plural_of(fams.len(), "family", "families")
     );
     for (i, f) in fams.iter().enumerate() {
         println!();

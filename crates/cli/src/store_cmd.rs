@@ -182,7 +182,7 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                 }
                 for e in &all {
                     let what = if e.key.kind == "grundy" {
-                        format!("Grundy values, {} zeros", e.count)
+                        format!("Grundy values, {}", nimlab_core::plural(e.count, "zero"))
                     } else {
                         format!(
                             "{} play, {} P-positions ({} up to symmetry)",
@@ -190,12 +190,12 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                         )
                     };
                     println!(
-                        "{:>4}  {}  {}: {}; {} positions, {:.3} s, {}{}, {}",
+                        "{:>4}  {}  {}: {}; {}, {:.3} s, {}{}, {}",
                         e.id,
                         e.key.game,
                         bound_words(e),
                         what,
-                        e.positions_in_box,
+                        nimlab_core::plural(e.positions_in_box, "position"),
                         e.seconds,
                         e.engine,
                         if e.complete { "" } else { " (incomplete)" },
@@ -225,7 +225,8 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
             })?;
             if let (Some(rows), Some(path)) = (written, output) {
                 eprintln!(
-                    "nimlab: wrote {rows} rows of table {id} to {}",
+                    "nimlab: wrote {} of table {id} to {}",
+                    nimlab_core::plural(rows, "row"),
                     path.display()
                 );
             }

@@ -29,3 +29,28 @@ pub use hooks::Hooks;
 pub use solver::{Budget, Solver};
 pub use sum::SumGame;
 pub use value::{Outcome, Play};
+
+/// `n` and `word`, with an `s` unless `n` is 1: `plural(1, "move")` is "1 move", `plural(3, "move")`
+/// "3 moves". For words whose plural is not a plain `s`, give both forms with [`plural_of`].
+pub fn plural(n: impl std::fmt::Display, word: &str) -> String {
+    let n = n.to_string();
+    format!("{n} {word}{}", if n == "1" { "" } else { "s" })
+}
+
+/// `n` and the singular or plural form: `plural_of(2, "family", "families")` is "2 families".
+pub fn plural_of(n: impl std::fmt::Display, one: &str, many: &str) -> String {
+    let n = n.to_string();
+    format!("{n} {}", if n == "1" { one } else { many })
+}
+
+#[cfg(test)]
+mod plural_tests {
+    #[test]
+    fn one_is_singular_and_the_rest_plural() {
+        assert_eq!(super::plural(1u64, "move"), "1 move");
+        assert_eq!(super::plural(0u64, "move"), "0 moves");
+        assert_eq!(super::plural(12u32, "position"), "12 positions");
+        assert_eq!(super::plural_of(1u64, "family", "families"), "1 family");
+        assert_eq!(super::plural_of(5u64, "family", "families"), "5 families");
+    }
+}
