@@ -26,16 +26,11 @@ use std::sync::OnceLock;
 /// The adapter, opened once for the whole file; `None` (after printing SKIPPED) when there is none.
 fn device(test: &str) -> Option<&'static Device> {
     static DEV: OnceLock<Result<Device, GpuError>> = OnceLock::new();
-    match DEV.get_or_init(Device::open) {
-        Ok(d) => Some(d),
-        Err(e) if std::env::var("NIMLAB_REQUIRE_GPU").as_deref() == Ok("1") => {
-            panic!("NIMLAB_REQUIRE_GPU=1 and {e}")
-        }
-        Err(e) => {
-            eprintln!("SKIPPED {test}: {e}");
-            None
-        }
-    }
+    let found = DEV
+        .get_or_init(Device::open)
+        .as_ref()
+        .map_err(|e| e.to_string());
+    nimlab_testkit::tools::need(test, "gpu", found)
 }
 
 type Answer = (pset::Summary, Vec<Vec<u64>>);

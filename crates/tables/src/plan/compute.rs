@@ -2,7 +2,9 @@
 //! end, the plain search, chip games, and the remoteness of listed P-positions.
 
 use super::choice::{Domain, Plan, Route};
-use super::request::{Backend, Kind};
+#[cfg(feature = "gpu")]
+use super::request::Backend;
+use super::request::Kind;
 use super::unsupported;
 use crate::checkpoint::{self, Layer, Saver};
 use crate::cluster::Cluster;
