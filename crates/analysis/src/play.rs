@@ -219,6 +219,55 @@ pub fn computer_move(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> R
     }
 }
 
+/// Why `q` (of the length of `p`) is not an option of `p` in a game whose moves lower the stacks
+/// inside one face or window (the game's [`Game::is_option`] said it is not), in words.
+fn why_not_a_face_move(game: &dyn Game, p: &[u64], q: &[u64]) -> String {
+    if q.len() != p.len() {
+        return "the number of stacks changed".into();
+    }
+    if q.iter().zip(p).any(|(a, b)| a > b) {
+        return "a stack may only be lowered".into();
+    }
+    if q == p {
+        return "nothing was taken".into();
+    }
+    let faces = game
+        .move_structure(p.len())
+        .map(|s| s.faces())
+        .unwrap_or_default();
+    let k = faces.iter().map(|f| f.len()).max().unwrap_or(0);
+    // Faces that are every k-set (Nim, Moore's Nim) or the circle's windows are named so; any other
+    // complex lists its facets.
+    let every_k_set = faces.iter().all(|f| f.len() == k)
+        && faces.len() as f64
+            == (0..k).fold(1f64, |c, i| c * (p.len() - i) as f64 / (i + 1) as f64);
+    let windows = faces == nimlab_core::game::cyclic_windows(p.len(), k)
+        || (k == p.len() && faces.len() == 1);
+    match game.layout() {
+        Layout::Circle if windows => {
+            format!("the stacks lowered must lie in one window of {k} consecutive stacks")
+        }
+        Layout::Row if every_k_set => format!(
+            "a move takes from at most {k} heap{}",
+            if k == 1 { "" } else { "s" }
+        ),
+        _ => format!(
+            "the stacks lowered must lie in one facet: {}",
+            faces
+                .iter()
+                .map(|f| format!(
+                    "{{{}}}",
+                    f.iter()
+                        .map(|i| (i + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
+}
+
 /// Checks that moving from `p` to `q` is legal and returns the position moved to, normalised: for a
 /// shrinking circle `q` may keep the emptied piles as zeros (they are removed); for games played on
 /// multisets (chip games) `q` may list the boxes in any order.
@@ -230,69 +279,23 @@ pub fn legal_move(an: &Analyzer, game: &dyn Game, p: &[u64], q: &[u64]) -> Resul
             game.format_position(q)
         )))
     };
-    let lowered = || -> std::result::Result<(), &'static str> {
-        if q.len() != p.len() {
-            return Err("the number of stacks changed");
-        }
-        if q.iter().zip(p).any(|(a, b)| a > b) {
-            return Err("a stack may only be lowered");
-        }
-        if q == p {
-            return Err("nothing was taken");
-        }
-        Ok(())
-    };
     let structure = game.move_structure(p.len());
-    let faces = match &structure {
-        Some(MoveStructure::Faces(f)) => Some((f.clone(), false)),
-        Some(MoveStructure::ShrinkingWindows { .. }) if q.len() == p.len() => {
-            Some((structure.as_ref().unwrap().faces(), true))
-        }
-        _ => None,
+    // A shrinking circle's move may be typed with the emptied piles kept as zeros.
+    let shrinking = matches!(structure, Some(MoveStructure::ShrinkingWindows { .. }));
+    let reached: Pos = if shrinking && q.len() == p.len() {
+        q.iter().copied().filter(|&a| a > 0).collect()
+    } else {
+        q.to_vec()
     };
-    if let Some((faces, shrinking)) = faces {
-        if let Err(e) = lowered() {
-            return illegal(e);
+    match game.is_option(p, &reached) {
+        Some(true) => return Ok(reached),
+        // Moves inside faces (and a circle's moves typed pile by pile) are all the game's moves of
+        // that shape: say why this one is not one of them.
+        Some(false) if !shrinking || q.len() == p.len() => {
+            return illegal(&why_not_a_face_move(game, p, q))
         }
-        let changed: Vec<usize> = (0..p.len()).filter(|&i| q[i] < p[i]).collect();
-        if !faces.iter().any(|f| changed.iter().all(|i| f.contains(i))) {
-            let k = faces.iter().map(|f| f.len()).max().unwrap_or(0);
-            // Faces that are every k-set (Nim, Moore's Nim) or the circle's windows are named so;
-            // any other complex lists its facets.
-            let every_k_set = faces.iter().all(|f| f.len() == k)
-                && faces.len() as f64
-                    == (0..k).fold(1f64, |c, i| c * (p.len() - i) as f64 / (i + 1) as f64);
-            let windows = faces == nimlab_core::game::cyclic_windows(p.len(), k)
-                || (k == p.len() && faces.len() == 1);
-            return illegal(&match game.layout() {
-                Layout::Circle if windows => {
-                    format!("the stacks lowered must lie in one window of {k} consecutive stacks")
-                }
-                Layout::Row if every_k_set => format!(
-                    "a move takes from at most {k} heap{}",
-                    if k == 1 { "" } else { "s" }
-                ),
-                _ => format!(
-                    "the stacks lowered must lie in one facet: {}",
-                    faces
-                        .iter()
-                        .map(|f| format!(
-                            "{{{}}}",
-                            f.iter()
-                                .map(|i| (i + 1).to_string())
-                                .collect::<Vec<_>>()
-                                .join(",")
-                        ))
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
-            });
-        }
-        return Ok(if shrinking {
-            q.iter().copied().filter(|&a| a > 0).collect()
-        } else {
-            q.to_vec()
-        });
+        // Options up to rotation (shrinking circles), or only enumeration can tell.
+        _ => {}
     }
     // Any other move is checked against the options, up to the game's symmetry for multisets.
     let multiset = matches!(

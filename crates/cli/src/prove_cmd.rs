@@ -82,6 +82,7 @@ fn says(c: Condition) -> &'static str {
         Condition::I => "no move joins two members",
         Condition::II => "every non-terminal position outside the set has a move into it",
         Condition::III => "the terminal position is in the set",
+        Condition::Search => "the verdicts agree with exhaustive search",
     }
 }
 

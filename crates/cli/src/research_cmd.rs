@@ -108,7 +108,7 @@ pub fn run_verify(a: &VerifyArgs) -> Result<ExitCode, Error> {
         if report.by_search {
             println!("partial result: its verdicts were compared with exhaustive search");
         } else {
-            for c in [Condition::I, Condition::II, Condition::III] {
+            for c in Condition::THEOREM {
                 let n = report.violations.get(&c).copied().unwrap_or(0);
                 println!(
                     "  {}: {}",

@@ -65,7 +65,7 @@ fn same_on_gpu(args: &[&str], keys: &[&str]) -> bool {
     let mut extra: Vec<&str> = args.to_vec();
     extra.extend(["--backend", "gpu"]);
     let out = common::nimlab(&extra);
-    if out.status.code() == Some(2) && std::env::var("NIMLAB_REQUIRE_GPU").as_deref() != Ok("1") {
+    if out.status.code() == Some(2) && !nimlab_testkit::tools::required("gpu") {
         let err = String::from_utf8_lossy(&out.stderr);
         common::assert_one_line("--backend gpu", &err);
         assert!(err.contains("no GPU adapter found"), "{err}");

@@ -22,14 +22,12 @@ fn mpirun(test: &str, ranks: usize) -> Option<Command> {
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var("NIMLAB_REQUIRE_MPI").is_err(),
-            "{test}: NIMLAB_REQUIRE_MPI is set but mpirun was not found (install openmpi-bin)"
-        );
-        eprintln!("SKIPPED {test}: no mpirun (install openmpi-bin libopenmpi-dev)");
-        return None;
-    }
+    let found = if found {
+        Ok(())
+    } else {
+        Err("mpirun was not found (install openmpi-bin libopenmpi-dev)".to_string())
+    };
+    nimlab_testkit::tools::need(test, "mpi", found)?;
     let mut c = Command::new("mpirun");
     c.args(["--oversubscribe", "-np", &ranks.to_string()])
         .arg(env!("CARGO_BIN_EXE_nimlab"))

@@ -7,17 +7,8 @@ use common::{fails, nimlab, parse, TempDir};
 use serde_json::Value;
 
 fn have_z3(test: &str) -> bool {
-    if common::which("z3").is_some() {
-        return true;
-    }
-    if std::env::var("NIMLAB_REQUIRE_Z3").as_deref() == Ok("1") {
-        panic!("{test}: z3 is required (NIMLAB_REQUIRE_Z3=1) but not on the PATH");
-    }
-    let _ = std::io::Write::write_all(
-        &mut std::io::stderr(),
-        format!("SKIPPED {test}: z3 not found (install it with apt-get install z3)\n").as_bytes(),
-    );
-    false
+    let found = common::which("z3").ok_or("z3 is not on the PATH (apt-get install z3)".to_string());
+    nimlab_testkit::tools::need(test, "z3", found).is_some()
 }
 
 /// Runs `nimlab prove ARGS --json`; the exit status and the report.

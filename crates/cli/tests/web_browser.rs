@@ -74,15 +74,7 @@ fn browser_tools() -> Option<(PathBuf, PathBuf)> {
         "{} not found on PATH (Debian: apt-get install chromium chromium-driver)",
         missing.join(" and ")
     );
-    if std::env::var("NIMLAB_REQUIRE_BROWSER").as_deref() == Ok("1") {
-        panic!("NIMLAB_REQUIRE_BROWSER=1 but the browser test cannot run: {why}");
-    }
-    // Written to the real stderr, not through eprintln!, so that the test harness does not swallow it.
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: web_browser: {why}; set NIMLAB_REQUIRE_BROWSER=1 to make this a failure"
-    );
-    None
+    nimlab_testkit::tools::need("web_browser", "browser", Err(why))
 }
 
 /// One HTTP/1.1 request with a JSON body; the status and the JSON answer.

@@ -79,18 +79,58 @@ impl MoveStructure {
         }
     }
 
-    /// Whether `q` is an option of `p` under a face structure (same length, lower inside one face).
-    /// `None` for structures where the answer needs the game itself (shrinking circles).
+    /// Whether `q` is an option of `p` under this structure. Faces: same length, lowered inside one
+    /// face. Shrinking windows: the piles of one window lowered, those lowered to 0 removed, the
+    /// others kept in order (`q` as the game lists its options, not up to rotation or reflection;
+    /// piles are at least 1). `None` when it cannot tell cheaply (shrinking circles of more than 64
+    /// piles).
     pub fn is_option(&self, p: &[u64], q: &[u64]) -> Option<bool> {
-        let MoveStructure::Faces(faces) = self else {
-            return None;
-        };
-        if p.len() != q.len() || q.iter().zip(p).any(|(a, b)| a > b) || p == q {
-            return Some(false);
+        match self {
+            MoveStructure::Faces(faces) => {
+                if p.len() != q.len() || q.iter().zip(p).any(|(a, b)| a > b) || p == q {
+                    return Some(false);
+                }
+                let changed: Vec<usize> = (0..p.len()).filter(|&i| p[i] != q[i]).collect();
+                Some(faces.iter().any(|f| changed.iter().all(|i| f.contains(i))))
+            }
+            MoveStructure::ShrinkingWindows { len, k } => {
+                if p.len() != *len || q.len() > p.len() || q == p || q.contains(&0) {
+                    return Some(false);
+                }
+                if p.len() > 64 {
+                    return None;
+                }
+                Some(cyclic_windows(*len, *k).iter().any(|w| shrinks_to(p, q, w)))
+            }
         }
-        let changed: Vec<usize> = (0..p.len()).filter(|&i| p[i] != q[i]).collect();
-        Some(faces.iter().any(|f| changed.iter().all(|i| f.contains(i))))
     }
+}
+
+/// Whether removing some piles of window `w` from `p` and lowering the other piles of `w` gives `q`
+/// (piles outside `w` unchanged, order kept): which prefixes of `q` the prefixes of `p` can become.
+fn shrinks_to(p: &[u64], q: &[u64], w: &[usize]) -> bool {
+    let mut reach = vec![false; q.len() + 1];
+    reach[0] = true;
+    for (i, &pi) in p.iter().enumerate() {
+        let inside = w.contains(&i);
+        let mut next = vec![false; q.len() + 1];
+        for j in 0..=q.len() {
+            if !reach[j] {
+                continue;
+            }
+            if inside {
+                // Emptied (it vanishes), or kept at a height from 1 to its own.
+                next[j] = true;
+                if j < q.len() && q[j] <= pi {
+                    next[j + 1] = true;
+                }
+            } else if j < q.len() && q[j] == pi {
+                next[j + 1] = true;
+            }
+        }
+        reach = next;
+    }
+    reach[q.len()]
 }
 
 /// The number of distinct positions `q != p` with `q <= p` that differ from `p` only inside one of

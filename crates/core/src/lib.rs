@@ -9,6 +9,7 @@
 //!   remoteness, winning moves), with an up-front refusal of searches that would not finish;
 //! * [`hooks`]: progress and cancellation, one type for every long computation;
 //! * [`table`]: bounded tabulation of the P-positions of a whole box;
+//! * [`partition`]: the conditions of the partition theorem, the checks of a conjectured P-set;
 //! * [`position`]: the shared position syntax.
 //!
 //! Positions are plain vectors of non-negative integers (`Vec<u64>`); what the numbers mean (stack
@@ -17,6 +18,7 @@
 pub mod error;
 pub mod game;
 pub mod hooks;
+pub mod partition;
 pub mod position;
 pub mod solver;
 pub mod sum;

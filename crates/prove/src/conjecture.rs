@@ -44,8 +44,9 @@ pub struct ComplexRules {
     pub relabeling: Option<(String, Vec<usize>)>,
 }
 
-/// A ruleset CN(n,k), SCN(n,k) or a complex.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A ruleset CN(n,k), SCN(n,k) or a complex: the game itself (the one source of its rules, whose
+/// moves re-check counterexamples), and what the encodings read off it.
+#[derive(Clone)]
 pub struct Ruleset {
     pub kind: Kind,
     pub n: usize,
@@ -53,6 +54,27 @@ pub struct Ruleset {
     pub k: usize,
     /// A complex's facets and automorphisms (None for CN and SCN).
     pub complex: Option<Arc<ComplexRules>>,
+    game: Arc<dyn Game>,
+}
+
+impl PartialEq for Ruleset {
+    fn eq(&self, other: &Ruleset) -> bool {
+        (self.kind, self.n, self.k, &self.complex) == (other.kind, other.n, other.k, &other.complex)
+    }
+}
+
+impl Eq for Ruleset {}
+
+impl std::fmt::Debug for Ruleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ruleset")
+            .field("game", &self.game.id())
+            .field("kind", &self.kind)
+            .field("n", &self.n)
+            .field("k", &self.k)
+            .field("complex", &self.complex)
+            .finish()
+    }
 }
 
 impl Ruleset {
@@ -67,7 +89,7 @@ impl Ruleset {
         })
     }
 
-    /// The ruleset of a game, when it is CN, SCN or a complex.
+    /// The ruleset of a game, when it is CN, SCN or a complex (it keeps a copy of the game).
     pub fn of(game: &dyn Game) -> Option<Ruleset> {
         if let Some(g) = game.downcast_ref::<CircularNim>() {
             return Some(Ruleset {
@@ -75,6 +97,7 @@ impl Ruleset {
                 n: g.n,
                 k: g.k,
                 complex: None,
+                game: Arc::new(*g),
             });
         }
         if let Some(g) = game.downcast_ref::<Complex>() {
@@ -89,6 +112,7 @@ impl Ruleset {
                     automorphisms: g.automorphisms(MAX_READINGS),
                     relabeling: g.relabeling().map(|r| (r.target.name(), r.map.clone())),
                 })),
+                game: Arc::new(g.clone()),
             });
         }
         game.downcast_ref::<ShrinkingCircularNim>()
@@ -97,45 +121,17 @@ impl Ruleset {
                 n: g.n,
                 k: g.k,
                 complex: None,
+                game: Arc::new(*g),
             })
     }
 
     pub fn id(&self) -> String {
-        match (self.kind, &self.complex) {
-            (Kind::Cn, _) => format!("CN({},{})", self.n, self.k),
-            (Kind::Scn, _) => format!("SCN({},{})", self.n, self.k),
-            (Kind::Complex, Some(c)) => c.id.clone(),
-            (Kind::Complex, None) => "complex".into(),
-        }
+        self.game.id()
     }
 
     /// The game itself, whose `for_each_option` re-checks counterexamples.
-    pub fn game(&self) -> Box<dyn Game> {
-        match self.kind {
-            Kind::Cn => Box::new(CircularNim {
-                n: self.n,
-                k: self.k,
-            }),
-            Kind::Scn => Box::new(ShrinkingCircularNim {
-                n: self.n,
-                k: self.k,
-            }),
-            Kind::Complex => {
-                let c = self
-                    .complex
-                    .as_ref()
-                    .expect("a complex ruleset has its rules");
-                let facets: Vec<Vec<usize>> = c
-                    .facets
-                    .iter()
-                    .map(|f| f.iter().map(|&v| v + 1).collect())
-                    .collect();
-                // Re-parsing the game's own name gives the same complex (ECN keeps its notation).
-                nimlab_games::parse_game(&c.id)
-                    .or_else(|_| Complex::simplicial(&facets).map(|g| Box::new(g) as Box<dyn Game>))
-                    .expect("a complex's own name parses")
-            }
-        }
+    pub fn game(&self) -> Arc<dyn Game> {
+        Arc::clone(&self.game)
     }
 
     /// The circle lengths a position can have (CN and complexes: n; SCN: 0..=n).

@@ -18,23 +18,8 @@ use crate::conjecture::{Conjecture, Kind, ReadingRule};
 use nimlab_core::{Error, Result};
 use std::fmt::Write;
 
-/// One of the three conditions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Condition {
-    I,
-    II,
-    III,
-}
-
-impl Condition {
-    pub fn name(self) -> &'static str {
-        match self {
-            Condition::I => "I",
-            Condition::II => "II",
-            Condition::III => "III",
-        }
-    }
-}
+/// The condition a query states ([`Condition::THEOREM`]; never [`Condition::Search`]).
+pub use nimlab_core::partition::Condition;
 
 /// One query: the SMT-LIB2 text (declarations and assertions, without `check-sat`), what it states,
 /// and the variables whose values make a counterexample.
@@ -326,6 +311,11 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                 x,
                 y: vec![],
             });
+        }
+        Condition::Search => {
+            return Err(Error::Unsupported(
+                "prove decides the partition theorem's conditions (I)-(III); the comparison with search is verify's".into(),
+            ))
         }
         Condition::I | Condition::II => {
             for m in c.game.lengths().into_iter().filter(|&m| m > 0) {

@@ -105,7 +105,7 @@ pub fn emit(c: &Conjecture, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
     let mut out = Vec::new();
-    for cond in [Condition::I, Condition::II, Condition::III] {
+    for cond in Condition::THEOREM {
         for q in queries(c, cond)? {
             let path = dir.join(q.file_name(c.game.kind));
             std::fs::write(&path, q.script(c))
@@ -132,7 +132,7 @@ pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
     c.validate()?;
     let start = Instant::now();
     let mut conditions = Vec::new();
-    for cond in [Condition::I, Condition::II, Condition::III] {
+    for cond in Condition::THEOREM {
         conditions.push(condition(c, cond, solver)?);
     }
     let verdict = verdict_of(&conditions);
@@ -326,6 +326,7 @@ fn recheck(
                 move_to: None,
             }))
         }
+        Condition::Search => Err(bug("no query states the search check".into())),
     }
 }
 

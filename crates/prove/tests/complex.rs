@@ -348,7 +348,7 @@ fn refuted(c: &Conjecture, cond: Condition, is_member: fn(&[u64]) -> bool) {
             assert!(opts.iter().all(|y| !is_member(y)), "{x:?}");
             assert!(b.is_p(x) || opts.iter().any(|y| b.is_p(y)), "{x:?}");
         }
-        Condition::III => unreachable!(),
+        Condition::III | Condition::Search => unreachable!(),
     }
 }
 

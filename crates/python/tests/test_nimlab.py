@@ -218,9 +218,27 @@ def test_ctrl_c_stops_a_table_and_stores_nothing(tmp_path):
     assert json.loads(listed.stdout) == []
 
 
+def _need(tool, found, why):
+    """A test that needs an outside tool, by the rule of nimlab_testkit::tools: with
+    NIMLAB_REQUIRE_<TOOL>=1 it fails without the tool; unset, empty or 0, it is skipped; any other
+    value is a mistake and fails."""
+    var = "NIMLAB_REQUIRE_" + tool.upper()
+    value = os.environ.get(var, "")
+    if value not in ("", "0", "1"):
+        pytest.fail(f"{var}={value}: use 1 (the tool is required) or 0 (skip without it)")
+    if found:
+        return
+    if value == "1":
+        pytest.fail(f"{var}=1 but {why}")
+    pytest.skip(why)
+
+
 def test_the_notebook_runs():
-    """The code cells of examples/notebooks/cn74.ipynb, run in order (needs matplotlib)."""
-    pytest.importorskip("matplotlib")
+    """The code cells of examples/notebooks/cn74.ipynb, run in order (needs matplotlib; skipped
+    without it unless NIMLAB_REQUIRE_NOTEBOOK=1, as in CI)."""
+    import importlib.util
+
+    _need("notebook", importlib.util.find_spec("matplotlib") is not None, "matplotlib is not installed")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -250,10 +268,7 @@ def test_prove(tmp_path):
     skipped without it unless NIMLAB_REQUIRE_Z3=1)."""
     import shutil
 
-    if shutil.which("z3") is None:
-        if os.environ.get("NIMLAB_REQUIRE_Z3") == "1":
-            pytest.fail("z3 is not installed and NIMLAB_REQUIRE_Z3=1")
-        pytest.skip("z3 not installed")
+    _need("z3", shutil.which("z3") is not None, "z3 is not installed")
     r = nimlab.prove("CN(7,4)", theorem="cn-7-4")
     assert r["verdict"] == "proved" and r["range"] == "all"
     # xor families: only below 2^bits, and refused without bits.

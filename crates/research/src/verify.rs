@@ -12,36 +12,7 @@
 use nimlab_core::{Game, Play, Pos, Result, Solver};
 use std::collections::HashMap;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Condition {
-    /// A move from a member to a member.
-    I,
-    /// A non-member (non-terminal in misère play) without a move into the set.
-    II,
-    /// A terminal position outside the set (normal play) or inside it (misère play).
-    III,
-    /// A partial result's verdict that search contradicts.
-    Search,
-}
-
-impl Condition {
-    pub fn name(self) -> &'static str {
-        match self {
-            Condition::I => "I",
-            Condition::II => "II",
-            Condition::III => "III",
-            Condition::Search => "search",
-        }
-    }
-    pub fn describe(self) -> &'static str {
-        match self {
-            Condition::I => "(I) a move leads from a member of the set to another member",
-            Condition::II => "(II) a position outside the set has no move into it",
-            Condition::III => "(III) a terminal position is on the wrong side of the set",
-            Condition::Search => "the result's verdict differs from exhaustive search",
-        }
-    }
-}
+pub use nimlab_core::partition::Condition;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counterexample {

@@ -34,8 +34,9 @@ use std::time::{Duration, Instant};
 
 /// The first bytes of a checkpoint file.
 pub const MAGIC: &[u8; 8] = b"NIMLABCK";
-/// Version of the file layout and of every engine's section in it.
-pub const FORMAT: u32 = 1;
+/// Version of the file layout and of every engine's section in it (2: SCN checkpoints between
+/// circle lengths).
+pub const FORMAT: u32 = 2;
 /// Default shortest time between two checkpoints (seconds).
 pub const DEFAULT_INTERVAL: f64 = 20.0;
 /// A checkpoint comes at most once per this many times the time the last one held the engine up.

@@ -17,24 +17,20 @@ use nimlab_games::complex::Complex;
 use nimlab_games::shrinking::ShrinkingCircularNim;
 use nimlab_games::{CircularNim, MooreNim, Nim};
 use nimlab_tables::gpu::{self, schedule, Device, GpuError, Options};
-use nimlab_tables::lines::{Hooks, LineSpec};
+use nimlab_tables::lines::{Hooks, LineSpec, Resume};
 use nimlab_tables::pset::{self, cyclic_windows, engine_windows};
 use nimlab_tables::{grundy, tiers};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// The adapter, opened once for the whole file; `None` (after printing SKIPPED) when there is none.
 fn device(test: &str) -> Option<&'static Device> {
     static DEV: OnceLock<Result<Device, GpuError>> = OnceLock::new();
-    match DEV.get_or_init(Device::open) {
-        Ok(d) => Some(d),
-        Err(e) if std::env::var("NIMLAB_REQUIRE_GPU").as_deref() == Ok("1") => {
-            panic!("NIMLAB_REQUIRE_GPU=1 and {e}")
-        }
-        Err(e) => {
-            eprintln!("SKIPPED {test}: {e}");
-            None
-        }
-    }
+    let found = DEV
+        .get_or_init(Device::open)
+        .as_ref()
+        .map_err(|e| e.to_string());
+    nimlab_testkit::tools::need(test, "gpu", found)
 }
 
 type Answer = (pset::Summary, Vec<Vec<u64>>);
@@ -564,5 +560,189 @@ fn auto_sends_only_large_window_p_sets_to_a_gpu() {
                 .to_string();
             assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}");
         }
+    }
+}
+
+/// A saver that keeps every checkpoint in memory with the positions listed before it (or, with
+/// `only_on_cancel`, asks for none and keeps what is written on the way out of a cancelled run).
+struct Recorder<'a> {
+    mem: nimlab_tables::checkpoint::Memory,
+    listed: &'a std::cell::RefCell<Vec<Vec<u64>>>,
+    at: Vec<Vec<Vec<u64>>>,
+    only_on_cancel: bool,
+}
+
+impl nimlab_tables::checkpoint::Saver for Recorder<'_> {
+    fn due(&mut self) -> bool {
+        !self.only_on_cancel
+    }
+    fn save(
+        &mut self,
+        p: nimlab_tables::checkpoint::Progress,
+        body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) {
+        self.at.push(self.listed.borrow().clone());
+        self.mem.save(p, body);
+    }
+}
+
+/// The GPU's SCN P-set continued from a checkpoint: the listed positions before it, those after it,
+/// and the counts equal `want`.
+fn resumed_on_gpu(
+    dev: &Device,
+    game: &dyn Game,
+    d: &nimlab_core::BoxDomain,
+    play: Play,
+    (before, bytes): (&[Vec<u64>], &[u8]),
+) -> Answer {
+    let mut listed = before.to_vec();
+    let mut rd: &[u8] = bytes;
+    let s = gpu::tabulate_resumable(
+        dev,
+        game,
+        d,
+        play,
+        &Options::default(),
+        Hooks::default(),
+        &mut |p| listed.push(p.to_vec()),
+        Resume {
+            saver: None,
+            from: Some(&mut rd),
+        },
+    )
+    .unwrap();
+    assert!(rd.is_empty(), "the checkpoint is read whole");
+    (s, listed)
+}
+
+/// SCN P-sets on the GPU keep checkpoints between circle lengths (the CPU engine's loop, which the
+/// GPU shares): resumed from each of them, and from the one written when a run is cancelled, the
+/// table equals the CPU engine's; a checkpoint the CPU engine took inside a length is refused with
+/// one line.
+#[test]
+fn shrinking_p_sets_resume_from_checkpoints_on_the_gpu() {
+    let Some(dev) = device("shrinking_p_sets_resume_from_checkpoints_on_the_gpu") else {
+        return;
+    };
+    let game = ShrinkingCircularNim::new(5, 3).unwrap();
+    let d = game.table_domain(7, None).unwrap();
+    for play in [Play::Normal, Play::Misere] {
+        let want = cpu(&game, &d, play);
+        // One pass with a checkpoint whenever one may be written: between every two lengths.
+        let listed = std::cell::RefCell::new(Vec::new());
+        let mut saver = Recorder {
+            mem: Default::default(),
+            listed: &listed,
+            at: Vec::new(),
+            only_on_cancel: false,
+        };
+        let s = gpu::tabulate_resumable(
+            dev,
+            &game,
+            &d,
+            play,
+            &Options::default(),
+            Hooks::default(),
+            &mut |p| listed.borrow_mut().push(p.to_vec()),
+            Resume {
+                saver: Some(&mut saver),
+                from: None,
+            },
+        )
+        .unwrap();
+        assert_eq!((s, listed.take()), want, "one pass, {play}");
+        assert_eq!(
+            saver.mem.saved.len(),
+            4,
+            "one checkpoint between each two of lengths 1..5"
+        );
+        for (i, ((p, bytes), before)) in saver.mem.saved.iter().zip(&saver.at).enumerate() {
+            assert!(p.stage.ends_with("not started"), "{}", p.stage);
+            let got = resumed_on_gpu(dev, &game, &d, play, (before, bytes));
+            assert_eq!(
+                got, want,
+                "resumed from checkpoint {i} ({}), {play}",
+                p.stage
+            );
+        }
+
+        // Cancelled once length 3 is done: the checkpoint written on the way out starts length 4.
+        let stop = AtomicBool::new(false);
+        let r = d.radix();
+        let progress = |done: u64, _total: u64| {
+            if done > r + r * r + r * r * r {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let listed = std::cell::RefCell::new(Vec::new());
+        let mut saver = Recorder {
+            mem: Default::default(),
+            listed: &listed,
+            at: Vec::new(),
+            only_on_cancel: true,
+        };
+        let res = gpu::tabulate_resumable(
+            dev,
+            &game,
+            &d,
+            play,
+            &Options::default(),
+            Hooks::new(Some(&stop), Some(&progress)),
+            &mut |p| listed.borrow_mut().push(p.to_vec()),
+            Resume {
+                saver: Some(&mut saver),
+                from: None,
+            },
+        );
+        assert!(matches!(res, Err(GpuError::Interrupted)), "{res:?}");
+        assert_eq!(
+            saver.mem.saved.len(),
+            1,
+            "one checkpoint, written on cancel"
+        );
+        let (p, bytes) = &saver.mem.saved[0];
+        assert_eq!(p.stage, "length 4 of 5: not started");
+        let got = resumed_on_gpu(dev, &game, &d, play, (&saver.at[0], bytes));
+        assert_eq!(got, want, "resumed after a cancel, {play}");
+    }
+
+    // A checkpoint the CPU engine took inside a length: the GPU does not continue it.
+    let mut mem = nimlab_tables::checkpoint::Memory::default();
+    pset::tabulate_resumable(
+        &game,
+        &d,
+        Play::Normal,
+        Hooks::default(),
+        &mut |_| {},
+        Resume {
+            saver: Some(&mut mem),
+            from: None,
+        },
+    )
+    .unwrap();
+    let (_, inside) = mem
+        .saved
+        .iter()
+        .find(|(p, _)| p.stage.contains("diagonal"))
+        .expect("the CPU engine saves inside a length");
+    let mut rd: &[u8] = inside;
+    let res = gpu::tabulate_resumable(
+        dev,
+        &game,
+        &d,
+        Play::Normal,
+        &Options::default(),
+        Hooks::default(),
+        &mut |_| {},
+        Resume {
+            saver: None,
+            from: Some(&mut rd),
+        },
+    );
+    match res {
+        Err(GpuError::Checkpoint(e)) => {
+            assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}")
+        }
+        other => panic!("{other:?}"),
     }
 }

@@ -1,6 +1,8 @@
 //! # nimlab-testkit
 //!
-//! Test support, not shipped: the shared check of a theory entry against exhaustive search.
+//! Test support, not shipped: the shared check of a theory entry against exhaustive search
+//! ([`check`]), the conformance check of a game's API ([`conformance`]) and the one rule for tests
+//! that need an outside tool ([`tools`]).
 //!
 //! For every given position the entry decides, the harness compares the entry's membership test with
 //! the searched outcome (in the entry's play convention), the Grundy value when the entry gives one, and
@@ -9,6 +11,9 @@
 //!
 //! `nimlab-theory` and any other crate whose tests check theory entries take this crate as a
 //! `[dev-dependencies]` entry.
+
+pub mod conformance;
+pub mod tools;
 
 use nimlab_core::{Game, Pos, Solver};
 use nimlab_theory::Theorem;

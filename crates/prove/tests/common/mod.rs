@@ -1,5 +1,5 @@
 //! Shared by the prover's tests: the solver, or a visible skip when z3 is not installed (CI sets
-//! `NIMLAB_REQUIRE_Z3=1`, which turns the skip into a failure).
+//! `NIMLAB_REQUIRE_Z3=1`, which turns the skip into a failure: `nimlab_testkit::tools`).
 
 #![allow(dead_code)]
 
@@ -17,21 +17,17 @@ pub fn solver(test: &str) -> Option<Solver> {
         .arg("-version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if runs {
-        return Some(Solver {
-            path: PathBuf::from(path),
+    let found = if runs {
+        Ok(Solver {
+            path: PathBuf::from(&path),
             timeout: Duration::from_secs(120),
-        });
-    }
-    if std::env::var("NIMLAB_REQUIRE_Z3").as_deref() == Ok("1") {
-        panic!("{test}: z3 is required (NIMLAB_REQUIRE_Z3=1) but `{path} -version` does not run");
-    }
-    // Written to the process's stderr itself, which the test harness does not capture.
-    let _ = std::io::Write::write_all(
-        &mut std::io::stderr(),
-        format!("SKIPPED {test}: z3 not found (install it with apt-get install z3)\n").as_bytes(),
-    );
-    None
+        })
+    } else {
+        Err(format!(
+            "`{path} -version` does not run (install z3: apt-get install z3)"
+        ))
+    };
+    nimlab_testkit::tools::need(test, "z3", found)
 }
 
 /// Runs a script with several `check-sat` commands through the solver and returns the answers.
@@ -173,5 +169,6 @@ pub fn confirms(theorem: &str, c: &Conjecture, cond: Condition, cx: &Counterexam
         Condition::III => {
             assert!(options.is_empty() && !c.contains(x), "{x:?}");
         }
+        Condition::Search => panic!("prove reports the theorem's conditions only"),
     }
 }

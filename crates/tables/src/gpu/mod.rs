@@ -26,8 +26,9 @@ mod device;
 mod run;
 pub mod schedule;
 
+use crate::cluster::Solo;
 use crate::grundy;
-use crate::lines::{Hooks, LineOracle, LineSpec};
+use crate::lines::{Hooks, LineOracle, LineSpec, Resume, Stop};
 use crate::pset::{self, Rules, Summary};
 use nimlab_core::{BoxDomain, Game, Play};
 
@@ -44,6 +45,8 @@ pub enum GpuError {
     TooLarge(String),
     /// Cancelled through [`Hooks`].
     Interrupted,
+    /// The checkpoint to resume from does not fit this run.
+    Checkpoint(String),
 }
 
 impl std::fmt::Display for GpuError {
@@ -56,6 +59,7 @@ impl std::fmt::Display for GpuError {
             GpuError::Device(e) => write!(f, "the GPU failed: {e}"),
             GpuError::TooLarge(e) => write!(f, "{e}"),
             GpuError::Interrupted => write!(f, "interrupted"),
+            GpuError::Checkpoint(e) => write!(f, "{e}"),
         }
     }
 }
@@ -101,6 +105,34 @@ pub fn tabulate(
     hooks: Hooks,
     sink: &mut dyn FnMut(&[u64]),
 ) -> Result<Summary, GpuError> {
+    tabulate_resumable(
+        dev,
+        game,
+        domain,
+        play,
+        opts,
+        hooks,
+        sink,
+        Resume::default(),
+    )
+}
+
+/// [`tabulate`] with checkpoints, as [`pset::tabulate_resumable`] writes them: SCN runs through the
+/// CPU engine's loop over circle lengths, which saves between two lengths
+/// (a GPU run of one length keeps none inside it), and resumes from such a checkpoint; one that the
+/// CPU engine took inside a length is refused (continue it with the CPU engine). A window game is
+/// one GPU run: `resume` is not used.
+#[allow(clippy::too_many_arguments)]
+pub fn tabulate_resumable(
+    dev: &Device,
+    game: &dyn Game,
+    domain: &BoxDomain,
+    play: Play,
+    opts: &Options,
+    hooks: Hooks,
+    sink: &mut dyn FnMut(&[u64]),
+    resume: Resume,
+) -> Result<Summary, GpuError> {
     let r = domain.radix() as usize;
     match pset::rules_for(game, domain) {
         Some(Rules::Windows { m, windows }) => {
@@ -115,18 +147,33 @@ pub fn tabulate(
         }
         // Each circle length on the GPU; the moves that empty piles come from the host as one mask
         // per line, computed from the shorter lengths' tables.
-        Some(Rules::Shrinking { n, k }) => {
-            pset::shrinking(game, domain, play, n, k, hooks, sink, &mut |spec, oracle, h, emit| {
-                let extra = |x: &[u32]| oracle.n_mask(x);
-                let lines = run::solve(dev, spec, Some(&extra), opts, h)?;
+        Some(Rules::Shrinking { n, k }) => pset::shrinking_on(
+            &Solo,
+            game,
+            domain,
+            play,
+            (n, k),
+            hooks,
+            sink,
+            resume,
+            &mut |len: pset::Length| {
+                let spec = len.spec;
+                if len.resume.from.is_some() {
+                    return Err(GpuError::Checkpoint(format!(
+                        "the checkpoint was taken by the CPU engine inside circle length {}, which only the CPU engine continues (--backend cpu)",
+                        spec.m
+                    )));
+                }
+                let extra = |x: &[u32]| len.oracle.n_mask(x);
+                let lines = run::solve(dev, spec, Some(&extra), opts, len.hooks)?;
                 // Slabs of one value of the first tuple entry, as the CPU engine sends them.
                 let per_slab = (r as u64).pow(spec.m.saturating_sub(2) as u32);
                 for slab in lines.chunk_by(|a, b| a.0 / per_slab == b.0 / per_slab) {
-                    emit(slab.to_vec());
+                    (len.emit)(slab.to_vec());
                 }
                 Ok(())
-            })
-        }
+            },
+        ),
         None => Err(GpuError::TooLarge(format!(
             "the GPU back end covers the engine's games (CN, SCN, Nim, Moore's Nim, complexes), not {} on this box",
             game.id()
@@ -183,6 +230,15 @@ pub fn grundy(
             "the GPU back end computes Grundy values of the engine's games (CN, SCN, Nim, Moore's Nim, complexes), not {} on this box; use --backend cpu",
             game.id()
         ))),
+    }
+}
+
+impl From<Stop> for GpuError {
+    fn from(s: Stop) -> GpuError {
+        match s {
+            Stop::Interrupted => GpuError::Interrupted,
+            Stop::Damaged(e) => GpuError::Checkpoint(e),
+        }
     }
 }
 

@@ -1,0 +1,577 @@
+//! The plan of a table: its domain, route (engine or search) and back end, the cost estimate and
+//! the refusals (inapplicable options, over the budget or the memory), and its store key.
+
+use super::request::{Backend, Bounds, Kind, Method, Request, ResumeMode, AUTO_GPU_POSITIONS};
+use super::unsupported;
+use crate::grundy;
+use crate::pset::{self, Rules};
+use crate::store::{Entry, Key};
+use nimlab_core::{BoxDomain, Error, Game, Play, Pos, Result, TableBound};
+use nimlab_games::chip;
+
+/// The positions a table covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Domain {
+    /// Every tuple of the box (lengths in order, each in lexicographic order).
+    Box(BoxDomain),
+    /// Every multiset of a chip game with at most `max_sum` chips in all.
+    Chips { max_sum: u64 },
+    /// Every sorted position with minimum 0 and max − min at most `max`.
+    Spread { max: u64 },
+}
+
+/// How the table is computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    Engine(Rules),
+    Search,
+}
+
+/// What [`plan`] decided.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub game: String,
+    pub domain: Domain,
+    pub play: Play,
+    pub kind: Kind,
+    pub route: Route,
+    /// Where the engine runs: [`Backend::Cpu`], [`Backend::Gpu`] (refused up front where it does not
+    /// apply), or [`Backend::Auto`]: the GPU if a hardware adapter is present at run time.
+    pub backend: Backend,
+    /// Positions in the domain.
+    pub positions: f64,
+    /// Estimated steps (word operations of the engine, option visits of the search).
+    pub steps: f64,
+    pub key: Key,
+    pub remoteness: bool,
+    pub bounds: Bounds,
+    pub(super) limit: f64,
+    /// What to do with checkpoints.
+    pub resume: ResumeMode,
+    /// The positions of a chip-game domain, in table order.
+    pub(super) chip_positions: Option<Vec<Pos>>,
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+/// Memory the SCN Grundy engine may use for its value sets and the table.
+const GRUNDY_MEMORY: f64 = 12.0 * GIB;
+/// Largest Grundy table kept in memory (positions).
+const GRUNDY_POSITIONS: f64 = 1.0e9;
+/// Largest chip-game table (positions).
+const CHIP_POSITIONS: f64 = 2.0e7;
+
+/// Plans a table of `game`, or refuses it with one line saying why.
+pub fn plan(game: &dyn Game, req: &Request) -> Result<Plan> {
+    let id = game.id();
+    if req.kind == Kind::Grundy && req.play == Play::Misere {
+        return Err(unsupported(
+            "--grundy gives normal-play values; leave out --misere".into(),
+        ));
+    }
+    if req.kind == Kind::Grundy && req.remoteness {
+        return Err(unsupported(
+            "--remoteness adds values to listed P-positions; it does not combine with --grundy"
+                .into(),
+        ));
+    }
+    match game.table_bound() {
+        TableBound::None => Err(unsupported(format!("{id} cannot be tabulated"))),
+        TableBound::Box { heaps } => plan_box(game, req, heaps),
+        TableBound::TotalChips | TableBound::Spread => plan_chips(game, req),
+    }
+}
+
+fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
+    let id = game.id();
+    let b = req.bounds;
+    if b.max_sum.is_some() {
+        return Err(unsupported(format!(
+            "--max-sum bounds chip games; {id} takes --max H"
+        )));
+    }
+    let Some(max) = b.max else {
+        return Err(unsupported(format!(
+            "table {id} needs --max H (the largest entry of the box)"
+        )));
+    };
+    if b.heaps.is_some() && !takes_heaps {
+        let d = game.table_domain(max, None)?;
+        return Err(unsupported(format!(
+            "--heaps sets the number of heaps of games played on any number of them; {id} has {} stacks",
+            d.lengths.iter().max().unwrap_or(&0)
+        )));
+    }
+    let domain = game.table_domain(max, b.heaps)?;
+    let rules = pset::rules_for(game, &domain);
+    let route = match (req.method, &rules) {
+        (Method::Naive, _) | (Method::Auto, None) => Route::Search,
+        (_, Some(r)) => Route::Engine(r.clone()),
+        (Method::Engine, None) => {
+            return Err(unsupported(format!(
+                "the engine does not cover {id}{} with --max {max}{}; leave out --method fast or use --method naive",
+                if req.kind == Kind::Grundy { " Grundy tables" } else { "" },
+                if engine_covers_below(game, &domain) { " (it takes entries up to 63)" } else { "" }
+            )))
+        }
+    };
+    let total = domain.size_f64();
+    let r = domain.radix() as f64;
+    let grundy = req.kind == Kind::Grundy;
+    // The engine costs about one word operation per (line, window entry), the plain search one
+    // option visit per option of each position.
+    let steps = match &route {
+        Route::Engine(Rules::Windows { windows, .. }) => {
+            let per: usize = windows.iter().map(|w| w.len()).sum();
+            if grundy {
+                total * per as f64 / 4.0
+            } else {
+                total / r * per as f64 / 16.0
+            }
+        }
+        Route::Engine(Rules::Shrinking { n, k }) => {
+            let per = (*n as f64) * 2f64.powi(*k as i32);
+            if grundy {
+                total * (per + (n * k) as f64) / 4.0
+            } else {
+                total / r * per / 4.0
+            }
+        }
+        Route::Search => {
+            let mid_len = *domain.lengths.last().unwrap_or(&0);
+            let mid = vec![(domain.lo + domain.hi) / 2; mid_len];
+            total * game.branching_bound(&mid).max(1.0)
+        }
+    };
+    if steps > req.limit {
+        let engine_note = if route == Route::Search && engine_covers_below(game, &domain) {
+            format!(
+                "the engine covers {id} with entries up to 63; above that the plain search runs, and "
+            )
+        } else {
+            String::new()
+        };
+        return Err(Error::TooLarge(format!(
+            "{engine_note}tabulating {id} with --max {max} may take about {steps:.1e} steps ({total:.1e} positions), above the limit of {:.1e}; pass --limit {} to run it anyway",
+            req.limit,
+            nimlab_core::solver::limit_above(steps)
+        )));
+    }
+    if let (true, Route::Engine(Rules::Shrinking { n, k })) = (grundy, &route) {
+        let bytes = grundy::shrinking_memory(*n, *k, domain.radix() as usize) + total * 2.0;
+        if bytes > GRUNDY_MEMORY {
+            return Err(Error::TooLarge(format!(
+                "a Grundy table of {id} with --max {max} needs about {:.1} GiB of value sets, above the {:.0} GiB nimlab allows; use a smaller --max",
+                bytes / GIB,
+                GRUNDY_MEMORY / GIB
+            )));
+        }
+    }
+    if grundy && total > GRUNDY_POSITIONS {
+        return Err(Error::TooLarge(format!(
+            "a Grundy table of {total:.1e} positions is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller --max"
+        )));
+    }
+    let backend = choose_backend(&id, req, &route, total)?;
+    let key = box_key(game, &domain, req.play, req.kind);
+    let p = Plan {
+        game: id,
+        domain: Domain::Box(domain),
+        play: req.play,
+        kind: req.kind,
+        route,
+        backend,
+        positions: total,
+        steps,
+        key,
+        remoteness: req.remoteness,
+        bounds: b,
+        limit: req.limit,
+        resume: req.resume,
+        chip_positions: None,
+    };
+    check_remoteness(game, &p)?;
+    check_resume(req, &p)?;
+    Ok(p)
+}
+
+/// The line `--backend gpu` gets from a binary built without the feature.
+pub const NO_GPU_FEATURE: &str = "--backend gpu: this nimlab was built without the `gpu` feature; rebuild it with `cargo build --release -p nimlab-cli --features gpu`, or use --backend cpu";
+
+/// The line `--backend mpi` gets from a binary built without the feature.
+pub const NO_MPI_FEATURE: &str = "--backend mpi: this nimlab was built without the `mpi` feature; install Open MPI and libclang (Debian: openmpi-bin libopenmpi-dev libclang-dev) and rebuild it with `cargo build --release -p nimlab-cli --features mpi`, or use --backend cpu";
+
+/// Resolves the back end of a box table, refusing `--backend gpu` where it cannot run.
+fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Result<Backend> {
+    // P-sets and Grundy values of window games and SCN (crate::gpu::covers).
+    let gpu_route = matches!(route, Route::Engine(_));
+    match req.backend {
+        Backend::Cpu => Ok(Backend::Cpu),
+        Backend::Mpi if !cfg!(feature = "mpi") => Err(unsupported(NO_MPI_FEATURE.into())),
+        Backend::Mpi if req.kind == Kind::Grundy || !matches!(route, Route::Engine(_)) => {
+            Err(unsupported(format!(
+                "--backend mpi computes the engine's P-sets (CN, SCN, Nim, Moore's Nim, complexes); {}: use --backend cpu",
+                if req.kind == Kind::Grundy {
+                    format!("Grundy tables of {id} are computed in one process")
+                } else {
+                    format!("{id} is tabulated by the plain search")
+                }
+            )))
+        }
+        Backend::Mpi => Ok(Backend::Mpi),
+        Backend::Gpu if !cfg!(feature = "gpu") => Err(unsupported(NO_GPU_FEATURE.into())),
+        Backend::Gpu if !gpu_route => Err(unsupported(format!(
+            "--backend gpu computes the engine's P-sets and Grundy values (CN, SCN, Nim, Moore's Nim, complexes); {} on the CPU: use --backend cpu",
+            if req.kind == Kind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
+        ))),
+        Backend::Gpu => Ok(Backend::Gpu),
+        // Auto: only P-sets of window games go to a GPU on their own; SCN (whose masks of moves out
+        // of the box the host computes) and Grundy values (value sets of many words per position)
+        // run there only when asked for, until figures on a GPU show that they gain.
+        Backend::Auto
+            if cfg!(feature = "gpu")
+                && req.kind == Kind::PSet
+                && matches!(route, Route::Engine(Rules::Windows { .. }))
+                && positions >= AUTO_GPU_POSITIONS =>
+        {
+            Ok(Backend::Auto)
+        }
+        Backend::Auto => Ok(Backend::Cpu),
+    }
+}
+
+/// True when the engine would cover this game if the box's entries stayed below 64.
+fn engine_covers_below(game: &dyn Game, d: &BoxDomain) -> bool {
+    if d.radix() <= pset::MAX_RADIX {
+        return false;
+    }
+    let smaller = BoxDomain {
+        hi: d.lo + pset::MAX_RADIX - 1,
+        ..d.clone()
+    };
+    pset::rules_for(game, &smaller).is_some()
+}
+
+/// Number of multisets of `k` positive integers with sum at most `s` (as f64, exact while small).
+fn multisets_with_sum_at_most(k: usize, s: u64) -> f64 {
+    if s > 1_000_000 || k > 4096 {
+        return f64::INFINITY;
+    }
+    // p(n, j), partitions of n into exactly j positive parts: p(n, j) = p(n-1, j-1) + p(n-j, j).
+    let s = s as usize;
+    let mut prev = vec![0f64; s + 1];
+    prev[0] = 1.0;
+    for j in 1..=k {
+        let mut cur = vec![0f64; s + 1];
+        for n in j..=s {
+            cur[n] = prev[n - 1] + cur[n - j];
+        }
+        prev = cur;
+    }
+    prev.iter().sum()
+}
+
+/// Number of multisets of `m` values in 0..=h: C(h + m, m).
+fn multisets_bounded(m: usize, h: u64) -> f64 {
+    (1..=m).fold(1.0, |acc, i| acc * (h as f64 + i as f64) / i as f64)
+}
+
+fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
+    let id = game.id();
+    let b = req.bounds;
+    let spread = game.table_bound() == TableBound::Spread;
+    if b.heaps.is_some() {
+        return Err(unsupported(format!(
+            "--heaps sets the number of heaps of box games; {id} has its number of boxes in its name"
+        )));
+    }
+    if req.method == Method::Engine {
+        return Err(unsupported(format!(
+            "the engine covers games on a box of entries; {id} is tabulated by search: leave out --method fast"
+        )));
+    }
+    if matches!(req.resume, ResumeMode::Require | ResumeMode::Restart) {
+        return Err(unsupported(format!(
+            "{id} is tabulated by search, which keeps no checkpoints: leave out --resume and --restart"
+        )));
+    }
+    if req.backend == Backend::Mpi {
+        return Err(unsupported(if cfg!(feature = "mpi") {
+            format!("--backend mpi computes engine P-sets of box games; {id} is tabulated by search in one process: use --backend cpu")
+        } else {
+            NO_MPI_FEATURE.into()
+        }));
+    }
+    if req.backend == Backend::Gpu {
+        return Err(unsupported(if cfg!(feature = "gpu") {
+            format!("--backend gpu computes the engine's P-sets and Grundy values of box games; {id} is tabulated by search on the CPU: use --backend cpu")
+        } else {
+            NO_GPU_FEATURE.into()
+        }));
+    }
+    let (domain, bound, flag) = if spread {
+        if b.max_sum.is_some() {
+            return Err(unsupported(format!(
+                "{id} is bounded by max - min: use --max H, not --max-sum"
+            )));
+        }
+        let Some(h) = b.max else {
+            return Err(unsupported(format!(
+                "table {id} needs --max H (the largest max - min)"
+            )));
+        };
+        (Domain::Spread { max: h }, h, "--max")
+    } else {
+        if b.max.is_some() {
+            return Err(unsupported(format!(
+                "{id} is bounded by its total number of chips: use --max-sum S, not --max"
+            )));
+        }
+        let Some(s) = b.max_sum else {
+            return Err(unsupported(format!(
+                "table {id} needs --max-sum S (the most chips in all)"
+            )));
+        };
+        (Domain::Chips { max_sum: s }, s, "--max-sum")
+    };
+    let k = chip::boxes_of(game).unwrap_or(1);
+    let count = if spread {
+        multisets_bounded(k.saturating_sub(1), bound)
+    } else {
+        multisets_with_sum_at_most(k, bound)
+    };
+    if count > CHIP_POSITIONS {
+        return Err(Error::TooLarge(format!(
+            "table {id} with {flag} {bound} has about {count:.1e} positions, more than the {CHIP_POSITIONS:.0e} this search-based table accepts; use a smaller bound"
+        )));
+    }
+    let positions = chip::table_positions(game, bound).unwrap_or_default();
+    let steps = positions.last().map_or(0.0, |last| {
+        positions.len() as f64 * game.branching_bound(last).max(1.0)
+    });
+    if steps > req.limit {
+        return Err(Error::TooLarge(format!(
+            "tabulating {id} with {flag} {bound} may visit about {steps:.1e} options ({} positions), above the limit of {:.1e}; pass --limit {} to run it anyway",
+            positions.len(),
+            req.limit,
+            nimlab_core::solver::limit_above(steps)
+        )));
+    }
+    let key = Key {
+        game: id.clone(),
+        family: String::new(),
+        params: String::new(),
+        lo: 0,
+        hi: bound,
+        lengths: if spread { "spread" } else { "chips" }.into(),
+        play: req.play.name().into(),
+        kind: kind_name(req.kind).into(),
+    };
+    Ok(Plan {
+        game: id,
+        domain,
+        play: req.play,
+        kind: req.kind,
+        route: Route::Search,
+        backend: Backend::Cpu,
+        positions: positions.len() as f64,
+        steps,
+        key,
+        remoteness: req.remoteness,
+        bounds: b,
+        limit: req.limit,
+        resume: ResumeMode::Off,
+        chip_positions: Some(positions),
+    })
+}
+
+fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::PSet => "pset",
+        Kind::Grundy => "grundy",
+    }
+}
+
+fn box_key(game: &dyn Game, d: &BoxDomain, play: Play, kind: Kind) -> Key {
+    Key {
+        game: game.id(),
+        family: String::new(),
+        params: String::new(),
+        lo: d.lo,
+        hi: d.hi,
+        lengths: d
+            .lengths
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
+        play: play.name().to_string(),
+        kind: kind_name(kind).to_string(),
+    }
+}
+
+/// `--resume` and `--restart` apply to engine tables computed on the CPU.
+fn check_resume(req: &Request, p: &Plan) -> Result<()> {
+    if !matches!(req.resume, ResumeMode::Require | ResumeMode::Restart) || p.keeps_checkpoints() {
+        return Ok(());
+    }
+    Err(unsupported(format!(
+        "checkpoints are kept for engine tables computed on the CPU and SCN P-sets on the GPU; {}: leave out --resume and --restart",
+        if p.route == Route::Search {
+            format!("{} with --max {} is tabulated by the plain search", p.game, p.bounds.max.unwrap_or(0))
+        } else {
+            "this one goes to the GPU (use --backend cpu)".to_string()
+        }
+    )))
+}
+
+/// `--remoteness` searches every position of the domain: refused up front when that is too much.
+fn check_remoteness(game: &dyn Game, p: &Plan) -> Result<()> {
+    if !p.remoteness {
+        return Ok(());
+    }
+    let est = match &p.domain {
+        Domain::Box(d) => {
+            let mid = vec![(d.lo + d.hi) / 2; *d.lengths.last().unwrap_or(&0)];
+            d.size_f64() * game.branching_bound(&mid).max(1.0)
+        }
+        _ => p.steps,
+    };
+    if est > p.limit {
+        return Err(Error::TooLarge(format!(
+            "--remoteness searches the whole box: about {est:.1e} option visits, above the limit of {:.1e}; use a smaller --max or pass --limit {}",
+            p.limit,
+            nimlab_core::solver::limit_above(est)
+        )));
+    }
+    Ok(())
+}
+
+impl Plan {
+    /// The plan of a stored table (to export it), from its store entry.
+    pub fn of_entry(game: &dyn Game, e: &Entry) -> Result<Plan> {
+        let play = if e.key.play == "misere" {
+            Play::Misere
+        } else {
+            Play::Normal
+        };
+        let kind = if e.key.kind == "grundy" {
+            Kind::Grundy
+        } else {
+            Kind::PSet
+        };
+        let (domain, chip_positions, bounds) = match e.key.lengths.as_str() {
+            "chips" | "spread" => {
+                let positions = chip::table_positions(game, e.key.hi).ok_or_else(|| {
+                    unsupported(format!("stored table {} is not a chip-game table", e.id))
+                })?;
+                if e.key.lengths == "chips" {
+                    let b = Bounds {
+                        max_sum: Some(e.key.hi),
+                        ..Bounds::default()
+                    };
+                    (Domain::Chips { max_sum: e.key.hi }, Some(positions), b)
+                } else {
+                    let b = Bounds {
+                        max: Some(e.key.hi),
+                        ..Bounds::default()
+                    };
+                    (Domain::Spread { max: e.key.hi }, Some(positions), b)
+                }
+            }
+            l => {
+                let lengths: Vec<usize> = l.split(',').filter_map(|x| x.parse().ok()).collect();
+                let d = BoxDomain {
+                    lengths,
+                    lo: e.key.lo,
+                    hi: e.key.hi,
+                };
+                let b = Bounds {
+                    max: Some(e.key.hi),
+                    ..Bounds::default()
+                };
+                (Domain::Box(d), None, b)
+            }
+        };
+        Ok(Plan {
+            game: e.key.game.clone(),
+            positions: e.positions_in_box as f64,
+            domain,
+            play,
+            kind,
+            route: Route::Search,
+            backend: Backend::Cpu,
+            steps: 0.0,
+            key: e.key.clone(),
+            remoteness: false,
+            bounds,
+            limit: f64::INFINITY,
+            resume: ResumeMode::Off,
+            chip_positions,
+        })
+    }
+
+    /// True when this table keeps checkpoints: engine tables on the CPU (one process or the ranks
+    /// of an MPI job), and SCN P-sets on the GPU (between circle lengths).
+    pub fn keeps_checkpoints(&self) -> bool {
+        let gpu_scn = self.backend == Backend::Gpu
+            && self.kind == Kind::PSet
+            && matches!(self.route, Route::Engine(Rules::Shrinking { .. }));
+        matches!(self.route, Route::Engine(_))
+            && (matches!(self.backend, Backend::Cpu | Backend::Mpi) || gpu_scn)
+            && self.resume != ResumeMode::Off
+    }
+
+    /// The command that computes (or continues) this table.
+    pub fn command(&self) -> String {
+        let mut c = format!("nimlab table '{}'", self.game);
+        if let Some(m) = self.bounds.max {
+            c += &format!(" --max {m}");
+        }
+        if let Some(h) = self.bounds.heaps {
+            c += &format!(" --heaps {h}");
+        }
+        if self.play == Play::Misere {
+            c += " --misere";
+        }
+        if self.kind == Kind::Grundy {
+            c += " --grundy";
+        }
+        c
+    }
+
+    /// True for chip-game tables (multisets, printed in Ferguson's notation).
+    pub fn is_chips(&self) -> bool {
+        self.chip_positions.is_some()
+    }
+
+    /// Calls `f` with every position of the domain, in table order (the order of Grundy values).
+    pub fn for_each_position(&self, f: &mut dyn FnMut(&[u64])) {
+        match (&self.domain, &self.chip_positions) {
+            (Domain::Box(d), _) => {
+                let r = d.radix();
+                for &m in &d.lengths {
+                    let mut p = vec![d.lo; m];
+                    for local in 0..r.pow(m as u32) {
+                        let mut v = local;
+                        for i in (0..m).rev() {
+                            p[i] = d.lo + v % r;
+                            v /= r;
+                        }
+                        f(&p);
+                    }
+                }
+            }
+            (_, Some(ps)) => ps.iter().for_each(|p| f(p)),
+            _ => {}
+        }
+    }
+
+    /// The longest position of the domain (CSV columns).
+    pub fn width(&self) -> usize {
+        match (&self.domain, &self.chip_positions) {
+            (Domain::Box(d), _) => d.lengths.iter().copied().max().unwrap_or(0),
+            (_, Some(ps)) => ps.iter().map(|p| p.len()).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+}
