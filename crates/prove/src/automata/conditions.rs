@@ -1,0 +1,267 @@
+//! The searches that decide the partition theorem's conditions on the automata, for every entry size
+//! at once: (I) a breadth-first search of the product "member, option inside one window, member",
+//! and (II) a search for a non-terminal non-member with no option in the set, by the antichain
+//! method. A found word is decoded into a position for [`crate::prove`] to re-check.
+
+use super::compile::{members, nonzero, window_options};
+use super::dfa::{closed, decode, Budget, Dfa, Stop, MAX_TRACKS};
+use crate::conjecture::{Conjecture, Kind};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// A position and one of its options, one entry per track.
+pub type Move = (Vec<u128>, Vec<u128>);
+
+/// A search node: its state, and where it came from (node, letter).
+type Node<S> = (S, Option<(usize, u32)>);
+
+/// The answers of the partition theorem's conditions (I) and (II): a member with an option in the
+/// set (and that option), and a non-terminal position outside the set with no option in it; `None`
+/// where there is none, for every entry size.
+pub struct Conditions {
+    pub members: Dfa,
+    /// Condition (I): `Ok(None)` when it holds; with the seconds it took.
+    pub joined: (Result<Option<Move>, Stop>, f64),
+    /// Condition (II): `Ok(None)` when it holds; with the seconds it took.
+    pub stranded: (Result<Option<Vec<u128>>, Stop>, f64),
+}
+
+/// The letter of the `2m` tracks (x, y) whose y equals x outside the window `w` and takes the bits of
+/// `d` (in order) on it.
+fn with_window(m: usize, lx: u32, w: &[usize], d: u32) -> u32 {
+    let mut y = lx;
+    for (j, &i) in w.iter().enumerate() {
+        y = (y & !(1 << i)) | (((d >> j) & 1) << i);
+    }
+    lx | (y << m)
+}
+
+/// The word that leads to node `i` of a search, from the parent links.
+fn path<S>(nodes: &[Node<S>], mut i: usize) -> Vec<u32> {
+    let mut word = Vec::new();
+    while let Some((p, l)) = nodes[i].1 {
+        word.push(l);
+        i = p;
+    }
+    word.reverse();
+    word
+}
+
+/// Condition (I): a breadth-first search of the product "x in the set, y an option of x inside one
+/// window, y in the set" for an accepted word.
+fn joined(
+    m: usize,
+    s: &Dfa,
+    opts: &[(Vec<usize>, Dfa)],
+    budget: &Budget,
+) -> Result<Option<Move>, Stop> {
+    let ls = s.live();
+    for (w, opt) in opts {
+        let lo = opt.live();
+        let mut seen: HashMap<(u32, u32, u32), usize> = HashMap::new();
+        let mut nodes: Vec<Node<(u32, u32, u32)>> = vec![((0, 0, 0), None)];
+        seen.insert((0, 0, 0), 0);
+        let mut i = 0;
+        while i < nodes.len() {
+            let ((qx, o, qy), _) = nodes[i];
+            if s.fin[qx as usize] && opt.fin[o as usize] && s.fin[qy as usize] {
+                let v = decode(&path(&nodes, i), 2 * m);
+                return Ok(Some((v[..m].to_vec(), v[m..].to_vec())));
+            }
+            for lx in 0..1u32 << m {
+                let qx2 = s.next(qx, lx);
+                if !ls[qx2 as usize] {
+                    continue;
+                }
+                for d in 0..1u32 << w.len() {
+                    let l = with_window(m, lx, w, d);
+                    let o2 = opt.next(o, l);
+                    let qy2 = s.next(qy, l >> m);
+                    if !lo[o2 as usize] || !ls[qy2 as usize] {
+                        continue;
+                    }
+                    let key = (qx2, o2, qy2);
+                    if let std::collections::hash_map::Entry::Vacant(v) = seen.entry(key) {
+                        v.insert(nodes.len());
+                        nodes.push((key, Some((i, l))));
+                        budget.check(nodes.len())?;
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+    Ok(None)
+}
+
+/// Condition (II): a search for x, outside the set and not all zero, such that no option of x is in
+/// the set. The options are tracked as the set of (window, option-automaton state, set-automaton
+/// state) reachable by some y; a search node whose set contains that of another node with the same
+/// x-state is skipped, since every continuation that avoids the larger set avoids the smaller one
+/// too (the antichain method).
+fn stranded(
+    m: usize,
+    s: &Dfa,
+    opts: &[(Vec<usize>, Dfa)],
+    budget: &Budget,
+) -> Result<Option<Vec<u128>>, Stop> {
+    let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
+    let outside = Dfa::product(&s.complement(), &nonzero(m, budget)?, false, budget)?;
+    let la = outside.live();
+    if !la[0] {
+        return Ok(None);
+    }
+    let ls = s.live();
+    let lo: Vec<Vec<bool>> = opts.iter().map(|(_, o)| o.live()).collect();
+    let ns = s.states() as u64;
+    // An element: window index, option state, set state.
+    let pack =
+        |w: usize, o: u32, q: u32| -> u64 { ((w as u64 * 1_000_000 + o as u64) * ns) + q as u64 };
+    let unpack = |e: u64| -> (usize, u32, u32) {
+        let q = (e % ns) as u32;
+        let r = e / ns;
+        ((r / 1_000_000) as usize, (r % 1_000_000) as u32, q)
+    };
+    // The successors of one element under one letter of x, computed once.
+    let mut memo: HashMap<(u64, u32), Vec<u64>> = HashMap::new();
+    let mut advance = |set: &[u64], lx: u32| -> Vec<u64> {
+        let mut out = Vec::new();
+        for &e in set {
+            let next = memo.entry((e, lx)).or_insert_with(|| {
+                let (wi, o, q) = unpack(e);
+                let (w, opt) = &opts[wi];
+                let mut v = Vec::new();
+                for d in 0..1u32 << w.len() {
+                    let l = with_window(m, lx, w, d);
+                    let o2 = opt.next(o, l);
+                    let q2 = s.next(q, l >> m);
+                    if lo[wi][o2 as usize] && ls[q2 as usize] {
+                        v.push(pack(wi, o2, q2));
+                    }
+                }
+                v.sort_unstable();
+                v.dedup();
+                v
+            });
+            out.extend_from_slice(next);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    let accepting = |set: &[u64]| {
+        set.iter().any(|&e| {
+            let (wi, o, q) = unpack(e);
+            opts[wi].1.fin[o as usize] && s.fin[q as usize]
+        })
+    };
+    let start = closed(
+        (0..opts.len())
+            .filter(|&wi| lo[wi][0] && ls[0])
+            .map(|wi| pack(wi, 0, 0))
+            .collect(),
+        &mut advance,
+    );
+    let is_subset = |a: &[u64], b: &[u64]| {
+        // a and b sorted: every element of a is in b.
+        let mut j = 0;
+        a.iter().all(|x| {
+            while j < b.len() && b[j] < *x {
+                j += 1;
+            }
+            j < b.len() && b[j] == *x
+        })
+    };
+    let mut nodes: Vec<Node<(u32, Vec<u64>)>> = vec![((0, start), None)];
+    let mut kept: HashMap<u32, Vec<usize>> = HashMap::from([(0, vec![0])]);
+    let mut i = 0;
+    while i < nodes.len() {
+        let (qa, set) = (nodes[i].0 .0, nodes[i].0 .1.clone());
+        if outside.fin[qa as usize] && !accepting(&set) {
+            return Ok(Some(decode(&path(&nodes, i), m)));
+        }
+        for lx in 0..1u32 << m {
+            let qa2 = outside.next(qa, lx);
+            if !la[qa2 as usize] {
+                continue;
+            }
+            let set2 = advance(&set, lx);
+            let same = kept.entry(qa2).or_default();
+            if same.iter().any(|&k| is_subset(&nodes[k].0 .1, &set2)) {
+                continue;
+            }
+            same.push(nodes.len());
+            nodes.push(((qa2, set2), Some((i, lx))));
+            budget.check(nodes.len())?;
+        }
+        i += 1;
+        if trace && i % 1000 == 0 {
+            let avg = nodes.iter().map(|n| n.0 .1.len()).sum::<usize>() / nodes.len();
+            eprintln!(
+                "(II): {i} of {} nodes expanded, {avg} elements a set on average",
+                nodes.len()
+            );
+        }
+    }
+    Ok(None)
+}
+
+/// One condition's search: its answer and its seconds, counting the `built` seconds of the automata
+/// both conditions share; a refusal ends the proof.
+fn timed<T>(
+    name: &str,
+    built: f64,
+    trace: bool,
+    run: impl FnOnce() -> Result<T, Stop>,
+) -> Result<(Result<T, Stop>, f64), Stop> {
+    let t = Instant::now();
+    let r = run();
+    if trace {
+        eprintln!("condition ({name}): {:.2} s", t.elapsed().as_secs_f64());
+    }
+    if let Err(Stop::Unsupported(e)) = r {
+        return Err(Stop::Unsupported(e));
+    }
+    Ok((r, built + t.elapsed().as_secs_f64()))
+}
+
+/// Decides conditions (I) and (II) for a conjecture about CN or a complex.
+pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
+    if c.game.kind == Kind::Scn {
+        return Err(Stop::Unsupported(
+            "the automata prover covers CN, Nim and the complexes (one tuple length); SCN's circles shrink: use the SMT prover (--bits W for xor)".into(),
+        ));
+    }
+    let m = c.game.n;
+    if 2 * m > MAX_TRACKS {
+        return Err(Stop::Unsupported(format!(
+            "{} has {m} stacks; the automata prover handles at most {}",
+            c.game.id(),
+            MAX_TRACKS / 2
+        )));
+    }
+    let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
+    let t0 = Instant::now();
+    let s = members(c, m, budget)?;
+    if trace {
+        eprintln!(
+            "members: {} states ({:.2} s)",
+            s.states(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    let opts = c
+        .game
+        .windows(m)
+        .into_iter()
+        .map(|w| window_options(m, &w, budget).map(|o| (w, o)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let built = t0.elapsed().as_secs_f64();
+    let one = timed("I", built, trace, || joined(m, &s, &opts, budget))?;
+    let two = timed("II", built, trace, || stranded(m, &s, &opts, budget))?;
+    Ok(Conditions {
+        members: s,
+        joined: one,
+        stranded: two,
+    })
+}

@@ -1,0 +1,349 @@
+//! The automaton type: complete deterministic automata over letters of one bit per track, read most
+//! significant digit first, with product (intersection, union), complement, minimisation, widening
+//! of the alphabet, projection (an existential quantifier, by the subset construction), shortest
+//! accepted words; and the limits (a state cap, a deadline) every construction checks.
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::Hash;
+use std::time::Instant;
+
+/// Most tracks of one automaton (letters have 2^tracks values).
+pub const MAX_TRACKS: usize = 16;
+
+/// Why an automaton was not built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// The relations use something automata do not cover here, in one line.
+    Unsupported(String),
+    /// More states than the budget allows, or past the deadline: the answer is unknown.
+    Limit(String),
+}
+
+/// The limits of one proof: a deadline and a cap on the states of any automaton.
+pub struct Budget {
+    pub deadline: Instant,
+    pub max_states: usize,
+}
+
+impl Budget {
+    pub(super) fn check(&self, states: usize) -> Result<(), Stop> {
+        if states > self.max_states {
+            return Err(Stop::Limit(format!(
+                "an automaton grew past {} states",
+                self.max_states
+            )));
+        }
+        if states.is_multiple_of(1024) && Instant::now() > self.deadline {
+            return Err(Stop::Limit("time limit reached".into()));
+        }
+        Ok(())
+    }
+}
+
+/// A complete deterministic automaton over letters of `tracks` bits; state 0 is the initial state.
+#[derive(Debug, Clone)]
+pub struct Dfa {
+    pub tracks: usize,
+    pub(super) trans: Vec<u32>,
+    pub(super) fin: Vec<bool>,
+}
+
+impl Dfa {
+    pub fn states(&self) -> usize {
+        self.fin.len()
+    }
+
+    pub(super) fn letters(&self) -> usize {
+        1 << self.tracks
+    }
+
+    pub(super) fn next(&self, s: u32, letter: u32) -> u32 {
+        self.trans[s as usize * self.letters() + letter as usize]
+    }
+
+    /// The automaton of the states reachable from `init` under `step`.
+    pub(super) fn explore<S: Clone + Eq + Hash>(
+        tracks: usize,
+        init: S,
+        mut step: impl FnMut(&S, u32) -> S,
+        is_final: impl Fn(&S) -> bool,
+        budget: &Budget,
+    ) -> Result<Dfa, Stop> {
+        if tracks > MAX_TRACKS {
+            return Err(Stop::Unsupported(format!(
+                "{tracks} tracks; the automata prover handles at most {MAX_TRACKS}"
+            )));
+        }
+        let letters = 1u32 << tracks;
+        let mut index: HashMap<S, u32> = HashMap::new();
+        let mut order: Vec<S> = vec![init.clone()];
+        index.insert(init, 0);
+        let mut trans = Vec::new();
+        let mut i = 0;
+        while i < order.len() {
+            let s = order[i].clone();
+            for l in 0..letters {
+                let t = step(&s, l);
+                let id = match index.get(&t) {
+                    Some(&id) => id,
+                    None => {
+                        let id = order.len() as u32;
+                        budget.check(order.len())?;
+                        index.insert(t.clone(), id);
+                        order.push(t);
+                        id
+                    }
+                };
+                trans.push(id);
+            }
+            i += 1;
+        }
+        let fin = order.iter().map(is_final).collect();
+        Ok(Dfa { tracks, trans, fin })
+    }
+
+    /// The same language with the fewest states (Moore's partition refinement).
+    pub fn minimize(&self) -> Dfa {
+        let n = self.states();
+        let letters = self.letters();
+        let mut class: Vec<u32> = self.fin.iter().map(|&f| f as u32).collect();
+        let mut count = 0usize;
+        loop {
+            let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
+            let mut next = vec![0u32; n];
+            for s in 0..n {
+                let mut sig = Vec::with_capacity(letters + 1);
+                sig.push(class[s]);
+                sig.extend((0..letters).map(|l| class[self.trans[s * letters + l] as usize]));
+                let k = ids.len() as u32;
+                next[s] = *ids.entry(sig).or_insert(k);
+            }
+            let c = ids.len();
+            class = next;
+            if c == count {
+                break;
+            }
+            count = c;
+        }
+        // Renumber from the initial state's class, in order of discovery.
+        let mut renum: HashMap<u32, u32> = HashMap::new();
+        let mut reps: Vec<usize> = Vec::new();
+        renum.insert(class[0], 0);
+        reps.push(0);
+        let mut trans = Vec::new();
+        let mut i = 0;
+        while i < reps.len() {
+            let s = reps[i];
+            for l in 0..letters {
+                let t = self.trans[s * letters + l] as usize;
+                let k = renum.len() as u32;
+                let id = *renum.entry(class[t]).or_insert_with(|| {
+                    reps.push(t);
+                    k
+                });
+                trans.push(id);
+            }
+            i += 1;
+        }
+        let fin = reps.iter().map(|&s| self.fin[s]).collect();
+        Dfa {
+            tracks: self.tracks,
+            trans,
+            fin,
+        }
+    }
+
+    /// The complement (every word the automaton rejects).
+    pub fn complement(&self) -> Dfa {
+        Dfa {
+            tracks: self.tracks,
+            trans: self.trans.clone(),
+            fin: self.fin.iter().map(|f| !f).collect(),
+        }
+    }
+
+    /// States from which some word leads to a final state.
+    pub(super) fn live(&self) -> Vec<bool> {
+        let n = self.states();
+        let letters = self.letters();
+        let mut back: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for s in 0..n {
+            for l in 0..letters {
+                back[self.trans[s * letters + l] as usize].push(s as u32);
+            }
+        }
+        let mut live = self.fin.clone();
+        let mut stack: Vec<usize> = (0..n).filter(|&s| live[s]).collect();
+        while let Some(t) = stack.pop() {
+            for &s in &back[t] {
+                if !live[s as usize] {
+                    live[s as usize] = true;
+                    stack.push(s as usize);
+                }
+            }
+        }
+        live
+    }
+
+    /// The intersection (`and`) or union (`or`) of two automata over the same tracks.
+    pub fn product(a: &Dfa, b: &Dfa, union: bool, budget: &Budget) -> Result<Dfa, Stop> {
+        assert_eq!(a.tracks, b.tracks);
+        let d = Dfa::explore(
+            a.tracks,
+            (0u32, 0u32),
+            |&(x, y), l| (a.next(x, l), b.next(y, l)),
+            |&(x, y)| {
+                if union {
+                    a.fin[x as usize] || b.fin[y as usize]
+                } else {
+                    a.fin[x as usize] && b.fin[y as usize]
+                }
+            },
+            budget,
+        )?;
+        Ok(d.minimize())
+    }
+
+    /// This automaton read on a wider alphabet: its track `i` is track `map[i]` of `tracks`.
+    pub fn embed(&self, map: &[usize], tracks: usize) -> Dfa {
+        assert_eq!(map.len(), self.tracks);
+        let letters = 1usize << tracks;
+        let inner: Vec<u32> = (0..letters as u32)
+            .map(|l| {
+                map.iter()
+                    .enumerate()
+                    .map(|(i, &t)| ((l >> t) & 1) << i)
+                    .sum()
+            })
+            .collect();
+        let mut trans = Vec::with_capacity(self.states() * letters);
+        for s in 0..self.states() as u32 {
+            trans.extend(inner.iter().map(|&l| self.next(s, l)));
+        }
+        Dfa {
+            tracks,
+            trans,
+            fin: self.fin.clone(),
+        }
+    }
+
+    /// `exists` the tracks not in `keep`: an automaton over `keep` (in that order), by the subset
+    /// construction; states that can no longer accept are left out of the subsets. The dropped
+    /// values may need more digits than the kept ones, so the start is every state reached from the
+    /// initial one by letters that are zero on the kept tracks.
+    pub fn project(&self, keep: &[usize], budget: &Budget) -> Result<Dfa, Stop> {
+        let dropped: Vec<usize> = (0..self.tracks).filter(|t| !keep.contains(t)).collect();
+        let live = self.live();
+        // The letter with the bits of `l` on the kept tracks and those of `d` on the dropped ones.
+        let spread = |l: u32, d: u32| -> u32 {
+            let mut x = 0u32;
+            for (i, &t) in keep.iter().enumerate() {
+                x |= ((l >> i) & 1) << t;
+            }
+            for (i, &t) in dropped.iter().enumerate() {
+                x |= ((d >> i) & 1) << t;
+            }
+            x
+        };
+        let advance = |set: &[u64], l: u32| -> Vec<u64> {
+            let mut out: Vec<u64> = Vec::new();
+            for &s in set {
+                for d in 0..1u32 << dropped.len() {
+                    let t = self.next(s as u32, spread(l, d));
+                    if live[t as usize] {
+                        out.push(t as u64);
+                    }
+                }
+            }
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let start = closed(if live[0] { vec![0] } else { Vec::new() }, &advance);
+        let d = Dfa::explore(
+            keep.len(),
+            start,
+            |set, l| advance(set, l),
+            |set| set.iter().any(|&s| self.fin[s as usize]),
+            budget,
+        )?;
+        Ok(d.minimize())
+    }
+
+    /// A shortest accepted word, as one value per track (`None`: the automaton accepts nothing).
+    pub fn witness(&self) -> Option<Vec<u128>> {
+        let n = self.states();
+        let mut from: Vec<Option<(u32, u32)>> = vec![None; n];
+        let mut seen = vec![false; n];
+        seen[0] = true;
+        let mut queue = VecDeque::from([0u32]);
+        while let Some(s) = queue.pop_front() {
+            if self.fin[s as usize] {
+                let mut word = Vec::new();
+                let mut t = s;
+                while let Some((p, l)) = from[t as usize] {
+                    word.push(l);
+                    t = p;
+                }
+                word.reverse();
+                return Some(decode(&word, self.tracks));
+            }
+            for l in 0..self.letters() as u32 {
+                let t = self.next(s, l);
+                if !seen[t as usize] {
+                    seen[t as usize] = true;
+                    from[t as usize] = Some((s, l));
+                    queue.push_back(t);
+                }
+            }
+        }
+        None
+    }
+
+    /// True when the automaton accepts the tuple `v` (one value per track).
+    pub fn accepts(&self, v: &[u128]) -> bool {
+        let digits = v
+            .iter()
+            .map(|x| 128 - x.leading_zeros() as usize)
+            .max()
+            .unwrap_or(0);
+        let mut s = 0u32;
+        for j in (0..digits).rev() {
+            let l = v
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (((x >> j) & 1) as u32) << i)
+                .sum();
+            s = self.next(s, l);
+        }
+        self.fin[s as usize]
+    }
+}
+
+/// `set` closed under the letter 0 of the kept tracks (the dropped values' extra leading digits).
+pub(super) fn closed(
+    mut set: Vec<u64>,
+    mut advance: impl FnMut(&[u64], u32) -> Vec<u64>,
+) -> Vec<u64> {
+    loop {
+        let mut more = advance(&set, 0);
+        more.extend(&set);
+        more.sort_unstable();
+        more.dedup();
+        if more == set {
+            return set;
+        }
+        set = more;
+    }
+}
+
+/// Decodes a word (letters most significant digit first) into one value per track.
+pub(super) fn decode(word: &[u32], tracks: usize) -> Vec<u128> {
+    let mut v = vec![0u128; tracks];
+    for &l in word {
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = (*x << 1) | ((l >> i) & 1) as u128;
+        }
+    }
+    v
+}

@@ -1,0 +1,33 @@
+//! Proofs by finite automata, for every entry size, of families that use `xor` (Nim-like sets).
+//!
+//! A tuple of entries is read in binary, all entries in parallel and the most significant digit
+//! first: a word whose letters have one bit per *track* (one track per entry, plus tracks for the
+//! option's entries and for auxiliary values). Leading zero letters do not change the tuple, and
+//! every automaton here gives the same answer with or without them. Linear relations with integer
+//! coefficients, `min`, `max`, `mod` and `xor` (an auxiliary track per value, quantified away) define
+//! sets that finite automata recognise — they are *automatic in base 2* — and so do the option
+//! relation of a window game (lower stacks inside one window) and the three conditions of the
+//! partition theorem, built from them by intersection, complement and projection (an existential
+//! quantifier). A condition holds exactly when its automaton accepts no word, which a search over its
+//! states decides for every entry size at once; this is the method of the Walnut prover. A
+//! counterexample is a shortest accepted word, decoded into a position and re-checked by exact search
+//! before it is reported ([`crate::prove`]).
+//!
+//! Covered: CN(n,k) (Nim is CN(n,1)) and the simplicial-complex games (one tuple length, a move
+//! lowers stacks inside one facet), every reading rule. SCN is left to the SMT prover.
+//!
+//! The module is laid out one job a file: `dfa.rs` is the automaton type and its operations (product,
+//! complement, minimisation, projection by the subset construction, shortest witnesses), with the
+//! limits of a proof; `compile.rs` turns relations (linear forms, `min`, `max`, `mod`, `xor`,
+//! `colsum`) and a window's option relation into automata; `conditions.rs` searches the automata for
+//! counterexamples to conditions (I) and (II). Every public item is re-exported here.
+
+mod compile;
+mod conditions;
+mod dfa;
+#[cfg(test)]
+mod tests;
+
+pub use compile::{members, window_options};
+pub use conditions::{conditions, Conditions, Move};
+pub use dfa::{Budget, Dfa, Stop, MAX_TRACKS};
