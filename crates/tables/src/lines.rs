@@ -549,305 +549,380 @@ pub fn solve_on<O: LineOracle>(
     emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
     resume: Resume,
 ) -> Result<(), Stop> {
-    let g = Geometry::new(spec);
-    let (me, ranks, root) = (cluster.rank(), cluster.size(), cluster.is_root());
-    let total = (g.block * g.ra * g.rb * g.r) as u64;
-    let n_diag = g.ra + g.rb - 1;
-    let nothing = Store::new(g.padded, g.pw, g.pb);
-    // The stores of the previous diagonal held here (computed here or received), by block.
-    let mut prev: Vec<Option<Store>> = (0..g.ra).map(|_| None).collect();
-    let mut spare: Vec<Store> = Vec::new();
-    let mut pending: Vec<Vec<Vec<(u64, u8)>>> = vec![Vec::new(); g.rb];
-    let mut next_emit = 0usize;
-    let mut saver = resume.saver;
-    let mut from = resume.from;
-    if !root {
-        (saver, from) = (None, None);
+    let mut sweep = Sweep::new(cluster, spec, oracle);
+    let (mut saver, from) = if sweep.root {
+        (resume.saver, resume.from)
+    } else {
+        (None, None)
+    };
+    let first = sweep.start(from)?;
+    sweep.done = done_before(&sweep.g, first);
+    for d in first..sweep.n_diag {
+        let flags = sweep.decide(d, first, &hooks, saver.as_deref_mut());
+        let cancel = flags & CANCEL != 0;
+        if d > first && (flags & SAVE_DUE != 0 || (cancel && flags & CAN_SAVE != 0)) {
+            sweep.save_state(d - 1, saver.as_deref_mut());
+        }
+        if cancel {
+            return Err(Stop::Interrupted);
+        }
+        sweep.receive_boundary(d);
+        let (cur, results) = sweep.compute_diagonal(d);
+        sweep.send_lines(d, results, &hooks, emit);
+        sweep.advance(cur);
     }
+    Ok(())
+}
 
-    // Where to start: rank 0 reads the checkpoint's diagonal and hands every rank its blocks.
-    let damaged =
-        |e: String| Stop::Damaged(format!("the checkpoint does not fit this table ({e})"));
-    let mut head = vec![0u8; 9];
-    let mut refusal = None;
-    if let Some(r) = from.as_deref_mut() {
-        match read_head(r, &g) {
-            Ok(d) => {
-                head[0] = 1;
-                head[1..].copy_from_slice(&(d as u64).to_le_bytes());
-            }
-            Err(e) => {
-                head[0] = 2;
-                refusal = Some(e.to_string());
-            }
+/// One rank's part of a sweep: the geometry, the stores of the previous diagonal it holds, and (on
+/// rank 0) the P-lines of the slabs not yet emitted. Its methods are the steps of [`solve_on`], and
+/// every rank calls each of them together.
+struct Sweep<'a, O> {
+    cluster: &'a dyn Cluster,
+    origin_n: bool,
+    oracle: &'a O,
+    g: Geometry,
+    me: usize,
+    ranks: usize,
+    root: bool,
+    /// Positions in the box.
+    total: u64,
+    /// Positions in the diagonals done so far.
+    done: u64,
+    n_diag: usize,
+    /// The store of a block outside the box (every line empty).
+    nothing: Store,
+    /// The stores of the previous diagonal held here (computed here or received), by block.
+    prev: Vec<Option<Store>>,
+    spare: Vec<Store>,
+    /// Rank 0: the P-lines of each slab not yet emitted, and the next slab to emit.
+    pending: Vec<Vec<Vec<(u64, u8)>>>,
+    next_emit: usize,
+}
+
+impl<'a, O: LineOracle> Sweep<'a, O> {
+    /// The state of this rank before the first diagonal: nothing held yet.
+    fn new(cluster: &'a dyn Cluster, spec: &LineSpec, oracle: &'a O) -> Self {
+        let g = Geometry::new(spec);
+        Sweep {
+            cluster,
+            origin_n: spec.origin_n,
+            oracle,
+            me: cluster.rank(),
+            ranks: cluster.size(),
+            root: cluster.is_root(),
+            total: (g.block * g.ra * g.rb * g.r) as u64,
+            done: 0,
+            n_diag: g.ra + g.rb - 1,
+            nothing: Store::new(g.padded, g.pw, g.pb),
+            prev: (0..g.ra).map(|_| None).collect(),
+            spare: Vec::new(),
+            pending: vec![Vec::new(); g.rb],
+            next_emit: 0,
+            g,
         }
     }
-    let head = cluster.broadcast(Topic::Control, head);
-    let mut first = 0;
-    match head.first() {
-        Some(1) => {
-            let d = u64::from_le_bytes(head[1..9].try_into().expect("8 bytes")) as usize;
-            let mut failed = 0u8;
-            let (lo, hi) = diagonal(d, g.ra, g.rb);
-            for (a, held) in prev.iter_mut().enumerate().take(hi + 1).skip(lo) {
-                let q = owner(&g, d, a, ranks);
-                if root {
-                    let mut s = spare
-                        .pop()
-                        .unwrap_or_else(|| Store::new(g.padded, g.pw, g.pb));
-                    let r = from.as_deref_mut().expect("rank 0 resumes from a reader");
-                    if failed == 0 {
-                        if let Err(e) = read_store(r, &mut s) {
-                            failed = 1;
-                            refusal = Some(e.to_string());
-                        }
-                    }
-                    if q == 0 {
-                        *held = Some(s);
-                    } else {
-                        let empty: [(usize, &[u8]); 2] = [(q, &[]), (q, &[])];
-                        let msgs = if failed == 0 {
-                            store_messages(q, &s)
-                        } else {
-                            empty
-                        };
-                        cluster.exchange(Topic::Checkpoint, &msgs, &[]);
-                        spare.push(s);
-                    }
-                } else if q == me {
-                    let mut m = cluster.exchange(Topic::Checkpoint, &[], &[0, 0]);
-                    let b = m.pop().unwrap_or_default();
-                    match store_of(&g, &m.pop().unwrap_or_default(), b, &mut spare) {
-                        Some(s) => *held = Some(s),
-                        None => failed = 1,
-                    }
+
+    /// A store to fill: a spare one, or a new one.
+    fn fresh_store(&mut self) -> Store {
+        self.spare
+            .pop()
+            .unwrap_or_else(|| Store::new(self.g.padded, self.g.pw, self.g.pb))
+    }
+
+    /// Where to start, the first diagonal to compute: rank 0 reads the checkpoint's diagonal from
+    /// `from` (when resuming) and tells every rank, which then receives its blocks.
+    fn start<'r>(&mut self, mut from: Option<&mut (dyn Read + 'r)>) -> Result<usize, Stop> {
+        let damaged =
+            |e: String| Stop::Damaged(format!("the checkpoint does not fit this table ({e})"));
+        let mut head = vec![0u8; 9];
+        let mut refusal = None;
+        if let Some(r) = from.as_deref_mut() {
+            match read_head(r, &self.g) {
+                Ok(d) => {
+                    head[0] = 1;
+                    head[1..].copy_from_slice(&(d as u64).to_le_bytes());
+                }
+                Err(e) => {
+                    head[0] = 2;
+                    refusal = Some(e.to_string());
                 }
             }
-            if root && failed == 0 {
-                match read_tail(from.as_mut().expect("reader"), &g, &mut pending) {
-                    Ok(ne) => next_emit = ne,
-                    Err(e) => {
+        }
+        let head = self.cluster.broadcast(Topic::Control, head);
+        match head.first() {
+            Some(1) => {
+                let d = u64::from_le_bytes(head[1..9].try_into().expect("8 bytes")) as usize;
+                self.load(d, from).map_err(damaged)?;
+                Ok(d + 1)
+            }
+            Some(2) => Err(damaged(
+                refusal.unwrap_or_else(|| "rank 0 refused it".into()),
+            )),
+            _ => Ok(0),
+        }
+    }
+
+    /// The state after diagonal `d` from rank 0's checkpoint: rank 0 reads every block and sends
+    /// each to the rank that owns it, then reads the P-lines not yet emitted. A failure on any rank
+    /// fails all of them, with the reason where this rank knows it.
+    fn load<'r>(&mut self, d: usize, mut from: Option<&mut (dyn Read + 'r)>) -> Result<(), String> {
+        let mut failed = 0u8;
+        let mut refusal = None;
+        let (lo, hi) = diagonal(d, self.g.ra, self.g.rb);
+        for a in lo..=hi {
+            let q = owner(&self.g, d, a, self.ranks);
+            if self.root {
+                let mut s = self.fresh_store();
+                let r = from.as_deref_mut().expect("rank 0 resumes from a reader");
+                if failed == 0 {
+                    if let Err(e) = read_store(r, &mut s) {
                         failed = 1;
                         refusal = Some(e.to_string());
                     }
                 }
+                if q == 0 {
+                    self.prev[a] = Some(s);
+                } else {
+                    let empty: [(usize, &[u8]); 2] = [(q, &[]), (q, &[])];
+                    let msgs = if failed == 0 {
+                        store_messages(q, &s)
+                    } else {
+                        empty
+                    };
+                    self.cluster.exchange(Topic::Checkpoint, &msgs, &[]);
+                    self.spare.push(s);
+                }
+            } else if q == self.me {
+                let mut m = self.cluster.exchange(Topic::Checkpoint, &[], &[0, 0]);
+                let b = m.pop().unwrap_or_default();
+                match store_of(&self.g, &m.pop().unwrap_or_default(), b, &mut self.spare) {
+                    Some(s) => self.prev[a] = Some(s),
+                    None => failed = 1,
+                }
             }
-            if cluster.any(failed) != 0 {
-                return Err(damaged(refusal.unwrap_or_else(|| {
-                    "rank 0 could not hand this rank its blocks".into()
-                })));
+        }
+        if self.root && failed == 0 {
+            let r = from.as_deref_mut().expect("reader");
+            match read_tail(r, &self.g, &mut self.pending) {
+                Ok(ne) => self.next_emit = ne,
+                Err(e) => {
+                    failed = 1;
+                    refusal = Some(e.to_string());
+                }
             }
-            first = d + 1;
         }
-        Some(2) => {
-            return Err(damaged(
-                refusal.unwrap_or_else(|| "rank 0 refused it".into()),
-            ))
+        if self.cluster.any(failed) != 0 {
+            return Err(
+                refusal.unwrap_or_else(|| "rank 0 could not hand this rank its blocks".into())
+            );
         }
-        _ => {}
+        Ok(())
     }
 
-    let mut done = done_before(&g, first);
-    let stage = |d: usize, ne: usize| {
-        format!(
-            "diagonal {} of {n_diag}, {ne} of {} slabs emitted",
-            d + 1,
-            g.rb
-        )
-    };
-    for d in first..n_diag {
-        // One decision for all ranks: stop (any rank cancelled) and write a checkpoint of d - 1.
+    /// One decision for all ranks before diagonal `d`: stop (any rank cancelled) and write a
+    /// checkpoint of `d - 1`, as the flags [`CANCEL`], [`SAVE_DUE`] and [`CAN_SAVE`].
+    fn decide(
+        &self,
+        d: usize,
+        first: usize,
+        hooks: &Hooks,
+        saver: Option<&mut (dyn Saver + '_)>,
+    ) -> u8 {
         let mut flags = if hooks.cancelled() { CANCEL } else { 0 };
-        if let Some(s) = saver.as_deref_mut() {
+        if let Some(s) = saver {
             flags |= CAN_SAVE;
             if d > first && flags & CANCEL == 0 && s.due() {
                 flags |= SAVE_DUE;
             }
         }
-        let flags = cluster.any(flags);
-        let cancel = flags & CANCEL != 0;
-        if d > first && (flags & SAVE_DUE != 0 || (cancel && flags & CAN_SAVE != 0)) {
-            save_state(
-                cluster,
-                &g,
-                d - 1,
-                &prev,
-                saver.as_deref_mut(),
-                Progress {
-                    done,
-                    total,
-                    stage: stage(d - 1, next_emit),
-                },
-                &pending,
-                next_emit,
-            );
-        }
-        if cancel {
-            return Err(Stop::Interrupted);
-        }
+        self.cluster.any(flags)
+    }
 
-        // The blocks of diagonal d - 1 that another rank reads: to it, and from it.
-        let mine = owned(&g, d, me, ranks);
-        if d > 0 && ranks > 1 {
-            let before = owned(&g, d - 1, me, ranks);
-            let mut out = Vec::new();
-            for a in before.clone() {
-                let mut to: Vec<usize> = [a, a + 1]
-                    .into_iter()
-                    .filter(|&x| on_diagonal(&g, d, x))
-                    .map(|x| owner(&g, d, x, ranks))
-                    .filter(|&q| q != me)
-                    .collect();
-                to.dedup();
-                let s = prev[a].as_ref().expect("an owned block is held");
-                for q in to {
-                    out.extend(store_messages(q, s));
+    /// The progress line of a checkpoint written after diagonal `d`.
+    fn stage(&self, d: usize) -> String {
+        format!(
+            "diagonal {} of {}, {} of {} slabs emitted",
+            d + 1,
+            self.n_diag,
+            self.next_emit,
+            self.g.rb
+        )
+    }
+
+    /// Writes the state after diagonal `d` through rank 0's `saver`: its own blocks, then every
+    /// other rank's, received one block at a time.
+    fn save_state(&self, d: usize, saver: Option<&mut (dyn Saver + '_)>) {
+        let (g, cluster, ranks) = (&self.g, self.cluster, self.ranks);
+        let held = |a: usize| self.prev[a].as_ref().expect("an owned block is held");
+        if !self.root {
+            let out: Vec<(usize, &[u8])> = owned(g, d, self.me, ranks)
+                .flat_map(|a| store_messages(0, held(a)))
+                .collect();
+            cluster.exchange(Topic::Checkpoint, &out, &[]);
+            return;
+        }
+        let progress = Progress {
+            done: self.done,
+            total: self.total,
+            stage: self.stage(d),
+        };
+        // The other ranks' blocks, in order: (rank, block).
+        let theirs: Vec<(usize, usize)> = (1..ranks)
+            .flat_map(|q| owned(g, d, q, ranks).map(move |a| (q, a)))
+            .collect();
+        let mut received = 0;
+        if let Some(s) = saver {
+            let mut body = |w: &mut dyn Write| -> io::Result<()> {
+                write_head(w, g, d)?;
+                for a in owned(g, d, 0, ranks) {
+                    write_store(w, held(a))?;
                 }
-            }
-            let mut need: Vec<usize> = mine
-                .clone()
-                .flat_map(|a| [a.wrapping_sub(1), a])
-                .filter(|&x| x < g.ra && on_diagonal(&g, d - 1, x) && !before.contains(&x))
+                let mut words = vec![0u64; g.padded * g.pw];
+                for &(q, _) in &theirs {
+                    let mut m = cluster.exchange(Topic::Checkpoint, &[], &[q, q]);
+                    received += 1;
+                    let b = m.pop().unwrap_or_default();
+                    if !cl::bytes_into_words(&m.pop().unwrap_or_default(), &mut words) {
+                        return Err(io::Error::other("a rank sent a block of another size"));
+                    }
+                    ck::put_u64s(w, &words)?;
+                    ck::put_bytes(w, &b)?;
+                }
+                write_tail(w, &self.pending, self.next_emit)
+            };
+            s.save(progress, &mut body);
+        }
+        // What was not read because writing stopped early.
+        for &(q, _) in &theirs[received..] {
+            cluster.exchange(Topic::Checkpoint, &[], &[q, q]);
+        }
+    }
+
+    /// The blocks of diagonal `d - 1` that another rank reads: sent to it; and those this rank
+    /// reads but another computed: received from it.
+    fn receive_boundary(&mut self, d: usize) {
+        if d == 0 || self.ranks == 1 {
+            return;
+        }
+        let (g, me, ranks) = (&self.g, self.me, self.ranks);
+        let mine = owned(g, d, me, ranks);
+        let before = owned(g, d - 1, me, ranks);
+        let mut out = Vec::new();
+        for a in before.clone() {
+            let mut to: Vec<usize> = [a, a + 1]
+                .into_iter()
+                .filter(|&x| on_diagonal(g, d, x))
+                .map(|x| owner(g, d, x, ranks))
+                .filter(|&q| q != me)
                 .collect();
-            need.dedup();
-            let from: Vec<usize> = need
-                .iter()
-                .flat_map(|&x| {
-                    let q = owner(&g, d - 1, x, ranks);
-                    [q, q]
-                })
-                .collect();
-            let mut got = cluster.exchange(Topic::Boundary, &out, &from).into_iter();
-            for x in need {
-                let (w, b) = (
-                    got.next().unwrap_or_default(),
-                    got.next().unwrap_or_default(),
-                );
-                let s = store_of(&g, &w, b, &mut spare).expect(
-                    "a neighbour's block has this geometry (every rank runs the same build)",
-                );
-                prev[x] = Some(s);
+            to.dedup();
+            let s = self.prev[a].as_ref().expect("an owned block is held");
+            for q in to {
+                out.extend(store_messages(q, s));
             }
         }
-
-        // This rank's blocks of diagonal d.
-        let mut cur: Vec<(usize, Store)> = mine
-            .clone()
-            .map(|a| {
-                let s = spare
-                    .pop()
-                    .unwrap_or_else(|| Store::new(g.padded, g.pw, g.pb));
-                (a, s)
+        let mut need: Vec<usize> = mine
+            .flat_map(|a| [a.wrapping_sub(1), a])
+            .filter(|&x| x < g.ra && on_diagonal(g, d - 1, x) && !before.contains(&x))
+            .collect();
+        need.dedup();
+        let from: Vec<usize> = need
+            .iter()
+            .flat_map(|&x| {
+                let q = owner(g, d - 1, x, ranks);
+                [q, q]
             })
             .collect();
-        let results: Vec<(usize, Vec<(u64, u8)>)> = cur
+        let got = self.cluster.exchange(Topic::Boundary, &out, &from);
+        let mut got = got.into_iter();
+        for x in need {
+            let (w, b) = (
+                got.next().unwrap_or_default(),
+                got.next().unwrap_or_default(),
+            );
+            let s = store_of(&self.g, &w, b, &mut self.spare)
+                .expect("a neighbour's block has this geometry (every rank runs the same build)");
+            self.prev[x] = Some(s);
+        }
+    }
+
+    /// This rank's blocks of diagonal `d`, computed in parallel: their stores, by block, and their
+    /// P-lines, by slab `b`.
+    #[allow(clippy::type_complexity)]
+    fn compute_diagonal(
+        &mut self,
+        d: usize,
+    ) -> (Vec<(usize, Store)>, Vec<(usize, Vec<(u64, u8)>)>) {
+        let mine = owned(&self.g, d, self.me, self.ranks);
+        let mut cur: Vec<(usize, Store)> = mine.map(|a| (a, self.fresh_store())).collect();
+        let (g, prev, nothing) = (&self.g, &self.prev, &self.nothing);
+        let (origin_n, oracle) = (self.origin_n, self.oracle);
+        let results = cur
             .par_iter_mut()
             .map(|(a, store)| {
                 let (a, b) = (*a, d - *a);
                 let held = |x: usize| prev[x].as_ref().expect("the blocks read are held");
-                let pa = if a > 0 { held(a - 1) } else { &nothing };
-                let pb = if b > 0 { held(a) } else { &nothing };
-                (
-                    b,
-                    solve_block(&g, spec.origin_n, oracle, a, b, store, pa, pb),
-                )
+                let pa = if a > 0 { held(a - 1) } else { nothing };
+                let pb = if b > 0 { held(a) } else { nothing };
+                (b, solve_block(g, origin_n, oracle, a, b, store, pa, pb))
             })
             .collect();
+        (cur, results)
+    }
 
-        // Every rank's P-lines to rank 0.
-        if root {
-            for (b, lines) in results {
-                pending[b].push(lines);
-            }
-            let from: Vec<usize> = (1..ranks).collect();
-            let got = cluster.exchange(Topic::Lines, &[], &from);
-            for (q, m) in (1..ranks).zip(got) {
-                let theirs = owned(&g, d, q, ranks);
-                for (a, lines) in theirs.clone().zip(lines_of_message(&m, theirs.len())) {
-                    pending[d - a].push(lines);
-                }
-            }
-            let (a_min, a_max) = diagonal(d, g.ra, g.rb);
-            done += ((a_max - a_min + 1) * g.block * g.r) as u64;
-            if let Some(p) = hooks.progress {
-                p(done, total);
-            }
-            // Slab b is complete once the diagonal b + ra - 1 is done.
-            while next_emit < g.rb && next_emit + g.ra - 1 <= d {
-                let mut all: Vec<(u64, u8)> = std::mem::take(&mut pending[next_emit])
-                    .into_iter()
-                    .flatten()
-                    .collect();
-                all.sort_unstable();
-                emit(next_emit, all);
-                next_emit += 1;
-            }
-        } else {
-            cluster.exchange(Topic::Lines, &[(0, &lines_message(&results))], &[]);
+    /// Every rank's P-lines of diagonal `d` to rank 0, which reports progress and emits every slab
+    /// that is complete.
+    fn send_lines(
+        &mut self,
+        d: usize,
+        results: Vec<(usize, Vec<(u64, u8)>)>,
+        hooks: &Hooks,
+        emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
+    ) {
+        let (g, ranks) = (&self.g, self.ranks);
+        if !self.root {
+            self.cluster
+                .exchange(Topic::Lines, &[(0, &lines_message(&results))], &[]);
+            return;
         }
+        for (b, lines) in results {
+            self.pending[b].push(lines);
+        }
+        let from: Vec<usize> = (1..ranks).collect();
+        let got = self.cluster.exchange(Topic::Lines, &[], &from);
+        for (q, m) in (1..ranks).zip(got) {
+            let theirs = owned(g, d, q, ranks);
+            for (a, lines) in theirs.clone().zip(lines_of_message(&m, theirs.len())) {
+                self.pending[d - a].push(lines);
+            }
+        }
+        let (a_min, a_max) = diagonal(d, g.ra, g.rb);
+        self.done += ((a_max - a_min + 1) * g.block * g.r) as u64;
+        if let Some(p) = hooks.progress {
+            p(self.done, self.total);
+        }
+        // Slab b is complete once the diagonal b + ra - 1 is done.
+        while self.next_emit < g.rb && self.next_emit + g.ra - 1 <= d {
+            let mut all: Vec<(u64, u8)> = std::mem::take(&mut self.pending[self.next_emit])
+                .into_iter()
+                .flatten()
+                .collect();
+            all.sort_unstable();
+            emit(self.next_emit, all);
+            self.next_emit += 1;
+        }
+    }
 
-        // Diagonal d becomes the previous one; the stores of d - 1 are reused.
-        for s in prev.iter_mut() {
+    /// Diagonal `d` (the stores `cur`) becomes the previous one; the stores of `d - 1` are reused.
+    fn advance(&mut self, cur: Vec<(usize, Store)>) {
+        for s in self.prev.iter_mut() {
             if let Some(s) = s.take() {
-                spare.push(s);
+                self.spare.push(s);
             }
         }
         for (a, s) in cur {
-            prev[a] = Some(s);
+            self.prev[a] = Some(s);
         }
-    }
-    Ok(())
-}
-
-/// Writes the state after diagonal `d` through rank 0's `saver`: its own blocks, then every other
-/// rank's, received one block at a time (every rank calls this together).
-#[allow(clippy::too_many_arguments)]
-fn save_state<'s>(
-    cluster: &dyn Cluster,
-    g: &Geometry,
-    d: usize,
-    prev: &[Option<Store>],
-    saver: Option<&mut (dyn Saver + 's)>,
-    progress: Progress,
-    pending: &[Vec<Vec<(u64, u8)>>],
-    next_emit: usize,
-) {
-    let (me, ranks) = (cluster.rank(), cluster.size());
-    if !cluster.is_root() {
-        let out: Vec<(usize, &[u8])> = owned(g, d, me, ranks)
-            .flat_map(|a| store_messages(0, prev[a].as_ref().expect("an owned block is held")))
-            .collect();
-        cluster.exchange(Topic::Checkpoint, &out, &[]);
-        return;
-    }
-    // The other ranks' blocks, in order: (rank, block).
-    let theirs: Vec<(usize, usize)> = (1..ranks)
-        .flat_map(|q| owned(g, d, q, ranks).map(move |a| (q, a)))
-        .collect();
-    let mut received = 0;
-    if let Some(s) = saver {
-        let mut body = |w: &mut dyn Write| -> io::Result<()> {
-            write_head(w, g, d)?;
-            for a in owned(g, d, 0, ranks) {
-                write_store(w, prev[a].as_ref().expect("an owned block is held"))?;
-            }
-            let mut words = vec![0u64; g.padded * g.pw];
-            for &(q, _) in &theirs {
-                let mut m = cluster.exchange(Topic::Checkpoint, &[], &[q, q]);
-                received += 1;
-                let b = m.pop().unwrap_or_default();
-                if !cl::bytes_into_words(&m.pop().unwrap_or_default(), &mut words) {
-                    return Err(io::Error::other("a rank sent a block of another size"));
-                }
-                ck::put_u64s(w, &words)?;
-                ck::put_bytes(w, &b)?;
-            }
-            write_tail(w, pending, next_emit)
-        };
-        s.save(progress, &mut body);
-    }
-    // What was not read because writing stopped early.
-    for &(q, _) in &theirs[received..] {
-        cluster.exchange(Topic::Checkpoint, &[], &[q, q]);
     }
 }
