@@ -703,7 +703,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
             }
         }
         if self.root && failed == 0 {
-            let r = from.as_deref_mut().expect("reader");
+            let r = from.expect("reader");
             match read_tail(r, &self.g, &mut self.pending) {
                 Ok(ne) => self.next_emit = ne,
                 Err(e) => {
