@@ -1,7 +1,8 @@
 //! The searches that decide the partition theorem's conditions on the automata, for every entry size
 //! at once: (I) a breadth-first search of the product "member, option inside one window, member",
 //! and (II) a search for a non-terminal non-member with no option in the set, by the antichain
-//! method. A found word is decoded into a position for [`crate::prove`] to re-check.
+//! method. A found word is decoded into a position for [`crate::prove`](mod@crate::prove) to
+//! re-check.
 
 use super::compile::{members, nonzero, window_options};
 use super::dfa::{closed, decode, Budget, Dfa, Stop, MAX_TRACKS};
