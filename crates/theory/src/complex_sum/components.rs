@@ -223,4 +223,3 @@ impl Theorem for Components {
         })
     }
 }
-

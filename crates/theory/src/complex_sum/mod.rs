@@ -45,7 +45,6 @@ fn cached<T>(
     s
 }
 
-
 pub(crate) fn gcd(a: usize, b: usize) -> usize {
     if b == 0 {
         a

@@ -192,4 +192,3 @@ impl Theorem for Simplices {
         })
     }
 }
-
