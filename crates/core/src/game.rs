@@ -99,52 +99,52 @@ impl MoveStructure {
 /// there are too many supports to list, counted as disjoint faces or as a union of boxes
 /// ([`count_box_union`]); `None` only when that too would take too long.
 pub fn count_face_options(faces: &[Vec<usize>], p: &[u64]) -> Option<u128> {
-    use std::collections::BTreeSet;
-    // Every support inside some face, each once. Places holding 0 cannot change, so they are dropped
-    // from the faces first; a face of f live places has 2^f subsets.
-    let mut supports: BTreeSet<Vec<usize>> = BTreeSet::new();
-    // Listing supports costs the sum of 2^(live places) over the faces; past about a million the
-    // count goes by disjoint faces or by the union of one box per face instead.
-    let listed: f64 = faces
+    // Every support inside some face, each once, as a bit set of places (positions have at most 64
+    // entries wherever faces are used; longer ones go by boxes). Places holding 0 cannot change, so
+    // they are dropped from the faces first; a face of f live places has 2^f subsets. Listing them
+    // costs the sum of 2^f over the faces; past about a million (or with a face of 24 or more live
+    // places) the count goes by disjoint faces or by the union of one box per face instead.
+    let lives: Vec<Vec<usize>> = faces
         .iter()
-        .map(|f| 2f64.powi(f.iter().filter(|&&i| p[i] > 0).count() as i32))
-        .sum();
-    for f in faces {
-        // Sorted, so that one support met in two faces listed in different orders (the windows of a
-        // circle wrap: [4,5,0,1]) is one set, counted once.
-        let mut live: Vec<usize> = f.iter().copied().filter(|&i| p[i] > 0).collect();
-        live.sort_unstable();
-        if live.len() >= 24 || listed > 1e6 {
-            // Too many supports to list: exact when the faces do not overlap, else the options are
-            // the union of one box per face (every place of the face lowered or kept), less `p`.
-            return disjoint_faces_count(faces, p).or_else(|| {
-                let boxes: Vec<Vec<(u64, u64)>> = faces
-                    .iter()
-                    .map(|f| {
-                        (0..p.len())
-                            .map(|i| {
-                                if f.contains(&i) {
-                                    (0, p[i])
-                                } else {
-                                    (p[i], p[i])
-                                }
-                            })
-                            .collect()
-                    })
-                    .collect();
-                count_box_union(&boxes).map(|n| if n == u128::MAX { n } else { n - 1 })
-            });
-        }
-        for mask in 1u32..(1u32 << live.len()) {
-            let s: Vec<usize> = (0..live.len())
-                .filter(|j| mask >> j & 1 == 1)
-                .map(|j| live[j])
+        .map(|f| f.iter().copied().filter(|&i| p[i] > 0).collect())
+        .collect();
+    let listed: f64 = lives.iter().map(|l| 2f64.powi(l.len() as i32)).sum();
+    if p.len() > 64 || listed > 1e6 || lives.iter().any(|l| l.len() >= 24) {
+        return disjoint_faces_count(faces, p).or_else(|| {
+            let boxes: Vec<Vec<(u64, u64)>> = faces
+                .iter()
+                .map(|f| {
+                    (0..p.len())
+                        .map(|i| {
+                            if f.contains(&i) {
+                                (0, p[i])
+                            } else {
+                                (p[i], p[i])
+                            }
+                        })
+                        .collect()
+                })
                 .collect();
-            supports.insert(s);
+            count_box_union(&boxes).map(|n| if n == u128::MAX { n } else { n - 1 })
+        });
+    }
+    // A support is a set, whatever order its face lists its places in (the windows of a circle
+    // wrap: [4,5,0,1]), so one support met in two faces is counted once.
+    let mut supports: Vec<u64> = Vec::with_capacity(listed as usize);
+    for live in &lives {
+        for mask in 1u32..(1u32 << live.len()) {
+            let set = (0..live.len())
+                .filter(|j| mask >> j & 1 == 1)
+                .fold(0u64, |m, j| m | 1 << live[j]);
+            supports.push(set);
         }
     }
-    Some(supports.iter().fold(0u128, |acc, s| {
-        let prod = s.iter().fold(1u128, |a, &i| a.saturating_mul(p[i] as u128));
+    supports.sort_unstable();
+    supports.dedup();
+    Some(supports.iter().fold(0u128, |acc, &s| {
+        let prod = (0..p.len())
+            .filter(|i| s >> i & 1 == 1)
+            .fold(1u128, |a, i| a.saturating_mul(u128::from(p[i])));
         acc.saturating_add(prod)
     }))
 }
