@@ -182,8 +182,11 @@ impl Theorem for Simplices {
                 (false, None) => String::new(),
             }
         );
+        // The list is complete when it is empty for want of moves: a P-position, or the empty
+        // position (N in misère play).
+        let none_left = totals.iter().all(|&t| t == 0);
         Some(Verdict {
-            all_winning_moves: false,
+            all_winning_moves: is_p || none_left,
             is_p,
             grundy: (self.play == Play::Normal).then_some(x),
             winning_moves: Some(moves),
