@@ -31,15 +31,26 @@ pub struct BoxDomain {
 }
 
 impl BoxDomain {
-    /// Number of values each entry can take.
+    /// Number of values each entry can take, exactly: 2^64 for the box `0..=2^64-1`, 0 when
+    /// `hi < lo`.
+    pub fn radix_exact(&self) -> u128 {
+        if self.hi < self.lo {
+            0
+        } else {
+            u128::from(self.hi - self.lo) + 1
+        }
+    }
+    /// Number of values each entry can take, saturating at `u64::MAX` (the box `0..=2^64-1` has
+    /// 2^64: far past any size a table accepts, which [`BoxDomain::size_f64`] reports exactly enough
+    /// to refuse); 0 when `hi < lo`.
     pub fn radix(&self) -> u64 {
-        self.hi - self.lo + 1
+        u64::try_from(self.radix_exact()).unwrap_or(u64::MAX)
     }
     /// Number of positions in the box (as `f64`, so that huge boxes can be refused without overflow).
     pub fn size_f64(&self) -> f64 {
         self.lengths
             .iter()
-            .map(|&m| (self.radix() as f64).powi(m as i32))
+            .map(|&m| (self.radix_exact() as f64).powi(m as i32))
             .sum()
     }
 }
@@ -547,6 +558,18 @@ mod tests {
             }
             q[i] += 1;
         }
+    }
+
+    #[test]
+    fn box_sizes_never_wrap() {
+        let d = BoxDomain { lengths: vec![2], lo: 0, hi: u64::MAX };
+        assert_eq!(d.radix_exact(), 1u128 << 64);
+        assert_eq!(d.radix(), u64::MAX);
+        assert!(d.size_f64() > 3.0e38);
+        let empty = BoxDomain { lengths: vec![0, 1], lo: 1, hi: 0 };
+        assert_eq!((empty.radix(), empty.radix_exact()), (0, 0));
+        let d = BoxDomain { lengths: vec![3], lo: 5, hi: 9 };
+        assert_eq!((d.radix(), d.size_f64()), (5, 125.0));
     }
 
     #[test]
