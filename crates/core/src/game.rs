@@ -497,9 +497,13 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    /// A number in `lo..=hi`.
+    /// A number in `lo..=hi` (`hi >= lo`; the whole range `0..=2^64-1` included, where the span
+    /// 2^64 does not fit in a u64).
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo + 1)
+        match (hi - lo).checked_add(1) {
+            Some(span) => lo + self.next_u64() % span,
+            None => self.next_u64(),
+        }
     }
 }
 
@@ -557,6 +561,16 @@ mod tests {
                 return count;
             }
             q[i] += 1;
+        }
+    }
+
+    #[test]
+    fn random_ranges_reach_the_top() {
+        let mut rng = Rng::new(3);
+        for _ in 0..100 {
+            let _ = rng.range(0, u64::MAX);
+            assert!(rng.range(u64::MAX - 1, u64::MAX) >= u64::MAX - 1);
+            assert_eq!(rng.range(7, 7), 7);
         }
     }
 

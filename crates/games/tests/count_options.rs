@@ -45,7 +45,7 @@ fn check(name: &str, lens: &[usize], lo: u64, hi: u64, tries: usize) {
 fn face_games_count_every_option() {
     check("nim", &[0, 1, 2, 3, 5], 0, 9, 2000);
     for k in 1..=4 {
-        check(&format!("moore({k})"), &[1, 2, 3, 4, 5], 0, 5, 1500);
+        check(&format!("moore({k})"), &[0, 1, 2, 3, 4, 5, 6], 0, 5, 1500);
     }
     for (n, k) in [(3, 2), (5, 2), (5, 3), (6, 4), (7, 4)] {
         check(&format!("CN({n},{k})"), &[n], 0, 4, 1500);
@@ -107,6 +107,13 @@ fn counts_at_the_top_of_the_range_are_exact_or_saturated() {
         nim.count_options(&[top, top, 3]),
         Some(2 * u128::from(top) + 3)
     );
+    // Moore's Nim_2 on 40 heaps of 2^64 - 1: e_1 + e_2 = 40 t + 780 t^2, past 2^128: saturated;
+    // on (t, 5, 1): e_1 + e_2 = (t + 6) + (5t + t + 5), exact; on (t, t, 1) it passes 2^128.
+    let moore = parse_game("moore(2)").unwrap();
+    assert_eq!(moore.count_options(&[top; 40]), Some(u128::MAX));
+    let t = u128::from(top);
+    assert_eq!(moore.count_options(&[top, 5, 1]), Some(7 * t + 11));
+    assert_eq!(moore.count_options(&[top, top, 1]), Some(u128::MAX));
     // CN(3,3): one window, (p1+1)(p2+1)(p3+1) - 1 = 2^192 - 1 saturates.
     let cn = parse_game("CN(3,3)").unwrap();
     assert_eq!(cn.count_options(&[top, top, top]), Some(u128::MAX));
