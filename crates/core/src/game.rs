@@ -576,13 +576,25 @@ mod tests {
 
     #[test]
     fn box_sizes_never_wrap() {
-        let d = BoxDomain { lengths: vec![2], lo: 0, hi: u64::MAX };
+        let d = BoxDomain {
+            lengths: vec![2],
+            lo: 0,
+            hi: u64::MAX,
+        };
         assert_eq!(d.radix_exact(), 1u128 << 64);
         assert_eq!(d.radix(), u64::MAX);
         assert!(d.size_f64() > 3.0e38);
-        let empty = BoxDomain { lengths: vec![0, 1], lo: 1, hi: 0 };
+        let empty = BoxDomain {
+            lengths: vec![0, 1],
+            lo: 1,
+            hi: 0,
+        };
         assert_eq!((empty.radix(), empty.radix_exact()), (0, 0));
-        let d = BoxDomain { lengths: vec![3], lo: 5, hi: 9 };
+        let d = BoxDomain {
+            lengths: vec![3],
+            lo: 5,
+            hi: 9,
+        };
         assert_eq!((d.radix(), d.size_f64()), (5, 125.0));
     }
 

@@ -198,9 +198,16 @@ fn sums_of_disjoint_facets_are_nim_on_the_facet_totals() {
             let t = Simplices { play };
             let cov = harness::check(&t, g.as_ref(), tuples(n, hi));
             assert_eq!(cov.decided, cov.positions, "{name} {play}");
+            // Every winning move is listed (a small box: every facet's lowerings fit the list),
+            // compared with the searched winning moves by the harness.
             assert!(
                 cov.p_positions > 0 && cov.moves_checked > 0,
                 "{name} {play}"
+            );
+            assert_eq!(
+                cov.complete_claimed,
+                cov.decided - cov.p_positions,
+                "{name} {play}: {cov:?}"
             );
             let (th, v) = find(g.as_ref(), &vec![1; n], play).unwrap();
             assert_eq!(th.id(), t.id(), "{name} {play}");

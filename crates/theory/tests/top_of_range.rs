@@ -608,3 +608,33 @@ fn a_facet_of_2_64_tokens_is_n() {
     );
     assert_eq!(q[2], TOP);
 }
+
+/// Every winning move of a huge sum of facets, where the facet to lower loses one token: two ways.
+/// Facets {1,2},{3,4} at (t, t, t, t-1), t = 2^64 - 1: totals 2^65 - 2 and 2^65 - 3, nim-sum 3; only
+/// the first facet can go down (to 2^65 - 3): take one token from stack 1 or from stack 2.
+#[test]
+fn every_winning_move_of_a_huge_sum_of_facets() {
+    let g = nimlab_games::parse_game("simplicial({1,2},{3,4})").unwrap();
+    let t = TOP;
+    let v = complex_sum::Simplices {
+        play: nimlab_core::Play::Normal,
+    }
+    .decide(g.as_ref(), &[t, t, t, t - 1])
+    .unwrap();
+    assert_eq!(v.grundy, Some(3));
+    assert!(v.all_winning_moves);
+    let mut got = v.winning_moves.unwrap();
+    got.sort();
+    assert_eq!(
+        got,
+        vec![vec![t - 1, t, t, t - 1], vec![t, t - 1, t, t - 1]]
+    );
+    // Lowering a facet of 2^65 - 2 tokens to about 2^64: far too many ways, the list is partial.
+    let v = complex_sum::Simplices {
+        play: nimlab_core::Play::Normal,
+    }
+    .decide(g.as_ref(), &[t, t, 1 << 60, 0])
+    .unwrap();
+    assert!(!v.is_p && !v.all_winning_moves);
+    assert_eq!(v.winning_moves.unwrap().len(), 1);
+}

@@ -83,6 +83,82 @@ fn lower_facet(p: &[u64], f: &[usize], target: u128) -> Pos {
     q
 }
 
+/// Most winning moves a verdict lists (past that, the list is marked partial).
+const MAX_LISTED: usize = 2_000;
+
+/// Every position that lowers the facet `f` of `p` to `target` tokens in all (`target` below the
+/// facet's total), or `None` when there are more than `limit`. The stacks of the facet are
+/// distributed as "keep `target`" or as "take the rest", whichever amount is smaller.
+fn lowerings(p: &[u64], f: &[usize], target: u128, limit: usize) -> Option<Vec<Pos>> {
+    let total = facet_total(p, f);
+    let take = total - target;
+    let (amount, keeping) = if target <= take {
+        (target, true)
+    } else {
+        (take, false)
+    };
+    let caps: Vec<u128> = f.iter().map(|&i| u128::from(p[i])).collect();
+    // suffix[i]: the most the stacks i.. can hold.
+    let mut suffix = vec![0u128; caps.len() + 1];
+    for i in (0..caps.len()).rev() {
+        suffix[i] = suffix[i + 1] + caps[i];
+    }
+    let mut out: Vec<Pos> = Vec::new();
+    let mut part = vec![0u128; caps.len()];
+    let budget = std::cell::Cell::new(limit);
+    fn go(
+        i: usize,
+        left: u128,
+        caps: &[u128],
+        suffix: &[u128],
+        part: &mut Vec<u128>,
+        budget: &std::cell::Cell<usize>,
+        emit: &mut dyn FnMut(&[u128]),
+    ) -> bool {
+        if i == caps.len() {
+            if left != 0 {
+                return true;
+            }
+            if budget.get() == 0 {
+                return false;
+            }
+            budget.set(budget.get() - 1);
+            emit(part);
+            return true;
+        }
+        let lo = left.saturating_sub(suffix[i + 1]);
+        let hi = left.min(caps[i]);
+        if lo > hi {
+            return true;
+        }
+        // Every value of this stack leads to at least one distribution: too many when the range
+        // alone is wider than what is left of the budget.
+        if hi - lo >= budget.get() as u128 {
+            return false;
+        }
+        for v in lo..=hi {
+            part[i] = v;
+            if !go(i + 1, left - v, caps, suffix, part, budget, emit) {
+                return false;
+            }
+        }
+        true
+    }
+    let ok = go(0, amount, &caps, &suffix, &mut part, &budget, &mut |d| {
+        let mut q = p.to_vec();
+        for (j, &i) in f.iter().enumerate() {
+            // keep d[j] tokens, or take d[j] from p[i]: both at most p[i].
+            q[i] = if keeping {
+                d[j] as u64
+            } else {
+                p[i] - d[j] as u64
+            };
+        }
+        out.push(q);
+    });
+    ok.then_some(out)
+}
+
 impl Theorem for Simplices {
     fn id(&self) -> &'static str {
         match self.play {
@@ -153,16 +229,27 @@ impl Theorem for Simplices {
                 }
             }
         };
-        let moves: Vec<Pos> = if is_p {
-            Vec::new()
-        } else {
-            facets
-                .iter()
-                .zip(&totals)
-                .filter_map(|(f, &t)| target(t).map(|v| lower_facet(p, f, v)))
-                .take(1)
-                .collect()
-        };
+        // Every winning move lowers one facet to its target total (the target of a facet is unique:
+        // Bouton's rule on the totals), in any way: the constructed move first (the facet's first
+        // stacks first), then every other distribution while there are at most MAX_LISTED.
+        let mut moves: Vec<Pos> = Vec::new();
+        let mut complete = true;
+        if !is_p {
+            for (f, &t) in facets.iter().zip(&totals) {
+                let Some(v) = target(t) else { continue };
+                let first = lower_facet(p, f, v);
+                if moves.is_empty() {
+                    moves.push(first.clone());
+                }
+                match lowerings(p, f, v, MAX_LISTED.saturating_sub(moves.len())) {
+                    Some(all) => {
+                        let head = moves[0].clone();
+                        moves.extend(all.into_iter().filter(|q| *q != head));
+                    }
+                    None => complete = false,
+                }
+            }
+        }
         let list: Vec<String> = totals.iter().map(|t| t.to_string()).collect();
         let reason = format!(
             "{}: facet totals {}, nim-sum {x}{}",
@@ -186,7 +273,7 @@ impl Theorem for Simplices {
         // position (N in misère play).
         let none_left = totals.iter().all(|&t| t == 0);
         Some(Verdict {
-            all_winning_moves: is_p || none_left,
+            all_winning_moves: is_p || none_left || complete,
             is_p,
             grundy: (self.play == Play::Normal).then_some(x),
             winning_moves: Some(moves),
