@@ -74,9 +74,16 @@ pub fn partitions_at_most(m: u128, k: usize) -> Option<u128> {
         return Some(quasi_polynomial(m, k));
     }
     // Large k: the count grows with m, so once the programme saturates at some m0 <= m, so does m.
-    let m0 = (DP_WORK / k as u128) as usize;
-    let top = dp(m0, k)[m0];
-    (top == u128::MAX).then_some(u128::MAX)
+    // Doubling m0 finds such a point at about twice the cost of the least one (for k >= 11 the
+    // count passes 2^128 before m k reaches 3 10^6).
+    let mut m0 = 1024usize;
+    while (m0 as u128) * (k as u128) <= DP_WORK {
+        if dp(m0, k)[m0] == u128::MAX {
+            return Some(u128::MAX);
+        }
+        m0 *= 2;
+    }
+    None
 }
 
 /// Partitions of every `0..=m` into parts of size at most `k`, saturating.
