@@ -3,7 +3,7 @@
 //! values and equal neighbours; and at the top of the range, where the count must be exact or
 //! saturate at `u128::MAX`, never wrap.
 
-use nimlab_core::{Game, Rng};
+use nimlab_core::Rng;
 use nimlab_games::registry::parse_game;
 
 /// A random entry in `0..=hi` that is often 0, 1 or a value already used.
