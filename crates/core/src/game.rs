@@ -31,15 +31,26 @@ pub struct BoxDomain {
 }
 
 impl BoxDomain {
-    /// Number of values each entry can take.
+    /// Number of values each entry can take, exactly: 2^64 for the box `0..=2^64-1`, 0 when
+    /// `hi < lo`.
+    pub fn radix_exact(&self) -> u128 {
+        if self.hi < self.lo {
+            0
+        } else {
+            u128::from(self.hi - self.lo) + 1
+        }
+    }
+    /// Number of values each entry can take, saturating at `u64::MAX` (the box `0..=2^64-1` has
+    /// 2^64: far past any size a table accepts, which [`BoxDomain::size_f64`] reports exactly enough
+    /// to refuse); 0 when `hi < lo`.
     pub fn radix(&self) -> u64 {
-        self.hi - self.lo + 1
+        u64::try_from(self.radix_exact()).unwrap_or(u64::MAX)
     }
     /// Number of positions in the box (as `f64`, so that huge boxes can be refused without overflow).
     pub fn size_f64(&self) -> f64 {
         self.lengths
             .iter()
-            .map(|&m| (self.radix() as f64).powi(m as i32))
+            .map(|&m| (self.radix_exact() as f64).powi(m as i32))
             .sum()
     }
 }
@@ -135,30 +146,56 @@ fn shrinks_to(p: &[u64], q: &[u64], w: &[usize]) -> bool {
 
 /// The number of distinct positions `q != p` with `q <= p` that differ from `p` only inside one of
 /// `faces`: the sum over every non-empty support `S` contained in some face of the product of `p_i`
-/// over `S` (each changed entry takes one of `p_i` lower values). Saturates at `u128::MAX`. `None`
-/// when a face has 24 or more non-empty places and the faces overlap (too many supports to list).
+/// over `S` (each changed entry takes one of `p_i` lower values). Saturates at `u128::MAX`. When
+/// there are too many supports to list, counted as disjoint faces or as a union of boxes
+/// ([`count_box_union`]); `None` only when that too would take too long.
 pub fn count_face_options(faces: &[Vec<usize>], p: &[u64]) -> Option<u128> {
-    use std::collections::BTreeSet;
-    // Every support inside some face, each once. Places holding 0 cannot change, so they are dropped
-    // from the faces first; a face of f live places has 2^f subsets.
-    let mut supports: BTreeSet<Vec<usize>> = BTreeSet::new();
-    for f in faces {
-        let live: Vec<usize> = f.iter().copied().filter(|&i| p[i] > 0).collect();
-        if live.len() >= 24 {
-            // Too many supports to list; the plain product bound is still exact when faces do not
-            // overlap, which is all this case needs in practice (one face: every place).
-            return disjoint_faces_count(faces, p);
-        }
-        for mask in 1u32..(1u32 << live.len()) {
-            let s: Vec<usize> = (0..live.len())
-                .filter(|j| mask >> j & 1 == 1)
-                .map(|j| live[j])
+    // Every support inside some face, each once, as a bit set of places (positions have at most 64
+    // entries wherever faces are used; longer ones go by boxes). Places holding 0 cannot change, so
+    // they are dropped from the faces first; a face of f live places has 2^f subsets. Listing them
+    // costs the sum of 2^f over the faces; past about a million (or with a face of 24 or more live
+    // places) the count goes by disjoint faces or by the union of one box per face instead.
+    let lives: Vec<Vec<usize>> = faces
+        .iter()
+        .map(|f| f.iter().copied().filter(|&i| p[i] > 0).collect())
+        .collect();
+    let listed: f64 = lives.iter().map(|l| 2f64.powi(l.len() as i32)).sum();
+    if p.len() > 64 || listed > 1e6 || lives.iter().any(|l| l.len() >= 24) {
+        return disjoint_faces_count(faces, p).or_else(|| {
+            let boxes: Vec<Vec<(u64, u64)>> = faces
+                .iter()
+                .map(|f| {
+                    (0..p.len())
+                        .map(|i| {
+                            if f.contains(&i) {
+                                (0, p[i])
+                            } else {
+                                (p[i], p[i])
+                            }
+                        })
+                        .collect()
+                })
                 .collect();
-            supports.insert(s);
+            count_box_union(&boxes).map(|n| if n == u128::MAX { n } else { n - 1 })
+        });
+    }
+    // A support is a set, whatever order its face lists its places in (the windows of a circle
+    // wrap: [4,5,0,1]), so one support met in two faces is counted once.
+    let mut supports: Vec<u64> = Vec::with_capacity(listed as usize);
+    for live in &lives {
+        for mask in 1u32..(1u32 << live.len()) {
+            let set = (0..live.len())
+                .filter(|j| mask >> j & 1 == 1)
+                .fold(0u64, |m, j| m | 1 << live[j]);
+            supports.push(set);
         }
     }
-    Some(supports.iter().fold(0u128, |acc, s| {
-        let prod = s.iter().fold(1u128, |a, &i| a.saturating_mul(p[i] as u128));
+    supports.sort_unstable();
+    supports.dedup();
+    Some(supports.iter().fold(0u128, |acc, &s| {
+        let prod = (0..p.len())
+            .filter(|i| s >> i & 1 == 1)
+            .fold(1u128, |a, i| a.saturating_mul(u128::from(p[i])));
         acc.saturating_add(prod)
     }))
 }
@@ -181,6 +218,103 @@ fn disjoint_faces_count(faces: &[Vec<usize>], p: &[u64]) -> Option<u128> {
             .fold(1u128, |a, &i| a.saturating_mul(p[i] as u128 + 1));
         acc.saturating_add(boxes - 1)
     }))
+}
+
+/// Most recursion steps [`count_box_union`] takes before it gives up (`None`).
+const BOX_UNION_STEPS: usize = 200_000;
+
+/// The number of distinct integer points in the union of `boxes`, each a list of inclusive ranges
+/// `(lo, hi)` (one per coordinate, all of the same length). Exact, saturating at `u128::MAX` (every
+/// term is a positive product, so saturation never hides a cancellation). `None` when the boxes
+/// overlap in so many ways that the count would take more than a bounded number of steps.
+///
+/// The count splits on one coordinate at a time: the ends of the boxes' ranges cut that coordinate
+/// into segments, every point of a segment lies in the same boxes, and the count is the sum over
+/// segments of the segment's length times the count of those boxes on the remaining coordinates
+/// (memoised by coordinate and set of boxes). A coordinate where every box has the same range only
+/// multiplies.
+pub fn count_box_union(boxes: &[Vec<(u64, u64)>]) -> Option<u128> {
+    use std::collections::HashMap;
+    let Some(dim) = boxes.first().map(|b| b.len()) else {
+        return Some(0);
+    };
+    if boxes.iter().any(|b| b.len() != dim) {
+        return None;
+    }
+    let boxes: Vec<&Vec<(u64, u64)>> = boxes
+        .iter()
+        .filter(|b| b.iter().all(|&(l, h)| l <= h))
+        .collect();
+    struct Ctx<'a> {
+        boxes: Vec<&'a Vec<(u64, u64)>>,
+        dim: usize,
+        memo: HashMap<(usize, Vec<u32>), u128>,
+        steps: usize,
+    }
+    fn go(c: &mut Ctx, d: usize, active: Vec<u32>) -> Option<u128> {
+        if active.is_empty() {
+            return Some(0);
+        }
+        // Coordinates on which every active box has the same range only multiply.
+        let mut d = d;
+        let mut factor: u128 = 1;
+        while d < c.dim {
+            let r = c.boxes[active[0] as usize][d];
+            if active.iter().any(|&b| c.boxes[b as usize][d] != r) {
+                break;
+            }
+            factor = factor.saturating_mul(u128::from(r.1 - r.0) + 1);
+            d += 1;
+        }
+        if d == c.dim {
+            return Some(factor);
+        }
+        c.steps += 1;
+        if c.steps > BOX_UNION_STEPS {
+            return None;
+        }
+        let key = (d, active);
+        if let Some(&v) = c.memo.get(&key) {
+            return Some(factor.saturating_mul(v));
+        }
+        let active = key.1.clone();
+        // Segment starts: every lo, and every hi + 1 (u64 ranges: hi + 1 taken in u128).
+        let mut cuts: Vec<u128> = Vec::with_capacity(2 * active.len());
+        for &b in &active {
+            let (l, h) = c.boxes[b as usize][d];
+            cuts.push(u128::from(l));
+            cuts.push(u128::from(h) + 1);
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut total: u128 = 0;
+        for w in cuts.windows(2) {
+            let (a, b) = (w[0], w[1]); // the segment a..b (b exclusive)
+            let inside: Vec<u32> = active
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    let (l, h) = c.boxes[i as usize][d];
+                    u128::from(l) <= a && b - 1 <= u128::from(h)
+                })
+                .collect();
+            if inside.is_empty() {
+                continue;
+            }
+            let sub = go(c, d + 1, inside)?;
+            total = total.saturating_add((b - a).saturating_mul(sub));
+        }
+        c.memo.insert(key, total);
+        Some(factor.saturating_mul(total))
+    }
+    let n = boxes.len();
+    let mut ctx = Ctx {
+        boxes,
+        dim,
+        memo: HashMap::new(),
+        steps: 0,
+    };
+    go(&mut ctx, 0, (0..n as u32).collect())
 }
 
 /// The `len` windows of `k` consecutive places on a circle of `len` places (one window, every place,
@@ -403,9 +537,13 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    /// A number in `lo..=hi`.
+    /// A number in `lo..=hi` (`hi >= lo`; the whole range `0..=2^64-1` included, where the span
+    /// 2^64 does not fit in a u64).
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo + 1)
+        match (hi - lo).checked_add(1) {
+            Some(span) => lo + self.next_u64() % span,
+            None => self.next_u64(),
+        }
     }
 }
 
@@ -444,6 +582,113 @@ pub fn dihedral_min(p: &[u64]) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every q <= p, q != p, whose changed places lie in one face: counted one by one.
+    fn brute_face_options(faces: &[Vec<usize>], p: &[u64]) -> u128 {
+        let mut count = 0;
+        let mut q = vec![0u64; p.len()];
+        loop {
+            let changed: Vec<usize> = (0..p.len()).filter(|&i| q[i] != p[i]).collect();
+            if !changed.is_empty() && faces.iter().any(|f| changed.iter().all(|i| f.contains(i))) {
+                count += 1;
+            }
+            let mut i = 0;
+            while i < p.len() && q[i] == p[i] {
+                q[i] = 0;
+                i += 1;
+            }
+            if i == p.len() {
+                return count;
+            }
+            q[i] += 1;
+        }
+    }
+
+    #[test]
+    fn random_ranges_reach_the_top() {
+        let mut rng = Rng::new(3);
+        for _ in 0..100 {
+            let _ = rng.range(0, u64::MAX);
+            assert!(rng.range(u64::MAX - 1, u64::MAX) >= u64::MAX - 1);
+            assert_eq!(rng.range(7, 7), 7);
+        }
+    }
+
+    #[test]
+    fn box_sizes_never_wrap() {
+        let d = BoxDomain {
+            lengths: vec![2],
+            lo: 0,
+            hi: u64::MAX,
+        };
+        assert_eq!(d.radix_exact(), 1u128 << 64);
+        assert_eq!(d.radix(), u64::MAX);
+        assert!(d.size_f64() > 3.0e38);
+        let empty = BoxDomain {
+            lengths: vec![0, 1],
+            lo: 1,
+            hi: 0,
+        };
+        assert_eq!((empty.radix(), empty.radix_exact()), (0, 0));
+        let d = BoxDomain {
+            lengths: vec![3],
+            lo: 5,
+            hi: 9,
+        };
+        assert_eq!((d.radix(), d.size_f64()), (5, 125.0));
+    }
+
+    #[test]
+    fn face_counts_and_box_unions_agree_with_counting_one_by_one() {
+        let mut rng = Rng::new(7);
+        for _ in 0..3000 {
+            let n = rng.range(1, 7) as usize;
+            let p: Vec<u64> = (0..n).map(|_| rng.range(0, 3)).collect();
+            let faces: Vec<Vec<usize>> = (0..rng.range(1, 5))
+                .map(|_| {
+                    let mut f: Vec<usize> = (0..n).filter(|_| rng.range(0, 1) == 1).collect();
+                    if f.is_empty() {
+                        f.push(rng.range(0, n as u64 - 1) as usize);
+                    }
+                    // Faces in any order, as the windows of a circle come.
+                    let r = rng.range(0, f.len() as u64 - 1) as usize;
+                    f.rotate_left(r);
+                    f
+                })
+                .collect();
+            let want = brute_face_options(&faces, &p);
+            assert_eq!(
+                count_face_options(&faces, &p),
+                Some(want),
+                "{faces:?} {p:?}"
+            );
+            let boxes: Vec<Vec<(u64, u64)>> = faces
+                .iter()
+                .map(|f| {
+                    (0..n)
+                        .map(|i| {
+                            if f.contains(&i) {
+                                (0, p[i])
+                            } else {
+                                (p[i], p[i])
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            assert_eq!(count_box_union(&boxes), Some(want + 1), "{faces:?} {p:?}");
+        }
+        // Wide boxes: [0, 2^64 - 1] twice over two coordinates is 2^128 points: saturated.
+        let top = u64::MAX;
+        assert_eq!(
+            count_box_union(&[vec![(0, top), (0, top)]]),
+            Some(u128::MAX)
+        );
+        assert_eq!(
+            count_box_union(&[vec![(0, top), (1, 1)], vec![(5, 5), (0, 1)]]),
+            Some(u128::from(top) + 2)
+        );
+    }
     #[test]
     fn dihedral_min_finds_least_rotation_or_reflection() {
         assert_eq!(dihedral_min(&[3, 1, 2]), vec![1, 2, 3]);

@@ -26,7 +26,10 @@ pub mod table;
 pub mod value;
 
 pub use error::{one_line, Error, Result};
-pub use game::{count_face_options, BoxDomain, Game, Layout, MoveStructure, Pos, Rng, TableBound};
+pub use game::{
+    count_box_union, count_face_options, BoxDomain, Game, Layout, MoveStructure, Pos, Rng,
+    TableBound,
+};
 pub use hooks::Hooks;
 pub use solver::{Budget, Solver};
 pub use sum::SumGame;

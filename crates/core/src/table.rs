@@ -143,6 +143,12 @@ impl Bits {
 /// Tabulates the P-positions of `game` in `domain` under `run.play`.
 pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<Table> {
     let size = domain.size_f64();
+    if domain.hi < domain.lo {
+        return Err(Error::Unsupported(format!(
+            "the box is empty: its largest entry {} is below its least {}; use a larger --max",
+            domain.hi, domain.lo
+        )));
+    }
     if size > MAX_BOX {
         return Err(Error::TooLarge(format!(
             "the box holds {size:.2e} positions, more than the {MAX_BOX:.0e} the tabulation accepts; use a smaller --max"

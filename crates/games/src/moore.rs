@@ -70,6 +70,22 @@ impl Game for MooreNim {
         let count = (0..k).fold(1f64, |c, i| c * (len - i) as f64 / (i + 1) as f64);
         (count <= 1e6).then(|| MoveStructure::Faces(k_subsets(len, k)))
     }
+    /// An option lowers a set S of 1..=k heaps, each to one of its `p_i` lower values, and S is
+    /// the set of changed heaps, so options are counted once each: the elementary symmetric sums
+    /// e_1 + ... + e_k of the heaps (a dynamic programme over the heaps, saturating at u128::MAX;
+    /// every term is positive).
+    fn count_options(&self, p: &[u64]) -> Option<u128> {
+        let k = self.k.min(p.len());
+        // e[j]: sum over j-sets of the heaps seen so far of the product of their sizes.
+        let mut e = vec![0u128; k + 1];
+        e[0] = 1;
+        for &a in p {
+            for j in (1..=k).rev() {
+                e[j] = e[j].saturating_add(e[j - 1].saturating_mul(u128::from(a)));
+            }
+        }
+        Some(e[1..].iter().fold(0u128, |s, &x| s.saturating_add(x)))
+    }
     fn table_bound(&self) -> TableBound {
         TableBound::Box { heaps: true }
     }

@@ -4,7 +4,7 @@
 //! closes up. The empty circle `()` is terminal. Symmetry: rotations and reflections.
 
 use crate::window::{for_each_lowering, window_product};
-use nimlab_core::game::dihedral_min;
+use nimlab_core::game::{count_box_union, dihedral_min};
 use nimlab_core::{BoxDomain, Error, Game, Layout, MoveStructure, Pos, Result, Rng};
 use std::ops::ControlFlow;
 
@@ -101,6 +101,60 @@ impl Game for ShrinkingCircularNim {
 
     fn canonical(&self, p: &[u64]) -> Pos {
         dihedral_min(p)
+    }
+
+    /// Counted by length: an option of length `m - z` empties a set E of `z` piles inside one window
+    /// and lowers (or keeps, each 1 ..= p_i) the window's other piles; the options of one window and
+    /// one E form a box of vectors, and the distinct options of that length are the union of those
+    /// boxes ([`count_box_union`]), less `p` itself when z = 0. `None` past 20 000 boxes of one length
+    /// or when the boxes overlap too intricately to count quickly.
+    fn count_options(&self, p: &[u64]) -> Option<u128> {
+        let m = p.len();
+        if m == 0 || p.contains(&0) {
+            return Some(0);
+        }
+        let windows = self.windows(m);
+        let w = windows[0].len();
+        if windows.len().saturating_mul(1usize.checked_shl(w as u32)?) > 20_000 * (w + 1) {
+            return None;
+        }
+        let mut by_len: Vec<Vec<Vec<(u64, u64)>>> = vec![Vec::new(); m + 1];
+        for win in &windows {
+            for mask in 0u32..1 << win.len() {
+                let gone: Vec<usize> = (0..win.len())
+                    .filter(|&j| mask >> j & 1 == 1)
+                    .map(|j| win[j])
+                    .collect();
+                let b: Vec<(u64, u64)> = (0..m)
+                    .filter(|i| !gone.contains(i))
+                    .map(|i| {
+                        if win.contains(&i) {
+                            (1, p[i])
+                        } else {
+                            (p[i], p[i])
+                        }
+                    })
+                    .collect();
+                by_len[b.len()].push(b);
+            }
+        }
+        let mut total: u128 = 0;
+        for (len, boxes) in by_len.iter_mut().enumerate() {
+            if boxes.is_empty() {
+                continue;
+            }
+            if boxes.len() > 20_000 {
+                return None;
+            }
+            boxes.sort_unstable();
+            boxes.dedup();
+            let mut c = count_box_union(boxes)?;
+            if len == m && c != u128::MAX {
+                c -= 1; // p itself lies in every box of full length
+            }
+            total = total.saturating_add(c);
+        }
+        Some(total)
     }
 
     fn branching_bound(&self, p: &[u64]) -> f64 {

@@ -26,6 +26,10 @@ pub struct Coverage {
     pub decided: usize,
     pub p_positions: usize,
     pub moves_checked: usize,
+    /// N-positions whose list of winning moves was claimed complete ...
+    pub complete_claimed: usize,
+    /// ... and how many of those lists were compared with the searched set of winning moves.
+    pub complete_lists: usize,
 }
 
 /// Checks `theorem` on `game` at every position of `positions`; panics with the first disagreement.
@@ -119,6 +123,10 @@ pub fn check(
                     game.id(),
                     p
                 );
+                if !v.is_p {
+                    cov.complete_claimed += 1;
+                    cov.complete_lists += 1;
+                }
             }
         }
     }
@@ -163,8 +171,9 @@ impl<'g> BoxPSet<'g> {
 
 /// Like [`check`], for a normal-play entry and positions inside a tabulated box: membership must equal
 /// the searched outcome; every N-position must get at least one constructed move; every constructed
-/// move must be an option of the position (found among the game's options) and a P-position by search.
-/// A complete list of winning moves is not compared (use [`check`] for that).
+/// move must be an option of the position (found among the game's options) and a P-position by search;
+/// a list of winning moves claimed complete must be exactly the options the table finds P (every such
+/// list up to [`COMPARE_EVERY_LIST_UP_TO`], then one in [`COMPARE_ONE_LIST_IN`]).
 pub fn check_with_table(
     theorem: &dyn Theorem,
     table: &BoxPSet,
@@ -186,6 +195,12 @@ pub fn check_with_table(
     };
     check_with_table_and_rule(theorem, table, positions, &by_options)
 }
+
+/// [`check_with_table_and_rule`] compares the first this many lists claimed complete with the table
+/// (each needs every option of the position listed and looked up) ...
+pub const COMPARE_EVERY_LIST_UP_TO: usize = 1_000;
+/// ... and then one list in this many, so that a box of 10^5 positions stays a test of seconds.
+pub const COMPARE_ONE_LIST_IN: usize = 16;
 
 /// [`check_with_table`] with a caller's legality test `is_option(p, q)` in place of the enumeration of
 /// options (for games whose positions have thousands of options; the test must be independent of the
@@ -252,6 +267,31 @@ pub fn check_with_table_and_rule(
                 q
             );
             cov.moves_checked += 1;
+        }
+        if v.all_winning_moves {
+            cov.complete_claimed += 1;
+        }
+        if v.all_winning_moves
+            && (cov.complete_claimed <= COMPARE_EVERY_LIST_UP_TO
+                || cov.complete_claimed % COMPARE_ONE_LIST_IN == 0)
+        {
+            // A list claimed complete must be exactly the options that the box's table finds P.
+            let want: BTreeSet<Pos> = game
+                .options(&p)
+                .expect("built-in games do not fail")
+                .into_iter()
+                .filter(|q| table.is_p(q))
+                .collect();
+            let got: BTreeSet<Pos> = moves.iter().cloned().collect();
+            assert_eq!(
+                got,
+                want,
+                "{} on {} {:?}: the list of winning moves, claimed complete",
+                theorem.id(),
+                game.id(),
+                p
+            );
+            cov.complete_lists += 1;
         }
     }
     cov

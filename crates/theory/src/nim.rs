@@ -134,6 +134,48 @@ pub fn moore_is_p(k: u64, p: &[u64]) -> bool {
         .all(|bit| (p.iter().filter(|&&a| a >> bit & 1 == 1).count() as u64).is_multiple_of(k + 1))
 }
 
+/// A winning move of Moore's Nim_k from an N-position (`None` at a P-position), built bit by bit
+/// from the most significant as in Moore's proof: a set S of at most k heaps is being lowered (each
+/// already smaller in a higher bit, so free below); in each column, with u ones among the other
+/// heaps and r = u mod (k+1), either k+1-r heaps of S take a 1 (when S has that many), or r heaps
+/// with a 1 join S by dropping it (then |S| + r <= k) and S takes 0s. Every column then has a
+/// multiple of k+1 ones and at most k heaps changed, each lowered.
+pub fn moore_move(k: usize, p: &[u64]) -> Option<Pos> {
+    let m = (k + 1) as u64;
+    let mut q = p.to_vec();
+    let mut lowered = vec![false; p.len()];
+    for bit in (0..64).rev() {
+        let b = 1u64 << bit;
+        let ones: Vec<usize> = (0..p.len())
+            .filter(|&i| !lowered[i] && p[i] & b != 0)
+            .collect();
+        let r = ones.len() as u64 % m;
+        let free: Vec<usize> = (0..p.len()).filter(|&i| lowered[i]).collect();
+        if r != 0 && free.len() as u64 >= m - r {
+            for (j, &i) in free.iter().enumerate() {
+                q[i] = if (j as u64) < m - r {
+                    q[i] | b
+                } else {
+                    q[i] & !b
+                };
+            }
+            continue;
+        }
+        // r == 0, or S too small for k+1-r ones: r heaps with a 1 drop it and join S.
+        for &i in ones.iter().take(r as usize) {
+            lowered[i] = true;
+            q[i] &= !b;
+        }
+        for (i, l) in lowered.iter().enumerate() {
+            if *l {
+                q[i] &= !b;
+            }
+        }
+    }
+    let changed = lowered.iter().filter(|&&l| l).count();
+    (changed > 0 && changed <= k).then_some(q)
+}
+
 impl Theorem for MooreTheorem {
     fn id(&self) -> &'static str {
         "moore"
@@ -157,12 +199,17 @@ impl Theorem for MooreTheorem {
         game.downcast_ref::<MooreNim>().is_some()
     }
     fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
-        let k = game.downcast_ref::<MooreNim>()?.k as u64;
+        let k = game.downcast_ref::<MooreNim>()?.k;
+        let is_p = moore_is_p(k as u64, p);
         Some(Verdict {
-            all_winning_moves: false,
-            is_p: moore_is_p(k, p),
-            grundy: None,
-            winning_moves: None,
+            all_winning_moves: is_p,
+            is_p,
+            grundy: is_p.then_some(0),
+            winning_moves: Some(if is_p {
+                Vec::new()
+            } else {
+                moore_move(k, p).into_iter().collect()
+            }),
             ..Default::default()
         })
     }

@@ -191,9 +191,12 @@ fn scn_params(game: &dyn Game) -> Option<(usize, usize)> {
         .map(|g| (g.n, g.k))
 }
 
+/// A verdict of the three simple SCN results, whose move lists are complete: SCN(n,1) lists every
+/// pile it can lower to xor 0, SCN(n,n) and SCN(n,n-1) have a single P-target (the empty circle, or
+/// the n equal piles at the minimum).
 fn plain(is_p: bool, moves: Vec<Pos>, family: &str, reason: String) -> Verdict {
     Verdict {
-        all_winning_moves: false,
+        all_winning_moves: true,
         is_p,
         winning_moves: Some(moves),
         family: Some(family.to_string()),
@@ -239,11 +242,24 @@ impl Theorem for ScnNim {
         let mut q = p.to_vec();
         q[i] ^= x;
         q.retain(|&a| a > 0);
+        // Every winning move lowers one pile a to a xor x (Bouton); piles emptied vanish, so two
+        // piles equal to x give the same circle when they are neighbours of the same piles.
+        let mut moves: Vec<Pos> = vec![q.clone()];
+        for (j, &a) in p.iter().enumerate().skip(i + 1) {
+            if a ^ x < a {
+                let mut t = p.to_vec();
+                t[j] ^= x;
+                t.retain(|&v| v > 0);
+                if !moves.contains(&t) {
+                    moves.push(t);
+                }
+            }
+        }
         Some(Verdict {
             grundy: Some(u128::from(x)),
             ..plain(
                 false,
-                vec![q.clone()],
+                moves,
                 "nim",
                 format!(
                     "N: the xor of the piles is {x}; lowering pile {} from {} to {} gives {} with xor 0",

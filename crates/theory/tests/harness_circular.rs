@@ -265,3 +265,78 @@ fn huge_stacks_get_legal_moves_into_the_p_set() {
         assert!(n_positions > 300, "{} {p_positions}", t.id());
     }
 }
+
+/// A linear-family entry made to list every winning move at every position (the registry's entries
+/// list them all only where the options are too many to value one by one).
+struct ListAll(nimlab_theory::linear::FamilyTheorem);
+
+impl Theorem for ListAll {
+    fn id(&self) -> &'static str {
+        self.0.id()
+    }
+    fn games(&self) -> &'static str {
+        self.0.games()
+    }
+    fn statement(&self) -> &'static str {
+        self.0.statement()
+    }
+    fn source(&self) -> &'static str {
+        self.0.source()
+    }
+    fn play(&self) -> nimlab_core::Play {
+        self.0.play()
+    }
+    fn covers(&self, game: &dyn Game) -> bool {
+        self.0.covers(game)
+    }
+    fn scope(&self) -> nimlab_theory::Scope {
+        self.0.scope()
+    }
+    fn decide(&self, _game: &dyn Game, p: &[u64]) -> Option<nimlab_theory::Verdict> {
+        self.0.decide_with(p, true)
+    }
+}
+
+/// Every linear-family entry, listing every winning move, on a sample of its box: each list claimed
+/// complete must be exactly the options that the tabulated box finds P (the harness compares them),
+/// and on these small boxes every list is complete.
+#[test]
+fn linear_families_list_every_winning_move() {
+    let cases: Vec<(nimlab_theory::linear::FamilyTheorem, Box<dyn Game>, u64)> = vec![
+        (cn_small::cn52(), Box::new(cn(5, 2)), 6),
+        (cn_small::cn53(), Box::new(cn(5, 3)), 6),
+        (cn_small::cn63(), Box::new(cn(6, 3)), 4),
+        (cn74::cn74(), Box::new(cn(7, 4)), 4),
+        (cn_small::cn86(), Box::new(cn(8, 6)), 2),
+        (scn::scn42(), Box::new(scn_game(4, 2)), 6),
+        (scn::scn52(), Box::new(scn_game(5, 2)), 5),
+        (scn::scn53(), Box::new(scn_game(5, 3)), 5),
+        (scn::scn86(), Box::new(scn_game(8, 6)), 3),
+    ];
+    for (t, g, hi) in cases {
+        let t = ListAll(t);
+        let (n, k, shrinking) = circle(g.as_ref());
+        let all = if shrinking {
+            circles(n, hi)
+        } else {
+            tuples(n, 0, hi)
+        };
+        // About 1500 positions spread over the box.
+        let step = (all.len() / 1500).max(1);
+        let sample: Vec<Pos> = all.into_iter().step_by(step).collect();
+        let table = BoxPSet::new(g.as_ref(), hi);
+        let c = if shrinking {
+            harness::check_with_table_and_rule(&t, &table, sample, &scn_legal(k))
+        } else {
+            harness::check_with_table_and_rule(&t, &table, sample, &cn_legal(k))
+        };
+        eprintln!("{} listing every move on {}: {c:?}", t.id(), g.id());
+        assert_eq!(
+            c.complete_claimed,
+            c.decided - c.p_positions,
+            "{}: every list complete",
+            t.id()
+        );
+        assert!(c.complete_lists > 100, "{}: {c:?}", t.id());
+    }
+}

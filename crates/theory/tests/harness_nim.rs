@@ -45,7 +45,11 @@ fn moore_on_nim_k() {
     for (k, len, hi) in [(2usize, 4usize, 5u64), (3, 4, 5), (2, 6, 3), (3, 5, 4)] {
         let g = MooreNim::new(k).unwrap();
         let c = harness::check(&MooreTheorem, &g, boxes(len, hi));
-        assert!(c.decided >= 1000 && c.p_positions >= 6, "{c:?}");
+        // Every N-position gets the constructed move of Moore's proof, checked legal and P.
+        assert!(
+            c.decided >= 1000 && c.p_positions >= 6 && c.moves_checked + c.p_positions == c.decided,
+            "{c:?}"
+        );
     }
 }
 

@@ -144,6 +144,10 @@ impl Game for EntropyReduction {
         }
         Ok(())
     }
+    /// Counted by values ([`super::count::entropy`]), without listing.
+    fn count_options(&self, p: &[u64]) -> Option<u128> {
+        Some(super::count::entropy(&sorted(p)))
+    }
     fn canonical(&self, p: &[u64]) -> Pos {
         let mut s = sorted(p);
         let m = s.first().copied().unwrap_or(0);

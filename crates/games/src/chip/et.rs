@@ -79,6 +79,10 @@ impl Game for EmptyTransfer {
     fn canonical(&self, p: &[u64]) -> Pos {
         sorted(p)
     }
+    /// Counted by values ([`super::count::empty_transfer`]), without listing.
+    fn count_options(&self, p: &[u64]) -> Option<u128> {
+        Some(super::count::empty_transfer(&sorted(p)))
+    }
     fn state_bound(&self, p: &[u64]) -> f64 {
         multisets_up_to(self.k, total(p).min(u64::MAX as u128) as u64)
     }

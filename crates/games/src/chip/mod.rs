@@ -21,6 +21,7 @@
 //! [`table_positions`] does the right one for any game and answers `None` for a game that is not a
 //! chip game ([`is_chip_game`]).
 
+pub mod count;
 pub mod entropy;
 pub mod et;
 pub mod redistribute;

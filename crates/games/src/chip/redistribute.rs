@@ -189,6 +189,23 @@ impl Game for Redistribute {
     fn canonical(&self, p: &[u64]) -> Pos {
         sorted(p)
     }
+    /// The partitions of every distinct kept total `n` into exactly `k` positive parts (those of
+    /// `n - k` into at most `k` parts, [`super::count::partitions_at_most`]); different totals give
+    /// different options. Saturates at `u128::MAX`.
+    fn count_options(&self, p: &[u64]) -> Option<u128> {
+        let k = self.k as u128;
+        // Largest total first: the count grows with the total, so a saturated largest count
+        // settles the sum at once.
+        self.kept_totals(p)
+            .into_iter()
+            .rev()
+            .try_fold(0u128, |acc, n| {
+                if acc == u128::MAX {
+                    return Some(acc);
+                }
+                Some(acc.saturating_add(super::count::partitions_at_most(n - k, self.k)?))
+            })
+    }
     fn state_bound(&self, p: &[u64]) -> f64 {
         multisets_up_to(self.k, total(p).min(u64::MAX as u128) as u64)
     }

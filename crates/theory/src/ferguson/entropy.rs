@@ -48,7 +48,8 @@ fn entropy3_moves(p: &[u64], is_p: fn(&[u64]) -> bool) -> Vec<Pos> {
     let mut out = Vec::new();
     for from in 0..3 {
         for to in 0..3 {
-            if from == to || s[from] <= s[to] + 1 {
+            // (`s[to] + 1` would wrap at 2^64 - 1: compare the difference instead.)
+            if from == to || s[from] <= s[to] || s[from] - s[to] <= 1 {
                 continue;
             }
             let w = s[3 - from - to] as i128;

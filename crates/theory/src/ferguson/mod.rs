@@ -96,12 +96,15 @@ fn p_verdict(normal: bool) -> Verdict {
     }
 }
 
+/// An N-verdict. With no move and `all` false (every constructed move had a box past 2^64 - 1, so
+/// it cannot be written as a position), the verdict gives no construction (`winning_moves: None`)
+/// rather than an empty list, which would read as "no winning move".
 fn n_verdict(moves: Vec<Pos>, all: bool, grundy: Option<u64>) -> Verdict {
     Verdict {
         all_winning_moves: all,
         is_p: false,
         grundy: grundy.map(u128::from),
-        winning_moves: Some(dedup_sorted(moves)),
+        winning_moves: (all || !moves.is_empty()).then(|| dedup_sorted(moves)),
         ..Default::default()
     }
 }

@@ -26,7 +26,7 @@ pub mod relations;
 mod solve;
 
 pub use explain::describe_reading;
-pub use moves::{find_move, Rules};
+pub use moves::{find_all_moves, find_move, Rules};
 pub use relations::{find_family, Family, Reading, Rel};
 
 use crate::{Scope, Theorem, Verdict};
@@ -135,11 +135,31 @@ impl Theorem for FamilyTheorem {
         };
         params == Some((self.n, self.k))
     }
-    fn decide(&self, _game: &dyn Game, p: &[u64]) -> Option<Verdict> {
+    fn decide(&self, game: &dyn Game, p: &[u64]) -> Option<Verdict> {
+        // Listing every winning move tries every system (about five times the work of finding one
+        // move); it is done where the options are too many to value one by one, which is where a
+        // caller needs it.
+        let list_all = game
+            .count_options(p)
+            .is_none_or(|n| n > LIST_ALL_ABOVE_OPTIONS);
+        self.decide_with(p, list_all)
+    }
+}
+
+/// Positions with more options than this get every winning move listed by [`FamilyTheorem`]'s
+/// `decide` (with fewer, callers value the options one by one and the verdict names one move).
+pub const LIST_ALL_ABOVE_OPTIONS: u128 = 20_000;
+
+impl FamilyTheorem {
+    /// The verdict for `p`; with `list_all`, every winning move is listed (and
+    /// `all_winning_moves` says whether the list is complete), else the one move constructed.
+    pub fn decide_with(&self, p: &[u64], list_all: bool) -> Option<Verdict> {
         let fams = self.families();
         if let Some((fi, r)) = find_family(fams, p) {
             let f = &fams[fi];
             return Some(Verdict {
+                // A P-position has no winning move: the empty list is complete.
+                all_winning_moves: true,
                 is_p: true,
                 winning_moves: Some(vec![]),
                 family: Some(f.label.to_string()),
@@ -151,8 +171,17 @@ impl Theorem for FamilyTheorem {
             });
         }
         let accept = |q: &[u64]| find_family(fams, q).is_some();
+        // Every target when the systems are small enough to try every solution (the P-set is the
+        // union of the families, so these are all the winning moves), the constructed move first.
+        let (all, complete) = if list_all {
+            find_all_moves(fams, self.rules(), p, &accept)
+        } else {
+            (Vec::new(), false)
+        };
         match find_move(fams, self.rules(), p, &accept) {
             Some((q, fi)) => {
+                let mut moves = vec![q.clone()];
+                moves.extend(all.into_iter().filter(|t| *t != q));
                 let f = &fams[fi];
                 let (_, r) = find_family(&fams[fi..=fi], &q).expect("verified target");
                 let reason = format!(
@@ -161,8 +190,9 @@ impl Theorem for FamilyTheorem {
                     family_sentence(f, r, &q)
                 );
                 Some(Verdict {
+                    all_winning_moves: complete,
                     is_p: false,
-                    winning_moves: Some(vec![q]),
+                    winning_moves: Some(moves),
                     family: Some(f.label.to_string()),
                     reason: Some(reason),
                     ..Default::default()

@@ -1,10 +1,14 @@
-//! The move rules of (shrinking) circular games and the search for a move into a union of families:
+//! The move rules of (shrinking) circular games and the search for moves into a union of families:
 //! for each window, each set of emptied window piles (shrinking circles only), each family and each
-//! reading, the window's stacks are solved for by the `solve` module.
+//! reading, the window's stacks are solved for by the `solve` module. The windows are the game's
+//! ([`nimlab_core::game::cyclic_windows`], as in `MoveStructure`); legality of a move is the game's
+//! `is_option`, not decided here.
 
 use super::relations::{Family, Reading};
-use super::solve::solve_reading;
+use super::solve::{solve_reading, Exhaust};
+use nimlab_core::game::cyclic_windows;
 use nimlab_core::Pos;
+use std::collections::BTreeSet;
 
 /// The move rules of the circle.
 #[derive(Debug, Clone, Copy)]
@@ -14,49 +18,76 @@ pub struct Rules {
     pub shrinking: bool,
 }
 
-impl Rules {
-    /// Windows of a circle of `m` stacks (index lists).
-    pub fn windows(&self, m: usize) -> Vec<Vec<usize>> {
-        if m == 0 {
-            return vec![];
-        }
-        if m <= self.k {
-            return vec![(0..m).collect()];
-        }
-        (0..m)
-            .map(|s| (0..self.k).map(|j| (s + j) % m).collect())
-            .collect()
-    }
+/// Most values the exhaustive search of [`find_all_moves`] tries in all before it settles for a
+/// partial list.
+const ALL_MOVES_BUDGET: u128 = 50_000;
 
-    /// True when `q` is an option of `p` (checked directly, without enumerating options).
-    pub fn is_option(&self, p: &[u64], q: &[u64]) -> bool {
-        let m = p.len();
-        for w in self.windows(m) {
-            let masks = if self.shrinking { 1u32 << w.len() } else { 1 };
-            for mask in 0..masks {
-                let deleted: Vec<usize> = (0..w.len())
-                    .filter(|&j| mask >> j & 1 == 1)
-                    .map(|j| w[j])
-                    .collect();
-                let survivors: Vec<usize> = (0..m).filter(|i| !deleted.contains(i)).collect();
-                if survivors.len() != q.len() {
+/// Calls `each` with every system a move from `p` gives: the window's surviving stacks as unknowns
+/// of each family of the right length under each reading. `each` returns true to stop.
+fn for_each_system(fams: &[Family], rules: Rules, p: &[u64], each: &mut dyn FnMut(System) -> bool) {
+    let m = p.len();
+    let lo: i128 = if rules.shrinking { 1 } else { 0 };
+    for w in cyclic_windows(m, rules.k) {
+        // Deletion sets: only in shrinking circles.
+        let masks = if rules.shrinking { 1u32 << w.len() } else { 1 };
+        for mask in 0..masks {
+            let deleted: Vec<usize> = (0..w.len())
+                .filter(|&j| mask >> j & 1 == 1)
+                .map(|j| w[j])
+                .collect();
+            let m2 = m - deleted.len();
+            if !fams.iter().any(|f| f.len == m2) {
+                continue;
+            }
+            let survivors: Vec<usize> = (0..m).filter(|i| !deleted.contains(i)).collect();
+            // In the surviving circle: which positions are free, their bounds, fixed values.
+            let free: Vec<bool> = survivors.iter().map(|i| w.contains(i)).collect();
+            let vals: Vec<u64> = survivors.iter().map(|&i| p[i]).collect();
+            for (fi, f) in fams.iter().enumerate() {
+                if f.len != m2 {
                     continue;
                 }
-                let lo = u64::from(self.shrinking);
-                let fits = survivors.iter().zip(q).all(|(&i, &v)| {
-                    if w.contains(&i) {
-                        lo <= v && v <= p[i]
-                    } else {
-                        v == p[i]
+                if m2 == 0 {
+                    // Everything removed: the empty circle, one target.
+                    if each(System {
+                        family: fi,
+                        reading: None,
+                        vals: &vals,
+                        free: &free,
+                        lo,
+                        changed: mask != 0,
+                    }) {
+                        return;
                     }
-                });
-                if fits && (mask != 0 || q != p) {
-                    return true;
+                    continue;
+                }
+                for r in Reading::all(m2) {
+                    if each(System {
+                        family: fi,
+                        reading: Some(r),
+                        vals: &vals,
+                        free: &free,
+                        lo,
+                        changed: mask != 0,
+                    }) {
+                        return;
+                    }
                 }
             }
         }
-        false
     }
+}
+
+/// One integer system: a family under a reading (none for the empty circle), the surviving stacks'
+/// values, which of them the move may lower, their least value, and whether the move already
+/// changed the circle (emptied a pile).
+struct System<'a> {
+    family: usize,
+    reading: Option<Reading>,
+    vals: &'a [u64],
+    free: &'a [bool],
+    lo: i128,
+    changed: bool,
 }
 
 /// Searches a move from `p` into the union of `fams` (checked with `accept`, the whole membership
@@ -67,49 +98,69 @@ pub fn find_move(
     p: &[u64],
     accept: &dyn Fn(&[u64]) -> bool,
 ) -> Option<(Pos, usize)> {
-    let m = p.len();
-    let lo: i128 = if rules.shrinking { 1 } else { 0 };
-    for w in rules.windows(m) {
-        // Deletion sets: only in shrinking circles.
-        let masks: Vec<u32> = if rules.shrinking {
-            (0..1u32 << w.len()).collect()
-        } else {
-            vec![0]
+    let mut out = None;
+    for_each_system(fams, rules, p, &mut |s| {
+        let Some(r) = s.reading else {
+            if accept(&[]) {
+                out = Some((Vec::new(), s.family));
+            }
+            return out.is_some();
         };
-        for mask in masks {
-            let deleted: Vec<usize> = (0..w.len())
-                .filter(|&j| mask >> j & 1 == 1)
-                .map(|j| w[j])
-                .collect();
-            let m2 = m - deleted.len();
-            if !fams.iter().any(|f| f.len == m2) {
-                continue;
-            }
-            let survivors: Vec<usize> = (0..m).filter(|i| !deleted.contains(i)).collect();
-            if m2 == 0 {
-                // Everything removed: the empty circle.
-                let q: Pos = vec![];
-                if accept(&q) {
-                    if let Some(fi) = fams.iter().position(|f| f.len == 0) {
-                        return Some((q, fi));
-                    }
-                }
-                continue;
-            }
-            // In the surviving circle: which positions are free, their bounds, fixed values.
-            let free: Vec<bool> = survivors.iter().map(|i| w.contains(i)).collect();
-            let vals: Vec<u64> = survivors.iter().map(|&i| p[i]).collect();
-            for (fi, f) in fams.iter().enumerate() {
-                if f.len != m2 {
-                    continue;
-                }
-                for r in Reading::all(m2) {
-                    if let Some(q) = solve_reading(f, r, &vals, &free, lo, mask != 0, accept) {
-                        return Some((q, fi));
-                    }
-                }
+        out = solve_reading(
+            &fams[s.family],
+            r,
+            s.vals,
+            s.free,
+            s.lo,
+            s.changed,
+            accept,
+            None,
+        )
+        .map(|q| (q, s.family));
+        out.is_some()
+    });
+    out
+}
+
+/// Every move from `p` into the union of `fams` (each target checked with `accept`), with true when
+/// the list is complete: every integer point of every window's system was tried. The systems are
+/// small (at most one unknown per window stack, most of them fixed by the equalities), so the list
+/// is usually complete at once; a family that leaves a window stack free over a long range gives
+/// too many targets, and the list is then partial (false).
+pub fn find_all_moves(
+    fams: &[Family],
+    rules: Rules,
+    p: &[u64],
+    accept: &dyn Fn(&[u64]) -> bool,
+) -> (Vec<Pos>, bool) {
+    let mut all = Exhaust {
+        budget: ALL_MOVES_BUDGET,
+        complete: true,
+        found: Vec::new(),
+    };
+    let mut empty = false;
+    for_each_system(fams, rules, p, &mut |s| {
+        match s.reading {
+            None => empty |= accept(&[]),
+            Some(r) => {
+                solve_reading(
+                    &fams[s.family],
+                    r,
+                    s.vals,
+                    s.free,
+                    s.lo,
+                    s.changed,
+                    accept,
+                    Some(&mut all),
+                );
             }
         }
+        // Once some system could not be tried in full, the list is partial: stop.
+        !all.complete
+    });
+    let mut targets: BTreeSet<Pos> = all.found.into_iter().collect();
+    if empty {
+        targets.insert(Vec::new());
     }
-    None
+    (targets.into_iter().collect(), all.complete)
 }

@@ -32,6 +32,18 @@ fn normalize(c: &mut Con) {
     }
 }
 
+/// Every solution wanted, with a bound on the work: `budget` values may still be tried, and
+/// `complete` turns false when some interval was too long to try every value of (or a system had
+/// too many unknowns), so that the solutions found are then only some of them.
+pub(super) struct Exhaust {
+    pub budget: u128,
+    pub complete: bool,
+    pub found: Vec<Pos>,
+}
+
+/// The first solution of the system of one window and one reading (a target the caller's `accept`
+/// agrees with), or, with `all`, every solution (pushed to `all.found`) while the budget lasts.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn solve_reading(
     f: &Family,
     r: Reading,
@@ -40,6 +52,7 @@ pub(super) fn solve_reading(
     lo: i128,
     changed_already: bool,
     accept: &dyn Fn(&[u64]) -> bool,
+    mut all: Option<&mut Exhaust>,
 ) -> Option<Pos> {
     let m = vals.len();
     // slot -> circle index; unknowns are the slots on free positions.
@@ -86,6 +99,9 @@ pub(super) fn solve_reading(
     let slot_of_unknown: Vec<usize> = (0..m).filter(|&s| unknown_of_slot[s].is_some()).collect();
     // Linear rows over the unknowns: (coefs, constant), meaning coefs·y + constant (= 0 or >= 0).
     if nu > MAXV {
+        if let Some(a) = all {
+            a.complete = false;
+        }
         return None;
     }
     let to_row = |rel: &Rel| -> Con {
@@ -203,6 +219,8 @@ pub(super) fn solve_reading(
         return None;
     }
     let mut result: Option<Pos> = None;
+    let mut found: Vec<Pos> = Vec::new();
+    let collect = all.is_some();
     let mut assigned: Vec<i128> = Vec::new();
     let mut visit = |fv: &[i128]| -> bool {
         // Pivot unknowns, with integrality.
@@ -231,20 +249,34 @@ pub(super) fn solve_reading(
         if !f.holds_at(r, &q) || !accept(&q) {
             return false;
         }
+        if collect {
+            found.push(q);
+            return false;
+        }
         result = Some(q);
         true
     };
-    search(&cons, 0, d, &mut assigned, &mut visit);
+    let mut limit = all.as_deref_mut().map(|a| (a.budget, a.complete));
+    search(&cons, 0, d, &mut assigned, &mut limit, &mut visit);
+    if let (Some(a), Some((budget, complete))) = (all, limit) {
+        a.budget = budget;
+        a.complete = complete;
+        a.found.append(&mut found);
+    }
     result
 }
 
 /// Tries integer points of `{x : g·x + h >= 0 for all constraints}` (d variables) near the ends of
-/// each projected interval, calling `visit` with full assignments until it returns true.
+/// each projected interval, calling `visit` with full assignments until it returns true. With
+/// `limit` = (budget, complete), every value of an interval is tried while the budget allows (the
+/// projection is exact over the rationals, so every integer point is then visited), and `complete`
+/// turns false where only the ends could be tried.
 fn search(
     cons: &[Con],
     first: usize,
     d: usize,
     assigned: &mut Vec<i128>,
+    limit: &mut Option<(u128, bool)>,
     visit: &mut dyn FnMut(&[i128]) -> bool,
 ) -> bool {
     if d == 0 {
@@ -295,14 +327,38 @@ fn search(
             return false;
         }
     }
-    if lo > hi || lo == i128::MIN || hi == i128::MAX {
+    if lo > hi {
+        return false;
+    }
+    if lo == i128::MIN || hi == i128::MAX {
+        if let Some(l) = limit.as_mut() {
+            l.1 = false;
+        }
         return false;
     }
     const K: i128 = 3;
-    let mut cands: Vec<i128> = (lo..=hi.min(lo + K)).collect();
-    cands.extend((hi - K).max(lo)..=hi);
-    cands.sort();
-    cands.dedup();
+    // Every value, when the whole interval is wanted and affordable; else the ends.
+    let width = hi.abs_diff(lo) + 1;
+    let every = match limit.as_mut() {
+        Some((budget, _)) if width <= *budget => {
+            *budget -= width;
+            true
+        }
+        Some((_, complete)) => {
+            *complete = false;
+            false
+        }
+        None => false,
+    };
+    let cands: Vec<i128> = if every {
+        (lo..=hi).collect()
+    } else {
+        let mut c: Vec<i128> = (lo..=hi.min(lo + K)).collect();
+        c.extend((hi - K).max(lo)..=hi);
+        c.sort();
+        c.dedup();
+        c
+    };
     for v in cands {
         let sub: Vec<Con> = cons
             .iter()
@@ -313,7 +369,7 @@ fn search(
             })
             .collect();
         assigned.push(v);
-        if search(&sub, first + 1, d - 1, assigned, visit) {
+        if search(&sub, first + 1, d - 1, assigned, limit, visit) {
             return true;
         }
         assigned.pop();
