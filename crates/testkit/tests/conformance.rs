@@ -11,8 +11,12 @@ fn instances(family: &str) -> &'static [&'static str] {
     match family {
         "nim" => &["nim"],
         "moore(k)" => &["moore(1)", "moore(2)", "moore(3)"],
-        "CN(n,k)" => &["CN(5,3)", "CN(4,2)", "CN(6,3)", "CN(3,3)", "CN(5,1)"],
-        "SCN(n,k)" => &["SCN(5,2)", "SCN(4,3)", "SCN(4,4)", "SCN(6,3)", "SCN(3,1)"],
+        "CN(n,k)" => &[
+            "CN(5,3)", "CN(4,2)", "CN(6,3)", "CN(6,4)", "CN(7,5)", "CN(3,3)", "CN(5,1)",
+        ],
+        "SCN(n,k)" => &[
+            "SCN(5,2)", "SCN(4,3)", "SCN(4,4)", "SCN(6,3)", "SCN(6,4)", "SCN(3,1)",
+        ],
         "simplicial({..},..)" => &[
             "simplicial({1,2,3},{3,4},{4,1})",
             "simplicial({1,2},{3,4})",
