@@ -425,7 +425,7 @@ function renderText(v) {
   let extra = [];
   if (v.grundy !== null && v.grundy !== undefined) extra.push(`Grundy value ${v.grundy}`);
   if (v.remoteness !== null && v.remoteness !== undefined) extra.push(`remoteness ${v.remoteness}`);
-  extra.push(v.method === "search" ? "by exhaustive search" : `by ${v.method}`);
+  extra.push(`by ${v.method_text}`);
   $("outcome").textContent = `${state.game.game} ${shown(v.position)} — ${words} (${extra.join(", ")})`;
   const h = $("hint-text");
   if ($("hints").checked && state.hints && !over() && !computerToMove()) h.textContent = state.hints.text;
