@@ -21,8 +21,10 @@ pub const SEARCH_SECONDS_PER_VISIT: f64 = 5e-9;
 /// Seconds per (position, face entry) step of the Grundy engine.
 pub const TABLE_SECONDS_PER_STEP: f64 = 5e-9;
 /// A computation estimated at most this long is "cheap": `outcome` and the web page's values show
-/// its Grundy value without being asked (well under a second).
-pub const CHEAP_SECONDS: f64 = 0.25;
+/// its Grundy value without being asked (well under a second). At this size a search fits the web
+/// server's budget (2·10^7 visits) and a Grundy table its box limit, so that whether a value is
+/// cheap does not depend on the front end.
+pub const CHEAP_SECONDS: f64 = 0.1;
 
 /// One exact way to compute a Grundy value, with its estimated cost.
 #[derive(Debug, Clone, PartialEq)]

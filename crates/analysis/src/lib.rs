@@ -79,6 +79,47 @@ pub struct Want {
     pub explain: bool,
 }
 
+impl Want {
+    /// `outcome`: the outcome, a Grundy value when it comes cheaply, remoteness and suspense when
+    /// their full search is small.
+    pub fn outcome() -> Want {
+        Want {
+            grundy_if_cheap: true,
+            remoteness: Remoteness::IfSmall,
+            ..Want::default()
+        }
+    }
+    /// `grundy`: the Grundy value by the cheapest exact method.
+    pub fn grundy() -> Want {
+        Want {
+            grundy: true,
+            ..Want::default()
+        }
+    }
+    /// `moves`: the winning moves.
+    pub fn moves() -> Want {
+        Want {
+            moves: true,
+            ..Want::default()
+        }
+    }
+    /// `moves --all`: every option with its value, and the winning moves.
+    pub fn options() -> Want {
+        Want {
+            moves: true,
+            options: true,
+            ..Want::default()
+        }
+    }
+    /// `explain`: the result (or the search) that decides, in words.
+    pub fn explain() -> Want {
+        Want {
+            explain: true,
+            ..Want::default()
+        }
+    }
+}
+
 /// How much work one question may cause.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
@@ -104,7 +145,7 @@ impl Limits {
         auto_full: 2e7,
         options: 1_000_000,
         engine_box: 2e7,
-        grundy_box: 1.5e8,
+        grundy_box: 1e8,
     };
     /// The terminal game's limits: a human waits a second or two at most.
     pub const TERMINAL: Limits = Limits {
@@ -126,7 +167,7 @@ impl Limits {
         auto_full: 4e6,
         options: 20_000,
         engine_box: 2e6,
-        grundy_box: 2e6,
+        grundy_box: 4e6,
     };
 
     /// These limits with another search budget.
@@ -268,15 +309,7 @@ impl Analyzer {
     fn remembered(&self, game: &dyn Game, p: &[u64]) -> Option<(u128, Method)> {
         let id = game.id();
         let memo = self.memo();
-        if let Some(v) = memo.values.get(&(id.clone(), p.to_vec())) {
-            return Some(v.clone());
-        }
-        let ((gid, hi, len), values) = memo.table.as_ref()?;
-        if *gid != id || *len != p.len() {
-            return None;
-        }
-        let v = cost::table_value(values, *hi, p)?;
-        Some((u128::from(v), Method::GrundyTable { hi: *hi, len: *len }))
+        memo.values.get(&(id, p.to_vec())).cloned()
     }
 
     fn remember(&self, game: &dyn Game, p: &[u64], g: u128, m: &Method) {
@@ -287,29 +320,17 @@ impl Analyzer {
         memo.values.insert((game.id(), p.to_vec()), (g, m.clone()));
     }
 
-    /// The cheapest exact computation of `p`'s Grundy value among those within the limits, with the
-    /// estimate of the cheapest overall (for the refusal when none is within them).
-    fn grundy_route(
-        &self,
-        game: &dyn Game,
-        solver: &Solver,
-        p: &[u64],
-    ) -> (Option<cost::Route>, f64) {
+    /// The cheapest exact computation of `p`'s Grundy value among those within the limits: the
+    /// search within the budget, a Grundy table within the box limit.
+    fn grundy_route(&self, game: &dyn Game, solver: &Solver, p: &[u64]) -> Option<cost::Route> {
         let search = cost::search_route(solver, p);
         let table = cost::table_route(game, p, self.limits.grundy_box);
         let search_ok = solver.work_estimate(p, false) <= self.limits.budget.limit;
-        let best = [Some(search.clone()), table.clone()]
-            .into_iter()
-            .flatten()
-            .map(|r| r.seconds())
-            .fold(f64::INFINITY, f64::min);
-        let chosen = match (table, search_ok) {
+        match (table, search_ok) {
             (Some(t), true) if t.seconds() < search.seconds() => Some(t),
             (_, true) => Some(search),
-            (Some(t), false) => Some(t),
-            (None, false) => None,
-        };
-        (chosen, best)
+            (t, false) => t,
+        }
     }
 
     /// Runs a Grundy computation.
@@ -371,8 +392,8 @@ impl Analyzer {
             return Ok(v);
         }
         match self.grundy_route(game, solver, p) {
-            (Some(route), _) => self.run_route(game, solver, p, &route),
-            (None, _) => {
+            Some(route) => self.run_route(game, solver, p, &route),
+            None => {
                 self.check(
                     solver,
                     p,
@@ -391,24 +412,28 @@ impl Analyzer {
         solver: &mut Solver,
         p: &[u64],
     ) -> Result<std::result::Result<(u128, Method), String>> {
-        if let Some(v) = self.remembered(game, p) {
-            return Ok(Ok(v));
+        // Whether a value is cheap depends on the position alone, never on what was asked before.
+        if let Some(r) = self
+            .grundy_route(game, solver, p)
+            .filter(|r| r.seconds() <= cost::CHEAP_SECONDS)
+        {
+            return match self.remembered(game, p) {
+                Some(v) => Ok(Ok(v)),
+                None => Ok(Ok(self.run_route(game, solver, p, &r)?)),
+            };
         }
-        let (route, best) = self.grundy_route(game, solver, p);
-        match route {
-            Some(r) if r.seconds() <= cost::CHEAP_SECONDS => {
-                Ok(Ok(self.run_route(game, solver, p, &r)?))
-            }
-            Some(r) => Ok(Err(format!(
-                "not computed: no proven result or stored table gives it, and the cheapest exact method ({}) is estimated at {}",
-                r.method(),
-                seconds_in_words(r.seconds())
-            ))),
-            None => Ok(Err(format!(
-                "not computed: no proven result or stored table gives it, and every exact method is above the limits (estimated {})",
-                seconds_in_words(best)
-            ))),
-        }
+        // The note names the cheapest exact method whatever this front end's limits, so that it
+        // reads the same everywhere.
+        let search = cost::search_route(solver, p);
+        let cheapest = match cost::table_route(game, p, f64::INFINITY) {
+            Some(t) if t.seconds() < search.seconds() => t,
+            _ => search,
+        };
+        Ok(Err(format!(
+            "not computed: no proven result or stored table gives it, and the cheapest exact method ({}) is estimated at {}",
+            cheapest.method(),
+            seconds_in_words(cheapest.seconds())
+        )))
     }
 
     /// Answers `want` about `p` (a valid position of `game`) under `play`.
@@ -729,7 +754,8 @@ impl Analyzer {
         play: Play,
         a: &Analysis,
     ) -> Explanation {
-        let fmt = |q: &Pos| game.format_position(q);
+        // The game's one notation (chip games: Ferguson's `1^7`), as on the web page and in Python.
+        let fmt = |q: &Pos| game.format_like(q, "^");
         let first = a.winning_moves.as_ref().and_then(|w| w.first());
         if let Some((id, v)) = chain.verdict(p) {
             let t = chain.theorem(&id);

@@ -31,15 +31,7 @@ pub fn run(args: &ExplainArgs) -> Result<(), Error> {
     let p = game.parse_position(&args.position)?;
     let play = Play::from_misere(args.misere);
     let an = Analyzer::new(StoreHandle::none(), Limits::CLI.with_limit(args.limit));
-    let a = an.analyse(
-        game.as_ref(),
-        &p,
-        play,
-        Want {
-            explain: true,
-            ..Want::default()
-        },
-    )?;
+    let a = an.analyse(game.as_ref(), &p, play, Want::explain())?;
     let e = a.explanation.clone().expect("an explanation was asked for");
     let fmt = |q: &Pos| game.format_position(q);
     if args.json {

@@ -62,23 +62,16 @@ pub fn run(
     let game = game.as_ref();
     let want = match ask {
         Ask::Outcome { remoteness } => Want {
-            grundy_if_cheap: true,
             remoteness: if remoteness {
                 Remoteness::Always
             } else {
                 Remoteness::IfSmall
             },
-            ..Want::default()
+            ..Want::outcome()
         },
-        Ask::Grundy => Want {
-            grundy: true,
-            ..Want::default()
-        },
-        Ask::Moves { all } => Want {
-            moves: true,
-            options: all,
-            ..Want::default()
-        },
+        Ask::Grundy => Want::grundy(),
+        Ask::Moves { all: false } => Want::moves(),
+        Ask::Moves { all: true } => Want::options(),
     };
     let bar = spinner();
     let a = an.analyse(game, &p, play, want);

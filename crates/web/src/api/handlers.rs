@@ -143,28 +143,11 @@ pub(crate) async fn answer(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &["ask", "game", "position", "misere"])?;
     let play = play_of(&map)?;
     let want = match required(&map, "ask")? {
-        "outcome" => Want {
-            grundy_if_cheap: true,
-            remoteness: Remoteness::IfSmall,
-            ..Want::default()
-        },
-        "grundy" => Want {
-            grundy: true,
-            ..Want::default()
-        },
-        "moves" => Want {
-            moves: true,
-            ..Want::default()
-        },
-        "options" => Want {
-            moves: true,
-            options: true,
-            ..Want::default()
-        },
-        "explain" => Want {
-            explain: true,
-            ..Want::default()
-        },
+        "outcome" => Want::outcome(),
+        "grundy" => Want::grundy(),
+        "moves" => Want::moves(),
+        "options" => Want::options(),
+        "explain" => Want::explain(),
         other => {
             return Err(ApiError::bad(format!(
                 "ask must be outcome, grundy, moves, options or explain, got '{}'",
