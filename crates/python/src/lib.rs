@@ -298,7 +298,8 @@ impl PyGame {
 
     /// Everything asked about `p`, as JSON text: the analysis library's object, the one
     /// `nimlab outcome|grundy|moves|explain --json` prints.
-    #[pyo3(signature = (p, misere=false, grundy=false, moves=false, options=false, remoteness=false, explain=false))]
+    /// `outcome_only`: the outcome alone (no Grundy value, no remoteness), for `Game.outcome`.
+    #[pyo3(signature = (p, misere=false, grundy=false, moves=false, options=false, remoteness=false, explain=false, outcome_only=false))]
     #[allow(clippy::too_many_arguments)]
     fn analyse(
         &self,
@@ -310,6 +311,7 @@ impl PyGame {
         options: bool,
         remoteness: bool,
         explain: bool,
+        outcome_only: bool,
     ) -> PyResult<String> {
         let pos = self.position(p)?;
         let play = play_of(misere);
@@ -319,7 +321,7 @@ impl PyGame {
             ));
         }
         // No question named: the question `outcome` (as `nimlab outcome`, `/api/answer?ask=outcome`).
-        let plain = !(grundy || moves || options || explain);
+        let plain = !(grundy || moves || options || explain || outcome_only);
         let want = Want {
             grundy,
             grundy_if_cheap: plain,

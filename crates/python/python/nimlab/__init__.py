@@ -280,8 +280,10 @@ class Game:
         return _tuples(json.loads(text))
 
     def outcome(self, p: PositionLike, misere: bool = False) -> str:
-        """``"P"`` (the previous player wins) or ``"N"`` (the player to move wins)."""
-        return self.analyse(p, misere)["outcome"]
+        """``"P"`` (the previous player wins) or ``"N"`` (the player to move wins), in the time of
+        the method that decides it (``analyse(p)`` adds a cheap Grundy value and remoteness)."""
+        text = self._g.analyse(_arg(p), misere, False, False, False, False, False, True)
+        return json.loads(text)["outcome"]
 
     def grundy(self, p: PositionLike) -> int:
         """The Sprague-Grundy value (normal play), by the cheapest exact method (a theorem, the
