@@ -273,12 +273,14 @@ impl StoreHandle {
 /// again (Python's `g.grundy(p)` in a loop) does not repeat a search.
 const MEMO_VALUES: usize = 4096;
 
+/// A Grundy table's key: the game's id, the box's largest entry and length.
+type TableKey = (String, u64, usize);
+
 /// Grundy values computed by this analyzer: single positions, and the last Grundy table.
 #[derive(Default)]
 struct Memo {
     values: FxHashMap<(String, Pos), (u128, Method)>,
-    /// (game id, hi, len) and the table's values.
-    table: Option<((String, u64, usize), Arc<Vec<u16>>)>,
+    table: Option<(TableKey, Arc<Vec<u16>>)>,
 }
 
 /// The analysis library's entry point.
