@@ -435,7 +435,11 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
     assert!(!classes.as_str().unwrap().contains("win"), "{classes}");
     b.click("#hints");
     b.wait_for("the ER(7) hint", |b| b.text("hint-text").contains("1^6 10"));
-    assert!(!b.text("hint-text").contains("(1,"), "{}", b.text("hint-text"));
+    assert!(
+        !b.text("hint-text").contains("(1,"),
+        "{}",
+        b.text("hint-text")
+    );
     b.click("#hints");
 
     // ECN(8,{1,2},3) on a circle: 8 stack nodes, the 8 chords {i,i+1} and the 8 chords {i,i+2}
