@@ -309,7 +309,7 @@ def test_prove(tmp_path):
     assert r["verdict"] == "proved" and r["range"] == "all" and r["method"] == "automata"
     with pytest.raises(ValueError, match="bits"):
         nimlab.prove("CN(6,4)", theorem="cn-6-4", automata=True, bits=3)
-    with pytest.raises(ValueError, match="--bits"):
+    with pytest.raises(ValueError, match="bits="):
         nimlab.prove("CN(6,4)", theorem="cn-6-4")
     assert [c["condition"] for c in r["conditions"]] == ["I", "II", "III"]
     text = (REPO / "examples" / "cn74.toml").read_text()

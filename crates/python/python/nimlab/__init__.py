@@ -396,7 +396,9 @@ class Position:
         self.p = p
 
     def __repr__(self) -> str:
-        return f"{self.game.id}{self.game.format(self.p)}"
+        shown = self.game.format(self.p)
+        # Tuples print as CN(7,4)(1,2,...); Ferguson's notation in brackets: ER(7)[1^5 2 10].
+        return f"{self.game.id}{shown}" if shown.startswith("(") else f"{self.game.id}[{shown}]"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and other.game.id == self.game.id and other.p == self.p
