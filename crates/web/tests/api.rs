@@ -593,3 +593,79 @@ fn moves_with_too_many_options_lists_the_winning_ones() {
     assert_eq!(v["all_options"], true, "{v}");
     assert_eq!(v["count"], 3, "{v}");
 }
+
+/// `/api/answer`, `/api/sum` and `/api/theory` answer the analysis library's objects (the ones
+/// `nimlab ... --json` and Python give; crates/python/tests/test_one_answer.py compares the three
+/// front ends on 60 questions); the page's hints use the game's one notation.
+#[test]
+fn library_objects_and_one_notation() {
+    // Bouton: 3 xor 5 xor 7 = 1; every heap can be lowered to make the XOR 0. Sorted by position.
+    let v = ok(
+        "/api/answer",
+        &[("ask", "moves"), ("game", "nim"), ("position", "3,5,7")],
+    );
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([[2, 5, 7], [3, 4, 7], [3, 5, 6]])
+    );
+    assert_eq!(v["winning_moves_complete"], true);
+    assert_eq!(v["moves_method"], "bouton");
+    assert_eq!(v["position"], serde_json::json!([3, 5, 7]));
+    for key in [
+        "grundy",
+        "grundy_method",
+        "grundy_note",
+        "remoteness",
+        "suspense",
+    ] {
+        assert!(v.get(key).is_some(), "{key} in {v}");
+    }
+    let v = ok(
+        "/api/answer",
+        &[
+            ("ask", "grundy"),
+            ("game", "CN(6,3)"),
+            ("position", "3,1,2,1,3,2"),
+        ],
+    );
+    assert!(
+        v["grundy"].is_u64() && v["grundy_method"].is_string(),
+        "{v}"
+    );
+    fails(
+        "/api/answer",
+        &[("ask", "everything"), ("game", "nim"), ("position", "1")],
+        400,
+        "bad_request",
+    );
+    fails(
+        "/api/answer",
+        &[
+            ("ask", "grundy"),
+            ("game", "nim"),
+            ("position", "1"),
+            ("misere", "true"),
+        ],
+        400,
+        "bad_request",
+    );
+    // Proposition 3 of Ferguson's paper gives ET(2)(31,54) the value 6; nim(5) is worth 5.
+    let v = ok("/api/sum", &[("sum", "nim[5] + ET(2)[31,54]")]);
+    assert_eq!(v["grundy"], 5 ^ 6);
+    assert_eq!(v["method"], "xor of the components' Grundy values");
+    fails("/api/sum", &[("sum", "nim[5] + nope[1]")], 400, "bad_game");
+    let v = ok("/api/theory", &[("game", "CN(7,4)")]);
+    assert!(v.as_array().unwrap().iter().any(|t| t["id"] == "cn-7-4"));
+    fails("/api/theory", &[("game", "nope")], 400, "bad_game");
+
+    // A chip game's hint and moves in Ferguson's notation, the notation of the page.
+    let er = [("game", "ER(7)"), ("position", "1^5 2 10")];
+    let v = ok("/api/hint", &er);
+    let text = v["text"].as_str().unwrap();
+    assert!(text.contains("1^7") && !text.contains("(1,"), "{text}");
+    let v = ok("/api/moves", &er);
+    for m in v["moves"].as_array().unwrap() {
+        assert_eq!(m["to"]["display"], m["to"]["notation"], "{m}");
+        assert!(!m["to"]["notation"].as_str().unwrap().contains(','), "{m}");
+    }
+}
