@@ -472,7 +472,7 @@ function renderOptions(editable) {
   const boxes = state.game.drawing === "boxes";
   let list = o.moves;
   if (!boxes && o.count > 60) {
-    // Too many to list: the winning ones (first in the list), and a count of the others.
+    // Too many to list (hints are on here): the winning ones, and a count of the others.
     const x = document.createElement("span");
     x.textContent = `${o.count} moves, ${o.winning_count} of them winning${o.winning_count ? ":" : "."}`;
     box.appendChild(x);
