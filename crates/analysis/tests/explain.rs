@@ -17,9 +17,14 @@ fn the_move_of_an_explanation_is_in_the_part_its_reason_names() {
     let e = a.explanation.unwrap();
     assert_eq!(e.method, Method::Theorem("complex-components"));
     assert!(e.reason.contains("win in the N part"), "{}", e.reason);
-    let q = e.winning_move.expect("an N-position's explanation names a move");
+    let q = e
+        .winning_move
+        .expect("an N-position's explanation names a move");
     let changed: Vec<usize> = (0..6).filter(|&i| q[i] != p[i]).collect();
-    assert!(!changed.is_empty() && changed.iter().all(|i| i % 2 == 1), "{q:?}");
+    assert!(
+        !changed.is_empty() && changed.iter().all(|i| i % 2 == 1),
+        "{q:?}"
+    );
     // The move is an option and lands on a P-position (plain search, no oracle).
     let mut is_option = false;
     game.for_each_option(&p, &mut |o| {
