@@ -22,7 +22,7 @@ s = nim[(5,)] + nimlab.game("ET(2)", store=False)[(31, 54)]
 print(s, "Grundy value", s.grundy(), "winning moves", list(s.moves()))
 
 er = nimlab.game("ER(7)", store=False)
-print("ER(7) 1^5 2 10 ->", [er.format(q, power=True) for q in er.moves("1^5 2 10")])
+print("ER(7) 1^5 2 10 ->", [er.format(q) for q in er.moves("1^5 2 10")])
 
 r = nimlab.verify("CN(7,4)", theorem="cn-7-4", max=3)
 print("Theorem 2 of the CN(7,4) paper on [0..3]^7:", "holds" if r["holds"] else "FAILS", f"({r['positions']} positions)")

@@ -1,7 +1,7 @@
 //! The chain of known answers: proven results, the store, the tables engine. [`Chain::root`] answers
 //! a position without search when one of them can; as an [`Oracle`] the chain answers inside a search.
 
-use crate::StoreHandle;
+use crate::{Method, StoreHandle};
 use nimlab_core::solver::Oracle;
 use nimlab_core::{BoxDomain, Game, Outcome, Play, Pos};
 use nimlab_tables::lines::Hooks;
@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 pub struct Known {
     pub outcome: Outcome,
     pub grundy: Option<u128>,
-    /// A theorem id, `store:ID` or `engine`.
-    pub method: String,
+    /// A theorem, a stored table or the engine.
+    pub method: Method,
 }
 
 /// Stored tables are loaded into memory for repeated look-ups only up to this many bytes.
@@ -65,7 +65,7 @@ impl Region {
 
 /// A P-set (canonical P-positions) over a region.
 struct PSetBox {
-    method: String,
+    method: Method,
     region: Region,
     members: FxHashSet<Pos>,
 }
@@ -78,7 +78,7 @@ impl PSetBox {
 
 /// A Grundy table over a box: values by length (in the box's order), then lexicographically.
 struct GrundyBox {
-    method: String,
+    method: Method,
     lo: u64,
     hi: u64,
     lengths: Vec<usize>,
@@ -215,7 +215,7 @@ impl<'a> Chain<'a> {
                         return None;
                     }
                     Some(PSetBox {
-                        method: format!("store:{}", e.id),
+                        method: Method::Store(e.id),
                         region: Region::of(&e),
                         members: store::decode_positions(&data).into_iter().collect(),
                     })
@@ -237,7 +237,7 @@ impl<'a> Chain<'a> {
                     })?;
                     let data = s.data(e.id).ok()?;
                     Some(GrundyBox {
-                        method: format!("store:{}", e.id),
+                        method: Method::Store(e.id),
                         lo: e.key.lo,
                         hi: e.key.hi,
                         lengths: lengths_of(&e),
@@ -265,7 +265,7 @@ impl<'a> Chain<'a> {
                 })
                 .ok()?;
                 Some(PSetBox {
-                    method: "engine".into(),
+                    method: Method::Engine,
                     region: Region::Box {
                         lo: d.lo,
                         hi: d.hi,
@@ -292,7 +292,7 @@ impl<'a> Chain<'a> {
             return Some(Known {
                 outcome: Outcome::from_is_p(v.is_p),
                 grundy: v.grundy.or(v.is_p.then_some(0)),
-                method: id,
+                method: Method::theorem(&id)?,
             });
         }
         if play == Play::Normal {
@@ -317,7 +317,7 @@ impl<'a> Chain<'a> {
     }
 
     /// The Grundy value of `p` without search (a theorem's value, a stored Grundy table).
-    pub fn known_grundy(&self, p: &[u64]) -> Option<(u128, String)> {
+    pub fn known_grundy(&self, p: &[u64]) -> Option<(u128, Method)> {
         let useful = *self.theorem_grundy.get_or_init(|| {
             self.normal_theorems().iter().any(|t| {
                 t.decide(self.game, &self.root)
@@ -327,7 +327,7 @@ impl<'a> Chain<'a> {
         for t in self.normal_theorems().iter().filter(|_| useful) {
             if let Some(v) = t.decide(self.game, p) {
                 if let Some(g) = v.grundy.or(v.is_p.then_some(0)) {
-                    return Some((g, t.id().to_string()));
+                    return Some((g, Method::Theorem(t.id())));
                 }
             }
         }

@@ -12,24 +12,41 @@
 //!    visits ([`Chain`] is its [`Oracle`]), so it stops where a theorem, a stored table or the
 //!    engine's table answers.
 //!
-//! Winning moves are all the winning moves wherever the options can be listed within the budget;
-//! where they cannot (stacks of 10^18), the list is the theorem's construction and
-//! [`Analysis::winning_moves_complete`] is false.
+//! Outcomes are answered in the time of the method that decides them: a Grundy value is added
+//! without being asked only when it comes cheaply (a theorem, the store, or a computation the cost
+//! model [`cost`] estimates under [`cost::CHEAP_SECONDS`]); otherwise the answer says what it would
+//! cost ([`Analysis::grundy_note`]). Asked for, a Grundy value comes from the cheapest exact method:
+//! a theorem or the store, else a Grundy table of the smallest box that holds the position or the
+//! search, whichever the cost model estimates cheaper ([`Method::GrundyTable`], [`Method::Search`]).
+//!
+//! Options are counted arithmetically ([`Game::count_options`]) before any is listed. Winning moves
+//! are every winning move where a proven result lists them all, or where the options can be listed
+//! and valued within the budget; otherwise (stacks of 10^18) the list is the theorem's construction
+//! and [`Analysis::winning_moves_complete`] is false. Lists are in a neutral order (sorted), never
+//! winning moves first.
+//!
+//! Every answer's JSON form is built here once ([`json`]): the command line's `--json`, the web API
+//! and Python print these objects.
 //!
 //! [`play`] holds what the terminal and the web page need to play (the computer's move, legal moves,
 //! random starts); [`sums`] answers disjunctive sums through the same chain.
 
 pub mod chain;
+pub mod cost;
+pub mod json;
+pub mod method;
 pub mod play;
 pub mod sums;
 pub mod verify;
 
 pub use chain::Chain;
+pub use method::Method;
 use nimlab_core::solver::{limit_above, Oracle};
 use nimlab_core::{Budget, Error, Game, Outcome, Play, Pos, Result, Solver};
 use nimlab_tables::store::Store;
+use rustc_hash::FxHashMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// How remoteness and suspense are wanted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -46,11 +63,13 @@ pub enum Remoteness {
 /// What is asked about a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Want {
-    /// The Sprague-Grundy value (normal play).
+    /// The Sprague-Grundy value (normal play), by the cheapest exact method (refused above the
+    /// limits).
     pub grundy: bool,
-    /// With `grundy`: leave the value out (rather than refuse) when only a search above the budget
-    /// would find it; the outcome is still answered.
-    pub grundy_if_affordable: bool,
+    /// The Grundy value only when it comes cheaply (a theorem, the store, or a computation the cost
+    /// model estimates under [`cost::CHEAP_SECONDS`]); otherwise [`Analysis::grundy_note`] says what
+    /// it would cost. Ignored when `grundy` is set.
+    pub grundy_if_cheap: bool,
     /// The winning moves.
     pub moves: bool,
     /// Every option with its value.
@@ -58,6 +77,47 @@ pub struct Want {
     pub remoteness: Remoteness,
     /// The explanation in the words of the result that decides (or of the search).
     pub explain: bool,
+}
+
+impl Want {
+    /// `outcome`: the outcome, a Grundy value when it comes cheaply, remoteness and suspense when
+    /// their full search is small.
+    pub fn outcome() -> Want {
+        Want {
+            grundy_if_cheap: true,
+            remoteness: Remoteness::IfSmall,
+            ..Want::default()
+        }
+    }
+    /// `grundy`: the Grundy value by the cheapest exact method.
+    pub fn grundy() -> Want {
+        Want {
+            grundy: true,
+            ..Want::default()
+        }
+    }
+    /// `moves`: the winning moves.
+    pub fn moves() -> Want {
+        Want {
+            moves: true,
+            ..Want::default()
+        }
+    }
+    /// `moves --all`: every option with its value, and the winning moves.
+    pub fn options() -> Want {
+        Want {
+            moves: true,
+            options: true,
+            ..Want::default()
+        }
+    }
+    /// `explain`: the result (or the search) that decides, in words.
+    pub fn explain() -> Want {
+        Want {
+            explain: true,
+            ..Want::default()
+        }
+    }
 }
 
 /// How much work one question may cause.
@@ -71,6 +131,8 @@ pub struct Limits {
     pub options: usize,
     /// Largest box the tables engine tabulates on the fly to answer one position.
     pub engine_box: f64,
+    /// Largest box whose Grundy table is computed to answer one position's Grundy value.
+    pub grundy_box: f64,
 }
 
 impl Limits {
@@ -83,6 +145,7 @@ impl Limits {
         auto_full: 2e7,
         options: 1_000_000,
         engine_box: 2e7,
+        grundy_box: 1e8,
     };
     /// The terminal game's limits: a human waits a second or two at most.
     pub const TERMINAL: Limits = Limits {
@@ -93,6 +156,7 @@ impl Limits {
         auto_full: 2e7,
         options: 200_000,
         engine_box: 1e7,
+        grundy_box: 2e7,
     };
     /// The web server's limits per request: small, so that no request can occupy the machine.
     pub const WEB: Limits = Limits {
@@ -103,6 +167,7 @@ impl Limits {
         auto_full: 4e6,
         options: 20_000,
         engine_box: 2e6,
+        grundy_box: 4e6,
     };
 
     /// These limits with another search budget.
@@ -115,14 +180,16 @@ impl Limits {
 /// The proven result behind an answer, in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explanation {
-    /// `search`, `store:ID`, `engine`, or the id of the theorem.
-    pub method: String,
+    /// The theorem, the stored table, the engine or the search.
+    pub method: Method,
     pub statement: Option<String>,
     pub source: Option<String>,
     /// The P-family the position is in (or that the winning move reaches), when the result names one.
     pub family: Option<String>,
     /// Why, in one sentence.
     pub reason: String,
+    /// The winning move the reason names (an N-position's), when there is one.
+    pub winning_move: Option<Pos>,
 }
 
 /// One option of a position with its value.
@@ -138,19 +205,27 @@ pub struct OptionValue {
 /// Everything answered about one position, each part with the method that decided it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
+    /// The game's id and the position asked about (for [`Analysis::to_json`]).
+    pub game: String,
+    pub position: Pos,
+    /// What was asked.
+    pub asked: Want,
     pub play: Play,
     pub outcome: Outcome,
-    /// How the outcome was decided: a theorem id, `store:ID`, `engine`, or `search`.
-    pub method: String,
+    /// How the outcome was decided.
+    pub method: Method,
     pub terminal: bool,
     /// Wide: a theorem's value can pass 2^64 (Nim on a complex: the nim-sum of facet totals).
     pub grundy: Option<u128>,
-    pub grundy_method: Option<String>,
+    pub grundy_method: Option<Method>,
+    /// Why no Grundy value is given in normal play (it was not asked for and no cheap method finds
+    /// it), with the estimated cost of the cheapest method.
+    pub grundy_note: Option<String>,
     /// The winning moves (when asked): every one when `winning_moves_complete`.
     pub winning_moves: Option<Vec<Pos>>,
     pub winning_moves_complete: bool,
     /// How the winning moves were found.
-    pub moves_method: Option<String>,
+    pub moves_method: Option<Method>,
     /// Every option with its value (when asked).
     pub options: Option<Vec<OptionValue>>,
     pub remoteness: Option<u64>,
@@ -194,20 +269,173 @@ impl StoreHandle {
     }
 }
 
+/// Most Grundy values an analyzer remembers (positions answered by a computation), so that asking
+/// again (Python's `g.grundy(p)` in a loop) does not repeat a search.
+const MEMO_VALUES: usize = 4096;
+
+/// A Grundy table's key: the game's id, the box's largest entry and length.
+type TableKey = (String, u64, usize);
+
+/// Grundy values computed by this analyzer: single positions, and the last Grundy table.
+#[derive(Default)]
+struct Memo {
+    values: FxHashMap<(String, Pos), (u128, Method)>,
+    table: Option<(TableKey, Arc<Vec<u16>>)>,
+}
+
 /// The analysis library's entry point.
 pub struct Analyzer {
     pub store: StoreHandle,
     pub limits: Limits,
+    memo: Mutex<Memo>,
 }
 
 impl Analyzer {
     pub fn new(store: StoreHandle, limits: Limits) -> Analyzer {
-        Analyzer { store, limits }
+        Analyzer {
+            store,
+            limits,
+            memo: Mutex::new(Memo::default()),
+        }
     }
 
     /// The chain of known answers for `game` under `play` around `p`.
     pub fn chain<'a>(&'a self, game: &'a dyn Game, p: &[u64], play: Play) -> Chain<'a> {
         Chain::new(game, play, &self.store, p, self.limits.engine_box)
+    }
+
+    fn memo(&self) -> std::sync::MutexGuard<'_, Memo> {
+        self.memo.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn remembered(&self, game: &dyn Game, p: &[u64]) -> Option<(u128, Method)> {
+        let id = game.id();
+        let memo = self.memo();
+        memo.values.get(&(id, p.to_vec())).cloned()
+    }
+
+    fn remember(&self, game: &dyn Game, p: &[u64], g: u128, m: &Method) {
+        let mut memo = self.memo();
+        if memo.values.len() >= MEMO_VALUES {
+            memo.values.clear();
+        }
+        memo.values.insert((game.id(), p.to_vec()), (g, m.clone()));
+    }
+
+    /// The cheapest exact computation of `p`'s Grundy value among those within the limits: the
+    /// search within the budget, a Grundy table within the box limit.
+    fn grundy_route(&self, game: &dyn Game, solver: &Solver, p: &[u64]) -> Option<cost::Route> {
+        let search = cost::search_route(solver, p);
+        let table = cost::table_route(game, p, self.limits.grundy_box);
+        let search_ok = solver.work_estimate(p, false) <= self.limits.budget.limit;
+        match (table, search_ok) {
+            (Some(t), true) if t.seconds() < search.seconds() => Some(t),
+            (_, true) => Some(search),
+            (t, false) => t,
+        }
+    }
+
+    /// Runs a Grundy computation.
+    fn run_route(
+        &self,
+        game: &dyn Game,
+        solver: &mut Solver,
+        p: &[u64],
+        route: &cost::Route,
+    ) -> Result<(u128, Method)> {
+        let method = route.method();
+        let g = match route {
+            cost::Route::Search { .. } => u128::from(solver.grundy(p)?),
+            cost::Route::Table { hi, len, faces, .. } => {
+                let key = (game.id(), *hi, *len);
+                let cached = {
+                    let memo = self.memo();
+                    memo.table
+                        .as_ref()
+                        .filter(|(k, _)| *k == key)
+                        .map(|(_, v)| v.clone())
+                };
+                let values = match cached {
+                    Some(v) => v,
+                    None => {
+                        let r = usize::try_from(*hi + 1).map_err(|_| {
+                            Error::TooLarge("a box too wide for a Grundy table".into())
+                        })?;
+                        let v = nimlab_tables::grundy::solve(
+                            *len,
+                            r,
+                            faces,
+                            nimlab_tables::lines::Hooks::default(),
+                        )
+                        .map_err(|_| Error::Interrupted)?;
+                        let v = Arc::new(v);
+                        self.memo().table = Some((key, v.clone()));
+                        v
+                    }
+                };
+                let v = cost::table_value(&values, *hi, p).ok_or_else(|| {
+                    Error::TooLarge("the position lies outside its Grundy table".into())
+                })?;
+                u128::from(v)
+            }
+        };
+        self.remember(game, p, g, &method);
+        Ok((g, method))
+    }
+
+    /// The Grundy value of `p` by computation: the cheapest route within the limits, or the refusal.
+    fn compute_grundy(
+        &self,
+        game: &dyn Game,
+        solver: &mut Solver,
+        p: &[u64],
+    ) -> Result<(u128, Method)> {
+        if let Some(v) = self.remembered(game, p) {
+            return Ok(v);
+        }
+        match self.grundy_route(game, solver, p) {
+            Some(route) => self.run_route(game, solver, p, &route),
+            None => {
+                self.check(
+                    solver,
+                    p,
+                    false,
+                    "the Grundy value (no proven result or stored table gives it, and no Grundy table of a box that holds it is small enough)",
+                )?;
+                unreachable!("a search within the budget is a route")
+            }
+        }
+    }
+
+    /// The Grundy value of `p` when it comes cheaply; otherwise a note with the estimated cost.
+    fn cheap_grundy(
+        &self,
+        game: &dyn Game,
+        solver: &mut Solver,
+        p: &[u64],
+    ) -> Result<std::result::Result<(u128, Method), String>> {
+        // Whether a value is cheap depends on the position alone, never on what was asked before.
+        if let Some(r) = self
+            .grundy_route(game, solver, p)
+            .filter(|r| r.seconds() <= cost::CHEAP_SECONDS)
+        {
+            return match self.remembered(game, p) {
+                Some(v) => Ok(Ok(v)),
+                None => Ok(Ok(self.run_route(game, solver, p, &r)?)),
+            };
+        }
+        // The note names the cheapest exact method whatever this front end's limits, so that it
+        // reads the same everywhere.
+        let search = cost::search_route(solver, p);
+        let cheapest = match cost::table_route(game, p, f64::INFINITY) {
+            Some(t) if t.seconds() < search.seconds() => t,
+            _ => search,
+        };
+        Ok(Err(format!(
+            "not computed: no proven result or stored table gives it, and the cheapest exact method ({}) is estimated at {}",
+            cheapest.method(),
+            seconds_in_words(cheapest.seconds())
+        )))
     }
 
     /// Answers `want` about `p` (a valid position of `game`) under `play`.
@@ -216,6 +444,8 @@ impl Analyzer {
         let mut solver = Solver::with_oracle(game, &chain);
         let terminal = game.is_terminal(p)?;
         let root = chain.root(p, play);
+        let normal = play == Play::Normal;
+        let mut grundy_note = None;
 
         // Outcome (and a Grundy value where the deciding method gives one).
         let (outcome, method, mut grundy, mut grundy_method) = match &root {
@@ -226,51 +456,71 @@ impl Analyzer {
                 k.grundy.map(|_| k.method.clone()),
             ),
             None => {
-                self.check(
-                    &solver,
-                    p,
-                    play == Play::Misere,
-                    "no proven result or stored table decides it, and the outcome",
-                )?;
-                if play == Play::Normal && want.grundy {
-                    let g = u128::from(solver.grundy(p)?);
-                    (
-                        Outcome::from_is_p(g == 0),
-                        "search".to_string(),
-                        Some(g),
-                        Some("search".to_string()),
-                    )
+                // A computation of the Grundy value decides the outcome too: used when asked for
+                // the value, or when it is cheap; otherwise the outcome alone is searched.
+                let value = if normal && want.grundy {
+                    Some(self.compute_grundy(game, &mut solver, p)?)
+                } else if normal && want.grundy_if_cheap {
+                    match self.cheap_grundy(game, &mut solver, p)? {
+                        Ok(v) => Some(v),
+                        Err(note) => {
+                            grundy_note = Some(note);
+                            None
+                        }
+                    }
                 } else {
-                    (solver.outcome(p, play)?, "search".to_string(), None, None)
+                    None
+                };
+                match value {
+                    Some((g, m)) => (Outcome::from_is_p(g == 0), m.clone(), Some(g), Some(m)),
+                    None => {
+                        self.check(
+                            &solver,
+                            p,
+                            !normal,
+                            "no proven result or stored table decides it, and the outcome",
+                        )?;
+                        (solver.outcome(p, play)?, Method::Search, None, None)
+                    }
                 }
             }
         };
-        if want.grundy && play == Play::Normal && grundy.is_none() {
+        if normal && (want.grundy || want.grundy_if_cheap) && grundy.is_none() {
             if outcome.is_p() {
                 grundy = Some(0);
                 grundy_method = Some(method.clone());
+                grundy_note = None;
+            } else if grundy_note.is_some() {
+                // Already estimated: not cheap.
             } else if let Some(k) = chain.known_grundy(p) {
                 grundy = Some(k.0);
                 grundy_method = Some(k.1);
-            } else if !want.grundy_if_affordable || self.affordable(&solver, p, false) {
-                self.check(
-                    &solver,
-                    p,
-                    false,
-                    "the Grundy value (no proven result or stored table gives it)",
-                )?;
-                grundy = Some(u128::from(solver.grundy(p)?));
-                grundy_method = Some("search".into());
+            } else if want.grundy {
+                let (g, m) = self.compute_grundy(game, &mut solver, p)?;
+                grundy = Some(g);
+                grundy_method = Some(m);
+            } else {
+                match self.cheap_grundy(game, &mut solver, p)? {
+                    Ok((g, m)) => {
+                        grundy = Some(g);
+                        grundy_method = Some(m);
+                    }
+                    Err(note) => grundy_note = Some(note),
+                }
             }
         }
 
         let mut a = Analysis {
+            game: game.id(),
+            position: p.to_vec(),
+            asked: want,
             play,
             outcome,
             method,
             terminal,
             grundy,
             grundy_method,
+            grundy_note,
             winning_moves: None,
             winning_moves_complete: false,
             moves_method: None,
@@ -314,11 +564,6 @@ impl Analyzer {
         Ok(a)
     }
 
-    /// True when a search from `p` fits the budget.
-    fn affordable(&self, solver: &Solver, p: &[u64], full: bool) -> bool {
-        solver.work_estimate(p, full) <= self.limits.budget.limit
-    }
-
     /// Refuses a search above the budget, saying what needed it and how to lift the limit.
     fn check(&self, solver: &Solver, p: &[u64], full: bool, what: &str) -> Result<()> {
         let b = self.limits.budget;
@@ -331,8 +576,9 @@ impl Analyzer {
             "try a smaller position".to_string()
         } else {
             format!(
-                "pass {} {} to search anyway (it may need much time and memory)",
+                "pass {}{}{} to search anyway (it may need much time and memory)",
                 b.flag,
+                if b.flag.ends_with('=') { "" } else { " " },
                 nimlab_core::solver::limit_above(est)
             )
         };
@@ -344,6 +590,23 @@ impl Analyzer {
             game.branching_bound(p),
             b.limit
         )))
+    }
+
+    /// The winning moves when a proven result lists every one (or proves `p` is P), without listing
+    /// options.
+    fn theorem_moves(chain: &Chain, p: &[u64]) -> Option<(Vec<Pos>, Method)> {
+        let (id, v) = chain.verdict(p)?;
+        let m = Method::theorem(&id)?;
+        if v.is_p {
+            return Some((Vec::new(), m));
+        }
+        if !v.all_winning_moves {
+            return None;
+        }
+        let mut w = v.winning_moves?;
+        w.sort();
+        w.dedup();
+        Some((w, m))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -358,16 +621,29 @@ impl Analyzer {
         full: bool,
         a: &mut Analysis,
     ) -> Result<()> {
-        let verdict = chain.verdict(p);
-        let listed = game.options_at_most(p, self.limits.options)?;
+        if !want.options {
+            if let Some((w, m)) = Self::theorem_moves(chain, p) {
+                a.winning_moves = Some(w);
+                a.winning_moves_complete = true;
+                a.moves_method = Some(m);
+                return Ok(());
+            }
+        }
+        // Count before listing: a position with 10^18 options is never enumerated.
+        let counted = game.count_options(p);
+        let listed = match counted {
+            Some(n) if n > self.limits.options as u128 => None,
+            _ => game.options_at_most(p, self.limits.options)?,
+        };
         // Every option can be valued when the chain decides the options, or a search fits the budget.
         let affordable = chain.decides_everything() || {
             let est = solver.work_estimate(p, play == Play::Misere);
             est <= self.limits.budget.limit
         };
         match listed {
-            Some(opts) if affordable => {
-                let mut methods: Vec<String> = Vec::new();
+            Some(mut opts) if affordable => {
+                opts.sort();
+                let mut method: Option<Method> = None;
                 let mut values = Vec::with_capacity(opts.len());
                 for q in opts {
                     let (outcome, g, how) = match chain.root(&q, play) {
@@ -377,19 +653,23 @@ impl Analyzer {
                             (k.outcome, k.grundy, k.method)
                         }
                         _ if play == Play::Normal && want.options => {
-                            let g = u128::from(solver.grundy(&q)?);
-                            (Outcome::from_is_p(g == 0), Some(g), "search".to_string())
+                            let g = match chain.known_grundy(&q) {
+                                Some((g, m)) => (g, m),
+                                None => (u128::from(solver.grundy(&q)?), Method::Search),
+                            };
+                            (Outcome::from_is_p(g.0 == 0), Some(g.0), g.1)
                         }
-                        _ => (solver.outcome(&q, play)?, None, "search".to_string()),
+                        _ => (solver.outcome(&q, play)?, None, Method::Search),
                     };
                     let r = if full {
                         Some(solver.full(&q)?.remoteness(play))
                     } else {
                         None
                     };
-                    if !methods.contains(&how) {
-                        methods.push(how);
-                    }
+                    method = Some(match method {
+                        None => how,
+                        Some(m) => m.and(how),
+                    });
                     values.push(OptionValue {
                         to: q,
                         outcome,
@@ -405,22 +685,22 @@ impl Analyzer {
                         .collect(),
                 );
                 a.winning_moves_complete = true;
-                a.moves_method = Some(if methods.is_empty() {
-                    a.method.clone()
-                } else {
-                    methods.join("+")
-                });
+                a.moves_method = Some(method.unwrap_or_else(|| a.method.clone()));
                 if want.options {
                     a.options = Some(values);
                 }
                 Ok(())
             }
             _ => {
+                let how_many = match counted {
+                    Some(n) => format!("{n} options"),
+                    None => format!("more than {} options", self.limits.options),
+                };
                 // Too many options to value one by one: the theorem's construction, if any.
                 if want.options {
                     return Err(Error::TooLarge(match listed {
                         None => format!(
-                            "{} {} has more than {} options, too many to list",
+                            "{} {} has {how_many}, too many to list (at most {})",
                             game.id(),
                             game.format_position(p),
                             self.limits.options
@@ -435,11 +715,14 @@ impl Analyzer {
                         ),
                     }));
                 }
-                match verdict {
+                match chain.verdict(p) {
                     Some((id, v)) if v.winning_moves.is_some() => {
-                        a.winning_moves = v.winning_moves.clone();
+                        let mut w = v.winning_moves.clone().unwrap_or_default();
+                        w.sort();
+                        w.dedup();
+                        a.winning_moves = Some(w);
                         a.winning_moves_complete = v.all_winning_moves || v.is_p;
-                        a.moves_method = Some(id);
+                        a.moves_method = Method::theorem(&id);
                         Ok(())
                     }
                     _ if a.outcome.is_p() => {
@@ -455,7 +738,7 @@ impl Analyzer {
                         a.outcome,
                         a.method,
                         match listed {
-                            None => format!("it has more than {} options", self.limits.options),
+                            None => format!("it has {how_many}"),
                             Some(_) => "valuing its options needs a search above the limit".into(),
                         }
                     ))),
@@ -473,7 +756,8 @@ impl Analyzer {
         play: Play,
         a: &Analysis,
     ) -> Explanation {
-        let fmt = |q: &Pos| game.format_position(q);
+        // The game's one notation (chip games: Ferguson's `1^7`), as on the web page and in Python.
+        let fmt = |q: &Pos| game.format_like(q, "^");
         let first = a.winning_moves.as_ref().and_then(|w| w.first());
         if let Some((id, v)) = chain.verdict(p) {
             let t = chain.theorem(&id);
@@ -484,24 +768,23 @@ impl Analyzer {
                     format!("N: the position is outside the P-set that {id} describes")
                 }
             });
+            // The move the reason names: the theorem's own construction first.
+            let named = v.winning_moves.as_ref().and_then(|w| w.first()).or(first);
             if !v.is_p && v.reason.is_none() {
-                if let Some(q) = v.winning_moves.as_ref().and_then(|w| w.first()).or(first) {
+                if let Some(q) = named {
                     reason.push_str(&format!("; the move to {} lands in it", fmt(q)));
                 }
             }
             return Explanation {
-                method: id,
+                method: Method::theorem(&id).unwrap_or(Method::Search),
                 statement: t.map(|t| t.statement().to_string()),
                 source: t.map(|t| t.source().to_string()),
                 family: v.family.clone(),
                 reason,
+                winning_move: if v.is_p { None } else { named.cloned() },
             };
         }
-        let by = match a.method.as_str() {
-            "search" => "exhaustive search".to_string(),
-            "engine" => "the tables engine (the whole box below the position)".to_string(),
-            m => format!("the stored table {}", m.trim_start_matches("store:")),
-        };
+        let by = &a.method;
         let reason = if a.terminal {
             match play {
                 Play::Normal => {
@@ -524,7 +807,27 @@ impl Analyzer {
             source: None,
             family: None,
             reason,
+            winning_move: if a.outcome.is_p() {
+                None
+            } else {
+                first.cloned()
+            },
         }
+    }
+}
+
+/// Estimated seconds in words: "0.3 s", "17 s", "about 3 hours".
+pub fn seconds_in_words(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.1} s")
+    } else if s < 600.0 {
+        format!("{s:.0} s")
+    } else if s < 36_000.0 {
+        format!("{:.0} minutes", s / 60.0)
+    } else if s < 3.0 * 86_400.0 * 365.0 {
+        format!("{:.0} hours", s / 3600.0)
+    } else {
+        format!("{:.0e} years", s / (86_400.0 * 365.0))
     }
 }
 

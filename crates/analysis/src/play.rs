@@ -57,8 +57,7 @@ pub fn value(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<An
         p,
         play,
         Want {
-            grundy: play == Play::Normal,
-            grundy_if_affordable: true,
+            grundy_if_cheap: true,
             remoteness: Remoteness::IfSmall,
             ..Want::default()
         },
@@ -79,9 +78,10 @@ pub fn explain(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<
     Ok(a.explanation.expect("an explanation was asked for"))
 }
 
-/// The options of `p` with their values (remoteness when a full search is small), winning first.
+/// The options of `p` with their values (remoteness when a full search is small), in a neutral
+/// order (sorted by position: nothing in the order tells a winning move from a losing one).
 pub fn moves(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<Analysis> {
-    let mut a = an.analyse(
+    an.analyse(
         game,
         p,
         play,
@@ -90,11 +90,7 @@ pub fn moves(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<An
             remoteness: Remoteness::IfSmall,
             ..Want::default()
         },
-    )?;
-    if let Some(o) = a.options.as_mut() {
-        o.sort_by_key(|m| !m.outcome.is_p());
-    }
-    Ok(a)
+    )
 }
 
 /// The winning moves of `p` and whether the list is complete.
@@ -159,7 +155,7 @@ pub fn computer_move(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> R
                         ),
                         None => format!(
                             "a winning move (to a P-position, by {})",
-                            a.moves_method.unwrap_or_default()
+                            a.moves_method.unwrap_or(a.method)
                         ),
                     },
                 });

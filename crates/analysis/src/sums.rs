@@ -8,7 +8,7 @@
 //! Misère play: when every component is a Nim heap game (Nim, Moore's Nim_1, CN(n,1)) the sum is one Nim
 //! position and Bouton's misère rule decides it; otherwise the sum itself is searched.
 
-use crate::{Analyzer, Want};
+use crate::{Analyzer, Method, Want};
 use nimlab_core::{Error, Game, Outcome, Play, Pos, Result, Solver, SumGame};
 use nimlab_theory::nim::{is_nim_like, misere_nim_is_p};
 
@@ -16,7 +16,7 @@ use nimlab_theory::nim::{is_nim_like, misere_nim_is_p};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ComponentValue {
     pub grundy: u128,
-    pub method: String,
+    pub method: Method,
 }
 
 /// A move of a sum: which component it is played in and the component's new position.
@@ -32,8 +32,8 @@ pub struct SumAnswer {
     pub outcome: Outcome,
     /// The Grundy value of the sum (normal play).
     pub grundy: Option<u128>,
-    /// How the answer was found, e.g. `xor of components` or `search on the sum`.
-    pub method: String,
+    /// How the answer was found: [`Method::Xor`], [`Method::BoutonMisere`] or [`Method::SumSearch`].
+    pub method: Method,
     /// Each component's value (normal play).
     pub components: Vec<ComponentValue>,
     /// Winning moves (when asked for).
@@ -104,7 +104,7 @@ pub fn solve_sum(
             Ok(SumAnswer {
                 outcome: Outcome::from_is_p(x == 0),
                 grundy: Some(x),
-                method: "xor of the components' Grundy values".into(),
+                method: Method::Xor,
                 components,
                 winning_moves,
                 winning_moves_complete: complete,
@@ -139,7 +139,7 @@ pub fn solve_sum(
             Ok(SumAnswer {
                 outcome: Outcome::from_is_p(misere_nim_is_p(&flat)),
                 grundy: None,
-                method: "bouton-misere (every component is Nim)".into(),
+                method: Method::BoutonMisere,
                 components: Vec::new(),
                 winning_moves,
                 // Every heap is tried at every value that can make the position misère-P.
@@ -165,7 +165,7 @@ pub fn solve_sum(
             Ok(SumAnswer {
                 outcome,
                 grundy: None,
-                method: "search on the sum".into(),
+                method: Method::SumSearch,
                 components: Vec::new(),
                 winning_moves,
                 winning_moves_complete: true,
@@ -293,19 +293,17 @@ impl SumReport {
             "position": self.parts,
             "play": self.play.name(),
             "outcome": a.outcome.to_string(),
-            "method": a.method,
+            "method": a.method.to_json(),
+            "grundy": a.grundy,
             "remoteness": self.remoteness.map(|x| x.0),
             "suspense": self.remoteness.map(|x| x.1),
         });
-        if let Some(g) = a.grundy {
-            v["grundy"] = json!(g);
-        }
         if !a.components.is_empty() {
             v["components"] = games
                 .iter()
                 .zip(&self.parts)
                 .zip(&a.components)
-                .map(|((g, p), c)| json!({"game": g.id(), "position": p, "grundy": c.grundy, "method": c.method}))
+                .map(|((g, p), c)| json!({"game": g.id(), "position": p, "grundy": c.grundy, "method": c.method.to_json()}))
                 .collect();
         }
         if self.want_moves {

@@ -7,7 +7,6 @@ use clap::Args;
 use nimlab_analysis::{Analyzer, Limits, StoreHandle, Want};
 use nimlab_core::{Budget, Error, Play, Pos};
 use nimlab_games::parse_game;
-use serde_json::json;
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
@@ -32,33 +31,11 @@ pub fn run(args: &ExplainArgs) -> Result<(), Error> {
     let p = game.parse_position(&args.position)?;
     let play = Play::from_misere(args.misere);
     let an = Analyzer::new(StoreHandle::none(), Limits::CLI.with_limit(args.limit));
-    let a = an.analyse(
-        game.as_ref(),
-        &p,
-        play,
-        Want {
-            explain: true,
-            ..Want::default()
-        },
-    )?;
+    let a = an.analyse(game.as_ref(), &p, play, Want::explain())?;
     let e = a.explanation.clone().expect("an explanation was asked for");
     let fmt = |q: &Pos| game.format_position(q);
-    let first = a.winning_moves.as_ref().and_then(|w| w.first());
     if args.json {
-        let mut v = output::header(game.as_ref(), &p, play);
-        v["outcome"] = json!(a.outcome.to_string());
-        v["method"] = json!(e.method);
-        v["reason"] = json!(e.reason);
-        if let Some(f) = &e.family {
-            v["family"] = json!(f);
-        }
-        if let Some(s) = &e.source {
-            v["source"] = json!(s);
-        }
-        if let Some(q) = first {
-            v["winning_move"] = json!(q);
-        }
-        output::print_json(&v);
+        output::print_json(&a.to_json());
     } else {
         println!(
             "{} {} ({} play): {} — {}",
@@ -72,15 +49,15 @@ pub fn run(args: &ExplainArgs) -> Result<(), Error> {
         if let Some(f) = &e.family {
             println!("family: {f}");
         }
-        if let Some(q) = first {
+        if let Some(q) = &e.winning_move {
             println!("winning move: -> {}", fmt(q));
         }
         match (&e.source, &e.statement) {
             (Some(src), Some(st)) => {
-                println!("result: {} — {st}", e.method);
+                println!("result: {} — {st}", e.method.id());
                 println!("source: {src}");
             }
-            _ => println!("method: {}", output::method_in_words(&e.method)),
+            _ => println!("method: {}", e.method),
         }
     }
     Ok(())

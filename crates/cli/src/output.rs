@@ -1,50 +1,19 @@
 //! Printing: JSON objects, text tables, the games catalogue, and atomic file output.
 
-use nimlab_core::{Error, Game, Play};
-use serde_json::{json, Value};
-
-/// The keys every position answer starts with.
-pub fn header(game: &dyn Game, p: &[u64], play: Play) -> Value {
-    json!({
-        "game": game.id(),
-        "position": p,
-        "play": play.name(),
-    })
-}
+use nimlab_core::Error;
+use serde_json::Value;
 
 pub fn print_json(v: &Value) {
     println!("{}", serde_json::to_string(v).unwrap());
 }
 
-/// The method of an answer in words.
-pub fn method_in_words(method: &str) -> String {
-    if method == "search" {
-        "exhaustive search".to_string()
-    } else if method == "engine" {
-        "the tables engine, on the box below the position".to_string()
-    } else if let Some(id) = method.strip_prefix("store:") {
-        format!("look-up in the stored table {id}")
-    } else {
-        match nimlab_theory::all().iter().find(|t| t.id() == method) {
-            Some(t) => format!("{} ({})", t.id(), t.source()),
-            None => method.to_string(),
-        }
-    }
-}
-
 pub fn games(as_json: bool) -> Result<(), Error> {
     let cat = nimlab_games::catalogue();
     if as_json {
-        let v: Vec<Value> = cat
-            .iter()
-            .map(|e| {
-                json!({
-                    "name": e.name, "title": e.title, "parameters": e.parameters,
-                    "position": e.position, "rules": e.rules, "example": e.example, "source": e.source,
-                })
-            })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&v).unwrap());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&nimlab_analysis::json::catalogue()).unwrap()
+        );
     } else {
         for e in cat {
             println!("{} — {}", e.name, e.title);
@@ -77,31 +46,7 @@ pub fn theory(game: Option<&str>, as_json: bool) -> Result<(), Error> {
         .as_ref()
         .and_then(|g| nimlab_analysis::er_summary_of(g.as_ref()));
     if as_json {
-        let v: Vec<Value> = entries
-            .iter()
-            .map(|t| {
-                let (checked, proved_on) = nimlab_prove::proved::checked(t.id());
-                json!({
-                    "id": t.id(), "game": t.games(), "statement": t.statement(),
-                    "source": t.source(), "play": t.play().name(),
-                    "checked": checked, "proved_on": proved_on,
-                })
-            })
-            .collect();
-        let mut v = v;
-        if let Some(e) = &er {
-            // `nimlab theory ER(k) --json`: the objects of Proposition 8 ride on the ER entry.
-            let details = json!({
-                "k": e.k, "f": e.f,
-                "R": e.r.iter().map(|&n| n as u64).collect::<Vec<_>>(),
-                "S": e.s.iter().map(|&n| n as u64).collect::<Vec<_>>(),
-                "x": e.x.iter().map(|&(n, v, z)| json!({"n": n as u64, "v": v as u64, "z": z as u64})).collect::<Vec<_>>(),
-                "up_to": e.upto as u64,
-            });
-            for entry in v.iter_mut().filter(|x| x["id"] == "ferguson-er") {
-                entry["details"] = details.clone();
-            }
-        }
+        let v = nimlab_analysis::json::theory(filter.as_deref());
         println!("{}", serde_json::to_string_pretty(&v).unwrap());
     } else {
         if let Some(e) = &er {

@@ -270,7 +270,7 @@ fn explain(m: &Match, p: &[u64]) {
                 println!("family: {f}");
             }
             if let (Some(st), Some(src)) = (&e.statement, &e.source) {
-                println!("result: {} — {st}", e.method);
+                println!("result: {} — {st}", e.method.id());
                 println!("source: {src}");
             }
         }

@@ -7,7 +7,6 @@ use crate::store_cmd::StoreArgs;
 use indicatif::{ProgressBar, ProgressStyle};
 use nimlab_analysis::{Analysis, Analyzer, Limits, Remoteness, StoreHandle, Want};
 use nimlab_core::{Error, Game, Play, Pos};
-use serde_json::json;
 
 /// What is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,24 +62,16 @@ pub fn run(
     let game = game.as_ref();
     let want = match ask {
         Ask::Outcome { remoteness } => Want {
-            grundy: play == Play::Normal,
-            grundy_if_affordable: true,
             remoteness: if remoteness {
                 Remoteness::Always
             } else {
                 Remoteness::IfSmall
             },
-            ..Want::default()
+            ..Want::outcome()
         },
-        Ask::Grundy => Want {
-            grundy: true,
-            ..Want::default()
-        },
-        Ask::Moves { all } => Want {
-            moves: true,
-            options: all,
-            ..Want::default()
-        },
+        Ask::Grundy => Want::grundy(),
+        Ask::Moves { all: false } => Want::moves(),
+        Ask::Moves { all: true } => Want::options(),
     };
     let bar = spinner();
     let a = an.analyse(game, &p, play, want);
@@ -89,52 +80,21 @@ pub fn run(
     let input = target.position.as_deref().unwrap_or("");
     let show = |q: &[u64]| game.format_like(q, input);
     if common.json {
-        print_json(game, &p, &a, ask);
+        output::print_json(&a.to_json());
     } else {
-        print_text(game, &p, &a, ask, &show);
+        print_text(game, &p, &a, ask, &show, target);
     }
     Ok(())
 }
 
-fn print_json(game: &dyn Game, p: &[u64], a: &Analysis, ask: Ask) {
-    let mut v = output::header(game, p, a.play);
-    v["outcome"] = json!(a.outcome.to_string());
-    v["method"] = json!(a.method);
-    if let Some(g) = a.grundy {
-        v["grundy"] = json!(g);
-        v["grundy_method"] = json!(a.grundy_method);
-    }
-    match ask {
-        Ask::Outcome { .. } => {
-            // Always present; null when the full search they need was too large to run by default.
-            v["remoteness"] = json!(a.remoteness);
-            v["suspense"] = json!(a.suspense);
-        }
-        Ask::Grundy => {}
-        Ask::Moves { all } => {
-            v["winning_moves"] = json!(a.winning_moves);
-            v["winning_moves_complete"] = json!(a.winning_moves_complete);
-            v["moves_method"] = json!(a.moves_method);
-            if all {
-                v["options"] = json!(a
-                    .options
-                    .iter()
-                    .flatten()
-                    .map(|m| {
-                        let mut o = json!({"position": m.to, "outcome": m.outcome.to_string(), "winning": m.outcome.is_p()});
-                        if let Some(g) = m.grundy {
-                            o["grundy"] = json!(g);
-                        }
-                        o
-                    })
-                    .collect::<Vec<_>>());
-            }
-        }
-    }
-    output::print_json(&v);
-}
-
-fn print_text(game: &dyn Game, p: &[u64], a: &Analysis, ask: Ask, show: &dyn Fn(&[u64]) -> String) {
+fn print_text(
+    game: &dyn Game,
+    p: &[u64],
+    a: &Analysis,
+    ask: Ask,
+    show: &dyn Fn(&[u64]) -> String,
+    target: &Target,
+) {
     if ask == Ask::Grundy {
         println!(
             "{} {}: Grundy value {}",
@@ -142,10 +102,7 @@ fn print_text(game: &dyn Game, p: &[u64], a: &Analysis, ask: Ask, show: &dyn Fn(
             show(p),
             a.grundy.unwrap_or(0)
         );
-        println!(
-            "method: {}",
-            output::method_in_words(a.grundy_method.as_deref().unwrap_or(&a.method))
-        );
+        println!("method: {}", a.grundy_method.as_ref().unwrap_or(&a.method));
         return;
     }
     println!(
@@ -159,12 +116,18 @@ fn print_text(game: &dyn Game, p: &[u64], a: &Analysis, ask: Ask, show: &dyn Fn(
     if let Ask::Outcome { .. } = ask {
         if let Some(g) = a.grundy {
             println!("Grundy value: {g}");
+        } else if let Some(note) = &a.grundy_note {
+            println!(
+                "Grundy value: {note}; `nimlab grundy '{}' {}` computes it",
+                target.game,
+                target.position.as_deref().unwrap_or("")
+            );
         }
         if let (Some(r), Some(s)) = (a.remoteness, a.suspense) {
             println!("remoteness: {r} (moves the winner needs to win, the loser can hold out)");
             println!("suspense: {s} (the same when the winner delays and the loser hurries)");
         }
-        println!("method: {}", output::method_in_words(&a.method));
+        println!("method: {}", a.method);
         return;
     }
     let w = a.winning_moves.clone().unwrap_or_default();
@@ -175,7 +138,9 @@ fn print_text(game: &dyn Game, p: &[u64], a: &Analysis, ask: Ask, show: &dyn Fn(
     } else {
         println!(
             "winning moves constructed by {} ({} shown; the list may be partial: the position is too large to check every option):",
-            a.moves_method.as_deref().unwrap_or("a proven result"),
+            a.moves_method
+                .as_ref()
+                .map_or("a proven result".to_string(), |m| m.to_string()),
             w.len()
         );
     }
@@ -197,8 +162,8 @@ fn print_text(game: &dyn Game, p: &[u64], a: &Analysis, ask: Ask, show: &dyn Fn(
             println!("  -> {}  {}{} ({tag})", show(&m.to), m.outcome, g);
         }
     }
-    println!("method: {}", output::method_in_words(&a.method));
-    if let Some(m) = a.moves_method.as_deref().filter(|m| *m != a.method) {
-        println!("moves valued by: {}", output::method_in_words(m));
+    println!("method: {}", a.method);
+    if let Some(m) = a.moves_method.as_ref().filter(|m| **m != a.method) {
+        println!("moves valued by: {m}");
     }
 }

@@ -43,7 +43,7 @@ pub fn run(
                 g.id(),
                 g.format_position(p),
                 c.grundy,
-                output::method_in_words(&c.method)
+                c.method
             );
         }
     }

@@ -78,7 +78,7 @@ fn theory_er_prints_prop_8_objects() {
     let all = v.as_array().unwrap();
     assert!(all.len() >= 10);
     for e in all {
-        for key in ["id", "game", "statement", "source"] {
+        for key in ["id", "games", "statement", "source"] {
             assert!(e[key].is_string(), "{key} in {e}");
         }
     }

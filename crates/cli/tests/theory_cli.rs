@@ -73,25 +73,34 @@ fn explain_names_the_family_of_a_p_position() {
     let v = json(&["explain", "CN(7,4)", "1,1,3,2,2,2,3", "--json"]);
     assert_eq!(v["outcome"], "P");
     assert_eq!(v["method"], "cn-7-4");
-    assert_eq!(v["family"], "S3");
-    assert!(v["reason"].as_str().unwrap().contains("a + c = d + e"));
+    assert_eq!(v["explanation"]["family"], "S3");
+    assert!(v["explanation"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("a + c = d + e"));
     // SCN(5,3), Theorem 3.4: (2, 2p, p+1, p, 2p-1) with p = 3.
     let v = json(&["explain", "SCN(5,3)", "2,6,4,3,5", "--json"]);
     assert_eq!(v["outcome"], "P");
-    assert_eq!(v["family"], "(2,2p,p+1,p,2p-1)");
+    assert_eq!(v["explanation"]["family"], "(2,2p,p+1,p,2p-1)");
 }
 
 #[test]
 fn explain_gives_the_move_and_its_family_for_an_n_position() {
     let v = json(&["explain", "CN(7,4)", "1,7,5,6,2,3,6", "--json"]);
     assert_eq!(v["outcome"], "N");
-    let q = tuple(&v["winning_move"]);
+    let q = tuple(&v["explanation"]["winning_move"]);
     assert!(spec_cn74_is_p(&q));
-    assert!(v["family"].as_str().unwrap().starts_with('S'));
+    assert!(v["explanation"]["family"]
+        .as_str()
+        .unwrap()
+        .starts_with('S'));
     // CN(5,3): (x,0,x,a,b) with x = a + b; from (5,0,9,2,3) lower 9 to 5.
     let v = json(&["explain", "CN(5,3)", "5,0,9,2,3", "--json"]);
     assert_eq!(v["outcome"], "N");
-    assert_eq!(tuple(&v["winning_move"]), vec![5, 0, 5, 2, 3]);
+    assert_eq!(
+        tuple(&v["explanation"]["winning_move"]),
+        vec![5, 0, 5, 2, 3]
+    );
 }
 
 #[test]
@@ -101,7 +110,10 @@ fn explain_falls_back_to_search() {
     // No proven result: the engine's table of the box below, or a search.
     assert!(v["method"] == "search" || v["method"] == "engine", "{v}");
     assert_eq!(v["outcome"], "N");
-    assert_eq!(tuple(&v["winning_move"]), vec![0, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        tuple(&v["explanation"]["winning_move"]),
+        vec![0, 0, 0, 0, 0, 0]
+    );
     // Stacks two apart are in no common window of CN(6,2): (1,0,1,0,0,0) is Nim with heaps 1, 1: P.
     let v = json(&["explain", "CN(6,2)", "1,0,1,0,0,0", "--json"]);
     assert!(v["method"] == "search" || v["method"] == "engine", "{v}");

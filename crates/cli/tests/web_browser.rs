@@ -395,6 +395,45 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
     assert!(b.text("outcome").contains("1^2 7"), "{}", b.text("outcome"));
     b.screenshot(&out.join("et3.png"));
 
+    // Hints off in a chip game: the option buttons come in a neutral order (sorted by position, not
+    // winning moves first) and in the game's one notation, which the hints use too.
+    b.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("http://{addr}/?game=ER(7)&position=1%5E5%202%2010")})),
+    );
+    b.wait_for("the ER(7) options", |b| {
+        settled(b)
+            && b.js("return document.querySelectorAll('#option-list button.opt').length;")
+                .as_u64()
+                .unwrap_or(0)
+                > 3
+    });
+    let buttons: Vec<String> = serde_json::from_value(b.js(
+        "return Array.from(document.querySelectorAll('#option-list button.opt')).map(b => b.textContent);",
+    ))
+    .unwrap();
+    // Proposition 8 of Ferguson's paper: the winning moves are 1^7, 1^6 10 and 1^4 4^3.
+    let winning = ["1^7", "1^6 10", "1^4 4^3"];
+    for w in winning {
+        assert!(buttons.iter().any(|b| b == w), "{w} in {buttons:?}");
+    }
+    assert!(
+        !buttons[..3].iter().all(|b| winning.contains(&b.as_str())),
+        "{buttons:?}"
+    );
+    assert!(buttons.iter().all(|b| !b.contains(',')), "{buttons:?}");
+    let classes = b.js("return Array.from(document.querySelectorAll('#option-list button.opt')).map(b => b.className).join(' ');");
+    assert!(!classes.as_str().unwrap().contains("win"), "{classes}");
+    b.click("#hints");
+    b.wait_for("the ER(7) hint", |b| b.text("hint-text").contains("1^6 10"));
+    assert!(
+        !b.text("hint-text").contains("(1,"),
+        "{}",
+        b.text("hint-text")
+    );
+    b.click("#hints");
+
     // ECN(8,{1,2},3) on a circle: 8 stack nodes, the 8 chords {i,i+1} and the 8 chords {i,i+2}
     // (counted by hand from the rule: one chord per start i for each step).
     b.cmd(

@@ -35,7 +35,7 @@ create_exception!(
 /// nimlab's errors as Python exceptions: bad input is `ValueError` (`TooLarge` is one), an
 /// interrupted computation `KeyboardInterrupt`, files `OSError`, the store `RuntimeError`.
 fn to_py(e: Error) -> PyErr {
-    let msg = e.to_string();
+    let msg = pythonic(&e.to_string());
     match e {
         Error::Interrupted => PyKeyboardInterrupt::new_err(msg),
         Error::TooLarge(_) => TooLarge::new_err(msg),
@@ -43,6 +43,89 @@ fn to_py(e: Error) -> PyErr {
         Error::Store { .. } => PyRuntimeError::new_err(msg),
         _ => PyValueError::new_err(msg),
     }
+}
+
+/// The command line's options as this package's keyword arguments: `--limit 1e10` → `limit=1e10`,
+/// `--heaps N` → `heaps=N`, `--max-sum S` → `max_sum=S`, `--misere` → `misere=True`,
+/// `--no-store` → `store=False`. Messages come from the libraries the command line shares; a Python
+/// user should read the names they type.
+fn pythonic(msg: &str) -> String {
+    // (flag, keyword, takes a value; for flags without a value, the keyword's value).
+    const WITH_VALUE: [(&str, &str); 8] = [
+        ("limit", "limit"),
+        ("heaps", "heaps"),
+        ("max-sum", "max_sum"),
+        ("max", "max"),
+        ("method", "method"),
+        ("db", "db"),
+        ("timeout", "timeout"),
+        ("bits", "bits"),
+    ];
+    const SWITCHES: [(&str, &str); 5] = [
+        ("misere", "misere=True"),
+        ("grundy", "grundy=True"),
+        ("no-store", "store=False"),
+        ("automata", "automata=True"),
+        ("remoteness", "remoteness=True"),
+    ];
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(at) = rest.find("--") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(after.len());
+        let name = &after[..name_len];
+        let tail = &after[name_len..];
+        if let Some((_, kw)) = WITH_VALUE.iter().find(|(f, _)| *f == name) {
+            // The value: the next word, without a sentence's closing punctuation.
+            let value = tail.strip_prefix(' ').map(|t| {
+                let end = t
+                    .find(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ')' | ':'))
+                    .unwrap_or(t.len());
+                let word = &t[..end];
+                word.strip_suffix('.').unwrap_or(word)
+            });
+            match value.filter(|v| !v.is_empty()) {
+                Some(v) => {
+                    let quoted = if *kw == "method" && !v.starts_with('\'') {
+                        format!("'{v}'")
+                    } else {
+                        v.to_string()
+                    };
+                    out.push_str(&format!("{kw}={quoted}"));
+                    rest = &tail[1 + v.len()..];
+                }
+                None => {
+                    out.push_str(&format!("{kw}=..."));
+                    rest = tail;
+                }
+            }
+        } else if let Some((_, kw)) = SWITCHES.iter().find(|(f, _)| *f == name) {
+            out.push_str(kw);
+            rest = tail;
+        } else {
+            out.push_str("--");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A count or bound given from Python: non-negative (a negative one is a `ValueError`, not an
+/// `OverflowError`).
+fn non_negative<T: TryFrom<i128>>(name: &str, v: Option<i128>) -> PyResult<Option<T>> {
+    v.map(|x| {
+        if x < 0 {
+            return Err(PyValueError::new_err(format!(
+                "{name} must be non-negative, got {x}"
+            )));
+        }
+        T::try_from(x).map_err(|_| PyValueError::new_err(format!("{name} is too large: {x}")))
+    })
+    .transpose()
 }
 
 /// Progress shared between the worker and the waiting thread: (done, total).
@@ -201,8 +284,9 @@ impl PyGame {
         self.position(p)
     }
 
-    /// `p` in the game's notation (`power=True`: chip games in Ferguson's notation).
-    #[pyo3(signature = (p, power=false))]
+    /// `p` in the game's one notation (chip games in Ferguson's `1^3 2 5`, as on the web page and in
+    /// the command line's answers to that notation; `power=False`: chip games as tuples).
+    #[pyo3(signature = (p, power=true))]
     fn format(&self, p: &Bound<'_, PyAny>, power: bool) -> PyResult<String> {
         let q = self.position(p)?;
         Ok(if power {
@@ -212,8 +296,10 @@ impl PyGame {
         })
     }
 
-    /// Everything asked about `p`, as JSON text with the keys of `nimlab outcome|grundy|moves --json`.
-    #[pyo3(signature = (p, misere=false, grundy=false, moves=false, options=false, remoteness=false, explain=false))]
+    /// Everything asked about `p`, as JSON text: the analysis library's object, the one
+    /// `nimlab outcome|grundy|moves|explain --json` prints.
+    /// `outcome_only`: the outcome alone (no Grundy value, no remoteness), for `Game.outcome`.
+    #[pyo3(signature = (p, misere=false, grundy=false, moves=false, options=false, remoteness=false, explain=false, outcome_only=false))]
     #[allow(clippy::too_many_arguments)]
     fn analyse(
         &self,
@@ -225,16 +311,26 @@ impl PyGame {
         options: bool,
         remoteness: bool,
         explain: bool,
+        outcome_only: bool,
     ) -> PyResult<String> {
         let pos = self.position(p)?;
         let play = play_of(misere);
+        if grundy && play == Play::Misere {
+            return Err(PyValueError::new_err(
+                "Grundy values are defined for normal play; drop misere=True",
+            ));
+        }
+        // No question named: the question `outcome` (as `nimlab outcome`, `/api/answer?ask=outcome`).
+        let plain = !(grundy || moves || options || explain || outcome_only);
         let want = Want {
-            grundy: grundy && play == Play::Normal,
-            grundy_if_affordable: !grundy,
-            moves,
+            grundy,
+            grundy_if_cheap: plain,
+            moves: moves || options,
             options,
             remoteness: if remoteness {
                 Remoteness::Always
+            } else if plain {
+                Remoteness::IfSmall
             } else {
                 Remoteness::Skip
             },
@@ -242,39 +338,10 @@ impl PyGame {
         };
         let (game, an) = (self.game.clone(), self.an.clone());
         blocking(py, None, move |_, _| {
-            let a = an.analyse(game.as_ref(), &pos, play, want)?;
-            let mut v = json!({
-                "game": game.id(),
-                "position": pos,
-                "play": play.name(),
-                "outcome": a.outcome.to_string(),
-                "method": a.method,
-                "terminal": a.terminal,
-                "remoteness": a.remoteness,
-                "suspense": a.suspense,
-            });
-            if let Some(g) = a.grundy {
-                v["grundy"] = json!(g);
-                v["grundy_method"] = json!(a.grundy_method);
-            }
-            if moves {
-                v["winning_moves"] = json!(a.winning_moves);
-                v["winning_moves_complete"] = json!(a.winning_moves_complete);
-                v["moves_method"] = json!(a.moves_method);
-            }
-            if let Some(os) = &a.options {
-                v["options"] = os
-                    .iter()
-                    .map(|m| json!({"position": m.to, "outcome": m.outcome.to_string(), "winning": m.outcome.is_p(), "grundy": m.grundy}))
-                    .collect();
-            }
-            if let Some(e) = &a.explanation {
-                v["explanation"] = json!({
-                    "method": e.method, "statement": e.statement, "source": e.source,
-                    "family": e.family, "reason": e.reason,
-                });
-            }
-            Ok(v.to_string())
+            Ok(an
+                .analyse(game.as_ref(), &pos, play, want)?
+                .to_json()
+                .to_string())
         })
     }
 
@@ -282,20 +349,32 @@ impl PyGame {
     /// `(head, data)`: `head` is the JSON object of `nimlab table --json --count-only` plus `width`,
     /// `lengths`, `lo`, `hi`; `data` holds the listed P-positions (u64 little-endian, `width` per row,
     /// shorter positions padded with 0) or the Grundy values (u16 little-endian, in table order).
-    #[pyo3(signature = (max=None, max_sum=None, heaps=None, misere=false, grundy=false, method="auto", limit=2e9, progress=None))]
+    /// `ordered`: every ordered P-position of the box (every rotation and reflection of a circle,
+    /// every order of heaps) instead of the least tuple of each symmetry class (box games; chip
+    /// games list multisets either way).
+    #[pyo3(signature = (max=None, max_sum=None, heaps=None, misere=false, grundy=false, method="auto", limit=2e9, progress=None, ordered=false))]
     #[allow(clippy::too_many_arguments)]
     fn table<'py>(
         &self,
         py: Python<'py>,
-        max: Option<u64>,
-        max_sum: Option<u64>,
-        heaps: Option<usize>,
+        max: Option<i128>,
+        max_sum: Option<i128>,
+        heaps: Option<i128>,
         misere: bool,
         grundy: bool,
         method: &str,
         limit: f64,
         progress: Option<Py<PyAny>>,
+        ordered: bool,
     ) -> PyResult<(String, Bound<'py, PyBytes>)> {
+        let max: Option<u64> = non_negative("max", max)?;
+        let max_sum: Option<u64> = non_negative("max_sum", max_sum)?;
+        let heaps: Option<usize> = non_negative("heaps", heaps)?;
+        if !limit.is_finite() || limit < 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "limit must be a non-negative number, got {limit}"
+            )));
+        }
         let method = match method {
             "auto" => Method::Auto,
             "engine" | "fast" => Method::Engine,
@@ -361,7 +440,19 @@ impl PyGame {
             head["chips"] = json!(plan.is_chips());
             let data: Vec<u8> = match &a.solved {
                 plan::Solved::PSet { .. } => {
-                    let ps = a.solved.positions();
+                    let mut ps = a.solved.positions();
+                    if ordered && matches!(plan.domain, plan::Domain::Box(_)) {
+                        // Every tuple of the box whose symmetry class is listed.
+                        let classes: std::collections::HashSet<Pos> = ps.drain(..).collect();
+                        plan.for_each_position(&mut |p| {
+                            if classes.contains(&game.canonical(p)) {
+                                ps.push(p.to_vec());
+                            }
+                        });
+                        head["listed"] = json!("ordered");
+                    } else {
+                        head["listed"] = json!("canonical");
+                    }
                     let mut out = Vec::with_capacity(ps.len() * width * 8);
                     for p in &ps {
                         for i in 0..width {
@@ -391,36 +482,19 @@ impl PyGame {
     }
 }
 
-/// The proven results nimlab uses, as JSON text (a list of objects).
+/// The proven results nimlab uses, as JSON text: the objects of `nimlab theory [GAME] --json`.
 #[pyfunction]
 #[pyo3(signature = (game=None))]
 fn theory(game: Option<&str>) -> PyResult<String> {
-    let filter = match game {
-        Some(g) => Some(nimlab_games::parse_game(g).map_err(to_py)?),
-        None => None,
-    };
-    let v: Vec<Value> = nimlab_theory::all()
-        .iter()
-        .filter(|t| filter.as_ref().is_none_or(|g| t.covers(g.as_ref())))
-        .map(|t| {
-            json!({
-                "id": t.id(), "games": t.games(), "play": t.play().name(),
-                "statement": t.statement(), "source": t.source(),
-                "complete": !matches!(t.scope(), nimlab_theory::Scope::Partial),
-            })
-        })
-        .collect();
-    Ok(Value::from(v).to_string())
+    Ok(nimlab_analysis::json::theory_of(game)
+        .map_err(to_py)?
+        .to_string())
 }
 
-/// The built-in games: name, parameters, rules (JSON text).
+/// The built-in games, as JSON text: the objects of `nimlab games --json`.
 #[pyfunction]
 fn games() -> String {
-    let v: Vec<Value> = nimlab_games::registry::catalogue()
-        .iter()
-        .map(|e| json!({"name": e.name, "title": e.title, "parameters": e.parameters, "position": e.position, "example": e.example, "rules": e.rules, "source": e.source, "presets": e.presets}))
-        .collect();
-    Value::from(v).to_string()
+    nimlab_analysis::json::catalogue().to_string()
 }
 
 /// A sum of games written `G[p] + H[q] + ...`, as JSON text with the keys of `nimlab outcome --json`
@@ -441,7 +515,9 @@ fn sum(
     } else {
         None
     };
-    let an = Analyzer::new(StoreHandle::at(path), Limits::CLI.with_limit(limit));
+    let mut limits = Limits::CLI.with_limit(limit);
+    limits.budget.flag = "limit=";
+    let an = Analyzer::new(StoreHandle::at(path), limits);
     let spec = spec.to_string();
     let play = play_of(misere);
     blocking(py, None, move |_, _| {
@@ -568,5 +644,6 @@ fn _nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add("TooLarge", m.py().get_type::<TooLarge>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

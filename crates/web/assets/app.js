@@ -425,7 +425,7 @@ function renderText(v) {
   let extra = [];
   if (v.grundy !== null && v.grundy !== undefined) extra.push(`Grundy value ${v.grundy}`);
   if (v.remoteness !== null && v.remoteness !== undefined) extra.push(`remoteness ${v.remoteness}`);
-  extra.push(v.method === "search" ? "by exhaustive search" : `by ${v.method}`);
+  extra.push(`by ${v.method_text}`);
   $("outcome").textContent = `${state.game.game} ${shown(v.position)} — ${words} (${extra.join(", ")})`;
   const h = $("hint-text");
   if ($("hints").checked && state.hints && !over() && !computerToMove()) h.textContent = state.hints.text;
@@ -472,7 +472,7 @@ function renderOptions(editable) {
   const boxes = state.game.drawing === "boxes";
   let list = o.moves;
   if (!boxes && o.count > 60) {
-    // Too many to list: the winning ones (first in the list), and a count of the others.
+    // Too many to list (hints are on here): the winning ones, and a count of the others.
     const x = document.createElement("span");
     x.textContent = `${o.count} moves, ${o.winning_count} of them winning${o.winning_count ? ":" : "."}`;
     box.appendChild(x);

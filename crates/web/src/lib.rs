@@ -7,7 +7,9 @@
 //! uses; this crate only translates HTTP requests into those calls and answers into JSON.
 //!
 //! * [`api`]: the HTTP server behind `nimlab serve`: the page (HTML, JavaScript and CSS embedded in the
-//!   binary) and the JSON API it uses. Every request's work is bounded by the engine's limits, by a
+//!   binary) and the JSON API it uses, in one module per job (the server, the drawing geometry, the
+//!   endpoints). Answers are the analysis library's JSON objects (`nimlab_analysis::json`), the same
+//!   as the command line's `--json` and Python's. Every request's work is bounded by the engine's limits, by a
 //!   request-time limit and by a cap on concurrent computations; bad input gets HTTP 400 and a JSON
 //!   error, and no input makes the server panic.
 

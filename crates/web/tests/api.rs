@@ -172,7 +172,10 @@ fn outcome_and_explain() {
     assert_eq!(v["play"], "normal");
     assert_eq!(v["position"]["entries"], serde_json::json!([1, 2, 3, 4, 5]));
     assert!(v["in_words"].as_str().unwrap().contains("wins"));
-    assert!(v["explanation"]["id"].is_string(), "{v}");
+    // The explanation object is the analysis library's, as `nimlab explain --json` and Python give it.
+    assert_eq!(v["explanation"]["method"], "cn-5-3", "{v}");
+    assert_eq!(v["answer"]["explanation"], v["explanation"], "{v}");
+    assert_eq!(v["answer"]["position"], serde_json::json!([1, 2, 3, 4, 5]));
     let v = ok("/api/outcome", &[CN53, ("position", "(1 2 0 2 1)")]);
     assert_eq!(v["outcome"], "P");
     let v = ok("/api/outcome", &[CN53, ("position", "0,0,0,0,0")]);
@@ -248,7 +251,8 @@ fn outcome_and_explain() {
         "/api/explain",
         &[("game", "CN(6,2)"), ("position", "1,2,3,1,2,3")],
     );
-    assert!(v["explanation"].is_null(), "{v}");
+    assert!(v["explanation"]["statement"].is_null(), "{v}");
+    assert!(v["explanation"]["reason"].is_string(), "{v}");
     assert!(
         v["text"].as_str().unwrap().contains("no proven result"),
         "{v}"
@@ -263,9 +267,17 @@ fn moves_and_hints() {
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len() as u64, v["count"].as_u64().unwrap());
     assert!(moves.len() > 50);
-    assert_eq!(moves[0]["winning"], true);
-    assert_eq!(moves[0]["grundy"], 0);
-    assert_eq!(moves[2]["winning"], false);
+    // A neutral order: sorted by position, so that nothing in it tells the winning moves (which the
+    // page must not reveal with hints off).
+    let entries: Vec<Vec<u64>> = moves
+        .iter()
+        .map(|m| serde_json::from_value(m["to"]["entries"].clone()).unwrap())
+        .collect();
+    assert!(entries.windows(2).all(|w| w[0] < w[1]), "{entries:?}");
+    let winning: Vec<&Value> = moves.iter().filter(|m| m["winning"] == true).collect();
+    assert_eq!(winning.len(), 2);
+    assert!(winning.iter().all(|m| m["grundy"] == 0));
+    assert_ne!(moves[0]["winning"], true, "{v}");
     let v = ok("/api/moves", &[CN53, ("position", "0,0,0,0,0")]);
     assert_eq!(v["count"], 0);
     let v = ok(
@@ -580,4 +592,80 @@ fn moves_with_too_many_options_lists_the_winning_ones() {
     let v = ok("/api/moves", &[("game", "nim"), ("position", "1,2")]);
     assert_eq!(v["all_options"], true, "{v}");
     assert_eq!(v["count"], 3, "{v}");
+}
+
+/// `/api/answer`, `/api/sum` and `/api/theory` answer the analysis library's objects (the ones
+/// `nimlab ... --json` and Python give; crates/python/tests/test_one_answer.py compares the three
+/// front ends on 60 questions); the page's hints use the game's one notation.
+#[test]
+fn library_objects_and_one_notation() {
+    // Bouton: 3 xor 5 xor 7 = 1; every heap can be lowered to make the XOR 0. Sorted by position.
+    let v = ok(
+        "/api/answer",
+        &[("ask", "moves"), ("game", "nim"), ("position", "3,5,7")],
+    );
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([[2, 5, 7], [3, 4, 7], [3, 5, 6]])
+    );
+    assert_eq!(v["winning_moves_complete"], true);
+    assert_eq!(v["moves_method"], "bouton");
+    assert_eq!(v["position"], serde_json::json!([3, 5, 7]));
+    for key in [
+        "grundy",
+        "grundy_method",
+        "grundy_note",
+        "remoteness",
+        "suspense",
+    ] {
+        assert!(v.get(key).is_some(), "{key} in {v}");
+    }
+    let v = ok(
+        "/api/answer",
+        &[
+            ("ask", "grundy"),
+            ("game", "CN(6,3)"),
+            ("position", "3,1,2,1,3,2"),
+        ],
+    );
+    assert!(
+        v["grundy"].is_u64() && v["grundy_method"].is_string(),
+        "{v}"
+    );
+    fails(
+        "/api/answer",
+        &[("ask", "everything"), ("game", "nim"), ("position", "1")],
+        400,
+        "bad_request",
+    );
+    fails(
+        "/api/answer",
+        &[
+            ("ask", "grundy"),
+            ("game", "nim"),
+            ("position", "1"),
+            ("misere", "true"),
+        ],
+        400,
+        "bad_request",
+    );
+    // Proposition 3 of Ferguson's paper gives ET(2)(31,54) the value 6; nim(5) is worth 5.
+    let v = ok("/api/sum", &[("sum", "nim[5] + ET(2)[31,54]")]);
+    assert_eq!(v["grundy"], 5 ^ 6);
+    assert_eq!(v["method"], "xor of the components' Grundy values");
+    fails("/api/sum", &[("sum", "nim[5] + nope[1]")], 400, "bad_game");
+    let v = ok("/api/theory", &[("game", "CN(7,4)")]);
+    assert!(v.as_array().unwrap().iter().any(|t| t["id"] == "cn-7-4"));
+    fails("/api/theory", &[("game", "nope")], 400, "bad_game");
+
+    // A chip game's hint and moves in Ferguson's notation, the notation of the page.
+    let er = [("game", "ER(7)"), ("position", "1^5 2 10")];
+    let v = ok("/api/hint", &er);
+    let text = v["text"].as_str().unwrap();
+    assert!(text.contains("1^7") && !text.contains("(1,"), "{text}");
+    let v = ok("/api/moves", &er);
+    for m in v["moves"].as_array().unwrap() {
+        assert_eq!(m["to"]["display"], m["to"]["notation"], "{m}");
+        assert!(!m["to"]["notation"].as_str().unwrap().contains(','), "{m}");
+    }
 }

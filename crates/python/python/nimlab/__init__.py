@@ -31,7 +31,10 @@ import numpy as np
 from . import _nimlab
 from ._nimlab import TooLarge
 
+__version__: str = _nimlab.__version__
+
 __all__ = [
+    "__version__",
     "Game",
     "Moves",
     "Option",
@@ -245,8 +248,10 @@ class Game:
         """The position ``p``, validated, as a tuple."""
         return tuple(self._g.parse(_arg(p)))
 
-    def format(self, p: PositionLike, power: bool = False) -> str:
-        """``p`` in the game's notation (``power=True``: chip games in Ferguson's notation)."""
+    def format(self, p: PositionLike, power: bool = True) -> str:
+        """``p`` in the game's one notation: chip games in Ferguson's ``1^3 2 5`` (as on the web page
+        and in the command line's answers to that notation), the others as a tuple. ``power=False``:
+        chip games as a tuple too."""
         return self._g.format(_arg(p), power)
 
     def position(self, p: PositionLike) -> "Position":
@@ -266,17 +271,24 @@ class Game:
         remoteness: bool = False,
         explain: bool = False,
     ) -> Dict[str, Any]:
-        """Everything asked about ``p`` at once, as a dict with the keys of ``nimlab outcome|grundy|
-        moves --json`` (each part with the method that decided it)."""
+        """Everything asked about ``p`` at once, as a dict: the object ``nimlab outcome|grundy|moves|
+        explain --json`` prints and the web API's ``/api/answer`` answers (each part with the method
+        that decided it). Without ``grundy=True`` the Grundy value is given only when it comes cheaply
+        (a theorem, the store, or a computation estimated well under a second); otherwise
+        ``grundy`` is None and ``grundy_note`` says what it would cost: ask ``g.grundy(p)``."""
         text = self._g.analyse(_arg(p), misere, grundy, moves, options, remoteness, explain)
         return _tuples(json.loads(text))
 
     def outcome(self, p: PositionLike, misere: bool = False) -> str:
-        """``"P"`` (the previous player wins) or ``"N"`` (the player to move wins)."""
-        return self.analyse(p, misere)["outcome"]
+        """``"P"`` (the previous player wins) or ``"N"`` (the player to move wins), in the time of
+        the method that decides it (``analyse(p)`` adds a cheap Grundy value and remoteness)."""
+        text = self._g.analyse(_arg(p), misere, False, False, False, False, False, True)
+        return json.loads(text)["outcome"]
 
     def grundy(self, p: PositionLike) -> int:
-        """The Sprague-Grundy value (normal play)."""
+        """The Sprague-Grundy value (normal play), by the cheapest exact method (a theorem, the
+        store, a Grundy table of the smallest box that holds ``p``, or the search). A value computed
+        once is remembered by this game: asking again does not repeat the work."""
         return self.analyse(p, grundy=True)["grundy"]
 
     def moves(self, p: PositionLike, misere: bool = False) -> Moves:
@@ -304,6 +316,8 @@ class Game:
         lines = [f"{self.id} {self.format(p)}: {a['outcome']} ({a['play']} play)", e.get("reason", "")]
         if e.get("family"):
             lines.append(f"family: {e['family']}")
+        if e.get("winning_move"):
+            lines.append(f"winning move: -> {self.format(e['winning_move'])}")
         if e.get("statement"):
             lines.append(f"result: {e['statement']}")
         lines.append(f"method: {e.get('method', a['method'])}" + (f" ({e['source']})" if e.get("source") else ""))
@@ -319,6 +333,7 @@ class Game:
         grundy: bool = False,
         method: str = "auto",
         progress: Any = True,
+        ordered: bool = False,
     ) -> Union[PTable, GrundyValues, GrundyTable]:
         """Every P-position of a bounded set, as ``nimlab table`` computes it (the engine where it
         applies, the store before and after).
@@ -326,10 +341,12 @@ class Game:
         P-sets: a :class:`PTable` of shape (listed positions, n). ``grundy=True``: the value of every
         position; for a box with one length a :class:`GrundyValues` array of shape (max+1,)*n (SCN
         and chip games: a :class:`GrundyTable`). ``progress``: a bar (True), none (False), or a
-        callable ``f(done, total)``.
+        callable ``f(done, total)``. ``ordered=True``: every ordered P-position of the box (every
+        rotation and reflection of a circle, every order of heaps; ``info["count"]`` rows) instead of
+        the least tuple of each symmetry class. A negative bound is a ``ValueError``.
         """
         head_text, data = self._g.table(
-            max, max_sum, heaps, misere, grundy, method, self.limit, _progress_callback(progress)
+            max, max_sum, heaps, misere, grundy, method, self.limit, _progress_callback(progress), ordered
         )
         head = json.loads(head_text)
         width = head["width"]
@@ -379,7 +396,9 @@ class Position:
         self.p = p
 
     def __repr__(self) -> str:
-        return f"{self.game.id}{self.game.format(self.p)}"
+        shown = self.game.format(self.p)
+        # Tuples print as CN(7,4)(1,2,...); Ferguson's notation in brackets: ER(7)[1^5 2 10].
+        return f"{self.game.id}{shown}" if shown.startswith("(") else f"{self.game.id}[{shown}]"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and other.game.id == self.game.id and other.p == self.p

@@ -6,6 +6,8 @@ import numpy as np
 
 PositionLike = Union[str, Sequence[int], np.ndarray]
 
+__version__: str
+
 class TooLarge(ValueError): ...
 
 class Moves(List[Tuple[int, ...]]):
@@ -78,6 +80,7 @@ class Game:
         grundy: bool = ...,
         method: str = ...,
         progress: Union[bool, None, Callable[[int, int], None]] = ...,
+        ordered: bool = ...,
     ) -> Union[PTable, GrundyValues, GrundyTable]: ...
     def _repr_html_(self) -> str: ...
 

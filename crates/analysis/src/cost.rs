@@ -1,0 +1,110 @@
+//! The cost model: estimated seconds of each exact way to find a Grundy value, so that `grundy` takes
+//! the cheapest and `outcome` shows a value only when one comes cheaply.
+//!
+//! Two computations find a Grundy value nobody stored or proved:
+//!
+//! - the search, from the solver's estimate of option visits ([`Solver::work_estimate`], an upper
+//!   bound: positions below × options each);
+//! - a Grundy table of the smallest box `[0..max p]^len` that holds the position, by the tables
+//!   engine ([`nimlab_tables::grundy`]), where the engine covers the game (window and face games:
+//!   CN, Nim, Moore's Nim, complexes): about one word operation per (position, face entry).
+//!
+//! The constants were measured on the development machine (2 cores; docs/benchmarks.md, "Grundy:
+//! search or table"): the search visits roughly 2·10^8 estimated options per second, the engine
+//! does about 2·10^8 (position, face entry) steps per second.
+
+use nimlab_core::{Game, Solver};
+use nimlab_tables::pset::{self, Rules};
+
+/// Seconds per estimated option visit of the search.
+pub const SEARCH_SECONDS_PER_VISIT: f64 = 5e-9;
+/// Seconds per (position, face entry) step of the Grundy engine.
+pub const TABLE_SECONDS_PER_STEP: f64 = 5e-9;
+/// A computation estimated at most this long is "cheap": `outcome` and the web page's values show
+/// its Grundy value without being asked (well under a second). At this size a search fits the web
+/// server's budget (2·10^7 visits) and a Grundy table its box limit, so that whether a value is
+/// cheap does not depend on the front end.
+pub const CHEAP_SECONDS: f64 = 0.1;
+
+/// One exact way to compute a Grundy value, with its estimated cost.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Route {
+    /// Exhaustive search: `visits` estimated option visits.
+    Search { visits: f64 },
+    /// A Grundy table of `[0..hi]^len` by the engine with these faces.
+    Table {
+        hi: u64,
+        len: usize,
+        faces: Vec<Vec<usize>>,
+        positions: f64,
+    },
+}
+
+impl Route {
+    /// Estimated seconds.
+    pub fn seconds(&self) -> f64 {
+        match self {
+            Route::Search { visits } => visits * SEARCH_SECONDS_PER_VISIT,
+            Route::Table {
+                faces, positions, ..
+            } => {
+                let per: usize = faces.iter().map(|f| f.len()).sum();
+                positions * per.max(1) as f64 * TABLE_SECONDS_PER_STEP
+            }
+        }
+    }
+
+    /// How it is named in answers.
+    pub fn method(&self) -> crate::Method {
+        match self {
+            Route::Search { .. } => crate::Method::Search,
+            Route::Table { hi, len, .. } => crate::Method::GrundyTable { hi: *hi, len: *len },
+        }
+    }
+}
+
+/// The Grundy table route for `p`, when the engine covers the smallest box that holds it and the box
+/// has at most `max_positions` positions.
+pub fn table_route(game: &dyn Game, p: &[u64], max_positions: f64) -> Option<Route> {
+    let hi = p.iter().copied().max()?;
+    let len = p.len();
+    let d = game.table_domain(hi, Some(len)).ok()?;
+    if d.lengths != [len] || d.lo != 0 || d.hi != hi {
+        return None;
+    }
+    let positions = d.size_f64();
+    if positions > max_positions {
+        return None;
+    }
+    match pset::rules_for(game, &d)? {
+        Rules::Windows { m, windows } if m == len => Some(Route::Table {
+            hi,
+            len,
+            faces: windows,
+            positions,
+        }),
+        _ => None,
+    }
+}
+
+/// The search route for `p`.
+pub fn search_route(solver: &Solver, p: &[u64]) -> Route {
+    Route::Search {
+        visits: solver.work_estimate(p, false),
+    }
+}
+
+/// The Grundy value of `p` read from a table of `[0..hi]^len` in the engine's order (lexicographic).
+pub fn table_value(values: &[u16], hi: u64, p: &[u64]) -> Option<u64> {
+    let r = hi.checked_add(1)?;
+    let mut idx: u64 = 0;
+    for &x in p {
+        if x > hi {
+            return None;
+        }
+        idx = idx.checked_mul(r)?.checked_add(x)?;
+    }
+    values
+        .get(usize::try_from(idx).ok()?)
+        .map(|&v| u64::from(v))
+}

@@ -1,0 +1,399 @@
+//! The endpoints. Every answer about a position is the analysis library's object
+//! ([`nimlab_analysis::Analysis::to_json`], under `answer` on the page's endpoints); the page's
+//! endpoints add what the page shows: the position in the game's one notation (`position`:
+//! entries, text, display, notation), the outcome in words, the method in words (`method_text`).
+
+use super::draw::{drawing, graph_json};
+use super::server::{compute, load, params, play_of, required, Answer, ApiError, Params};
+use super::AppState;
+use axum::extract::State;
+use axum::Json;
+use nimlab_analysis::play::{self as engine, rng_from_time};
+use nimlab_analysis::{Analysis, Analyzer, Remoteness, Want};
+use nimlab_core::{Error, Game, Play, Rng};
+use serde_json::{json, Value};
+
+/// A position as the page shows it: the entries as numbers (exact below 2^53), as the game's text
+/// (what the API takes back), and in the game's one notation (`notation`: Ferguson's `1^3 2 5` for
+/// chip games, the tuple for the others; `display` is the same).
+fn pos_json(game: &dyn Game, p: &[u64]) -> Value {
+    let shown = game.format_like(p, "^");
+    json!({
+        "entries": p,
+        "text": p.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(","),
+        "display": shown,
+        "notation": shown,
+    })
+}
+
+/// Positions in the game's one notation, separated by two spaces.
+fn listed(game: &dyn Game, ps: &[Vec<u64>]) -> String {
+    ps.iter()
+        .map(|q| game.format_like(q, "^"))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+fn outcome_words(a: &Analysis) -> String {
+    if a.terminal {
+        match a.play {
+            Play::Normal => "no move is left: the player to move has lost".into(),
+            Play::Misere => "no move is left: the player to move has won (misère play)".into(),
+        }
+    } else {
+        a.outcome.in_words().into()
+    }
+}
+
+/// The value of a position as the page shows it (shared by outcome, move and computer): the
+/// outcome, a Grundy value when it comes cheaply, remoteness when a full search is small, the
+/// explanation.
+fn value_json(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<Value, ApiError> {
+    let a = an.analyse(
+        game,
+        p,
+        play,
+        Want {
+            grundy_if_cheap: true,
+            remoteness: Remoteness::IfSmall,
+            explain: true,
+            ..Want::default()
+        },
+    )?;
+    Ok(json!({
+        "game": game.id(),
+        "play": play.name(),
+        "position": pos_json(game, p),
+        "outcome": a.outcome.to_string(),
+        "in_words": outcome_words(&a),
+        "grundy": a.grundy,
+        "remoteness": a.remoteness,
+        "method": a.method.to_json(),
+        "method_text": a.method.to_string(),
+        "terminal": a.terminal,
+        "explanation": a.explanation.as_ref().map(|e| e.to_json()),
+        "answer": a.to_json(),
+    }))
+}
+
+pub(crate) async fn games(q: Params) -> Answer {
+    params(q, &[])?;
+    Ok(Json(json!({
+        "games": nimlab_analysis::json::catalogue(),
+        "presets": nimlab_games::registry::presets(),
+    })))
+}
+
+pub(crate) async fn theory(q: Params) -> Answer {
+    let map = params(q, &["game"])?;
+    Ok(Json(nimlab_analysis::json::theory_of(
+        map.get("game").map(|s| s.as_str()),
+    )?))
+}
+
+pub(crate) async fn game_info(q: Params) -> Answer {
+    let map = params(q, &["game"])?;
+    let game = engine::load_game(required(&map, "game")?)?;
+    let graph = graph_json(game.as_ref());
+    let (drawing, window) = drawing(game.as_ref());
+    Ok(Json(json!({
+        "game": game.id(),
+        "rules": game.rules(),
+        "drawing": if graph.is_some() { "graph" } else { drawing },
+        "window": window,
+        "graph": graph,
+    })))
+}
+
+pub(crate) async fn random(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &["game", "seed"])?;
+    let game = engine::load_game(required(&map, "game")?)?;
+    let mut rng = match map.get("seed") {
+        None => rng_from_time(),
+        Some(s) => Rng::new(
+            s.parse()
+                .map_err(|_| ApiError::bad("seed must be a non-negative integer"))?,
+        ),
+    };
+    let s2 = s.clone();
+    compute(&s, move || {
+        let p = engine::random_position(&s2.analyzer, game.as_ref(), &mut rng)?;
+        Ok(Json(
+            json!({"game": game.id(), "position": pos_json(game.as_ref(), &p)}),
+        ))
+    })
+    .await
+}
+
+const POSITION_PARAMS: [&str; 3] = ["game", "position", "misere"];
+
+pub(crate) async fn outcome(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    let an = s.analyzer.clone();
+    compute(&s, move || {
+        Ok(Json(value_json(&an, game.as_ref(), &p, play)?))
+    })
+    .await
+}
+
+/// `/api/answer`: the analysis object of `nimlab outcome|grundy|moves [--all]|explain --json`.
+pub(crate) async fn answer(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &["ask", "game", "position", "misere"])?;
+    let play = play_of(&map)?;
+    let want = match required(&map, "ask")? {
+        "outcome" => Want::outcome(),
+        "grundy" => Want::grundy(),
+        "moves" => Want::moves(),
+        "options" => Want::options(),
+        "explain" => Want::explain(),
+        other => {
+            return Err(ApiError::bad(format!(
+                "ask must be outcome, grundy, moves, options or explain, got '{}'",
+                other.chars().take(20).collect::<String>()
+            )))
+        }
+    };
+    if want.grundy && play == Play::Misere {
+        return Err(Error::Unsupported(
+            "Grundy values are defined for normal play; drop misere".into(),
+        )
+        .into());
+    }
+    let game = nimlab_games::parse_game(required(&map, "game")?)?;
+    let p = engine::load_position(game.as_ref(), required(&map, "position")?)?;
+    let an = s.analyzer.clone();
+    compute(&s, move || {
+        Ok(Json(an.analyse(game.as_ref(), &p, play, want)?.to_json()))
+    })
+    .await
+}
+
+/// `/api/sum`: the object of `nimlab outcome|moves SUM --json`.
+pub(crate) async fn sum(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &["sum", "misere", "moves"])?;
+    let play = play_of(&map)?;
+    let spec = required(&map, "sum")?.to_string();
+    if spec.len() > 4096 {
+        return Err(ApiError::bad("sum text too long"));
+    }
+    let moves = match map.get("moves").map(|s| s.as_str()) {
+        None | Some("") | Some("0") | Some("false") => false,
+        Some("1") | Some("true") => true,
+        Some(_) => return Err(ApiError::bad("moves must be true or false")),
+    };
+    let an = s.analyzer.clone();
+    compute(&s, move || {
+        Ok(Json(nimlab_analysis::sums::analyse_spec(
+            &an, &spec, play, moves,
+        )?))
+    })
+    .await
+}
+
+pub(crate) async fn moves(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    let an = s.analyzer.clone();
+    compute(&s, move || {
+        let g = game.as_ref();
+        let a = match engine::moves(&an, g, &p, play) {
+            Ok(a) => a,
+            // Too many options to list them all with their values (Nim with heaps of 10^6): answer
+            // the winning moves alone, which a theorem or the chain finds without listing options.
+            Err(Error::TooLarge(why)) => return winning_only(&an, g, &p, play, &why),
+            Err(e) => return Err(e.into()),
+        };
+        let list = a.options.clone().unwrap_or_default();
+        let winning = list.iter().filter(|m| m.outcome.is_p()).count();
+        // In the options' neutral order (sorted by position), never winning moves first.
+        let moves: Vec<Value> = list
+            .iter()
+            .map(|m| {
+                json!({
+                    "to": pos_json(g, &m.to), "winning": m.outcome.is_p(),
+                    "grundy": m.grundy, "remoteness": m.remoteness,
+                })
+            })
+            .collect();
+        Ok(Json(json!({
+            "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
+            "count": moves.len(), "winning_count": winning, "moves": moves,
+            "method": a.moves_method.as_ref().map(|m| m.to_json()),
+            "all_options": true, "winning_moves_complete": true,
+            "answer": a.to_json(),
+        })))
+    })
+    .await
+}
+
+/// The answer of `/api/moves` when the options are too many to list: the winning moves only, with
+/// whether they are all of them, and why the other options are missing.
+fn winning_only(an: &Analyzer, g: &dyn Game, p: &[u64], play: Play, why: &str) -> Answer {
+    let a = an.analyse(
+        g,
+        p,
+        play,
+        Want {
+            moves: true,
+            ..Want::default()
+        },
+    )?;
+    let moves: Vec<Value> = a
+        .winning_moves
+        .iter()
+        .flatten()
+        .map(|q| {
+            // A winning move's target is a P-position: Grundy value 0 in normal play.
+            let grundy = (play == Play::Normal).then_some(0);
+            json!({"to": pos_json(g, q), "winning": true, "grundy": grundy, "remoteness": null})
+        })
+        .collect();
+    Ok(Json(json!({
+        "game": g.id(), "play": play.name(), "position": pos_json(g, p),
+        "count": null, "winning_count": moves.len(), "moves": moves,
+        "method": a.moves_method.as_ref().map(|m| m.to_json()), "all_options": false,
+        "winning_moves_complete": a.winning_moves_complete,
+        "note": format!("only the winning moves are listed: {why}"),
+        "answer": a.to_json(),
+    })))
+}
+
+pub(crate) async fn hint(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    let an = s.analyzer.clone();
+    compute(&s, move || {
+        let g = game.as_ref();
+        let a = an.analyse(
+            g,
+            &p,
+            play,
+            Want {
+                moves: true,
+                ..Want::default()
+            },
+        )?;
+        let w = a.winning_moves.clone().unwrap_or_default();
+        let complete = a.winning_moves_complete;
+        let plural = if w.len() == 1 { "" } else { "s" };
+        let text = if a.terminal {
+            "the game is over".to_string()
+        } else if w.is_empty() {
+            "no winning move exists: every move leaves your opponent a winning position".to_string()
+        } else if !complete {
+            format!(
+                "winning move{plural} constructed by a proven result; the list may be partial (the position is too large to search for others): {}",
+                listed(g, &w)
+            )
+        } else {
+            format!("winning move{plural}: {}", listed(g, &w))
+        };
+        Ok(Json(json!({
+            "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
+            "exists": !w.is_empty(),
+            "complete": complete,
+            "winning_moves_complete": complete,
+            "method": a.moves_method.as_ref().map(|m| m.to_json()),
+            "winning_moves": w.iter().map(|q| pos_json(g, q)).collect::<Vec<_>>(),
+            "text": text,
+            "answer": a.to_json(),
+        })))
+    })
+    .await
+}
+
+pub(crate) async fn play_move(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &["game", "position", "to", "misere"])?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    let to_text = required(&map, "to")?.to_string();
+    if to_text.len() > 4096 {
+        return Err(ApiError::bad("position text too long"));
+    }
+    let an = s.analyzer.clone();
+    compute(&s, move || {
+        let g = game.as_ref();
+        if g.is_terminal(&p)? {
+            return Err(Error::Unsupported("the game is over: no move is left".into()).into());
+        }
+        // Games whose moves have a structure accept the position written with emptied piles as zeros.
+        let to = match g.move_structure(p.len()) {
+            Some(_) => nimlab_core::position::parse_list(&to_text)?,
+            None => g.parse_position(&to_text)?,
+        };
+        let to = engine::legal_move(&an, g, &p, &to)?;
+        let mut v = value_json(&an, g, &to, play)?;
+        // The mover wins with perfect play exactly when the position reached is a P-position.
+        v["winning"] = json!(v["outcome"] == "P");
+        v["from"] = pos_json(g, &p);
+        Ok(Json(v))
+    })
+    .await
+}
+
+pub(crate) async fn computer(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    let an = s.analyzer.clone();
+    compute(&s, move || {
+        let g = game.as_ref();
+        if g.is_terminal(&p)? {
+            return Err(Error::Unsupported("the game is over: no move is left".into()).into());
+        }
+        let c = engine::computer_move(&an, g, &p, play)?;
+        let mut v = value_json(&an, g, &c.to, play)?;
+        v["winning"] = json!(c.winning);
+        v["why"] = json!(c.why);
+        v["from"] = pos_json(g, &p);
+        Ok(Json(v))
+    })
+    .await
+}
+
+pub(crate) async fn explain(State(s): State<AppState>, q: Params) -> Answer {
+    let map = params(q, &POSITION_PARAMS)?;
+    let play = play_of(&map)?;
+    let (game, p) = load(&map)?;
+    let an = s.analyzer.clone();
+    compute(&s, move || {
+        let g = game.as_ref();
+        let a = an.analyse(
+            g,
+            &p,
+            play,
+            Want {
+                explain: true,
+                ..Want::default()
+            },
+        )?;
+        let e = a.explanation.clone().expect("an explanation was asked for");
+        let text = match (&e.statement, &e.source) {
+            (Some(st), Some(src)) => {
+                format!(
+                    "{}: {st} (source: {src}) — here: {}",
+                    e.method.id(),
+                    e.reason
+                )
+            }
+            _ => format!(
+                "no proven result covers {} in {} play; nimlab answers it by {}: {}",
+                g.id(),
+                play.name(),
+                e.method,
+                e.reason
+            ),
+        };
+        Ok(Json(json!({
+            "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
+            "method": a.method.to_json(),
+            "explanation": e.to_json(), "text": text,
+            "answer": a.to_json(),
+        })))
+    })
+    .await
+}

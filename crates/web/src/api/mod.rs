@@ -1,0 +1,149 @@
+//! The HTTP server: the page and the JSON API (every endpoint is a GET with query parameters).
+//!
+//! [`server`] holds what every request needs (parameters, errors, the bounded computation slots),
+//! [`draw`] the geometry the page draws a game with, [`handlers`] the endpoints. The answers' JSON is
+//! built by the analysis library ([`nimlab_analysis::json`]): `/api/answer`, `/api/sum`,
+//! `/api/theory` and `/api/games` answer exactly the objects of the command line's `--json` and of
+//! Python; the page's own endpoints add what the page shows (the position in the game's notation,
+//! the outcome in words, the method in words) around the same parts.
+//!
+//! | endpoint | parameters | answer |
+//! |---|---|---|
+//! | `/api/games` | — | the catalogue (`games`, as `nimlab games --json`) and the preset games of the page |
+//! | `/api/game` | `game` | id, rules and how the page draws it (`drawing`, `window`; for complexes `graph`: vertices, edges or step chords, shaded faces, facets) |
+//! | `/api/random` | `game`, `seed`? | a random starting position |
+//! | `/api/outcome` | `game`, `position`, `misere`? | outcome in words, Grundy value, remoteness, method, explanation |
+//! | `/api/moves` | `game`, `position`, `misere`? | every option with its value (winning first) |
+//! | `/api/hint` | `game`, `position`, `misere`? | the winning moves, or that none exists |
+//! | `/api/move` | `game`, `position`, `to`, `misere`? | checks a player's move and values the position reached |
+//! | `/api/computer` | `game`, `position`, `misere`? | the perfect opponent's move |
+//! | `/api/explain` | `game`, `position`, `misere`? | the proven result that decides the position, if any |
+//! | `/api/answer` | `ask` (`outcome`, `grundy`, `moves`, `options`, `explain`), `game`, `position`, `misere`? | the analysis object of `nimlab outcome|grundy|moves [--all]|explain --json` |
+//! | `/api/sum` | `sum` (`G[p] + H[q]`), `misere`?, `moves`? | the sum object of `nimlab outcome|moves SUM --json` |
+//! | `/api/theory` | `game`? | the proven results, as `nimlab theory [GAME] --json` |
+//!
+//! Errors are JSON objects `{"error": message, "kind": kind}`: HTTP 400 for bad input (`bad_request`,
+//! `bad_game`, `bad_position`, `illegal_move`, `game_over`), 422 for a position too large to search
+//! here (`too_large`), 503 when the server is busy or a computation ran past the request-time limit
+//! (`busy`, `timeout`), 500 if a computation failed unexpectedly (`internal`), 404 for unknown paths.
+
+mod draw;
+mod handlers;
+mod server;
+
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use nimlab_analysis::{Analyzer, Limits, StoreHandle};
+pub use server::ApiError;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+pub use draw::graph_json;
+
+const INDEX_HTML: &str = include_str!("../../assets/index.html");
+const APP_JS: &str = include_str!("../../assets/app.js");
+const STYLE_CSS: &str = include_str!("../../assets/style.css");
+
+/// Longest a computation may run before the request is answered with a timeout.
+const REQUEST_TIME: Duration = Duration::from_secs(10);
+/// Longest a request waits for a free computation slot.
+const QUEUE_TIME: Duration = Duration::from_secs(5);
+/// Computations that may run at once.
+const CONCURRENT: usize = 2;
+
+#[derive(Clone)]
+pub(crate) struct AppState {
+    pub(crate) slots: Arc<Semaphore>,
+    pub(crate) analyzer: Arc<Analyzer>,
+}
+
+/// The page and the API, answering through an analyzer that reads the store at `store` (solved
+/// tables answer positions inside their boxes) or none.
+pub fn router_with(store: StoreHandle) -> Router {
+    let state = AppState {
+        slots: Arc::new(Semaphore::new(CONCURRENT)),
+        analyzer: Arc::new(Analyzer::new(store, Limits::WEB)),
+    };
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+        )
+        .route("/api/games", get(handlers::games))
+        .route("/api/game", get(handlers::game_info))
+        .route("/api/random", get(handlers::random))
+        .route("/api/outcome", get(handlers::outcome))
+        .route("/api/moves", get(handlers::moves))
+        .route("/api/hint", get(handlers::hint))
+        .route("/api/move", get(handlers::play_move))
+        .route("/api/computer", get(handlers::computer))
+        .route("/api/explain", get(handlers::explain))
+        .route("/api/answer", get(handlers::answer))
+        .route("/api/sum", get(handlers::sum))
+        .route("/api/theory", get(handlers::theory))
+        .fallback(|| async {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "no such page or endpoint",
+            )
+        })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "only GET is served here",
+            )
+        })
+        .with_state(state)
+}
+
+/// The page and the API, without a store.
+pub fn router() -> Router {
+    router_with(StoreHandle::none())
+}
+
+/// Serves the page on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, store: StoreHandle) -> std::io::Result<()> {
+    axum::serve(listener, router_with(store)).await
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `nimlab serve`: binds `bind:port` (port 0 picks a free port), prints the address on stdout and
+/// serves until the process is stopped.
+pub fn run(bind: &str, port: u16, store: StoreHandle) -> std::io::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(8)
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind((bind, port)).await?;
+        let addr = listener.local_addr()?;
+        println!("nimlab serve: listening on http://{addr}/ (Ctrl-C stops)");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        serve(listener, store).await
+    })
+}

@@ -1,0 +1,165 @@
+//! What every request needs: the query parameters (unknown and repeated names refused), errors as
+//! JSON objects with an HTTP status, and computations run off the async threads with a cap on how
+//! many run at once and a request-time limit.
+
+use super::{AppState, QUEUE_TIME, REQUEST_TIME};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::Query;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use nimlab_analysis::play as engine;
+use nimlab_core::{Error, Game, Play, Pos};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// An error answer: status and a JSON body `{"error", "kind"}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    kind: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    pub(crate) fn new(
+        status: StatusCode,
+        kind: &'static str,
+        message: impl Into<String>,
+    ) -> ApiError {
+        ApiError {
+            status,
+            kind,
+            message: message.into(),
+        }
+    }
+    pub(crate) fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> ApiError {
+        let (status, kind) = match &e {
+            Error::BadGame(_) => (StatusCode::BAD_REQUEST, "bad_game"),
+            Error::BadPosition(m) if m.starts_with("illegal move") => {
+                (StatusCode::BAD_REQUEST, "illegal_move")
+            }
+            Error::BadPosition(_) => (StatusCode::BAD_REQUEST, "bad_position"),
+            Error::Unsupported(m) if m.starts_with("the game is over") => {
+                (StatusCode::BAD_REQUEST, "game_over")
+            }
+            Error::Unsupported(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            Error::TooLarge(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_large"),
+            Error::Script(_) => (StatusCode::BAD_REQUEST, "bad_game"),
+            Error::Interrupted | Error::Io { .. } | Error::Store { .. } => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+            }
+        };
+        ApiError::new(status, kind, e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(json!({"error": self.message, "kind": self.kind})),
+        )
+            .into_response()
+    }
+}
+
+pub(crate) type Params = Result<Query<Vec<(String, String)>>, QueryRejection>;
+pub(crate) type Answer = Result<Json<Value>, ApiError>;
+
+/// The query parameters, refusing unknown names (a typo should not be silently ignored) and repeated
+/// ones (which of two values was meant is not ours to guess).
+pub(crate) fn params(q: Params, allowed: &[&str]) -> Result<HashMap<String, String>, ApiError> {
+    let Query(pairs) = q.map_err(|e| ApiError::bad(format!("bad query string: {e}")))?;
+    let mut map = HashMap::new();
+    for (k, v) in pairs {
+        let shown = k.chars().take(40).collect::<String>();
+        if !allowed.contains(&k.as_str()) {
+            return Err(ApiError::bad(if allowed.is_empty() {
+                format!("unknown parameter '{shown}'; this endpoint takes no parameters")
+            } else {
+                format!(
+                    "unknown parameter '{shown}'; this endpoint takes: {}",
+                    allowed.join(", ")
+                )
+            }));
+        }
+        if map.insert(k, v).is_some() {
+            return Err(ApiError::bad(format!(
+                "parameter '{shown}' is given more than once"
+            )));
+        }
+    }
+    Ok(map)
+}
+
+pub(crate) fn required<'a>(
+    map: &'a HashMap<String, String>,
+    name: &str,
+) -> Result<&'a str, ApiError> {
+    map.get(name)
+        .map(|s| s.as_str())
+        .ok_or_else(|| ApiError::bad(format!("missing parameter '{name}'")))
+}
+
+pub(crate) fn play_of(map: &HashMap<String, String>) -> Result<Play, ApiError> {
+    match map.get("misere").map(|s| s.as_str()) {
+        None | Some("") | Some("0") | Some("false") => Ok(Play::Normal),
+        Some("1") | Some("true") => Ok(Play::Misere),
+        Some(other) => Err(ApiError::bad(format!(
+            "misere must be true or false, got '{}'",
+            other.chars().take(20).collect::<String>()
+        ))),
+    }
+}
+
+/// Runs a computation off the async threads, with a cap on concurrent computations, a request-time
+/// limit, and panics turned into an error answer.
+pub(crate) async fn compute<F>(state: &AppState, f: F) -> Answer
+where
+    F: FnOnce() -> Answer + Send + 'static,
+{
+    let permit = match tokio::time::timeout(QUEUE_TIME, state.slots.clone().acquire_owned()).await {
+        Ok(Ok(p)) => p,
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "the server is busy; try again",
+            ))
+        }
+    };
+    let task = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+    });
+    match tokio::time::timeout(REQUEST_TIME, task).await {
+        Err(_) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "timeout",
+            format!(
+                "the computation ran past the {} s limit; try a smaller position",
+                REQUEST_TIME.as_secs()
+            ),
+        )),
+        Ok(Ok(Ok(answer))) => answer,
+        Ok(_) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the computation failed unexpectedly",
+        )),
+    }
+}
+
+/// The game and position of a request.
+pub(crate) fn load(map: &HashMap<String, String>) -> Result<(Box<dyn Game>, Pos), ApiError> {
+    let game = engine::load_game(required(map, "game")?)?;
+    let p = engine::load_position(game.as_ref(), required(map, "position")?)?;
+    Ok((game, p))
+}
