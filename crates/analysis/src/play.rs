@@ -151,7 +151,8 @@ pub fn computer_move(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> R
                     why: match o.remoteness {
                         Some(0) => "a winning move: it ends the game".into(),
                         Some(r) => format!(
-                            "a winning move, the quickest: the game ends within {r} more moves"
+                            "a winning move, the quickest: the game ends within {}",
+                            nimlab_core::plural_of(r, "more move", "more moves")
                         ),
                         None => format!(
                             "a winning move (to a P-position, by {})",
@@ -166,7 +167,7 @@ pub fn computer_move(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> R
                     to: o.to.clone(),
                     winning: false,
                     why: match o.remoteness {
-                        Some(r) => format!("no winning move exists; this one holds out longest ({r} more moves with perfect play)"),
+                        Some(r) => format!("no winning move exists; this one holds out longest ({} with perfect play)", nimlab_core::plural_of(r, "more move", "more moves")),
                         None => "no winning move exists; this one takes least".into(),
                     },
                 });

@@ -134,7 +134,11 @@ fn print_text(
     if w.is_empty() {
         println!("no winning move: every move leads to an N-position");
     } else if a.winning_moves_complete {
-        println!("winning moves ({}, all of them):", w.len());
+        if w.len() == 1 {
+            println!("winning move (the only one):");
+        } else {
+            println!("winning moves ({}, all of them):", w.len());
+        }
     } else {
         println!(
             "winning moves constructed by {} ({} shown; the list may be partial: the position is too large to check every option):",

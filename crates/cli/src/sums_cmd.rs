@@ -56,7 +56,11 @@ pub fn run(
         } else {
             let n = answer.winning_moves.len();
             if answer.winning_moves_complete {
-                println!("winning moves ({n}, all of them):");
+                if n == 1 {
+                    println!("winning move (the only one):");
+                } else {
+                    println!("winning moves ({n}, all of them):");
+                }
             } else {
                 println!(
                     "winning moves ({n} shown; the list may be partial: a component has too many options to check every one):"
