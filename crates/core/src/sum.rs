@@ -39,10 +39,12 @@ impl SumGame {
         let mut out = Vec::with_capacity(self.parts.len());
         let mut i = 0usize;
         for _ in 0..self.parts.len() {
-            let len = *p.get(i)? as usize;
-            let part = p.get(i + 1..i + 1 + len)?;
+            // A length past the end (even one near 2^64) is no encoding: checked, never wrapped.
+            let len = usize::try_from(*p.get(i)?).ok()?;
+            let end = (i + 1).checked_add(len)?;
+            let part = p.get(i + 1..end)?;
             out.push(part.to_vec());
-            i += 1 + len;
+            i = end;
         }
         (i == p.len()).then_some(out)
     }
@@ -131,5 +133,38 @@ impl Game for SumGame {
     }
     fn rules(&self) -> String {
         "A disjunctive sum: each move is made in exactly one component.".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A one-heap game for the encoding test (any game would do).
+    struct Heap;
+    impl Game for Heap {
+        fn id(&self) -> String {
+            "heap".into()
+        }
+        fn validate(&self, _p: &[u64]) -> Result<()> {
+            Ok(())
+        }
+        fn for_each_option(
+            &self,
+            _p: &[u64],
+            _f: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+        ) -> Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn decoding_refuses_lengths_past_the_end_without_wrapping() {
+        let g = SumGame::new(vec![Box::new(Heap), Box::new(Heap)]).unwrap();
+        let p = SumGame::encode(&[vec![3], vec![4, 5]]);
+        assert_eq!(g.decode(&p), Some(vec![vec![3], vec![4, 5]]));
+        for bad in [vec![u64::MAX, 1], vec![1, 3, u64::MAX - 1, 4], vec![2, 3]] {
+            assert_eq!(g.decode(&bad), None, "{bad:?}");
+        }
     }
 }
