@@ -286,3 +286,89 @@ fn automata_prove_xor_families_for_every_size() {
         "SCN",
     );
 }
+
+/// A constant that only a product can write, past what `i128` arithmetic holds exactly (about
+/// 2^128): refused in one line with exit 2 by both provers and by `verify`, never wrapped (a wrapped
+/// constant once made a false statement "proved").
+#[test]
+fn constants_past_the_exact_range_are_refused_in_one_line() {
+    let dir = TempDir::new("prove-big-constant");
+    let file = dir.write(
+        "big.toml",
+        "game = \"CN(2,1)\"\nreading = \"any\"\n[[family]]\nname = \"w\"\nrelations = [\"a = b\", \"a + 18446744073709551615 * (18446744073709551615) < b\"]\n",
+    );
+    let f = file.as_str();
+    fails(&["prove", "CN(2,1)", "--families", f], "2^100");
+    fails(
+        &["prove", "CN(2,1)", "--families", f, "--automata"],
+        "2^100",
+    );
+    fails(
+        &["verify", "CN(2,1)", "--families", f, "--max", "6"],
+        "2^100",
+    );
+    let nested = dir.write(
+        "nested.toml",
+        "game = \"CN(2,1)\"\nreading = \"any\"\n[[family]]\nname = \"w\"\nrelations = [\"a = b\", \"4294967296 * (4294967296 * (4294967296 * (4294967296 * a))) >= 0\"]\n",
+    );
+    fails(
+        &[
+            "prove",
+            "CN(2,1)",
+            "--families",
+            nested.as_str(),
+            "--automata",
+        ],
+        "2^100",
+    );
+}
+
+/// Large constants inside the exact range (2^99) are computed exactly: `prove` and `verify` agree on a
+/// true statement (always-true bound) and on a false one (an always-false bound empties the set).
+#[test]
+fn large_representable_constants_agree_between_prove_and_verify() {
+    if !have_z3("large_representable_constants_agree_between_prove_and_verify") {
+        return;
+    }
+    let dir = TempDir::new("prove-large-constant");
+    for (rel, holds) in [
+        ("a + 549755813888 * (1152921504606846976) > b", true),
+        ("a + 549755813888 * (1152921504606846976) < b", false),
+        ("a - 549755813888 * (1152921504606846976) < b", true),
+    ] {
+        let file = dir.write(
+            "large.toml",
+            &format!("game = \"CN(2,1)\"\nreading = \"any\"\n[[family]]\nname = \"w\"\nrelations = [\"a = b\", \"{rel}\"]\n"),
+        );
+        let f = file.as_str();
+        let proved = nimlab(&["prove", "CN(2,1)", "--families", f]);
+        let verified = nimlab(&["verify", "CN(2,1)", "--families", f, "--max", "12"]);
+        let want = if holds { 0 } else { 1 };
+        assert_eq!(proved.status.code(), Some(want), "prove on {rel}");
+        assert_eq!(verified.status.code(), Some(want), "verify on {rel}");
+    }
+}
+
+/// `--automata` stops at `--timeout`: CN(7,4) Theorem 2 takes far longer than 1 s, so the answer is
+/// unknown and says the time limit was reached (no wall-clock bound is asserted: the test only has to
+/// finish).
+#[test]
+fn automata_respect_the_timeout() {
+    let (code, v) = prove_json(&[
+        "CN(7,4)",
+        "--theorem",
+        "cn-7-4",
+        "--automata",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["verdict"], "unknown");
+    let reasons: Vec<String> = v["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["reason"].as_str().map(String::from))
+        .collect();
+    assert!(reasons.iter().any(|r| r.contains("time limit")), "{v}");
+}

@@ -191,7 +191,10 @@ impl fmt::Display for Expr {
                 for (j, (c, e)) in terms.iter().enumerate() {
                     // A constant term is printed as its value; other terms as coefficient and term.
                     let (c, body) = match e {
-                        Expr::Num(v) => (c * v, None),
+                        Expr::Num(v) => match c.checked_mul(*v) {
+                            Some(p) => (p, None),
+                            None => (*c, Some(format!("({v})"))),
+                        },
                         Expr::Sum(_) => (*c, Some(format!("({e})"))),
                         _ => (*c, Some(e.to_string())),
                     };
@@ -315,6 +318,59 @@ fn lex(s: &str) -> Result<Vec<Tok>, ParseError> {
     Ok(out)
 }
 
+/// Constants and coefficients (after multiplying out) must stay below this in magnitude: every
+/// prover then computes with them exactly in `i128` (entries, bounds and sums included).
+pub const LIMIT_BITS: u32 = 100;
+
+fn too_large() -> ParseError {
+    ParseError(format!(
+        "a constant or coefficient is beyond the range nimlab's provers handle exactly (|c| < 2^{LIMIT_BITS})"
+    ))
+}
+
+/// The product of `factors`, refused (never wrapped) when it leaves the exact range.
+fn exact(factors: &[i128]) -> Result<i128, ParseError> {
+    let mut p: i128 = 1;
+    for &f in factors {
+        p = p.checked_mul(f).ok_or_else(too_large)?;
+    }
+    if p.unsigned_abs() >= 1u128 << LIMIT_BITS {
+        return Err(too_large());
+    }
+    Ok(p)
+}
+
+/// The largest constant or coefficient of `e` once every product is multiplied out (nested sums
+/// multiply their coefficients); `None` past `u128`.
+fn scale(e: &Expr) -> Option<u128> {
+    Some(match e {
+        Expr::Num(v) => v.unsigned_abs(),
+        Expr::Slot(_) => 1,
+        Expr::Sum(t) => {
+            let mut s: u128 = 0;
+            for (c, e) in t {
+                s = s.checked_add(c.unsigned_abs().checked_mul(scale(e)?)?)?;
+            }
+            s
+        }
+        Expr::Min(v) | Expr::Max(v) | Expr::Xor(v) => {
+            let mut s = 0;
+            for e in v {
+                s = s.max(scale(e)?);
+            }
+            s
+        }
+        Expr::Mod(e, m) => scale(e)?.max(m.unsigned_abs()),
+        Expr::ColSum(m, v) => {
+            let mut s = m.unsigned_abs();
+            for e in v {
+                s = s.max(scale(e)?);
+            }
+            s
+        }
+    })
+}
+
 struct Parser {
     toks: Vec<Tok>,
     at: usize,
@@ -347,8 +403,8 @@ impl Parser {
         }
         loop {
             match self.term()? {
-                (c, Expr::Num(v)) => terms.push((1, Expr::Num(sign * c * v))),
-                (c, e) => terms.push((sign * c, e)),
+                (c, Expr::Num(v)) => terms.push((1, Expr::Num(exact(&[sign, c, v])?))),
+                (c, e) => terms.push((exact(&[sign, c])?, e)),
             }
             match self.peek() {
                 Some(Tok::Plus) => sign = 1,
@@ -461,6 +517,13 @@ pub fn parse_relation(text: &str, len: usize) -> Result<Vec<Atom>, ParseError> {
             right: exprs[i + 1].clone(),
         })
         .collect();
+    for a in &atoms {
+        for e in [&a.left, &a.right] {
+            if scale(e).is_none_or(|s| s >= 1u128 << LIMIT_BITS) {
+                return Err(wrap(too_large()));
+            }
+        }
+    }
     if let Some(s) = atoms.iter().filter_map(Atom::max_slot).max() {
         if s >= len {
             return Err(wrap(ParseError(format!(
@@ -504,6 +567,23 @@ mod tests {
     }
 
     #[test]
+    fn large_constants_are_exact_or_refused() {
+        // 2^99 is in range: multiplied out exactly.
+        assert!(holds("a < 562949953421312 * (1125899906842624)", &[5]));
+        assert!(holds("a - 549755813888 * (1152921504606846976) < 0", &[5]));
+        assert!(!holds("a + 549755813888 * (1152921504606846976) < 0", &[5]));
+        // 2^64 * 2^64 = 2^128 would wrap in i128 arithmetic: refused, in one line.
+        let e = parse_relation("a = 18446744073709551616 * (18446744073709551616)", 1);
+        assert!(e.is_err());
+        let e = parse_relation(
+            "a < 4294967296 * (4294967296 * (4294967296 * (4294967296 * b)))",
+            2,
+        )
+        .unwrap_err();
+        assert!(e.0.contains("2^100") && !e.0.contains('\n'), "{e}");
+    }
+
+    #[test]
     fn display_reparses_to_the_same_relation() {
         for rel in [
             "2a + b <= c - 1",
@@ -529,6 +609,10 @@ mod tests {
             "a = b; c",
             "mod(a, b) = 0",
             "a = 99999999999999999999999",
+            "a = 18446744073709551615 * (18446744073709551615)",
+            "a + 18446744073709551615 * (18446744073709551615 * b) = 1",
+            "a = 18446744073709551615 * (18446744073709551615) * 2",
+            "2*(3*(18446744073709551615*(18446744073709551615 * c))) < 0",
         ] {
             let e = parse_relation(bad, 3).unwrap_err();
             assert!(e.0.contains("relation"), "{bad}: {e}");
