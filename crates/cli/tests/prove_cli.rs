@@ -372,3 +372,62 @@ fn automata_respect_the_timeout() {
         .collect();
     assert!(reasons.iter().any(|r| r.contains("time limit")), "{v}");
 }
+
+/// `--misere`: misère Nim (examples/nim-misere-3.toml) proved for every heap size by automata and
+/// below 2^4 by the solver, the report saying the play; `verify --misere` agrees on a box; Bouton's
+/// normal-play rule under `--misere` is refuted at the terminal position (re-checked).
+#[test]
+fn misere_nim_is_proved_and_the_normal_rule_refuted() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/nim-misere-3.toml"
+    );
+    let (code, v) = prove_json(&["CN(3,1)", "--families", file, "--misere", "--automata"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["play"], "misere");
+    assert_eq!(v["range"], "all");
+    let out = nimlab(&[
+        "verify",
+        "CN(3,1)",
+        "--families",
+        file,
+        "--misere",
+        "--max",
+        "9",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let (code, v) = prove_json(&["CN(3,1)", "--theorem", "bouton", "--misere", "--automata"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["conditions"][2]["status"], "refuted");
+    assert_eq!(
+        v["conditions"][2]["counterexample"]["position"],
+        serde_json::json!([0, 0, 0])
+    );
+    let out = nimlab(&[
+        "prove",
+        "CN(3,1)",
+        "--theorem",
+        "bouton",
+        "--misere",
+        "--automata",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("misère play: refuted"), "{text}");
+    assert!(
+        text.contains("(0,0,0) is in the set (re-checked)"),
+        "{text}"
+    );
+    if !have_z3("misere_nim_is_proved_and_the_normal_rule_refuted") {
+        return;
+    }
+    let (code, v) = prove_json(&["CN(3,1)", "--families", file, "--misere", "--bits", "4"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["range"], "entries < 2^4");
+    let (code, v) = prove_json(&["CN(3,1)", "--theorem", "bouton", "--misere", "--bits", "4"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(
+        v["conditions"][2]["counterexample"]["position"],
+        serde_json::json!([0, 0, 0])
+    );
+}
