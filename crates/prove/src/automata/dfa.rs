@@ -93,6 +93,10 @@ impl Dfa {
             budget.poll()?;
             let s = order[i].clone();
             for l in 0..letters {
+                // One step can be long (a subset of many states in a projection): poll within a row.
+                if l % 64 == 63 {
+                    budget.poll()?;
+                }
                 let t = step(&s, l);
                 let id = match index.get(&t) {
                     Some(&id) => id,
