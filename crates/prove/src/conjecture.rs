@@ -708,6 +708,24 @@ fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
                 n,
                 vec![format!("xor({}) = 0", letters(n).join(", "))],
             )?],
+            // Bouton's misère rule: every heap at most 1 and an odd number of 1s, or some heap of 2
+            // or more and nim-sum 0. A claim about misère play: prove it with `--misere`.
+            "bouton-misere" => {
+                let all = letters(n).join(", ");
+                let sum = letters(n).join(" + ");
+                vec![
+                    one(
+                        "every heap at most 1, an odd number of 1s",
+                        n,
+                        vec![format!("max({all}) <= 1"), format!("mod({sum}, 2) = 1")],
+                    )?,
+                    one(
+                        "some heap of 2 or more, nim-sum 0",
+                        n,
+                        vec![format!("max({all}) >= 2"), format!("xor({all}) = 0")],
+                    )?,
+                ]
+            }
             "scn-n-n" => vec![one("()", 0, vec![])?],
             "scn-n-n-1" => vec![one("()", 0, vec![])?, one("all equal", n, all_equal())?],
             _ => {

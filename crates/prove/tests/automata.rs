@@ -446,6 +446,27 @@ fn misere_nim_is_proved_for_every_heap_size() {
     }
 }
 
+/// The registry's `bouton-misere`, as families, is proved for every heap size on 1 to 6 heaps under
+/// misère play and refuted under normal play (the terminal position is in its set).
+#[test]
+fn bouton_misere_theorem_is_proved_on_1_to_6_heaps() {
+    for n in 1..=6 {
+        let game = format!("CN({n},1)");
+        let mut c = theorem("bouton-misere", &game);
+        if n == 3 {
+            let search = misere_nim(3, 15);
+            for p in boxed(3, 15) {
+                assert_eq!(c.contains(&p), search(&p), "{p:?}");
+            }
+        }
+        let r = prove_automata(&c, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Refuted, "{game} under normal play");
+        c.play = nimlab_core::Play::Misere;
+        let r = prove_automata(&c, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Proved, "{game}: {:?}", r.conditions);
+    }
+}
+
 /// Wrong misère rules are refuted, and each counterexample violates its condition by the test's own
 /// search: the normal-play rule (xor 0) puts the terminal position in the set; shifting the
 /// threshold (every heap at most 2 / some heap of 3 or more) lets a move join two members.
