@@ -1,8 +1,12 @@
 //! The relation language of a family file: linear expressions in the slots `a, b, c, ...` with integer
 //! coefficients, `min(...)`, `max(...)`, `mod(e, N)` and `xor(...)`, compared with
 //! `= != < <= > >=` (chains such as `0 < a < e` or `a = b = c` allowed). Each relation is evaluated
-//! exactly on a reading (in `i128`); [`crate::arith`] writes it as an SMT-LIB2 term.
+//! exactly on a reading (in `i128`, or in big integers where a term would overflow it);
+//! [`crate::arith`] writes it as an SMT-LIB2 term. Constants and coefficients, once products are
+//! multiplied out, must stay below 2^100 in magnitude ([`LIMIT_BITS`]); larger ones are refused when
+//! the relation is parsed, never wrapped.
 
+use num_bigint::BigInt;
 use std::fmt;
 
 /// An integer expression over the slots of a reading.
@@ -123,6 +127,67 @@ impl Expr {
         })
     }
 
+    /// The value on the reading `t`, in big integers: exact for every entry size (`None` only where
+    /// the value is undefined: `xor` or `colsum` of a negative value).
+    pub fn eval_big(&self, t: &[i128]) -> Option<BigInt> {
+        Some(match self {
+            Expr::Num(v) => BigInt::from(*v),
+            Expr::Slot(i) => BigInt::from(t[*i]),
+            Expr::Sum(terms) => {
+                let mut s = BigInt::from(0);
+                for (c, e) in terms {
+                    s += BigInt::from(*c) * e.eval_big(t)?;
+                }
+                s
+            }
+            Expr::Min(v) => v
+                .iter()
+                .map(|e| e.eval_big(t))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .min()?,
+            Expr::Max(v) => v
+                .iter()
+                .map(|e| e.eval_big(t))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .max()?,
+            Expr::Mod(e, m) => {
+                let m = BigInt::from(*m);
+                ((e.eval_big(t)? % &m) + &m) % &m
+            }
+            Expr::Xor(v) => {
+                let mut x = BigInt::from(0);
+                for e in v {
+                    let a = e.eval_big(t)?;
+                    if a.sign() == num_bigint::Sign::Minus {
+                        return None;
+                    }
+                    x ^= a;
+                }
+                x
+            }
+            Expr::ColSum(m, v) => {
+                let vals = v
+                    .iter()
+                    .map(|e| e.eval_big(t))
+                    .collect::<Option<Vec<_>>>()?;
+                if vals.iter().any(|a| a.sign() == num_bigint::Sign::Minus) {
+                    return None;
+                }
+                let digits = vals.iter().map(|a| a.bits()).max().unwrap_or(0);
+                let mut out = BigInt::from(0);
+                let mut place = BigInt::from(1);
+                for j in 0..digits.max(1) {
+                    let ones = vals.iter().filter(|a| a.bit(j)).count() as i128;
+                    out += &place * BigInt::from(ones % m);
+                    place *= BigInt::from(*m);
+                }
+                out
+            }
+        })
+    }
+
     /// True when the expression uses `colsum`, which only the automata prover decides.
     pub fn has_colsum(&self) -> bool {
         match self {
@@ -160,10 +225,21 @@ impl Expr {
 }
 
 impl Atom {
-    /// True when the relation holds on the reading `t`; an overflow counts as not holding.
+    /// True when the relation holds on the reading `t`, exactly: in `i128` where no term overflows,
+    /// else in big integers. An undefined value (`xor` of a negative value) does not hold.
     pub fn holds(&self, t: &[i128]) -> bool {
-        match (self.left.eval(t), self.right.eval(t)) {
-            (Some(l), Some(r)) => self.op.holds(l, r),
+        if let (Some(l), Some(r)) = (self.left.eval(t), self.right.eval(t)) {
+            return self.op.holds(l, r);
+        }
+        match (self.left.eval_big(t), self.right.eval_big(t)) {
+            (Some(l), Some(r)) => match self.op {
+                Cmp::Eq => l == r,
+                Cmp::Ne => l != r,
+                Cmp::Lt => l < r,
+                Cmp::Le => l <= r,
+                Cmp::Gt => l > r,
+                Cmp::Ge => l >= r,
+            },
             _ => false,
         }
     }
@@ -581,6 +657,43 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.0.contains("2^100") && !e.0.contains('\n'), "{e}");
+    }
+
+    /// The big-integer evaluation agrees with the `i128` one wherever that one has a value (every
+    /// reading of a box, for relations of every kind), and decides the readings where `i128` would
+    /// overflow.
+    #[test]
+    fn big_evaluation_agrees_and_goes_past_i128() {
+        let rels = [
+            "2a + b <= c - 1",
+            "xor(a, b + 1, c) = 2",
+            "mod(a - 3b, 5) = c",
+            "min(a, 2b) < max(c, 1)",
+            "colsum(3, a, b, c) = 4",
+            "xor(a - b, c) = 0",
+        ];
+        for rel in rels {
+            let atoms = parse_relation(rel, 3).unwrap();
+            for a in 0..8 {
+                for b in 0..8 {
+                    for c in 0..8 {
+                        let t = [a, b, c];
+                        for at in &atoms {
+                            let small = (at.left.eval(&t), at.right.eval(&t));
+                            let big = (at.left.eval_big(&t), at.right.eval_big(&t));
+                            assert_eq!(small.0.map(BigInt::from), big.0, "{rel} {t:?}");
+                            assert_eq!(small.1.map(BigInt::from), big.1, "{rel} {t:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // 2^99 * 2^40 = 2^139: past i128, decided exactly.
+        let rel = "562949953421312 * (1125899906842624 * a) > b";
+        let big = 1i128 << 40;
+        assert!(holds(rel, &[big, i128::MAX]));
+        assert!(!holds(rel, &[-big, 0]));
+        assert!(holds("281474976710656 * (1125899906842624 * a) - 281474976710656 * (1125899906842624 * b) = 0", &[big, big]));
     }
 
     #[test]
