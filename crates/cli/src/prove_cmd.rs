@@ -50,7 +50,20 @@ pub struct ProveArgs {
 fn conjecture(a: &ProveArgs) -> Result<Conjecture, Error> {
     let mut c = families(a)?;
     c.bits = a.bits;
-    c.play = Play::from_misere(a.misere);
+    let play = Play::from_misere(a.misere);
+    if let Some(id) = a.theorem.as_ref().filter(|_| c.play != play) {
+        // A result is about one convention, as `verify` insists; a families file takes the flag's.
+        return Err(Error::Unsupported(format!(
+            "{id} is a result about {} play; {}",
+            c.play,
+            if a.misere {
+                "drop --misere"
+            } else {
+                "add --misere"
+            }
+        )));
+    }
+    c.play = play;
     if a.automata {
         c.validate_shape()?;
     } else {

@@ -397,7 +397,14 @@ fn misere_nim_is_proved_and_the_normal_rule_refuted() {
         "9",
     ]);
     assert_eq!(out.status.code(), Some(0));
-    let (code, v) = prove_json(&["CN(3,1)", "--theorem", "bouton", "--misere", "--automata"]);
+    // Bouton's normal-play rule, as a families file, under --misere.
+    let dir = TempDir::new("prove-misere-normal-rule");
+    let normal = dir.write(
+        "normal.toml",
+        "game = \"CN(3,1)\"\nreading = \"any\"\n[[family]]\nname = \"xor 0\"\nrelations = [\"xor(a, b, c) = 0\"]\n",
+    );
+    let normal = normal.as_str();
+    let (code, v) = prove_json(&["CN(3,1)", "--families", normal, "--misere", "--automata"]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["conditions"][2]["status"], "refuted");
     assert_eq!(
@@ -407,8 +414,8 @@ fn misere_nim_is_proved_and_the_normal_rule_refuted() {
     let out = nimlab(&[
         "prove",
         "CN(3,1)",
-        "--theorem",
-        "bouton",
+        "--families",
+        normal,
         "--misere",
         "--automata",
     ]);
@@ -418,13 +425,44 @@ fn misere_nim_is_proved_and_the_normal_rule_refuted() {
         text.contains("(0,0,0) is in the set (re-checked)"),
         "{text}"
     );
+    // A registry result carries its convention: bouton-misere needs --misere, bouton refuses it.
+    let (code, v) = prove_json(&[
+        "CN(4,1)",
+        "--theorem",
+        "bouton-misere",
+        "--misere",
+        "--automata",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["play"], "misere");
+    fails(
+        &[
+            "prove",
+            "CN(3,1)",
+            "--theorem",
+            "bouton-misere",
+            "--automata",
+        ],
+        "add --misere",
+    );
+    fails(
+        &[
+            "prove",
+            "CN(3,1)",
+            "--theorem",
+            "bouton",
+            "--misere",
+            "--automata",
+        ],
+        "drop --misere",
+    );
     if !have_z3("misere_nim_is_proved_and_the_normal_rule_refuted") {
         return;
     }
     let (code, v) = prove_json(&["CN(3,1)", "--families", file, "--misere", "--bits", "4"]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["range"], "entries < 2^4");
-    let (code, v) = prove_json(&["CN(3,1)", "--theorem", "bouton", "--misere", "--bits", "4"]);
+    let (code, v) = prove_json(&["CN(3,1)", "--families", normal, "--misere", "--bits", "4"]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(
         v["conditions"][2]["counterexample"]["position"],

@@ -709,7 +709,7 @@ fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
                 vec![format!("xor({}) = 0", letters(n).join(", "))],
             )?],
             // Bouton's misère rule: every heap at most 1 and an odd number of 1s, or some heap of 2
-            // or more and nim-sum 0. A claim about misère play: prove it with `--misere`.
+            // or more and nim-sum 0; a result about misère play (the conjecture's `play`).
             "bouton-misere" => {
                 let all = letters(n).join(", ");
                 let sum = letters(n).join(" + ");
@@ -746,7 +746,8 @@ fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
         families,
         source: format!("theorem {id}"),
         bits: None,
-        play: Play::Normal,
+        // The result's own convention (misère for bouton-misere).
+        play: theorem.play(),
     };
     c.validate_shape()?;
     Ok(c)

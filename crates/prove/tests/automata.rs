@@ -453,6 +453,8 @@ fn bouton_misere_theorem_is_proved_on_1_to_6_heaps() {
     for n in 1..=6 {
         let game = format!("CN({n},1)");
         let mut c = theorem("bouton-misere", &game);
+        assert_eq!(c.play, nimlab_core::Play::Misere);
+        c.play = nimlab_core::Play::Normal;
         if n == 3 {
             let search = misere_nim(3, 15);
             for p in boxed(3, 15) {
