@@ -3,7 +3,7 @@
 //! `--automata` by finite automata (xor included).
 
 use clap::Args;
-use nimlab_core::Error;
+use nimlab_core::{Error, Play};
 use nimlab_prove::{Condition, ConditionReport, Conjecture, Report, Ruleset, Solver, Status};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,11 +41,29 @@ pub struct ProveArgs {
     /// solver: for every entry size, xor included (CN, Nim, complexes); --timeout bounds the whole run.
     #[arg(long, conflicts_with_all = ["bits", "solver", "emit"])]
     automata: bool,
+    /// Misère play (the player who makes the last move loses): condition (III) becomes "no terminal
+    /// position is in the set"; (I) and (II) are unchanged (docs/rules.md).
+    #[arg(long)]
+    misere: bool,
 }
 
 fn conjecture(a: &ProveArgs) -> Result<Conjecture, Error> {
     let mut c = families(a)?;
     c.bits = a.bits;
+    let play = Play::from_misere(a.misere);
+    if let Some(id) = a.theorem.as_ref().filter(|_| c.play != play) {
+        // A result is about one convention, as `verify` insists; a families file takes the flag's.
+        return Err(Error::Unsupported(format!(
+            "{id} is a result about {} play; {}",
+            c.play,
+            if a.misere {
+                "drop --misere"
+            } else {
+                "add --misere"
+            }
+        )));
+    }
+    c.play = play;
     if a.automata {
         c.validate_shape()?;
     } else {
@@ -77,20 +95,21 @@ fn families(a: &ProveArgs) -> Result<Conjecture, Error> {
     Ok(c)
 }
 
-fn says(c: Condition) -> &'static str {
+fn says(c: Condition, play: Play) -> &'static str {
     match c {
         Condition::I => "no move joins two members",
         Condition::II => "every non-terminal position outside the set has a move into it",
+        Condition::III if play == Play::Misere => "the terminal position is not in the set",
         Condition::III => "the terminal position is in the set",
         Condition::Search => "the verdicts agree with exhaustive search",
     }
 }
 
-fn line(r: &ConditionReport) -> String {
+fn line(r: &ConditionReport, play: Play) -> String {
     let head = format!(
         "  ({}) {}: {} ({:.2} s)",
         r.condition.name(),
-        says(r.condition),
+        says(r.condition, play),
         r.status.name(),
         r.seconds
     );
@@ -102,6 +121,9 @@ fn line(r: &ConditionReport) -> String {
                 t(&cx.position),
                 t(y)
             ),
+            None if r.condition == Condition::III && play == Play::Misere => {
+                format!("{head}: {} is in the set (re-checked)", t(&cx.position))
+            }
             None if r.condition == Condition::III => {
                 format!("{head}: {} is not in the set (re-checked)", t(&cx.position))
             }
@@ -129,9 +151,17 @@ fn text(r: &Report) -> String {
         }
         Status::Unknown => "unknown (the solver gave no answer for some condition)",
     };
-    let mut out = format!("{}, {}: {verdict} ({:.2} s)\n", r.game, r.source, r.seconds);
+    let play = if r.play == Play::Misere {
+        ", misère play"
+    } else {
+        ""
+    };
+    let mut out = format!(
+        "{}, {}{play}: {verdict} ({:.2} s)\n",
+        r.game, r.source, r.seconds
+    );
     for c in &r.conditions {
-        out.push_str(&line(c));
+        out.push_str(&line(c, r.play));
         out.push('\n');
     }
     out

@@ -286,3 +286,247 @@ fn automata_prove_xor_families_for_every_size() {
         "SCN",
     );
 }
+
+/// A constant that only a product can write, past what `i128` arithmetic holds exactly (about
+/// 2^128): refused in one line with exit 2 by both provers and by `verify`, never wrapped (a wrapped
+/// constant once made a false statement "proved").
+#[test]
+fn constants_past_the_exact_range_are_refused_in_one_line() {
+    let dir = TempDir::new("prove-big-constant");
+    let file = dir.write(
+        "big.toml",
+        "game = \"CN(2,1)\"\nreading = \"any\"\n[[family]]\nname = \"w\"\nrelations = [\"a = b\", \"a + 18446744073709551615 * (18446744073709551615) < b\"]\n",
+    );
+    let f = file.as_str();
+    fails(&["prove", "CN(2,1)", "--families", f], "2^100");
+    fails(
+        &["prove", "CN(2,1)", "--families", f, "--automata"],
+        "2^100",
+    );
+    fails(
+        &["verify", "CN(2,1)", "--families", f, "--max", "6"],
+        "2^100",
+    );
+    let nested = dir.write(
+        "nested.toml",
+        "game = \"CN(2,1)\"\nreading = \"any\"\n[[family]]\nname = \"w\"\nrelations = [\"a = b\", \"4294967296 * (4294967296 * (4294967296 * (4294967296 * a))) >= 0\"]\n",
+    );
+    fails(
+        &[
+            "prove",
+            "CN(2,1)",
+            "--families",
+            nested.as_str(),
+            "--automata",
+        ],
+        "2^100",
+    );
+}
+
+/// Large constants inside the exact range (2^99) are computed exactly: `prove` and `verify` agree on a
+/// true statement (always-true bound) and on a false one (an always-false bound empties the set).
+#[test]
+fn large_representable_constants_agree_between_prove_and_verify() {
+    if !have_z3("large_representable_constants_agree_between_prove_and_verify") {
+        return;
+    }
+    let dir = TempDir::new("prove-large-constant");
+    for (rel, holds) in [
+        ("a + 549755813888 * (1152921504606846976) > b", true),
+        ("a + 549755813888 * (1152921504606846976) < b", false),
+        ("a - 549755813888 * (1152921504606846976) < b", true),
+    ] {
+        let file = dir.write(
+            "large.toml",
+            &format!("game = \"CN(2,1)\"\nreading = \"any\"\n[[family]]\nname = \"w\"\nrelations = [\"a = b\", \"{rel}\"]\n"),
+        );
+        let f = file.as_str();
+        let proved = nimlab(&["prove", "CN(2,1)", "--families", f]);
+        let verified = nimlab(&["verify", "CN(2,1)", "--families", f, "--max", "12"]);
+        let want = if holds { 0 } else { 1 };
+        assert_eq!(proved.status.code(), Some(want), "prove on {rel}");
+        assert_eq!(verified.status.code(), Some(want), "verify on {rel}");
+    }
+}
+
+/// `--automata` stops at `--timeout`: CN(7,4) Theorem 2 takes far longer than 1 s, so the answer is
+/// unknown and says the time limit was reached (no wall-clock bound is asserted: the test only has to
+/// finish).
+#[test]
+fn automata_respect_the_timeout() {
+    let (code, v) = prove_json(&[
+        "CN(7,4)",
+        "--theorem",
+        "cn-7-4",
+        "--automata",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["verdict"], "unknown");
+    let reasons: Vec<String> = v["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["reason"].as_str().map(String::from))
+        .collect();
+    assert!(reasons.iter().any(|r| r.contains("time limit")), "{v}");
+}
+
+/// `--misere`: misère Nim (examples/nim-misere-3.toml) proved for every heap size by automata and
+/// below 2^4 by the solver, the report saying the play; `verify --misere` agrees on a box; Bouton's
+/// normal-play rule under `--misere` is refuted at the terminal position (re-checked).
+#[test]
+fn misere_nim_is_proved_and_the_normal_rule_refuted() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/nim-misere-3.toml"
+    );
+    let (code, v) = prove_json(&["CN(3,1)", "--families", file, "--misere", "--automata"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["play"], "misere");
+    assert_eq!(v["range"], "all");
+    let out = nimlab(&[
+        "verify",
+        "CN(3,1)",
+        "--families",
+        file,
+        "--misere",
+        "--max",
+        "9",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    // Bouton's normal-play rule, as a families file, under --misere.
+    let dir = TempDir::new("prove-misere-normal-rule");
+    let normal = dir.write(
+        "normal.toml",
+        "game = \"CN(3,1)\"\nreading = \"any\"\n[[family]]\nname = \"xor 0\"\nrelations = [\"xor(a, b, c) = 0\"]\n",
+    );
+    let normal = normal.as_str();
+    let (code, v) = prove_json(&["CN(3,1)", "--families", normal, "--misere", "--automata"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["conditions"][2]["status"], "refuted");
+    assert_eq!(
+        v["conditions"][2]["counterexample"]["position"],
+        serde_json::json!([0, 0, 0])
+    );
+    let out = nimlab(&[
+        "prove",
+        "CN(3,1)",
+        "--families",
+        normal,
+        "--misere",
+        "--automata",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("misère play: refuted"), "{text}");
+    assert!(
+        text.contains("(0,0,0) is in the set (re-checked)"),
+        "{text}"
+    );
+    // A registry result carries its convention: bouton-misere needs --misere, bouton refuses it.
+    let (code, v) = prove_json(&[
+        "CN(4,1)",
+        "--theorem",
+        "bouton-misere",
+        "--misere",
+        "--automata",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["play"], "misere");
+    fails(
+        &[
+            "prove",
+            "CN(3,1)",
+            "--theorem",
+            "bouton-misere",
+            "--automata",
+        ],
+        "add --misere",
+    );
+    fails(
+        &[
+            "prove",
+            "CN(3,1)",
+            "--theorem",
+            "bouton",
+            "--misere",
+            "--automata",
+        ],
+        "drop --misere",
+    );
+    if !have_z3("misere_nim_is_proved_and_the_normal_rule_refuted") {
+        return;
+    }
+    let (code, v) = prove_json(&["CN(3,1)", "--families", file, "--misere", "--bits", "4"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["range"], "entries < 2^4");
+    let (code, v) = prove_json(&["CN(3,1)", "--families", normal, "--misere", "--bits", "4"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(
+        v["conditions"][2]["counterexample"]["position"],
+        serde_json::json!([0, 0, 0])
+    );
+}
+
+/// A linear misère P-set, in integer arithmetic: in CN(3,3) a move lowers any stacks, so in misère
+/// play P is exactly "one token in all" (checked here by a plain misère search on a box). Both provers
+/// prove it for every stack size with `--misere`; "two tokens" is refuted by (II) at a one-token
+/// position, which the test's search confirms is P.
+#[test]
+fn a_linear_misere_set_is_proved_by_both_provers() {
+    let hi = 8usize;
+    let idx = |p: [usize; 3]| (p[0] * (hi + 1) + p[1]) * (hi + 1) + p[2];
+    let mut is_p = vec![false; (hi + 1).pow(3)];
+    for a in 0..=hi {
+        for b in 0..=hi {
+            for c in 0..=hi {
+                // Options: every (x, y, z) <= (a, b, c) other than itself (all smaller indices).
+                let mut has_move = false;
+                let mut to_p = false;
+                for x in 0..=a {
+                    for y in 0..=b {
+                        for z in 0..=c {
+                            if (x, y, z) != (a, b, c) {
+                                has_move = true;
+                                to_p |= is_p[idx([x, y, z])];
+                            }
+                        }
+                    }
+                }
+                is_p[idx([a, b, c])] = has_move && !to_p;
+                assert_eq!(is_p[idx([a, b, c])], a + b + c == 1, "({a},{b},{c})");
+            }
+        }
+    }
+    let dir = TempDir::new("prove-misere-linear");
+    let one = dir.write(
+        "one.toml",
+        "game = \"CN(3,3)\"\nreading = \"any\"\n[[family]]\nname = \"one token\"\nrelations = [\"a + b + c = 1\"]\n",
+    );
+    let two = dir.write(
+        "two.toml",
+        "game = \"CN(3,3)\"\nreading = \"any\"\n[[family]]\nname = \"two tokens\"\nrelations = [\"a + b + c = 2\"]\n",
+    );
+    let mut methods = vec![vec!["--automata"]];
+    if have_z3("a_linear_misere_set_is_proved_by_both_provers") {
+        methods.push(vec![]);
+    }
+    for extra in methods {
+        let mut args = vec!["CN(3,3)", "--families", one.as_str(), "--misere"];
+        args.extend(&extra);
+        let (code, v) = prove_json(&args);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(v["range"], "all");
+        let mut args = vec!["CN(3,3)", "--families", two.as_str(), "--misere"];
+        args.extend(&extra);
+        let (code, v) = prove_json(&args);
+        assert_eq!(code, 1, "{v}");
+        assert_eq!(v["conditions"][1]["status"], "refuted", "{v}");
+        let p: Vec<usize> =
+            serde_json::from_value(v["conditions"][1]["counterexample"]["position"].clone())
+                .unwrap();
+        assert!(is_p[idx([p[0], p[1], p[2]])], "{p:?}");
+    }
+}

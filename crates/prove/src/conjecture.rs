@@ -5,7 +5,7 @@
 
 use crate::arith::Arith;
 use crate::expr::{parse_relation, Atom, Cmp, Expr};
-use nimlab_core::{Error, Game, Result};
+use nimlab_core::{Error, Game, Play, Result};
 use nimlab_games::complex::Complex;
 use nimlab_games::{CircularNim, ShrinkingCircularNim};
 use nimlab_theory::linear::{Family, Reading};
@@ -243,6 +243,9 @@ pub struct Conjecture {
     /// `Some(w)`: prove only for entries below `2^w`, in bit-vector arithmetic (needed for `xor`);
     /// `None`: for every entry size, in integer arithmetic.
     pub bits: Option<u32>,
+    /// The play convention the set is claimed to be the P-set of. Misère play changes condition
+    /// (III) only: no terminal position is in the set (docs/rules.md).
+    pub play: Play,
 }
 
 /// The distinct readings of a circle of `m` entries, each as the list of entry indices of its slots.
@@ -428,6 +431,7 @@ pub fn from_toml_any(text: &str, source: &str) -> Result<Conjecture> {
         families,
         source: format!("file {source}"),
         bits: None,
+        play: Play::Normal,
     };
     c.validate_shape()?;
     Ok(c)
@@ -558,6 +562,7 @@ fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
                 describe_map(&map, &target)
             ),
             bits: None,
+            play: Play::Normal,
         };
         c.validate_shape()?;
         return Ok(c);
@@ -620,6 +625,7 @@ fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
                         describe_map(&map, &target)
                     ),
                     bits: c.bits,
+                    play: c.play,
                 };
                 out.validate_shape()?;
                 return Ok(out);
@@ -702,6 +708,24 @@ fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
                 n,
                 vec![format!("xor({}) = 0", letters(n).join(", "))],
             )?],
+            // Bouton's misère rule: every heap at most 1 and an odd number of 1s, or some heap of 2
+            // or more and nim-sum 0; a result about misère play (the conjecture's `play`).
+            "bouton-misere" => {
+                let all = letters(n).join(", ");
+                let sum = letters(n).join(" + ");
+                vec![
+                    one(
+                        "every heap at most 1, an odd number of 1s",
+                        n,
+                        vec![format!("max({all}) <= 1"), format!("mod({sum}, 2) = 1")],
+                    )?,
+                    one(
+                        "some heap of 2 or more, nim-sum 0",
+                        n,
+                        vec![format!("max({all}) >= 2"), format!("xor({all}) = 0")],
+                    )?,
+                ]
+            }
             "scn-n-n" => vec![one("()", 0, vec![])?],
             "scn-n-n-1" => vec![one("()", 0, vec![])?, one("all equal", n, all_equal())?],
             _ => {
@@ -722,6 +746,8 @@ fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
         families,
         source: format!("theorem {id}"),
         bits: None,
+        // The result's own convention (misère for bouton-misere).
+        play: theorem.play(),
     };
     c.validate_shape()?;
     Ok(c)

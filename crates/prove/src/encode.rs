@@ -4,7 +4,7 @@
 //! - (I) `x in S`, `y in S`, `y` an option of `x`: satisfiable exactly when a move joins two members;
 //! - (II) `x` not in `S`, not terminal, and for every `y`: `y` an option of `x` implies `y` not in `S`:
 //!   satisfiable exactly when a position outside `S` has no move into `S`;
-//! - (III) `x` terminal and not in `S`.
+//! - (III) `x` terminal and not in `S` (misère play: `x` terminal and in `S`).
 //!
 //! So each condition holds for every stack size exactly when its queries are unsatisfiable.
 //!
@@ -15,7 +15,7 @@
 
 use crate::arith::Arith;
 use crate::conjecture::{Conjecture, Kind, ReadingRule};
-use nimlab_core::{Error, Result};
+use nimlab_core::{Error, Play, Result};
 use std::fmt::Write;
 
 /// The condition a query states ([`Condition::THEOREM`]; never [`Condition::Search`]).
@@ -301,11 +301,20 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                 "(assert {})",
                 and(x.iter().map(|v| ar.eq(v, &ar.lit(0))).collect())
             );
-            let _ = writeln!(body, "(assert (not {}))", member(c, &x)?);
+            // Normal play: the terminal position is P, so (III) fails when it is outside S; misère
+            // play: it is N, so (III) fails when it is in S.
+            let (assertion, states) = match c.play {
+                Play::Normal => (
+                    format!("(not {})", member(c, &x)?),
+                    "the terminal position is not in S",
+                ),
+                Play::Misere => (member(c, &x)?, "the terminal position is in S (misère play)"),
+            };
+            let _ = writeln!(body, "(assert {assertion})");
             out.push(Query {
                 condition: cond,
                 len: m,
-                states: "the terminal position is not in S".into(),
+                states: states.into(),
                 body,
                 check: "(check-sat)".into(),
                 x,

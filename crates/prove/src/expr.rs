@@ -1,8 +1,12 @@
 //! The relation language of a family file: linear expressions in the slots `a, b, c, ...` with integer
 //! coefficients, `min(...)`, `max(...)`, `mod(e, N)` and `xor(...)`, compared with
 //! `= != < <= > >=` (chains such as `0 < a < e` or `a = b = c` allowed). Each relation is evaluated
-//! exactly on a reading (in `i128`); [`crate::arith`] writes it as an SMT-LIB2 term.
+//! exactly on a reading (in `i128`, or in big integers where a term would overflow it);
+//! [`crate::arith`] writes it as an SMT-LIB2 term. Constants and coefficients, once products are
+//! multiplied out, must stay below 2^100 in magnitude ([`LIMIT_BITS`]); larger ones are refused when
+//! the relation is parsed, never wrapped.
 
+use num_bigint::BigInt;
 use std::fmt;
 
 /// An integer expression over the slots of a reading.
@@ -123,6 +127,67 @@ impl Expr {
         })
     }
 
+    /// The value on the reading `t`, in big integers: exact for every entry size (`None` only where
+    /// the value is undefined: `xor` or `colsum` of a negative value).
+    pub fn eval_big(&self, t: &[i128]) -> Option<BigInt> {
+        Some(match self {
+            Expr::Num(v) => BigInt::from(*v),
+            Expr::Slot(i) => BigInt::from(t[*i]),
+            Expr::Sum(terms) => {
+                let mut s = BigInt::from(0);
+                for (c, e) in terms {
+                    s += BigInt::from(*c) * e.eval_big(t)?;
+                }
+                s
+            }
+            Expr::Min(v) => v
+                .iter()
+                .map(|e| e.eval_big(t))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .min()?,
+            Expr::Max(v) => v
+                .iter()
+                .map(|e| e.eval_big(t))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .max()?,
+            Expr::Mod(e, m) => {
+                let m = BigInt::from(*m);
+                ((e.eval_big(t)? % &m) + &m) % &m
+            }
+            Expr::Xor(v) => {
+                let mut x = BigInt::from(0);
+                for e in v {
+                    let a = e.eval_big(t)?;
+                    if a.sign() == num_bigint::Sign::Minus {
+                        return None;
+                    }
+                    x ^= a;
+                }
+                x
+            }
+            Expr::ColSum(m, v) => {
+                let vals = v
+                    .iter()
+                    .map(|e| e.eval_big(t))
+                    .collect::<Option<Vec<_>>>()?;
+                if vals.iter().any(|a| a.sign() == num_bigint::Sign::Minus) {
+                    return None;
+                }
+                let digits = vals.iter().map(|a| a.bits()).max().unwrap_or(0);
+                let mut out = BigInt::from(0);
+                let mut place = BigInt::from(1);
+                for j in 0..digits.max(1) {
+                    let ones = vals.iter().filter(|a| a.bit(j)).count() as i128;
+                    out += &place * BigInt::from(ones % m);
+                    place *= BigInt::from(*m);
+                }
+                out
+            }
+        })
+    }
+
     /// True when the expression uses `colsum`, which only the automata prover decides.
     pub fn has_colsum(&self) -> bool {
         match self {
@@ -160,10 +225,21 @@ impl Expr {
 }
 
 impl Atom {
-    /// True when the relation holds on the reading `t`; an overflow counts as not holding.
+    /// True when the relation holds on the reading `t`, exactly: in `i128` where no term overflows,
+    /// else in big integers. An undefined value (`xor` of a negative value) does not hold.
     pub fn holds(&self, t: &[i128]) -> bool {
-        match (self.left.eval(t), self.right.eval(t)) {
-            (Some(l), Some(r)) => self.op.holds(l, r),
+        if let (Some(l), Some(r)) = (self.left.eval(t), self.right.eval(t)) {
+            return self.op.holds(l, r);
+        }
+        match (self.left.eval_big(t), self.right.eval_big(t)) {
+            (Some(l), Some(r)) => match self.op {
+                Cmp::Eq => l == r,
+                Cmp::Ne => l != r,
+                Cmp::Lt => l < r,
+                Cmp::Le => l <= r,
+                Cmp::Gt => l > r,
+                Cmp::Ge => l >= r,
+            },
             _ => false,
         }
     }
@@ -191,7 +267,10 @@ impl fmt::Display for Expr {
                 for (j, (c, e)) in terms.iter().enumerate() {
                     // A constant term is printed as its value; other terms as coefficient and term.
                     let (c, body) = match e {
-                        Expr::Num(v) => (c * v, None),
+                        Expr::Num(v) => match c.checked_mul(*v) {
+                            Some(p) => (p, None),
+                            None => (*c, Some(format!("({v})"))),
+                        },
                         Expr::Sum(_) => (*c, Some(format!("({e})"))),
                         _ => (*c, Some(e.to_string())),
                     };
@@ -315,6 +394,59 @@ fn lex(s: &str) -> Result<Vec<Tok>, ParseError> {
     Ok(out)
 }
 
+/// Constants and coefficients (after multiplying out) must stay below this in magnitude: every
+/// prover then computes with them exactly in `i128` (entries, bounds and sums included).
+pub const LIMIT_BITS: u32 = 100;
+
+fn too_large() -> ParseError {
+    ParseError(format!(
+        "a constant or coefficient is beyond the range nimlab's provers handle exactly (|c| < 2^{LIMIT_BITS})"
+    ))
+}
+
+/// The product of `factors`, refused (never wrapped) when it leaves the exact range.
+fn exact(factors: &[i128]) -> Result<i128, ParseError> {
+    let mut p: i128 = 1;
+    for &f in factors {
+        p = p.checked_mul(f).ok_or_else(too_large)?;
+    }
+    if p.unsigned_abs() >= 1u128 << LIMIT_BITS {
+        return Err(too_large());
+    }
+    Ok(p)
+}
+
+/// The largest constant or coefficient of `e` once every product is multiplied out (nested sums
+/// multiply their coefficients); `None` past `u128`.
+fn scale(e: &Expr) -> Option<u128> {
+    Some(match e {
+        Expr::Num(v) => v.unsigned_abs(),
+        Expr::Slot(_) => 1,
+        Expr::Sum(t) => {
+            let mut s: u128 = 0;
+            for (c, e) in t {
+                s = s.checked_add(c.unsigned_abs().checked_mul(scale(e)?)?)?;
+            }
+            s
+        }
+        Expr::Min(v) | Expr::Max(v) | Expr::Xor(v) => {
+            let mut s = 0;
+            for e in v {
+                s = s.max(scale(e)?);
+            }
+            s
+        }
+        Expr::Mod(e, m) => scale(e)?.max(m.unsigned_abs()),
+        Expr::ColSum(m, v) => {
+            let mut s = m.unsigned_abs();
+            for e in v {
+                s = s.max(scale(e)?);
+            }
+            s
+        }
+    })
+}
+
 struct Parser {
     toks: Vec<Tok>,
     at: usize,
@@ -347,8 +479,8 @@ impl Parser {
         }
         loop {
             match self.term()? {
-                (c, Expr::Num(v)) => terms.push((1, Expr::Num(sign * c * v))),
-                (c, e) => terms.push((sign * c, e)),
+                (c, Expr::Num(v)) => terms.push((1, Expr::Num(exact(&[sign, c, v])?))),
+                (c, e) => terms.push((exact(&[sign, c])?, e)),
             }
             match self.peek() {
                 Some(Tok::Plus) => sign = 1,
@@ -461,6 +593,13 @@ pub fn parse_relation(text: &str, len: usize) -> Result<Vec<Atom>, ParseError> {
             right: exprs[i + 1].clone(),
         })
         .collect();
+    for a in &atoms {
+        for e in [&a.left, &a.right] {
+            if scale(e).is_none_or(|s| s >= 1u128 << LIMIT_BITS) {
+                return Err(wrap(too_large()));
+            }
+        }
+    }
     if let Some(s) = atoms.iter().filter_map(Atom::max_slot).max() {
         if s >= len {
             return Err(wrap(ParseError(format!(
@@ -504,6 +643,60 @@ mod tests {
     }
 
     #[test]
+    fn large_constants_are_exact_or_refused() {
+        // 2^99 is in range: multiplied out exactly.
+        assert!(holds("a < 562949953421312 * (1125899906842624)", &[5]));
+        assert!(holds("a - 549755813888 * (1152921504606846976) < 0", &[5]));
+        assert!(!holds("a + 549755813888 * (1152921504606846976) < 0", &[5]));
+        // 2^64 * 2^64 = 2^128 would wrap in i128 arithmetic: refused, in one line.
+        let e = parse_relation("a = 18446744073709551616 * (18446744073709551616)", 1);
+        assert!(e.is_err());
+        let e = parse_relation(
+            "a < 4294967296 * (4294967296 * (4294967296 * (4294967296 * b)))",
+            2,
+        )
+        .unwrap_err();
+        assert!(e.0.contains("2^100") && !e.0.contains('\n'), "{e}");
+    }
+
+    /// The big-integer evaluation agrees with the `i128` one wherever that one has a value (every
+    /// reading of a box, for relations of every kind), and decides the readings where `i128` would
+    /// overflow.
+    #[test]
+    fn big_evaluation_agrees_and_goes_past_i128() {
+        let rels = [
+            "2a + b <= c - 1",
+            "xor(a, b + 1, c) = 2",
+            "mod(a - 3b, 5) = c",
+            "min(a, 2b) < max(c, 1)",
+            "colsum(3, a, b, c) = 4",
+            "xor(a - b, c) = 0",
+        ];
+        for rel in rels {
+            let atoms = parse_relation(rel, 3).unwrap();
+            for a in 0..8 {
+                for b in 0..8 {
+                    for c in 0..8 {
+                        let t = [a, b, c];
+                        for at in &atoms {
+                            let small = (at.left.eval(&t), at.right.eval(&t));
+                            let big = (at.left.eval_big(&t), at.right.eval_big(&t));
+                            assert_eq!(small.0.map(BigInt::from), big.0, "{rel} {t:?}");
+                            assert_eq!(small.1.map(BigInt::from), big.1, "{rel} {t:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // 2^99 * 2^40 = 2^139: past i128, decided exactly.
+        let rel = "562949953421312 * (1125899906842624 * a) > b";
+        let big = 1i128 << 40;
+        assert!(holds(rel, &[big, i128::MAX]));
+        assert!(!holds(rel, &[-big, 0]));
+        assert!(holds("281474976710656 * (1125899906842624 * a) - 281474976710656 * (1125899906842624 * b) = 0", &[big, big]));
+    }
+
+    #[test]
     fn display_reparses_to_the_same_relation() {
         for rel in [
             "2a + b <= c - 1",
@@ -529,6 +722,10 @@ mod tests {
             "a = b; c",
             "mod(a, b) = 0",
             "a = 99999999999999999999999",
+            "a = 18446744073709551615 * (18446744073709551615)",
+            "a + 18446744073709551615 * (18446744073709551615 * b) = 1",
+            "a = 18446744073709551615 * (18446744073709551615) * 2",
+            "2*(3*(18446744073709551615*(18446744073709551615 * c))) < 0",
         ] {
             let e = parse_relation(bad, 3).unwrap_err();
             assert!(e.0.contains("relation"), "{bad}: {e}");

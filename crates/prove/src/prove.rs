@@ -6,7 +6,7 @@ use crate::automata::{self, Budget, Stop};
 use crate::conjecture::{Conjecture, Kind};
 use crate::encode::{queries, Condition, Query};
 use crate::solver::{Answer, Solver};
-use nimlab_core::{Error, Game, Pos, Result};
+use nimlab_core::{Error, Game, Play, Pos, Result};
 use serde_json::{json, Value};
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -60,6 +60,8 @@ pub struct Report {
     pub conditions: Vec<ConditionReport>,
     /// How the conditions were decided: `"smt"` (the solver) or `"automata"` ([`prove_automata`]).
     pub method: &'static str,
+    /// The play convention the conditions were stated for.
+    pub play: Play,
 }
 
 impl Report {
@@ -72,11 +74,13 @@ impl Report {
             "range": self.range(),
             "bits": self.bits,
             "method": self.method,
+            "play": self.play.name(),
             "seconds": round(self.seconds),
             "conditions": self.conditions.iter().map(|c| json!({
                 "condition": c.condition.name(),
                 "status": c.status.name(),
                 "seconds": round(c.seconds),
+                "reason": c.reason,
                 "counterexample": c.counterexample.as_ref().map(|x| json!({
                     "position": x.position,
                     "move_to": x.move_to,
@@ -144,6 +148,7 @@ pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
         seconds: start.elapsed().as_secs_f64(),
         conditions,
         method: "smt",
+        play: c.play,
     })
 }
 
@@ -315,10 +320,20 @@ fn recheck(
             }))
         }
         Condition::III => {
-            if !game.is_terminal(&x)? || c.contains(&x) {
+            // Normal play: a terminal position outside the set; misère play: one inside it.
+            let wrong_side = match c.play {
+                Play::Normal => !c.contains(&x),
+                Play::Misere => c.contains(&x),
+            };
+            if !game.is_terminal(&x)? || !wrong_side {
                 return Err(bug(format!(
-                    "{} is not a terminal position outside the set",
-                    shown(&x)
+                    "{} is not a terminal position {} the set",
+                    shown(&x),
+                    if c.play == Play::Normal {
+                        "outside"
+                    } else {
+                        "inside"
+                    }
                 )));
             }
             Ok(Ok(Counterexample {
@@ -376,9 +391,10 @@ pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
             });
         }
     }
-    // (III): the terminal position, by exact membership.
+    // (III): the terminal position, by exact membership: in the set in normal play, outside it in
+    // misère play.
     let t0 = Instant::now();
-    let three = if c.contains(&vec![0u64; m]) {
+    let three = if c.contains(&vec![0u64; m]) == (c.play == Play::Normal) {
         proved(Condition::III, t0.elapsed().as_secs_f64())
     } else {
         refute(
@@ -399,6 +415,7 @@ pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
         seconds: start.elapsed().as_secs_f64(),
         conditions,
         method: "automata",
+        play: c.play,
     })
 }
 

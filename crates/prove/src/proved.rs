@@ -41,6 +41,11 @@ pub const PROVED_BY_AUTOMATA: &[(&str, &[&str])] = &[
         "bouton",
         &["CN(2,1)", "CN(3,1)", "CN(4,1)", "CN(5,1)", "CN(6,1)"],
     ),
+    // Misère play (`prove --theorem bouton-misere --misere --automata`).
+    (
+        "bouton-misere",
+        &["CN(2,1)", "CN(3,1)", "CN(4,1)", "CN(5,1)", "CN(6,1)"],
+    ),
 ];
 
 /// Moore's Nim_k on n heaps, as the complex of all k-sets of n stacks (`moore(k)` relabeled), proved

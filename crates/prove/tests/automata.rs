@@ -388,3 +388,135 @@ fn colsum_2_is_xor() {
         assert_eq!(dy.accepts(&v), y.contains(&p), "{p:?}");
     }
 }
+
+/// Misère Nim on `m` heaps, every heap in `0..=hi`, by plain search written for this test: a position
+/// is P exactly when it has a move and every move leads to an N-position (the player who cannot move
+/// has won in misère play). Indexed by the heaps read as base-(hi+1) digits; every option has a
+/// smaller index, so one pass in index order decides them all.
+fn misere_nim(m: usize, hi: u64) -> impl Fn(&[u64]) -> bool {
+    let base = hi as usize + 1;
+    let index = move |p: &[u64]| p.iter().fold(0usize, |i, &x| i * base + x as usize);
+    let all = boxed(m, hi);
+    let mut p_pos = vec![false; all.len()];
+    for x in &all {
+        let mut has_move = false;
+        let mut to_p = false;
+        for i in 0..m {
+            for v in 0..x[i] {
+                let mut y = x.clone();
+                y[i] = v;
+                has_move = true;
+                to_p |= p_pos[index(&y)];
+            }
+        }
+        p_pos[index(x)] = has_move && !to_p;
+    }
+    move |p: &[u64]| p_pos[index(p)]
+}
+
+fn misere_file(name: &str) -> Conjecture {
+    let path = format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let mut c = from_toml(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+    c.play = nimlab_core::Play::Misere;
+    c
+}
+
+/// Bouton's misère rule (examples/nim-misere-3.toml and -4.toml) is the misère P-set of a box by
+/// plain search, and the automata prove it for every heap size; under normal play the same file is
+/// refuted at the terminal position.
+#[test]
+fn misere_nim_is_proved_for_every_heap_size() {
+    for (file, m, hi) in [("nim-misere-3.toml", 3, 31), ("nim-misere-4.toml", 4, 11)] {
+        let c = misere_file(file);
+        let search = misere_nim(m, hi);
+        let mut members = 0;
+        for p in boxed(m, hi) {
+            assert_eq!(c.contains(&p), search(&p), "{file}: {p:?}");
+            members += search(&p) as usize;
+        }
+        assert!(members > 100, "{file}: {members}");
+        let r = prove_automata(&c, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Proved, "{file}: {:?}", r.conditions);
+        let mut normal = c.clone();
+        normal.play = nimlab_core::Play::Normal;
+        let r = prove_automata(&normal, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Refuted, "{file}");
+        let cx = r.conditions[2].counterexample.as_ref().unwrap();
+        assert_eq!(cx.position, vec![0; m]);
+    }
+}
+
+/// The registry's `bouton-misere`, as families, is proved for every heap size on 1 to 6 heaps under
+/// misère play and refuted under normal play (the terminal position is in its set).
+#[test]
+fn bouton_misere_theorem_is_proved_on_1_to_6_heaps() {
+    for n in 1..=6 {
+        let game = format!("CN({n},1)");
+        let mut c = theorem("bouton-misere", &game);
+        assert_eq!(c.play, nimlab_core::Play::Misere);
+        c.play = nimlab_core::Play::Normal;
+        if n == 3 {
+            let search = misere_nim(3, 15);
+            for p in boxed(3, 15) {
+                assert_eq!(c.contains(&p), search(&p), "{p:?}");
+            }
+        }
+        let r = prove_automata(&c, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Refuted, "{game} under normal play");
+        c.play = nimlab_core::Play::Misere;
+        let r = prove_automata(&c, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Proved, "{game}: {:?}", r.conditions);
+    }
+}
+
+/// Wrong misère rules are refuted, and each counterexample violates its condition by the test's own
+/// search: the normal-play rule (xor 0) puts the terminal position in the set; shifting the
+/// threshold (every heap at most 2 / some heap of 3 or more) lets a move join two members.
+#[test]
+fn wrong_misere_rules_are_refuted_with_checked_counterexamples() {
+    let search = misere_nim(3, 31);
+    let mut bouton = theorem("bouton", "CN(3,1)");
+    bouton.play = nimlab_core::Play::Misere;
+    let off_by_one = r#"
+game = "CN(3,1)"
+reading = "any"
+[[family]]
+name = "every heap at most 2, odd sum"
+relations = ["max(a, b, c) <= 2", "mod(a + b + c, 2) = 1"]
+[[family]]
+name = "some heap of 3 or more, xor 0"
+relations = ["max(a, b, c) >= 3", "xor(a, b, c) = 0"]
+"#;
+    let mut off = from_toml(off_by_one, "off by one").unwrap();
+    off.play = nimlab_core::Play::Misere;
+    for c in [bouton, off] {
+        let r = prove_automata(&c, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Refuted, "{}", c.source);
+        let (cond, cx) = r
+            .conditions
+            .iter()
+            .find_map(|k| k.counterexample.as_ref().map(|x| (k.condition, x)))
+            .unwrap();
+        let x = &cx.position;
+        assert!(x.iter().all(|&a| a <= 31), "{x:?}");
+        match cond {
+            Condition::I => {
+                let y = cx.move_to.as_ref().unwrap();
+                let lowered = (0..3).filter(|&i| y[i] < x[i]).count();
+                let same = (0..3).filter(|&i| y[i] == x[i]).count();
+                assert_eq!((lowered, same), (1, 2), "{x:?} -> {y:?}");
+                assert!(c.contains(x) && c.contains(y));
+                // Two positions joined by a move are never both P.
+                assert!(!(search(x) && search(y)), "{x:?} -> {y:?}");
+            }
+            Condition::III => {
+                assert_eq!(x, &vec![0, 0, 0]);
+                assert!(c.contains(x) && !search(x));
+            }
+            Condition::II => {
+                assert!(!c.contains(x) && x.iter().any(|&a| a > 0));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -124,6 +124,7 @@ fn options_agree(game: &str, hi: u64) {
         families: vec![],
         source: game.to_string(),
         bits: None,
+        play: nimlab_core::Play::Normal,
     };
     let g = r.game();
     let (x, y) = (names("x", m), names("y", m));

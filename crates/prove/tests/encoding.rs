@@ -30,6 +30,7 @@ fn options_agree_in(game: &str, m: usize, hi: u64, bits: Option<u32>) {
         families: vec![],
         source: game.to_string(),
         bits,
+        play: nimlab_core::Play::Normal,
     };
     let ar = c.arith().unwrap();
     let g = rules.game();

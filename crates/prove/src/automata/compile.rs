@@ -30,14 +30,28 @@ impl Lin {
         }
     }
 
-    fn add(&self, k: i128, o: &Lin) -> Lin {
+    /// `self + k * o`, exactly: a coefficient or constant past `i128` is refused, never wrapped
+    /// (the relation parser keeps them below 2^100, so this does not happen on parsed relations).
+    fn add(&self, k: i128, o: &Lin) -> Result<Lin, Stop> {
+        let big = || {
+            Stop::Unsupported(
+                "a coefficient is beyond the range the automata prover handles exactly".into(),
+            )
+        };
         let mut r = self.clone();
         for (&t, &a) in &o.terms {
-            *r.terms.entry(t).or_insert(0) += k * a;
+            let e = r.terms.entry(t).or_insert(0);
+            *e = k
+                .checked_mul(a)
+                .and_then(|ka| e.checked_add(ka))
+                .ok_or_else(big)?;
         }
         r.terms.retain(|_, a| *a != 0);
-        r.c += k * o.c;
-        r
+        r.c = k
+            .checked_mul(o.c)
+            .and_then(|kc| r.c.checked_add(kc))
+            .ok_or_else(big)?;
+        Ok(r)
     }
 }
 
@@ -82,7 +96,7 @@ fn argument_tracks(
         .iter()
         .map(|e| cases(e, slot, fresh))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(combos(&cs)
+    combos(&cs)
         .into_iter()
         .map(|c| {
             let mut guards: Vec<Cond> = c.iter().flat_map(|a| a.guards.clone()).collect();
@@ -95,29 +109,29 @@ fn argument_tracks(
                 } else {
                     let t = *fresh;
                     *fresh += 1;
-                    guards.push(compare(&Lin::track(t), Cmp::Eq, &a.val));
+                    guards.push(compare(&Lin::track(t), Cmp::Eq, &a.val)?);
                     xs.push(t);
                 }
             }
-            (guards, xs)
+            Ok((guards, xs))
         })
-        .collect())
+        .collect()
 }
 
 /// `l op r` as conditions on `l - r`.
-fn compare(l: &Lin, op: Cmp, r: &Lin) -> Cond {
-    let d = l.add(-1, r);
-    match op {
+fn compare(l: &Lin, op: Cmp, r: &Lin) -> Result<Cond, Stop> {
+    let d = l.add(-1, r)?;
+    Ok(match op {
         Cmp::Eq => Cond::Lin(d, Sign::Zero),
         Cmp::Ne => Cond::Lin(d, Sign::NonZero),
         Cmp::Le => Cond::Lin(d, Sign::AtMostZero),
-        Cmp::Lt => Cond::Lin(d.add(1, &Lin::constant(1)), Sign::AtMostZero),
-        Cmp::Ge => Cond::Lin(Lin::default().add(-1, &d), Sign::AtMostZero),
+        Cmp::Lt => Cond::Lin(d.add(1, &Lin::constant(1))?, Sign::AtMostZero),
+        Cmp::Ge => Cond::Lin(Lin::default().add(-1, &d)?, Sign::AtMostZero),
         Cmp::Gt => Cond::Lin(
-            Lin::default().add(-1, &d).add(1, &Lin::constant(1)),
+            Lin::default().add(-1, &d)?.add(1, &Lin::constant(1))?,
             Sign::AtMostZero,
         ),
-    }
+    })
 }
 
 /// Every combination of one case per argument.
@@ -162,14 +176,14 @@ fn cases(e: &Expr, slot: &dyn Fn(usize) -> usize, fresh: &mut usize) -> Result<V
                 .map(|c| {
                     let mut val = Lin::default();
                     for ((k, _), a) in terms.iter().zip(&c) {
-                        val = val.add(*k, &a.val);
+                        val = val.add(*k, &a.val)?;
                     }
-                    Alt {
+                    Ok(Alt {
                         guards: guards_of(&c),
                         val,
-                    }
+                    })
                 })
-                .collect()
+                .collect::<Result<Vec<_>, Stop>>()?
         }
         Expr::Min(v) | Expr::Max(v) => {
             let is_min = matches!(e, Expr::Min(_));
@@ -190,7 +204,7 @@ fn cases(e: &Expr, slot: &dyn Fn(usize) -> usize, fresh: &mut usize) -> Result<V
                             (false, false) => Cmp::Ge,
                         };
                         if j != i {
-                            guards.push(compare(&pick.val, op, &other.val));
+                            guards.push(compare(&pick.val, op, &other.val)?);
                         }
                     }
                     out.push(Alt {
@@ -210,15 +224,15 @@ fn cases(e: &Expr, slot: &dyn Fn(usize) -> usize, fresh: &mut usize) -> Result<V
                     let (v, q1, q2) = (*fresh, *fresh + 1, *fresh + 2);
                     *fresh += 3;
                     let mut guards = a.guards.clone();
-                    let rhs = a.val.add(-*m, &Lin::track(q1)).add(*m, &Lin::track(q2));
-                    guards.push(compare(&Lin::track(v), Cmp::Eq, &rhs));
-                    guards.push(compare(&Lin::track(v), Cmp::Lt, &Lin::constant(*m)));
-                    Alt {
+                    let rhs = a.val.add(-*m, &Lin::track(q1))?.add(*m, &Lin::track(q2))?;
+                    guards.push(compare(&Lin::track(v), Cmp::Eq, &rhs)?);
+                    guards.push(compare(&Lin::track(v), Cmp::Lt, &Lin::constant(*m))?);
+                    Ok(Alt {
                         guards,
                         val: Lin::track(v),
-                    }
+                    })
                 })
-                .collect()
+                .collect::<Result<Vec<_>, Stop>>()?
         }
         Expr::ColSum(..) => {
             return Err(Stop::Unsupported(
@@ -259,6 +273,18 @@ pub(super) fn linear(tracks: usize, lin: &Lin, sign: Sign, budget: &Budget) -> R
         Pos,
         Neg,
     }
+    // Every value below stays within a few times `pos + neg + |c|`: refuse forms whose sums come
+    // near the end of `i128` instead of letting a step wrap.
+    let room = 1u128 << 120;
+    let mut total = lin.c.unsigned_abs();
+    for a in lin.terms.values() {
+        total = total.saturating_add(a.unsigned_abs());
+    }
+    if total >= room {
+        return Err(Stop::Unsupported(
+            "a linear relation's coefficients are beyond the range the automata prover handles exactly".into(),
+        ));
+    }
     let pos: i128 = lin.terms.values().filter(|&&a| a > 0).sum();
     let neg: i128 = lin.terms.values().filter(|&&a| a < 0).map(|a| -a).sum();
     let c = lin.c;
@@ -298,7 +324,7 @@ pub(super) fn linear(tracks: usize, lin: &Lin, sign: Sign, budget: &Budget) -> R
         },
         budget,
     )
-    .map(|d| d.minimize())
+    .and_then(|d| d.minimize_within(Some(budget)))
 }
 
 /// The xor of the tracks `xs` is 0: each digit has an even number of ones.
@@ -393,7 +419,7 @@ fn atom_dfa(
     for l in &left {
         for r in &right {
             let mut conds: Vec<Cond> = l.guards.iter().chain(&r.guards).cloned().collect();
-            conds.push(compare(&l.val, atom.op, &r.val));
+            conds.push(compare(&l.val, atom.op, &r.val)?);
             acc = Dfa::product(&acc, &all_of(tracks, &conds, budget)?, true, budget)?;
         }
     }
@@ -432,7 +458,7 @@ pub fn members(c: &Conjecture, m: usize, budget: &Budget) -> Result<Dfa, Stop> {
                 let first = Lin::track(r[0]);
                 let conds: Vec<Cond> = (0..m)
                     .map(|i| compare(&first, Cmp::Le, &Lin::track(i)))
-                    .collect();
+                    .collect::<Result<_, _>>()?;
                 one = Dfa::product(&one, &all_of(m, &conds, budget)?, false, budget)?;
             }
             acc = Dfa::product(&acc, &one, true, budget)?;
@@ -473,7 +499,7 @@ pub fn window_options(m: usize, w: &[usize], budget: &Budget) -> Result<Dfa, Sto
         |s| s.is_some_and(|low| low != 0),
         budget,
     )
-    .map(|d| d.minimize())
+    .and_then(|d| d.minimize_within(Some(budget)))
 }
 
 /// Tuples of `m` entries that are not all 0.

@@ -64,6 +64,7 @@ fn joined(
         seen.insert((0, 0, 0), 0);
         let mut i = 0;
         while i < nodes.len() {
+            budget.poll()?;
             let ((qx, o, qy), _) = nodes[i];
             if s.fin[qx as usize] && opt.fin[o as usize] && s.fin[qy as usize] {
                 let v = decode(&path(&nodes, i), 2 * m);
@@ -182,6 +183,7 @@ fn stranded(
             return Ok(Some(decode(&path(&nodes, i), m)));
         }
         for lx in 0..1u32 << m {
+            budget.poll()?;
             let qa2 = outside.next(qa, lx);
             if !la[qa2 as usize] {
                 continue;

@@ -33,7 +33,16 @@ impl Budget {
                 self.max_states
             )));
         }
-        if states.is_multiple_of(1024) && Instant::now() > self.deadline {
+        if states.is_multiple_of(1024) {
+            self.poll()?;
+        }
+        Ok(())
+    }
+
+    /// Past the deadline: the answer is unknown. Every long loop calls this once a round (a state
+    /// expanded, a refinement pass, a search node), so a proof stops soon after its time limit.
+    pub(super) fn poll(&self) -> Result<(), Stop> {
+        if Instant::now() > self.deadline {
             return Err(Stop::Limit("time limit reached".into()));
         }
         Ok(())
@@ -81,8 +90,13 @@ impl Dfa {
         let mut trans = Vec::new();
         let mut i = 0;
         while i < order.len() {
+            budget.poll()?;
             let s = order[i].clone();
             for l in 0..letters {
+                // One step can be long (a subset of many states in a projection): poll within a row.
+                if l % 64 == 63 {
+                    budget.poll()?;
+                }
                 let t = step(&s, l);
                 let id = match index.get(&t) {
                     Some(&id) => id,
@@ -104,6 +118,14 @@ impl Dfa {
 
     /// The same language with the fewest states (Moore's partition refinement).
     pub fn minimize(&self) -> Dfa {
+        match self.minimize_within(None) {
+            Ok(d) => d,
+            Err(_) => unreachable!("no deadline to reach"),
+        }
+    }
+
+    /// [`Dfa::minimize`], stopping at the budget's deadline.
+    pub(super) fn minimize_within(&self, budget: Option<&Budget>) -> Result<Dfa, Stop> {
         let n = self.states();
         let letters = self.letters();
         let mut class: Vec<u32> = self.fin.iter().map(|&f| f as u32).collect();
@@ -112,6 +134,11 @@ impl Dfa {
             let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
             let mut next = vec![0u32; n];
             for s in 0..n {
+                if s % 4096 == 0 {
+                    if let Some(b) = budget {
+                        b.poll()?;
+                    }
+                }
                 let mut sig = Vec::with_capacity(letters + 1);
                 sig.push(class[s]);
                 sig.extend((0..letters).map(|l| class[self.trans[s * letters + l] as usize]));
@@ -146,11 +173,11 @@ impl Dfa {
             i += 1;
         }
         let fin = reps.iter().map(|&s| self.fin[s]).collect();
-        Dfa {
+        Ok(Dfa {
             tracks: self.tracks,
             trans,
             fin,
-        }
+        })
     }
 
     /// The complement (every word the automaton rejects).
@@ -201,7 +228,7 @@ impl Dfa {
             },
             budget,
         )?;
-        Ok(d.minimize())
+        d.minimize_within(Some(budget))
     }
 
     /// This automaton read on a wider alphabet: its track `i` is track `map[i]` of `tracks`.
@@ -267,7 +294,7 @@ impl Dfa {
             |set| set.iter().any(|&s| self.fin[s as usize]),
             budget,
         )?;
-        Ok(d.minimize())
+        d.minimize_within(Some(budget))
     }
 
     /// A shortest accepted word, as one value per track (`None`: the automaton accepts nothing).
