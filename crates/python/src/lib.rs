@@ -570,7 +570,7 @@ fn verify(
 /// bit-vectors (xor); with `automata`, by the automata prover for every size (xor included, no
 /// solver); JSON text with the keys of `nimlab prove --json`.
 #[pyfunction]
-#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false))]
+#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false))]
 #[allow(clippy::too_many_arguments)]
 fn prove(
     py: Python<'_>,
@@ -581,6 +581,7 @@ fn prove(
     solver: PathBuf,
     bits: Option<u32>,
     automata: bool,
+    misere: bool,
 ) -> PyResult<String> {
     if automata && bits.is_some() {
         return Err(PyValueError::new_err(
@@ -596,6 +597,7 @@ fn prove(
         return Err(PyValueError::new_err("timeout must be at least 1 second"));
     }
     let rules = nimlab_prove::Ruleset::parse(game).map_err(to_py)?;
+    let from_registry = theorem.clone();
     let mut c = match (theorem, families) {
         (Some(id), _) => nimlab_prove::from_theorem(&id, rules).map_err(to_py)?,
         (_, Some(path)) => {
@@ -614,6 +616,20 @@ fn prove(
         }
         _ => unreachable!("checked above"),
     };
+    // A built-in result carries its play convention; a families file takes the one asked for.
+    let play = Play::from_misere(misere);
+    if let Some(id) = from_registry.filter(|_| c.play != play) {
+        return Err(PyValueError::new_err(format!(
+            "{id} is a result about {} play; {}",
+            c.play,
+            if misere {
+                "drop misere=True"
+            } else {
+                "pass misere=True"
+            }
+        )));
+    }
+    c.play = play;
     c.bits = bits;
     if automata {
         c.validate_shape().map_err(to_py)?;

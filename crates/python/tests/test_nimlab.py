@@ -324,6 +324,21 @@ def test_prove(tmp_path):
     assert r["verdict"] == "proved" and r["range"] == "all" and r["method"] == "automata"
     with pytest.raises(ValueError, match="bits"):
         nimlab.prove("CN(6,4)", theorem="cn-6-4", automata=True, bits=3)
+    # Misère play: Bouton's misère rule proved for every heap size, the normal rule refuted under
+    # misère play at the terminal position; a built-in result keeps its convention.
+    r = nimlab.prove("CN(3,1)", theorem="bouton-misere", misere=True, automata=True)
+    assert r["verdict"] == "proved" and r["play"] == "misere", r
+    r = nimlab.prove("CN(3,1)", theorem="bouton", misere=False, automata=True)
+    assert r["verdict"] == "proved", r
+    with pytest.raises(ValueError, match="misere=True"):
+        nimlab.prove("CN(3,1)", theorem="bouton-misere", automata=True)
+    with pytest.raises(ValueError, match="drop misere=True"):
+        nimlab.prove("CN(3,1)", theorem="bouton", misere=True, automata=True)
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "nim-misere-3.toml")
+    assert nimlab.prove("CN(3,1)", families=path, misere=True, automata=True)["verdict"] == "proved"
+    assert nimlab.prove("CN(3,1)", families=path, automata=True)["verdict"] == "refuted"
     with pytest.raises(ValueError, match="bits="):
         nimlab.prove("CN(6,4)", theorem="cn-6-4")
     assert [c["condition"] for c in r["conditions"]] == ["I", "II", "III"]

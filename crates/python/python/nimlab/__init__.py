@@ -520,6 +520,7 @@ def prove(
     solver: str = "z3",
     bits: Optional[int] = None,
     automata: bool = False,
+    misere: bool = False,
 ) -> Dict[str, Any]:
     """Proves a characterization of the P-positions for every stack size: the partition theorem's
     conditions (I)-(III) for a union of linear families (a built-in result ``theorem="cn-7-4"`` or a
@@ -530,9 +531,13 @@ def prove(
     arithmetic; ``range`` says so), e.g. ``prove("CN(6,4)", theorem="cn-6-4", bits=3)``, or for every
     size with ``automata=True`` (finite automata on the binary digits, no solver; CN, Nim and the
     complexes), e.g. ``prove("CN(6,4)", theorem="cn-6-4", automata=True)``.
+    ``misere=True`` proves the misère characterization (condition (III): no terminal position in the
+    set), e.g. ``prove("nim", theorem="bouton-misere", misere=True, automata=True)``.
     Without a solver (and without ``automata=True``): ``ValueError`` saying how to install one."""
     return _tuples(
-        json.loads(_nimlab.prove(game, theorem, families, timeout, solver, bits, automata))
+        json.loads(
+            _nimlab.prove(game, theorem, families, timeout, solver, bits, automata, misere)
+        )
     )
 
 
