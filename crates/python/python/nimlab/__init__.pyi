@@ -131,4 +131,6 @@ def prove(
     timeout: int = ...,
     solver: str = ...,
     bits: Optional[int] = ...,
+    automata: bool = ...,
+    misere: bool = ...,
 ) -> Dict[str, Any]: ...
