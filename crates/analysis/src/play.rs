@@ -52,29 +52,12 @@ pub fn load_position(game: &dyn Game, text: &str) -> Result<Pos> {
 
 /// The value of `p`: outcome, Grundy value (normal play), remoteness when a full search is small.
 pub fn value(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<Analysis> {
-    an.analyse(
-        game,
-        p,
-        play,
-        Want {
-            grundy_if_cheap: true,
-            remoteness: Remoteness::IfSmall,
-            ..Want::default()
-        },
-    )
+    an.analyse(game, p, play, Want::outcome())
 }
 
 /// Why `p` is P or N: the result that decides it, or the search.
 pub fn explain(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<Explanation> {
-    let a = an.analyse(
-        game,
-        p,
-        play,
-        Want {
-            explain: true,
-            ..Want::default()
-        },
-    )?;
+    let a = an.analyse(game, p, play, Want::explain())?;
     Ok(a.explanation.expect("an explanation was asked for"))
 }
 
@@ -100,15 +83,7 @@ pub fn winning_moves(
     p: &[u64],
     play: Play,
 ) -> Result<(Vec<Pos>, bool)> {
-    let a = an.analyse(
-        game,
-        p,
-        play,
-        Want {
-            moves: true,
-            ..Want::default()
-        },
-    )?;
+    let a = an.analyse(game, p, play, Want::moves())?;
     Ok((
         a.winning_moves.unwrap_or_default(),
         a.winning_moves_complete,

@@ -46,15 +46,7 @@ pub struct SumAnswer {
 /// The Grundy value of one position through the analysis chain (a theorem, the store, the engine,
 /// else search within the budget).
 pub fn component_grundy(an: &Analyzer, game: &dyn Game, p: &[u64]) -> Result<ComponentValue> {
-    let a = an.analyse(
-        game,
-        p,
-        Play::Normal,
-        Want {
-            grundy: true,
-            ..Want::default()
-        },
-    )?;
+    let a = an.analyse(game, p, Play::Normal, Want::grundy())?;
     Ok(ComponentValue {
         grundy: a.grundy.expect("a Grundy value was asked for"),
         method: a.grundy_method.unwrap_or(a.method),
@@ -198,15 +190,7 @@ fn moves_to_value(
         return Ok((moves, true));
     }
     if target == 0 {
-        let a = an.analyse(
-            game,
-            p,
-            Play::Normal,
-            Want {
-                moves: true,
-                ..Want::default()
-            },
-        )?;
+        let a = an.analyse(game, p, Play::Normal, Want::moves())?;
         return Ok((
             a.winning_moves.unwrap_or_default(),
             a.winning_moves_complete,

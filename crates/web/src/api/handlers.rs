@@ -9,7 +9,7 @@ use super::AppState;
 use axum::extract::State;
 use axum::Json;
 use nimlab_analysis::play::{self as engine, rng_from_time};
-use nimlab_analysis::{Analysis, Analyzer, Remoteness, Want};
+use nimlab_analysis::{Analysis, Analyzer, Want};
 use nimlab_core::{Error, Game, Play, Rng};
 use serde_json::{json, Value};
 
@@ -54,10 +54,8 @@ fn value_json(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<V
         p,
         play,
         Want {
-            grundy_if_cheap: true,
-            remoteness: Remoteness::IfSmall,
             explain: true,
-            ..Want::default()
+            ..Want::outcome()
         },
     )?;
     Ok(json!({
@@ -232,15 +230,7 @@ pub(crate) async fn moves(State(s): State<AppState>, q: Params) -> Answer {
 /// The answer of `/api/moves` when the options are too many to list: the winning moves only, with
 /// whether they are all of them, and why the other options are missing.
 fn winning_only(an: &Analyzer, g: &dyn Game, p: &[u64], play: Play, why: &str) -> Answer {
-    let a = an.analyse(
-        g,
-        p,
-        play,
-        Want {
-            moves: true,
-            ..Want::default()
-        },
-    )?;
+    let a = an.analyse(g, p, play, Want::moves())?;
     let moves: Vec<Value> = a
         .winning_moves
         .iter()
@@ -272,10 +262,7 @@ pub(crate) async fn hint(State(s): State<AppState>, q: Params) -> Answer {
             g,
             &p,
             play,
-            Want {
-                moves: true,
-                ..Want::default()
-            },
+            Want::moves(),
         )?;
         let w = a.winning_moves.clone().unwrap_or_default();
         let complete = a.winning_moves_complete;
@@ -362,15 +349,7 @@ pub(crate) async fn explain(State(s): State<AppState>, q: Params) -> Answer {
     let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        let a = an.analyse(
-            g,
-            &p,
-            play,
-            Want {
-                explain: true,
-                ..Want::default()
-            },
-        )?;
+        let a = an.analyse(g, &p, play, Want::explain())?;
         let e = a.explanation.clone().expect("an explanation was asked for");
         let text = match (&e.statement, &e.source) {
             (Some(st), Some(src)) => {
