@@ -12,24 +12,13 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import nimlab
 
-REPO = Path(__file__).resolve().parents[3]
-
-
-def _cli_path():
-    if os.environ.get("NIMLAB_BIN"):
-        return os.environ["NIMLAB_BIN"]
-    for build in ("release", "debug"):
-        p = REPO / "target" / build / "nimlab"
-        if p.exists():
-            return str(p)
-    pytest.fail("no nimlab binary: build it (cargo build -p nimlab-cli) or set NIMLAB_BIN")
+from _common import REPO, cli_path as _cli_path
 
 
 def cli(*args):
@@ -334,9 +323,7 @@ def test_prove(tmp_path):
         nimlab.prove("CN(3,1)", theorem="bouton-misere", automata=True)
     with pytest.raises(ValueError, match="drop misere=True"):
         nimlab.prove("CN(3,1)", theorem="bouton", misere=True, automata=True)
-    import os
-
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "nim-misere-3.toml")
+    path = str(REPO / "examples" / "nim-misere-3.toml")
     assert nimlab.prove("CN(3,1)", families=path, misere=True, automata=True)["verdict"] == "proved"
     assert nimlab.prove("CN(3,1)", families=path, automata=True)["verdict"] == "refuted"
     with pytest.raises(ValueError, match="bits="):

@@ -13,24 +13,14 @@ import subprocess
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 import nimlab
 
-REPO = Path(__file__).resolve().parents[3]
+from _common import cli_path as _cli_path
+
 ENV = dict(os.environ, NIMLAB_DB="off")
-
-
-def _cli_path():
-    if os.environ.get("NIMLAB_BIN"):
-        return os.environ["NIMLAB_BIN"]
-    for build in ("release", "debug"):
-        p = REPO / "target" / build / "nimlab"
-        if p.exists():
-            return str(p)
-    pytest.fail("no nimlab binary: build it (cargo build -p nimlab-cli) or set NIMLAB_BIN")
 
 
 @pytest.fixture(scope="module")
