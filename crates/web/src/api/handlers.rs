@@ -293,6 +293,14 @@ pub(crate) async fn hint(State(s): State<AppState>, q: Params) -> Answer {
     .await
 }
 
+/// Refuses a move from a position where the game is over.
+fn not_over(g: &dyn Game, p: &[u64]) -> Result<(), ApiError> {
+    if g.is_terminal(p)? {
+        return Err(Error::Unsupported("the game is over: no move is left".into()).into());
+    }
+    Ok(())
+}
+
 pub(crate) async fn play_move(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &["game", "position", "to", "misere"])?;
     let play = play_of(&map)?;
@@ -304,9 +312,7 @@ pub(crate) async fn play_move(State(s): State<AppState>, q: Params) -> Answer {
     let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        if g.is_terminal(&p)? {
-            return Err(Error::Unsupported("the game is over: no move is left".into()).into());
-        }
+        not_over(g, &p)?;
         // Games whose moves have a structure accept the position written with emptied piles as zeros.
         let to = match g.move_structure(p.len()) {
             Some(_) => nimlab_core::position::parse_list(&to_text)?,
@@ -329,9 +335,7 @@ pub(crate) async fn computer(State(s): State<AppState>, q: Params) -> Answer {
     let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        if g.is_terminal(&p)? {
-            return Err(Error::Unsupported("the game is over: no move is left".into()).into());
-        }
+        not_over(g, &p)?;
         let c = engine::computer_move(&an, g, &p, play)?;
         let mut v = value_json(&an, g, &c.to, play)?;
         v["winning"] = json!(c.winning);
