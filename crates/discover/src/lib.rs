@@ -1,0 +1,625 @@
+//! # nimlab-discover
+//!
+//! `nimlab discover`: from tables of P-positions to a characterization proved for every stack size,
+//! with no theorem given. It never reads the theory registry; everything comes from tables.
+//!
+//! The pipeline ([`discover`]):
+//! 1. tabulate the P-set on a box `[lo..H]^n` with the tables engine (looked up in the store when it
+//!    is there, saved there otherwise);
+//! 2. conjecture linear families whose union is the P-set of that box exactly ([`linear`]);
+//! 3. check the conjecture on a larger box (exact membership, the prover's own, against that box's
+//!    table); when it fails, conjecture again from the larger box;
+//! 4. prove conditions (I)–(III) for every stack size with the SMT prover (`nimlab_prove::prove`).
+//!    A counterexample (re-checked by the prover) lies outside the checked box, so the box grows to
+//!    hold it and the description is conjectured again;
+//! 5. answer `proved`, `conjecture` (it equals the P-set on the box, and the proof was refuted beyond
+//!    the largest box allowed or gave no answer) or `none` (no linear description within the
+//!    limits; the automaton route is tried then — see [`try_automaton`]).
+
+pub mod linear;
+
+use linear::{Fam, PTable};
+use nimlab_core::{Error, Hooks, Play, Result};
+use nimlab_prove::{Kind, ReadingRule, Ruleset, Solver, Status};
+use nimlab_tables::plan::{self, Bounds, Request};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The verdict of a discovery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The characterization is the P-set, for every stack size.
+    Proved,
+    /// It equals the P-set on the box, and the proof was refuted beyond the largest box allowed, or
+    /// gave no answer.
+    Conjecture,
+    /// No description was found within the limits.
+    None,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Proved => "proved",
+            Verdict::Conjecture => "conjecture",
+            Verdict::None => "none",
+        }
+    }
+}
+
+/// How to run a discovery.
+#[derive(Clone)]
+pub struct Options {
+    /// The largest box entry to tabulate (None: the largest box of at most [`DEFAULT_POSITIONS`]
+    /// positions per length).
+    pub max: Option<u64>,
+    /// The time limit of the whole run.
+    pub timeout: Duration,
+    /// The SMT solver's executable.
+    pub solver: PathBuf,
+    /// The store of solved tables (None: neither read nor write one).
+    pub store: Option<PathBuf>,
+    /// Set from another thread (Ctrl-C) to stop; the run then returns `Error::Interrupted`.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Progress lines (for stderr).
+    pub progress: Option<Arc<dyn Fn(&str) + Send + Sync>>,
+    /// The work budget of one table (estimated steps), as `nimlab table --limit`.
+    pub limit: f64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            max: None,
+            timeout: Duration::from_secs(600),
+            solver: PathBuf::from("z3"),
+            store: None,
+            cancel: None,
+            progress: None,
+            limit: nimlab_core::Budget::default().limit,
+        }
+    }
+}
+
+/// Default bound on the positions of the largest box (per length).
+pub const DEFAULT_POSITIONS: u128 = 20_000_000;
+
+/// One family of the answer.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FamilyOut {
+    pub name: String,
+    pub length: usize,
+    pub relations: Vec<String>,
+}
+
+/// One table the run used.
+#[derive(Debug, Clone)]
+pub struct TableUse {
+    pub max: u64,
+    pub p_positions: usize,
+    pub source: &'static str,
+}
+
+/// The answer of [`discover`].
+#[derive(Debug, Clone)]
+pub struct Discovery {
+    pub game: String,
+    pub verdict: Verdict,
+    /// `families` (the only description this build writes; `automaton` once that route is wired).
+    pub format: &'static str,
+    /// The prover that decided (`smt`), if one ran.
+    pub prover: Option<&'static str>,
+    /// The smallest entry of the box.
+    pub box_min: u64,
+    /// The largest entry of the box on which the families equal the P-set exactly (checked against
+    /// that box's table), when a description was found.
+    pub box_max: Option<u64>,
+    pub seconds: f64,
+    pub families: Vec<FamilyOut>,
+    /// The families file (TOML, the format of `nimlab prove --families`), when a description was found.
+    pub toml: Option<String>,
+    /// The prover's report of the last proof attempt.
+    pub proof: Option<Value>,
+    /// The last re-checked counterexample of the prover.
+    pub counterexample: Option<Value>,
+    /// Why the verdict is not `proved`.
+    pub reason: Option<String>,
+    /// The tables used, in order.
+    pub tables: Vec<TableUse>,
+    /// True when the time limit stopped the run before any description was found.
+    pub out_of_time: bool,
+}
+
+impl Discovery {
+    /// Exit status of `nimlab discover`: 0 proved, 1 conjecture or none, 3 no answer within the
+    /// limits (the time limit reached before any description was found).
+    pub fn exit_code(&self) -> u8 {
+        match self.verdict {
+            Verdict::Proved => 0,
+            Verdict::None if self.out_of_time => 3,
+            _ => 1,
+        }
+    }
+
+    /// The JSON object of `nimlab discover --json` (`file`: where the families file was written).
+    pub fn to_json(&self, file: Option<&str>) -> Value {
+        json!({
+            "game": self.game,
+            "verdict": self.verdict.name(),
+            "format": self.format,
+            "file": file,
+            "prover": self.prover,
+            "box": self.box_max.map(|h| json!({"min": self.box_min, "max": h})),
+            "seconds": (self.seconds * 1000.0).round() / 1000.0,
+            "families": self.families,
+            "counterexample": self.counterexample,
+            "reason": self.reason,
+            "tables": self.tables.iter().map(|t| json!({
+                "max": t.max, "p_positions": t.p_positions, "source": t.source,
+            })).collect::<Vec<_>>(),
+            "proof": self.proof,
+        })
+    }
+}
+
+/// Why the run stops: the caller's cancel flag or the deadline.
+struct Stopper {
+    cancel: Option<Arc<AtomicBool>>,
+    deadline: Instant,
+    /// Set by a watchdog thread when either fires (the tables engine polls one flag).
+    halt: Arc<AtomicBool>,
+    done: Arc<AtomicBool>,
+}
+
+impl Stopper {
+    fn new(cancel: Option<Arc<AtomicBool>>, deadline: Instant) -> Stopper {
+        let halt = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let (h, d, c) = (halt.clone(), done.clone(), cancel.clone());
+        std::thread::spawn(move || {
+            while !d.load(Ordering::Relaxed) {
+                if Instant::now() >= deadline || c.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+                {
+                    h.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        Stopper {
+            cancel,
+            deadline,
+            halt,
+            done,
+        }
+    }
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+    fn stop(&self) -> bool {
+        self.cancelled() || Instant::now() >= self.deadline
+    }
+}
+
+impl Drop for Stopper {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The box bound used when none is given: the largest `H` whose box has at most
+/// [`DEFAULT_POSITIONS`] positions (at least 4).
+pub fn default_max(rules: &Ruleset) -> u64 {
+    let lo = rules.min_entry() as u64;
+    let mut h = lo + 4;
+    while linear::positions_in_box(lo, h + 1, rules.n).is_some_and(|s| s <= DEFAULT_POSITIONS)
+        && h < 64
+    {
+        h += 1;
+    }
+    h
+}
+
+/// The first box: about 20,000 positions, between lo+3 and lo+10.
+fn first_max(rules: &Ruleset) -> u64 {
+    let lo = rules.min_entry() as u64;
+    let mut h = lo + 3;
+    while h < lo + 10
+        && linear::positions_in_box(lo, h + 1, rules.n).is_some_and(|s| s <= 20_000)
+    {
+        h += 1;
+    }
+    h
+}
+
+/// Finds and proves a characterization of the P-positions of `game` (normal play) from tables alone.
+/// `Err` only for bad input (a game no prover handles, a bad box, no solver) and for
+/// `Error::Interrupted` (the cancel flag); a time limit gives an honest verdict.
+pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
+    let start = Instant::now();
+    let rules = Ruleset::parse(game)?;
+    let reading = match rules.kind {
+        Kind::Cn | Kind::Scn => ReadingRule::MinFirst,
+        Kind::Complex => {
+            if rules
+                .complex
+                .as_ref()
+                .is_none_or(|c| c.automorphisms.is_none())
+            {
+                return Err(Error::Unsupported(format!(
+                    "{}: its automorphism group is larger than {} or was not determined, so its tables cannot be read as families",
+                    rules.id(),
+                    nimlab_prove::conjecture::MAX_READINGS
+                )));
+            }
+            ReadingRule::Any
+        }
+    };
+    if rules.n > 26 {
+        return Err(Error::Unsupported(format!(
+            "{}: at most 26 stacks (families name them a..z)",
+            rules.id()
+        )));
+    }
+    let lo = rules.min_entry() as u64;
+    let max = opts.max.unwrap_or_else(|| default_max(&rules));
+    if max < lo + 2 {
+        return Err(Error::Unsupported(format!(
+            "--max {max}: the box must reach at least {} (a box to conjecture from and a larger one to check it on)",
+            lo + 2
+        )));
+    }
+    // The solver must be there before any work is done.
+    let solver = Solver {
+        path: opts.solver.clone(),
+        timeout: Duration::from_secs(1),
+    };
+    solver.check("", &[])?;
+    let stopper = Stopper::new(opts.cancel.clone(), start + opts.timeout);
+    let say = |s: &str| {
+        if let Some(p) = &opts.progress {
+            p(s)
+        }
+    };
+    let mut d = Discovery {
+        game: rules.id(),
+        verdict: Verdict::None,
+        format: "families",
+        prover: None,
+        box_min: lo,
+        box_max: None,
+        seconds: 0.0,
+        families: Vec::new(),
+        toml: None,
+        proof: None,
+        counterexample: None,
+        reason: None,
+        tables: Vec::new(),
+        out_of_time: false,
+    };
+    let min_first = reading == ReadingRule::MinFirst;
+    let next = |h: u64| (h + 2).min(max);
+    let mut h = first_max(&rules).min(max - 1);
+    let mut cur = match table(&rules, h, opts, &stopper, &mut d, &say)? {
+        Some(t) => t,
+        None => return Ok(out_of_time(d, start, "no table could be computed")),
+    };
+    loop {
+        say(&format!(
+            "conjecturing from the box [{lo}..{h}] ({} P-positions up to symmetry)",
+            cur.count()
+        ));
+        let fams = match linear::conjecture(&cur, min_first, &|| stopper.stop()) {
+            Ok(f) => f,
+            Err(_) if stopper.cancelled() => return Err(Error::Interrupted),
+            Err(_) if stopper.stop() => {
+                return Ok(out_of_time(d, start, "the time limit was reached while conjecturing"))
+            }
+            Err(why) => {
+                let auto = try_automaton(&rules, &cur);
+                d.reason = Some(format!(
+                    "{why} (box [{lo}..{h}]); automaton: {}",
+                    auto.unwrap_err()
+                ));
+                d.seconds = start.elapsed().as_secs_f64();
+                return Ok(d);
+            }
+        };
+        let text = families_toml(&rules, reading, &fams, lo, h);
+        let conj = nimlab_prove::from_toml(&text, "discovered")?;
+        say(&format!("{} families", fams.len()));
+        // Check on a larger box.
+        if h < max {
+            let h2 = next(h);
+            let Some(big) = table(&rules, h2, opts, &stopper, &mut d, &say)? else {
+                d.families = outs(&fams);
+                d.toml = Some(text);
+                d.box_max = Some(h);
+                d.verdict = Verdict::Conjecture;
+                d.reason = Some(format!(
+                    "the time limit was reached before the check on the box [{lo}..{h2}]"
+                ));
+                d.seconds = start.elapsed().as_secs_f64();
+                return Ok(d);
+            };
+            if let Some(w) = mismatch(&conj, &fams, &big, min_first) {
+                say(&format!(
+                    "the families fail on the box [{lo}..{h2}] at {w}; conjecturing again from it"
+                ));
+                h = h2;
+                cur = big;
+                continue;
+            }
+            h = h2;
+        }
+        d.families = outs(&fams);
+        d.toml = Some(text.clone());
+        d.box_max = Some(h);
+        if stopper.stop() {
+            if stopper.cancelled() {
+                return Err(Error::Interrupted);
+            }
+            d.verdict = Verdict::Conjecture;
+            d.reason = Some("the time limit was reached before the proof".into());
+            d.seconds = start.elapsed().as_secs_f64();
+            return Ok(d);
+        }
+        say(&format!(
+            "the families equal the P-set on the box [{lo}..{h}]; proving (I)-(III) for every size"
+        ));
+        let left = stopper.deadline.saturating_duration_since(Instant::now());
+        let solver = Solver {
+            path: opts.solver.clone(),
+            timeout: left.max(Duration::from_secs(1)),
+        };
+        let report = nimlab_prove::prove(&conj, &solver)?;
+        d.prover = Some(report.method);
+        d.proof = Some(report.to_json());
+        match report.verdict {
+            Status::Proved => {
+                d.verdict = Verdict::Proved;
+                d.reason = None;
+                d.counterexample = None;
+                d.seconds = start.elapsed().as_secs_f64();
+                return Ok(d);
+            }
+            Status::Unknown => {
+                if stopper.cancelled() {
+                    return Err(Error::Interrupted);
+                }
+                d.verdict = Verdict::Conjecture;
+                let why: Vec<String> = report
+                    .conditions
+                    .iter()
+                    .filter(|c| c.status == Status::Unknown)
+                    .map(|c| {
+                        format!(
+                            "({}): {}",
+                            c.condition.name(),
+                            c.reason.clone().unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                d.reason = Some(format!("the proof gave no answer: {}", why.join("; ")));
+                d.seconds = start.elapsed().as_secs_f64();
+                return Ok(d);
+            }
+            Status::Refuted => {
+                let c = report
+                    .conditions
+                    .iter()
+                    .find(|c| c.status == Status::Refuted)
+                    .expect("a refuted condition");
+                let cx = c.counterexample.clone().expect("re-checked counterexample");
+                let top = cx
+                    .position
+                    .iter()
+                    .chain(cx.move_to.iter().flatten())
+                    .copied()
+                    .max()
+                    .unwrap_or(0);
+                let shown = nimlab_core::position::format_tuple(&cx.position);
+                d.counterexample = Some(json!({
+                    "condition": c.condition.name(),
+                    "position": cx.position,
+                    "move_to": cx.move_to,
+                }));
+                if top > max || top <= h {
+                    d.verdict = Verdict::Conjecture;
+                    d.reason = Some(if top > max {
+                        format!(
+                            "condition ({}) is refuted at {shown}, outside the largest box allowed [{lo}..{max}] (raise --max)",
+                            c.condition.name()
+                        )
+                    } else {
+                        format!(
+                            "condition ({}) is refuted at {shown}, inside the checked box (not expected: please report)",
+                            c.condition.name()
+                        )
+                    });
+                    d.seconds = start.elapsed().as_secs_f64();
+                    return Ok(d);
+                }
+                say(&format!(
+                    "condition ({}) refuted at {shown}: growing the box to hold it",
+                    c.condition.name()
+                ));
+                h = top;
+                cur = match table(&rules, h, opts, &stopper, &mut d, &say)? {
+                    Some(t) => t,
+                    None => {
+                        d.verdict = Verdict::Conjecture;
+                        d.reason = Some(format!(
+                            "condition ({}) is refuted at {shown}, and the time limit was reached before a larger box",
+                            c.condition.name()
+                        ));
+                        d.seconds = start.elapsed().as_secs_f64();
+                        return Ok(d);
+                    }
+                };
+            }
+        }
+    }
+}
+
+fn out_of_time(mut d: Discovery, start: Instant, why: &str) -> Discovery {
+    d.verdict = Verdict::None;
+    d.out_of_time = true;
+    d.reason = Some(format!("no answer within the limits: {why}"));
+    d.seconds = start.elapsed().as_secs_f64();
+    d
+}
+
+/// The automaton route: an automaton learned from the table and proved by the automata prover. Not
+/// available in this build (it is wired where the learner is); says why.
+fn try_automaton(_rules: &Ruleset, _table: &PTable) -> std::result::Result<(), String> {
+    Err("not available in this build".into())
+}
+
+fn outs(fams: &[Fam]) -> Vec<FamilyOut> {
+    fams.iter()
+        .enumerate()
+        .map(|(i, f)| FamilyOut {
+            name: format!("F{}", i + 1),
+            length: f.len,
+            relations: f.relations(),
+        })
+        .collect()
+}
+
+#[derive(serde::Serialize)]
+struct FileOut<'a> {
+    game: String,
+    reading: &'a str,
+    family: Vec<FamilyOut>,
+}
+
+/// The families file (the `prove --families` format).
+fn families_toml(rules: &Ruleset, reading: ReadingRule, fams: &[Fam], lo: u64, h: u64) -> String {
+    let file = FileOut {
+        game: rules.id(),
+        reading: match reading {
+            ReadingRule::MinFirst => "min-first",
+            ReadingRule::Any => "any",
+            ReadingRule::Plain => "plain",
+        },
+        family: outs(fams),
+    };
+    format!(
+        "# {}: found by `nimlab discover` from the P-positions of the box [{lo}..{h}] (linear families).\n{}",
+        rules.id(),
+        toml::to_string(&file).expect("serializable")
+    )
+}
+
+/// A position where the conjecture and the table `t` disagree: a P-position outside the families
+/// (by the prover's own membership), or a point of a family that is not a P-position.
+fn mismatch(
+    conj: &nimlab_prove::Conjecture,
+    fams: &[Fam],
+    t: &PTable,
+    min_first: bool,
+) -> Option<String> {
+    for ps in t.canonical.values() {
+        for p in ps {
+            if !conj.contains(p) {
+                return Some(format!(
+                    "{} (a P-position outside the families)",
+                    nimlab_core::position::format_tuple(p)
+                ));
+            }
+        }
+    }
+    for f in fams {
+        if let Some(x) = f.stray(t, min_first) {
+            let p: Vec<u64> = x.iter().map(|&v| v as u64).collect();
+            return Some(format!(
+                "{} (in the families, but an N-position)",
+                nimlab_core::position::format_tuple(&p)
+            ));
+        }
+    }
+    None
+}
+
+/// The symmetries a table's canonical positions are expanded with.
+fn symmetries(rules: &Ruleset, m: usize) -> Vec<Vec<usize>> {
+    match &rules.complex {
+        Some(c) => c
+            .automorphisms
+            .clone()
+            .unwrap_or_else(|| vec![(0..m).collect()]),
+        None => nimlab_prove::conjecture::readings(m),
+    }
+}
+
+/// The P-set table of the box `[lo..h]` (from the store when it is there); None when the time limit
+/// stopped it.
+fn table(
+    rules: &Ruleset,
+    h: u64,
+    opts: &Options,
+    stopper: &Stopper,
+    d: &mut Discovery,
+    say: &dyn Fn(&str),
+) -> Result<Option<PTable>> {
+    let game = rules.game();
+    let req = Request {
+        bounds: Bounds {
+            max: Some(h),
+            max_sum: None,
+            heaps: None,
+        },
+        play: Play::Normal,
+        kind: plan::Kind::PSet,
+        method: plan::Method::Auto,
+        backend: plan::Backend::Cpu,
+        remoteness: false,
+        limit: opts.limit,
+        resume: plan::ResumeMode::Off,
+    };
+    let p = plan::plan(game.as_ref(), &req)?;
+    let mut store = match &opts.store {
+        Some(path) => match nimlab_tables::store::Store::open(path) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                say(&format!("the store {} cannot be used: {e}", path.display()));
+                None
+            }
+        },
+        None => None,
+    };
+    say(&format!("tabulating the P-positions of {} in the box [..{h}]", game.id()));
+    let ans = match plan::run(
+        game.as_ref(),
+        &p,
+        store.as_mut(),
+        Hooks::new(Some(&stopper.halt), None),
+    ) {
+        Ok(a) => a,
+        Err(Error::Interrupted) if stopper.cancelled() => return Err(Error::Interrupted),
+        Err(Error::Interrupted) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let positions = ans.solved.positions();
+    let lengths = rules.lengths();
+    let t = PTable::new(
+        rules.min_entry() as u64,
+        h,
+        &lengths,
+        positions,
+        &|m| symmetries(rules, m),
+    )
+    .map_err(Error::Unsupported)?;
+    d.tables.push(TableUse {
+        max: h,
+        p_positions: t.count(),
+        source: ans.source.name(),
+    });
+    Ok(Some(t))
+}

@@ -1,0 +1,18 @@
+//! Manual exploration (ignored): `cargo test -p nimlab-discover --test explore -- --ignored --nocapture`.
+use std::sync::Arc;
+
+#[test]
+#[ignore]
+fn explore() {
+    let games = std::env::var("GAMES").unwrap_or("CN(4,2)".into());
+    for g in games.split(';') {
+        let opts = nimlab_discover::Options {
+            progress: Some(Arc::new(|s: &str| eprintln!("  {s}"))),
+            max: std::env::var("MAX").ok().map(|m| m.parse().unwrap()),
+            ..Default::default()
+        };
+        let d = nimlab_discover::discover(g, &opts).unwrap();
+        println!("{}", serde_json::to_string_pretty(&d.to_json(None)).unwrap());
+        println!("{}", d.toml.clone().unwrap_or_default());
+    }
+}
