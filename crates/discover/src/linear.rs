@@ -639,9 +639,6 @@ fn split_by_residue(f: &Fam, t: &PTable, min_first: bool) -> Option<Vec<Fam>> {
             for p in &f.points {
                 parts.entry(p[s].rem_euclid(m)).or_default().push(p.clone());
             }
-            if parts.len() < 2 {
-                continue;
-            }
             let fams: Vec<Fam> = parts
                 .into_iter()
                 .map(|(r, pts)| Fam::of(f.len, pts, vec![(s, m, r)], lo))

@@ -1,4 +1,4 @@
-//! Manual exploration (ignored): `cargo test -p nimlab-discover --test explore -- --ignored --nocapture`.
+//! Manual exploration (ignored): `GAMES='CN(4,2);CN(5,2)' cargo test -p nimlab-discover --test explore -- --ignored --nocapture`.
 use std::sync::Arc;
 
 #[test]
@@ -12,7 +12,8 @@ fn explore() {
             ..Default::default()
         };
         let d = nimlab_discover::discover(g, &opts).unwrap();
-        println!("{}", serde_json::to_string_pretty(&d.to_json(None)).unwrap());
-        println!("{}", d.toml.clone().unwrap_or_default());
+        let mut j = d.to_json(None);
+        j["proof"] = serde_json::Value::Null;
+        println!("{}", serde_json::to_string(&j).unwrap());
     }
 }
