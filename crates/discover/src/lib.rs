@@ -85,7 +85,7 @@ impl Default for Options {
 }
 
 /// Default bound on the positions of the largest box (per length).
-pub const DEFAULT_POSITIONS: u128 = 20_000_000;
+pub const DEFAULT_POSITIONS: u128 = 120_000_000;
 
 /// One family of the answer.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -32,6 +32,8 @@ pub struct PTable {
     /// The lengths the box holds.
     pub lengths: Vec<usize>,
     bits: BTreeMap<usize, Vec<u64>>,
+    /// The readings of each length (maps `q[i] = p[map[i]]`).
+    syms: BTreeMap<usize, Vec<Vec<usize>>>,
 }
 
 /// Most bits of one length's bitset (positions of the box).
@@ -63,6 +65,7 @@ impl PTable {
             canonical: BTreeMap::new(),
             lengths: lengths.to_vec(),
             bits,
+            syms: BTreeMap::new(),
         };
         let mut syms: BTreeMap<usize, Vec<Vec<usize>>> = BTreeMap::new();
         for p in canonical {
@@ -79,6 +82,10 @@ impl PTable {
             by_len.entry(m).or_default().push(p);
         }
         t.canonical = by_len;
+        for &m in lengths {
+            syms.entry(m).or_insert_with(|| symmetries(m));
+        }
+        t.syms = syms;
         Ok(t)
     }
 
@@ -311,23 +318,33 @@ impl Fam {
         f
     }
 
-    /// The family of the union of `self` and `other`, when `other`'s points lie in `self`'s hull
-    /// and both have the same `mod` relations.
-    fn absorb(&self, other: &Fam, lo: i64) -> Option<Fam> {
+    /// The family of the union of `self` and `other`, when each of `other`'s points has a reading
+    /// (among `maps`; with `min_first`, one that starts at a smallest entry) on `self`'s hull that
+    /// satisfies `self`'s `mod` relations, and both have the same `mod` relations.
+    fn absorb(&self, other: &Fam, lo: i64, maps: &[Vec<usize>], min_first: bool) -> Option<Fam> {
         if self.len != other.len || self.mods != other.mods {
             return None;
         }
-        let on_hull = other.points.iter().all(|p| {
+        let on_hull = |q: &[i64]| {
             self.eqs.iter().all(|(c, rhs)| {
-                c.iter().zip(p).map(|(&a, &b)| a * b as i128).sum::<i128>() == *rhs
-            })
-        });
-        if !on_hull {
-            return None;
+                c.iter().zip(q).map(|(&a, &b)| a * b as i128).sum::<i128>() == *rhs
+            }) && self.mods.iter().all(|&(i, m, r)| q[i].rem_euclid(m) == r)
+        };
+        let mut moved = Vec::with_capacity(other.points.len());
+        for p in &other.points {
+            if on_hull(p) {
+                moved.push(p.clone());
+                continue;
+            }
+            let q = maps.iter().find_map(|map| {
+                let q: Point = map.iter().map(|&i| p[i]).collect();
+                (on_hull(&q) && (!min_first || q.iter().all(|&v| v >= q[0]))).then_some(q)
+            })?;
+            moved.push(q);
         }
         let mut f = self.clone();
-        f.points.extend(other.points.iter().cloned());
-        f.stats = self.stats.join(&other.stats);
+        f.stats = self.stats.join(&Stats::of(self.len, &moved));
+        f.points.extend(moved);
         f.bounds(lo);
         Some(f)
     }
@@ -677,7 +694,8 @@ fn merge(
                     j += 1;
                     continue;
                 }
-                let Some(m) = fams[i].absorb(&fams[j], lo) else {
+                let maps = t.syms.get(&fams[j].len).map_or(&[][..], Vec::as_slice);
+                let Some(m) = fams[i].absorb(&fams[j], lo, maps, min_first) else {
                     j += 1;
                     continue;
                 };
