@@ -76,6 +76,8 @@ enum Command {
     Verify(crate::research_cmd::VerifyArgs),
     /// Prove a characterization of the P-positions for every stack size: conditions (I)-(III) of the partition theorem for a union of linear families, decided by an SMT solver (z3).
     Prove(crate::prove_cmd::ProveArgs),
+    /// Find a characterization of the P-positions from tables alone (no theorem given) and prove it for every stack size: linear families conjectured on growing boxes, checked on a larger box, proved by the SMT solver.
+    Discover(crate::discover_cmd::DiscoverArgs),
     /// The canonical P-positions of a box grouped by shape, with the relations each family obeys.
     Patterns(crate::research_cmd::PatternsArgs),
     /// Why a position is P or N: the family and relations of the result that decides it, or the winning move and the family it lands in (search when no result applies).
@@ -226,6 +228,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode, Error> {
         Command::Serve(args) => done(crate::play::serve(&args)),
         Command::Verify(args) => crate::research_cmd::run_verify(&args),
         Command::Prove(args) => crate::prove_cmd::run(&args),
+        Command::Discover(args) => crate::discover_cmd::run(&args),
         Command::Patterns(args) => done(crate::research_cmd::run_patterns(&args)),
         Command::Theory { game, json } => done(output::theory(game.as_deref(), json)),
         Command::Explain(args) => done(crate::explain::run(&args)),

@@ -2,6 +2,7 @@
 
 mod args;
 mod cli;
+mod discover_cmd;
 mod explain;
 mod output;
 mod play;

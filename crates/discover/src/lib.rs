@@ -332,7 +332,11 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         };
         let text = families_toml(&rules, reading, &fams, lo, h);
         let conj = nimlab_prove::from_toml(&text, "discovered")?;
-        say(&format!("{} families", fams.len()));
+        say(&format!(
+            "{} {}",
+            fams.len(),
+            if fams.len() == 1 { "family" } else { "families" }
+        ));
         // Check on a larger box.
         if h < max {
             let h2 = next(h);

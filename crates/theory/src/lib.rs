@@ -125,9 +125,22 @@ fn build() -> Vec<Box<dyn Theorem>> {
 
 static REGISTRY: OnceLock<Vec<Box<dyn Theorem>>> = OnceLock::new();
 
+static UNAVAILABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes every registry lookup of this process find nothing ([`registry`], [`by_id`], [`covering`],
+/// [`find`]) while `off` is true: for tests that show a tool works without any built-in result
+/// (`nimlab discover` must find its answers from tables alone).
+pub fn set_registry_unavailable(off: bool) {
+    UNAVAILABLE.store(off, std::sync::atomic::Ordering::SeqCst);
+}
+
 /// Every result nimlab knows, built once per process (with the per-entry caches, such as the
-/// family templates of [`linear::FamilyTheorem`], that live inside the entries).
+/// family templates of [`linear::FamilyTheorem`], that live inside the entries); empty while
+/// [`set_registry_unavailable`] is on.
 pub fn registry() -> &'static [Box<dyn Theorem>] {
+    if UNAVAILABLE.load(std::sync::atomic::Ordering::SeqCst) {
+        return &[];
+    }
     REGISTRY.get_or_init(build)
 }
 

@@ -1,0 +1,173 @@
+//! `nimlab discover`: a characterization of the P-positions found from tables alone (no theorem
+//! given) and proved for every stack size — the pipeline of `nimlab_discover`; this module only
+//! translates options, progress (stderr), Ctrl-C and the output.
+
+use crate::store_cmd::StoreArgs;
+use clap::Args;
+use nimlab_core::Error;
+use nimlab_discover::{Discovery, Options, Verdict};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct DiscoverArgs {
+    /// Game: CN(n,k), SCN(n,k), simplicial(...), ECN(m,{s,...},k); nim or moore(k) with --heaps.
+    game: String,
+    /// The largest entry of the largest box to tabulate (default: the largest box of at most 1.2e8
+    /// positions).
+    #[arg(long, value_name = "H")]
+    max: Option<u64>,
+    /// Number of heaps, for nim (read as CN(N,1)) and moore(k) (the complex of all k-sets of N heaps).
+    #[arg(long, value_name = "N")]
+    heaps: Option<usize>,
+    /// Time limit of the whole run, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    timeout: u64,
+    /// Write the characterization (a families file, as `prove --families` reads it) to PATH.
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+    /// The SMT solver (z3 or a compatible one).
+    #[arg(long, value_name = "PATH", default_value = "z3")]
+    solver: PathBuf,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// The game name `discover` works on: `nim`/`moore(k)` with `--heaps` become the game of that many
+/// heaps; `--heaps` with any other game is refused.
+pub fn game_name(game: &str, heaps: Option<usize>) -> Result<String, Error> {
+    let g = game.trim().to_ascii_lowercase();
+    let moore = g
+        .strip_prefix("moore(")
+        .and_then(|t| t.strip_suffix(')'))
+        .and_then(|t| t.trim().parse::<usize>().ok());
+    match (heaps, g.as_str(), moore) {
+        (None, "nim", _) | (None, _, Some(_)) => Err(Error::Unsupported(format!(
+            "{game} takes any number of heaps: give --heaps N"
+        ))),
+        (Some(n), "nim", _) if n >= 1 => Ok(format!("CN({n},1)")),
+        (Some(n), _, Some(k)) if n >= 2 && n <= 12 && (1..n).contains(&k) => {
+            let mut facets = Vec::new();
+            subsets(n, k, 0, &mut Vec::new(), &mut facets);
+            Ok(format!("simplicial({})", facets.join(",")))
+        }
+        (Some(n), _, _) if n == 0 || g == "nim" || moore.is_some() => Err(Error::Unsupported(
+            format!("--heaps {n} does not fit {game} (nim: 1 or more heaps; moore(k): k < N <= 12)"),
+        )),
+        (Some(_), _, _) => Err(Error::Unsupported(format!(
+            "--heaps is for nim and moore(k); {game} has its number of stacks in its name"
+        ))),
+        (None, _, _) => Ok(game.to_string()),
+    }
+}
+
+fn subsets(n: usize, k: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<String>) {
+    if cur.len() == k {
+        let s: Vec<String> = cur.iter().map(|i| (i + 1).to_string()).collect();
+        out.push(format!("{{{}}}", s.join(",")));
+        return;
+    }
+    for i in from..n {
+        cur.push(i);
+        subsets(n, k, i + 1, cur, out);
+        cur.pop();
+    }
+}
+
+/// Writes the families file of `d` to `out` (when there is one); the path written.
+pub fn write_file(d: &Discovery, out: Option<&PathBuf>) -> Result<Option<String>, Error> {
+    match (out, &d.toml) {
+        (Some(path), Some(text)) => {
+            std::fs::write(path, text)
+                .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+            Ok(Some(path.display().to_string()))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Runs `nimlab discover`: exit 0 proved, 1 conjecture or none, 3 no answer within the limits, 2 bad
+/// input (through the dispatcher), 130 Ctrl-C.
+pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
+    if a.timeout == 0 {
+        return Err(Error::Unsupported(
+            "--timeout must be at least 1 second".into(),
+        ));
+    }
+    let game = game_name(&a.game, a.heaps)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let c = cancel.clone();
+    let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
+    let store = if a.store.no_store {
+        None
+    } else {
+        nimlab_tables::store::default_path(a.store.db.as_deref())
+    };
+    let opts = Options {
+        max: a.max,
+        timeout: Duration::from_secs(a.timeout),
+        solver: a.solver.clone(),
+        store,
+        cancel: Some(cancel),
+        progress: Some(Arc::new(|s: &str| eprintln!("nimlab: {s}"))),
+        ..Options::default()
+    };
+    let d = nimlab_discover::discover(&game, &opts)?;
+    let file = write_file(&d, a.out.as_ref())?;
+    if a.json {
+        println!("{}", d.to_json(file.as_deref()));
+    } else {
+        print!("{}", text(&d, file.as_deref()));
+    }
+    Ok(ExitCode::from(d.exit_code()))
+}
+
+fn text(d: &Discovery, file: Option<&str>) -> String {
+    let boxed = d
+        .box_max
+        .map(|h| format!("[{}..{h}]", d.box_min))
+        .unwrap_or_else(|| "-".into());
+    let head = match d.verdict {
+        Verdict::Proved => format!(
+            "{}: proved for every stack size: the P-positions are the {} below (found on the box {boxed}, proved by {}) ({:.2} s)",
+            d.game,
+            count(d.families.len()),
+            d.prover.unwrap_or("smt"),
+            d.seconds
+        ),
+        Verdict::Conjecture => format!(
+            "{}: conjecture: the {} below equal the P-set on the box {boxed}; not proved: {} ({:.2} s)",
+            d.game,
+            count(d.families.len()),
+            d.reason.as_deref().unwrap_or("-"),
+            d.seconds
+        ),
+        Verdict::None => format!(
+            "{}: none: {} ({:.2} s)",
+            d.game,
+            d.reason.as_deref().unwrap_or("no description found"),
+            d.seconds
+        ),
+    };
+    let mut out = head + "\n";
+    match (file, &d.toml) {
+        (Some(f), _) => out.push_str(&format!("wrote the families file {f}\n")),
+        (None, Some(t)) => out.push_str(t),
+        _ => {}
+    }
+    out
+}
+
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 family".into()
+    } else {
+        format!("{n} families")
+    }
+}
