@@ -39,59 +39,6 @@ pub struct DiscoverArgs {
     store: StoreArgs,
 }
 
-/// The game name `discover` works on: `nim`/`moore(k)` with `--heaps` become the game of that many
-/// heaps; `--heaps` with any other game is refused.
-pub fn game_name(game: &str, heaps: Option<usize>) -> Result<String, Error> {
-    let g = game.trim().to_ascii_lowercase();
-    let moore = g
-        .strip_prefix("moore(")
-        .and_then(|t| t.strip_suffix(')'))
-        .and_then(|t| t.trim().parse::<usize>().ok());
-    match (heaps, g.as_str(), moore) {
-        (None, "nim", _) | (None, _, Some(_)) => Err(Error::Unsupported(format!(
-            "{game} takes any number of heaps: give --heaps N"
-        ))),
-        (Some(n), "nim", _) if n >= 1 => Ok(format!("CN({n},1)")),
-        (Some(n), _, Some(k)) if n >= 2 && n <= 12 && (1..n).contains(&k) => {
-            let mut facets = Vec::new();
-            subsets(n, k, 0, &mut Vec::new(), &mut facets);
-            Ok(format!("simplicial({})", facets.join(",")))
-        }
-        (Some(n), _, _) if n == 0 || g == "nim" || moore.is_some() => Err(Error::Unsupported(
-            format!("--heaps {n} does not fit {game} (nim: 1 or more heaps; moore(k): k < N <= 12)"),
-        )),
-        (Some(_), _, _) => Err(Error::Unsupported(format!(
-            "--heaps is for nim and moore(k); {game} has its number of stacks in its name"
-        ))),
-        (None, _, _) => Ok(game.to_string()),
-    }
-}
-
-fn subsets(n: usize, k: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<String>) {
-    if cur.len() == k {
-        let s: Vec<String> = cur.iter().map(|i| (i + 1).to_string()).collect();
-        out.push(format!("{{{}}}", s.join(",")));
-        return;
-    }
-    for i in from..n {
-        cur.push(i);
-        subsets(n, k, i + 1, cur, out);
-        cur.pop();
-    }
-}
-
-/// Writes the families file of `d` to `out` (when there is one); the path written.
-pub fn write_file(d: &Discovery, out: Option<&PathBuf>) -> Result<Option<String>, Error> {
-    match (out, &d.toml) {
-        (Some(path), Some(text)) => {
-            std::fs::write(path, text)
-                .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
-            Ok(Some(path.display().to_string()))
-        }
-        _ => Ok(None),
-    }
-}
-
 /// Runs `nimlab discover`: exit 0 proved, 1 conjecture or none, 3 no answer within the limits, 2 bad
 /// input (through the dispatcher), 130 Ctrl-C.
 pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
@@ -100,7 +47,7 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
             "--timeout must be at least 1 second".into(),
         ));
     }
-    let game = game_name(&a.game, a.heaps)?;
+    let game = nimlab_discover::game_name(&a.game, a.heaps)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let c = cancel.clone();
     let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
@@ -119,7 +66,7 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
         ..Options::default()
     };
     let d = nimlab_discover::discover(&game, &opts)?;
-    let file = write_file(&d, a.out.as_ref())?;
+    let file = d.write(a.out.as_deref())?;
     if a.json {
         println!("{}", d.to_json(file.as_deref()));
     } else {

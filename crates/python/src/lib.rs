@@ -651,6 +651,63 @@ fn prove(
     })
 }
 
+/// `discover`: a characterization of the P-positions found from tables alone and proved for every
+/// stack size; JSON text with the keys of `nimlab discover --json` (`out`: where to write the
+/// families file). The store is used unless `store` is false (`db`: its path).
+#[pyfunction]
+#[pyo3(signature = (game, max=None, heaps=None, timeout=600, out=None, solver="z3".into(), db=None, store=true))]
+#[allow(clippy::too_many_arguments)]
+fn discover(
+    py: Python<'_>,
+    game: &str,
+    max: Option<u64>,
+    heaps: Option<usize>,
+    timeout: u64,
+    out: Option<PathBuf>,
+    solver: PathBuf,
+    db: Option<PathBuf>,
+    store: bool,
+) -> PyResult<String> {
+    if timeout == 0 {
+        return Err(PyValueError::new_err("timeout must be at least 1 second"));
+    }
+    let game = nimlab_discover::game_name(game, heaps).map_err(to_py)?;
+    let store = if store {
+        nimlab_tables::store::default_path(db.as_deref())
+    } else {
+        None
+    };
+    blocking(py, None, move |cancel, _| {
+        // The run polls its own flag; a watcher mirrors Ctrl-C (the caller's `cancel`) into it.
+        let flag = Arc::new(AtomicBool::new(false));
+        let opts = nimlab_discover::Options {
+            max,
+            timeout: Duration::from_secs(timeout),
+            solver,
+            store,
+            cancel: Some(flag.clone()),
+            ..Default::default()
+        };
+        let done = AtomicBool::new(false);
+        let d = std::thread::scope(|s| {
+            s.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    if cancel.load(Ordering::Relaxed) {
+                        flag.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+            let d = nimlab_discover::discover(&game, &opts);
+            done.store(true, Ordering::Relaxed);
+            d
+        })?;
+        let file = d.write(out.as_deref())?;
+        Ok(d.to_json(file.as_deref()).to_string())
+    })
+}
+
 #[pymodule]
 fn _nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
@@ -659,6 +716,7 @@ fn _nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sum, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(prove, m)?)?;
+    m.add_function(wrap_pyfunction!(discover, m)?)?;
     m.add("TooLarge", m.py().get_type::<TooLarge>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -48,6 +48,7 @@ __all__ = [
     "games",
     "sum",
     "prove",
+    "discover",
     "theory",
     "verify",
 ]
@@ -538,6 +539,29 @@ def prove(
         json.loads(
             _nimlab.prove(game, theorem, families, timeout, solver, bits, automata, misere)
         )
+    )
+
+
+def discover(
+    game: str,
+    *,
+    max: Optional[int] = None,
+    heaps: Optional[int] = None,
+    timeout: int = 600,
+    out: Optional[str] = None,
+    solver: str = "z3",
+    db: Optional[str] = None,
+    store: bool = True,
+) -> Dict[str, Any]:
+    """Finds a characterization of the P-positions from tables alone (no theorem given) and proves it
+    for every stack size, as ``nimlab discover --json``: linear families conjectured on growing boxes
+    (``max``: the largest box entry), checked on a larger box, proved by the SMT solver (z3). A dict
+    with ``game``, ``verdict`` (``proved``, ``conjecture`` or ``none``), ``format`` (``families``),
+    ``file`` (where the families file was written: ``out``), ``prover``, ``box``, ``seconds``,
+    ``families``, ``counterexample``, ``reason``, ``tables`` and ``proof`` (the prover's report).
+    ``nim`` and ``moore(k)`` take ``heaps``. E.g. ``discover("CN(5,2)")["verdict"] == "proved"``."""
+    return _tuples(
+        json.loads(_nimlab.discover(game, max, heaps, timeout, out, solver, db, store))
     )
 
 

@@ -134,3 +134,14 @@ def prove(
     automata: bool = ...,
     misere: bool = ...,
 ) -> Dict[str, Any]: ...
+def discover(
+    game: str,
+    *,
+    max: Optional[int] = ...,
+    heaps: Optional[int] = ...,
+    timeout: int = ...,
+    out: Optional[str] = ...,
+    solver: str = ...,
+    db: Optional[str] = ...,
+    store: bool = ...,
+) -> Dict[str, Any]: ...
