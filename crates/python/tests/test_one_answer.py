@@ -188,3 +188,37 @@ def test_the_catalogue_is_one_catalogue(server):
     by_python = plain(nimlab.games())
     assert by_cli == by_web == by_python
     assert {"name", "title", "parameters", "position", "example", "rules", "source", "presets"} == set(by_cli[0])
+
+
+def _without_times(x):
+    """The object with every ``seconds`` key removed (run times differ between runs)."""
+    if isinstance(x, dict):
+        return {k: _without_times(v) for k, v in x.items() if k != "seconds"}
+    if isinstance(x, list):
+        return [_without_times(v) for v in x]
+    return x
+
+
+@pytest.mark.parametrize("game,heaps", [("CN(4,2)", None), ("SCN(4,2)", None), ("nim", 3)])
+def test_discover_gets_one_answer(game, heaps, tmp_path):
+    """`nimlab discover --json` and `nimlab.discover` give the same object (times aside), each with the
+    families file it wrote (the same text)."""
+    import shutil
+
+    if shutil.which("z3") is None and os.environ.get("NIMLAB_REQUIRE_Z3") != "1":
+        pytest.skip("z3 is not on the PATH")
+    extra = ["--heaps", str(heaps), "--max", "8"] if heaps else []
+    f_cli, f_py = tmp_path / "cli.toml", tmp_path / "py.toml"
+    out = subprocess.run(
+        [_cli_path(), "discover", game, *extra, "--out", str(f_cli), "--json"],
+        capture_output=True, text=True, env=ENV,
+    )
+    by_cli = json.loads(out.stdout)
+    by_python = plain(
+        nimlab.discover(game, heaps=heaps, max=8 if heaps else None, out=str(f_py), store=False)
+    )
+    assert out.returncode == (0 if by_cli["verdict"] == "proved" else 1), out.stderr
+    assert by_cli.pop("file") == str(f_cli) and by_python.pop("file") == str(f_py)
+    assert _without_times(by_cli) == _without_times(by_python)
+    assert f_cli.read_text() == f_py.read_text()
+    assert by_cli["verdict"] in (("proved",) if heaps is None else ("conjecture", "none")), by_cli
