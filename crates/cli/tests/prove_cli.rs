@@ -349,15 +349,15 @@ fn large_representable_constants_agree_between_prove_and_verify() {
     }
 }
 
-/// `--automata` stops at `--timeout`: CN(7,4) Theorem 2 takes far longer than 1 s, so the answer is
+/// `--automata` stops at `--timeout`: CN(8,6)'s theorem takes tens of seconds, so the answer is
 /// unknown and says the time limit was reached (no wall-clock bound is asserted: the test only has to
 /// finish).
 #[test]
 fn automata_respect_the_timeout() {
     let (code, v) = prove_json(&[
-        "CN(7,4)",
+        "CN(8,6)",
         "--theorem",
-        "cn-7-4",
+        "cn-8-6",
         "--automata",
         "--timeout",
         "1",

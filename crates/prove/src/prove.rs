@@ -357,6 +357,7 @@ pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
     let budget = Budget {
         deadline: start + timeout,
         max_states: AUTOMATA_MAX_STATES,
+        cancel: None,
     };
     let m = c.game.n;
     let unknown = |cond: Condition, why: String| ConditionReport {

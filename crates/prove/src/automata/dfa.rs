@@ -3,8 +3,11 @@
 //! of the alphabet, projection (an existential quantifier, by the subset construction), shortest
 //! accepted words; and the limits (a state cap, a deadline) every construction checks.
 
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::VecDeque;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Most tracks of one automaton (letters have 2^tracks values).
@@ -19,10 +22,12 @@ pub enum Stop {
     Limit(String),
 }
 
-/// The limits of one proof: a deadline and a cap on the states of any automaton.
+/// The limits of one proof: a deadline and a cap on the states of any automaton; and, for one of
+/// two searches run side by side, a flag the other sets when it has the answer.
 pub struct Budget {
     pub deadline: Instant,
     pub max_states: usize,
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
@@ -42,6 +47,13 @@ impl Budget {
     /// Past the deadline: the answer is unknown. Every long loop calls this once a round (a state
     /// expanded, a refinement pass, a search node), so a proof stops soon after its time limit.
     pub(super) fn poll(&self) -> Result<(), Stop> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(Stop::Limit("another search answered first".into()));
+        }
         if Instant::now() > self.deadline {
             return Err(Stop::Limit("time limit reached".into()));
         }
@@ -50,7 +62,7 @@ impl Budget {
 }
 
 /// A complete deterministic automaton over letters of `tracks` bits; state 0 is the initial state.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dfa {
     pub tracks: usize,
     pub(super) trans: Vec<u32>,
@@ -84,7 +96,7 @@ impl Dfa {
             )));
         }
         let letters = 1u32 << tracks;
-        let mut index: HashMap<S, u32> = HashMap::new();
+        let mut index: HashMap<S, u32> = HashMap::default();
         let mut order: Vec<S> = vec![init.clone()];
         index.insert(init, 0);
         let mut trans = Vec::new();
@@ -131,7 +143,7 @@ impl Dfa {
         let mut class: Vec<u32> = self.fin.iter().map(|&f| f as u32).collect();
         let mut count = 0usize;
         loop {
-            let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
+            let mut ids: HashMap<Vec<u32>, u32> = HashMap::default();
             let mut next = vec![0u32; n];
             for s in 0..n {
                 if s % 4096 == 0 {
@@ -153,7 +165,7 @@ impl Dfa {
             count = c;
         }
         // Renumber from the initial state's class, in order of discovery.
-        let mut renum: HashMap<u32, u32> = HashMap::new();
+        let mut renum: HashMap<u32, u32> = HashMap::default();
         let mut reps: Vec<usize> = Vec::new();
         renum.insert(class[0], 0);
         reps.push(0);
