@@ -1,8 +1,9 @@
 //! The searches that decide the partition theorem's conditions on the automata, for every entry size
 //! at once: (I) a breadth-first search of the product "member, option inside one window, member",
-//! and (II) a search for a non-terminal non-member with no option in the set, by the antichain
-//! method. A found word is decoded into a position for [`crate::prove`](mod@crate::prove) to
-//! re-check.
+//! and (II) a search for a non-terminal non-member with no option in the set, by two exact methods
+//! run side by side (an antichain search over sets of states, and the union of the windows'
+//! pre-images of the set), the first answer kept. A found word is decoded into a position for
+//! [`crate::prove`](mod@crate::prove) to re-check.
 
 use super::compile::{members, nonzero, window_options};
 use super::dfa::{closed, decode, Budget, Dfa, Stop, MAX_TRACKS};
@@ -308,11 +309,11 @@ fn carriers(m: usize, from: &[usize], to: &[usize]) -> Vec<Vec<usize>> {
 }
 
 /// Condition (II) by pre-images: x, outside the set and not all zero, such that no option of x is
-/// in the set. Starting from "outside the set and not zero", each window's pre-image of the set
-/// ([`pre_image`]) is taken away in turn, minimizing after each step; a word the rest still accepts
-/// is a counterexample. Every intermediate automaton is minimal, so none grows past what the
-/// language needs (the antichain search this replaced had not finished CN(7,4) in 100 s; see
-/// docs/benchmarks.md).
+/// in the set. Each window's pre-image of the set ([`pre_image`]; reused through a symmetry of the
+/// set where one carries the window onto a window already done, [`carriers`]) is a minimal
+/// automaton; their union, taken two by two, is "has an option in the set", and a word of "outside
+/// the set, not zero, and not in the union" is a counterexample. Every intermediate automaton is
+/// minimal, so none grows past what its language needs.
 fn stranded_images(
     m: usize,
     s: &Dfa,
@@ -514,6 +515,12 @@ fn stranded(
     budget: &Budget,
 ) -> Result<Option<Vec<u128>>, Stop> {
     let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
+    // For benchmarks: one method alone (`NIMLAB_AUTOMATA_II=antichain` or `images`).
+    match std::env::var("NIMLAB_AUTOMATA_II").as_deref() {
+        Ok("antichain") => return stranded_antichain(m, s, opts, budget),
+        Ok("images") => return stranded_images(m, s, opts, budget),
+        _ => {}
+    }
     let done = Arc::new(AtomicBool::new(false));
     let own = || Budget {
         deadline: budget.deadline,

@@ -20,7 +20,8 @@
 //! complement, minimisation, projection by the subset construction, shortest witnesses), with the
 //! limits of a proof; `compile.rs` turns relations (linear forms, `min`, `max`, `mod`, `xor`,
 //! `colsum`) and a window's option relation into automata; `conditions.rs` searches the automata for
-//! counterexamples to conditions (I) and (II). Every public item is re-exported here.
+//! counterexamples to conditions (I) and (II) ((II) by an antichain search and by pre-images, side by
+//! side). Every public item is re-exported here.
 
 mod compile;
 mod conditions;
