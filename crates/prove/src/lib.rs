@@ -33,5 +33,7 @@ pub use conjecture::{
     from_theorem, from_toml, from_toml_any, Conjecture, Kind, PFamily, ReadingRule, Ruleset,
 };
 pub use encode::Condition;
-pub use prove::{emit, prove, prove_automata, ConditionReport, Counterexample, Report, Status};
+pub use prove::{
+    emit, prove, prove_automata, prove_members, ConditionReport, Counterexample, Report, Status,
+};
 pub use solver::{Answer, Solver};
