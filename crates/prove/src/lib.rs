@@ -27,6 +27,7 @@ pub mod expr;
 pub mod prove;
 pub mod proved;
 pub mod solver;
+pub mod walnut;
 
 pub use arith::Arith;
 pub use conjecture::{
