@@ -24,6 +24,7 @@ pub mod automata;
 pub mod conjecture;
 pub mod encode;
 pub mod expr;
+pub mod learn;
 pub mod prove;
 pub mod proved;
 pub mod solver;
