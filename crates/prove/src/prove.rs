@@ -403,8 +403,9 @@ impl Claimed for AutomatonSet<'_> {
 /// first), for every entry size, with finite automata: CN, Nim and complexes. The automaton must give
 /// the same answer with or without leading zero letters (refused otherwise). Counterexamples are
 /// re-checked by exact search, membership being the automaton's [`Dfa::accepts`]; a time limit or
-/// state cap reached makes the conditions not yet decided `unknown`. The report's `source` is
-/// `automaton`; set it to name the file.
+/// state cap reached makes the conditions not yet decided `unknown`; once (I) is refuted, (II) is not
+/// searched (reported `unknown`, saying so). The report's `source` is `automaton`; set it to name the
+/// file.
 pub fn prove_members(
     game: &Ruleset,
     members: &Dfa,
@@ -433,7 +434,7 @@ pub fn prove_members(
         play,
     };
     automata_report(&set, "automaton".into(), timeout, |budget| {
-        automata::conditions_for(game, members.clone(), budget)
+        automata::conditions_for(game, members.clone(), true, budget)
     })
 }
 

@@ -241,13 +241,19 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
             t0.elapsed().as_secs_f64()
         );
     }
-    decide(&c.game, s, t0, budget)
+    decide(&c.game, s, t0, false, budget)
 }
 
 /// Decides conditions (I) and (II) for a set given directly as an automaton over `game.n` tracks
 /// (track `i` = stack `i`, most significant digit first, the same answer with or without leading
-/// zero letters): CN, Nim or a complex.
-pub fn conditions_for(game: &Ruleset, members: Dfa, budget: &Budget) -> Result<Conditions, Stop> {
+/// zero letters): CN, Nim or a complex. With `stop_early`, (II) is not searched once (I) has a
+/// counterexample (its answer is then `Err(Stop::Limit(..))`, saying so).
+pub fn conditions_for(
+    game: &Ruleset,
+    members: Dfa,
+    stop_early: bool,
+    budget: &Budget,
+) -> Result<Conditions, Stop> {
     let m = fits(game)?;
     if members.tracks != m {
         return Err(Stop::Unsupported(format!(
@@ -256,7 +262,7 @@ pub fn conditions_for(game: &Ruleset, members: Dfa, budget: &Budget) -> Result<C
             game.id()
         )));
     }
-    decide(game, members, Instant::now(), budget)
+    decide(game, members, Instant::now(), stop_early, budget)
 }
 
 /// The number of tracks of `game`'s positions, when the automata prover covers it.
@@ -278,7 +284,13 @@ fn fits(game: &Ruleset) -> Result<usize, Stop> {
 }
 
 /// The two searches on the set automaton `s` (built from `t0` on).
-fn decide(game: &Ruleset, s: Dfa, t0: Instant, budget: &Budget) -> Result<Conditions, Stop> {
+fn decide(
+    game: &Ruleset,
+    s: Dfa,
+    t0: Instant,
+    stop_early: bool,
+    budget: &Budget,
+) -> Result<Conditions, Stop> {
     let m = game.n;
     let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
     let opts = game
@@ -288,7 +300,16 @@ fn decide(game: &Ruleset, s: Dfa, t0: Instant, budget: &Budget) -> Result<Condit
         .collect::<Result<Vec<_>, _>>()?;
     let built = t0.elapsed().as_secs_f64();
     let one = timed("I", built, trace, || joined(m, &s, &opts, budget))?;
-    let two = timed("II", built, trace, || stranded(m, &s, &opts, budget))?;
+    let two = if stop_early && matches!(one.0, Ok(Some(_))) {
+        (
+            Err(Stop::Limit(
+                "not searched: condition (I) is already refuted".into(),
+            )),
+            0.0,
+        )
+    } else {
+        timed("II", built, trace, || stranded(m, &s, &opts, budget))?
+    };
     Ok(Conditions {
         members: s,
         joined: one,
