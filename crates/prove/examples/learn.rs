@@ -1,0 +1,136 @@
+//! Learns the automaton of a game's P-set from tables of the tables engine, then proves it:
+//!
+//! ```sh
+//! cargo run --release -p nimlab-prove --example learn -- GAME MAX_BITS [CHECK_BITS] [--out FILE]
+//! ```
+//!
+//! One line per box (digits, states, seconds to tabulate and to learn), the outcome, and the proof by
+//! `prove_members`; `--out FILE` writes the automaton in Walnut's format. The figures of
+//! docs/benchmarks.md ("Automata learned from tables").
+
+use nimlab_core::{Game, Play};
+use nimlab_prove::learn::{learn, LearnOptions, Outcome, Table};
+use nimlab_prove::{prove_members, Ruleset};
+use nimlab_tables::lines::{self, LineSpec, NoOracle};
+use nimlab_tables::pset::{engine_windows, rules_for, Rules};
+use std::time::{Duration, Instant};
+
+fn engine(game: &dyn Game, bits: u32) -> nimlab_core::Result<Table> {
+    let r = 1usize << bits;
+    let domain = game.table_domain(r as u64 - 1, None)?;
+    let Some(Rules::Windows { m, windows }) = rules_for(game, &domain) else {
+        return Err(nimlab_core::Error::Unsupported(format!(
+            "the tables engine does not cover {} below {r}",
+            game.id()
+        )));
+    };
+    let spec = LineSpec {
+        m,
+        r,
+        windows: engine_windows(m, &windows),
+        origin_n: false,
+    };
+    let mut p = vec![false; r.pow(m as u32)];
+    lines::solve(&spec, &NoOracle, Default::default(), &mut |_, ls| {
+        for (line, bit) in ls {
+            p[line as usize * r + bit as usize] = true;
+        }
+    })
+    .map_err(|_| nimlab_core::Error::Interrupted)?;
+    Table::from_lex(m, bits, &p)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let out = args
+        .iter()
+        .position(|a| a == "--out")
+        .map(|i| args[i + 1].clone());
+    let pos: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--out"))
+        .map(|(_, a)| a)
+        .collect();
+    if pos.len() < 2 {
+        eprintln!("usage: learn GAME MAX_BITS [CHECK_BITS] [--out FILE]");
+        std::process::exit(2);
+    }
+    let rules = Ruleset::parse(pos[0]).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    });
+    let max_bits: u32 = pos[1].parse().expect("MAX_BITS");
+    let check_bits: Option<u32> = pos.get(2).map(|b| b.parse().expect("CHECK_BITS"));
+    let game = rules.game();
+    let t0 = Instant::now();
+    let outcome = learn(
+        rules.n,
+        &mut |bits| engine(game.as_ref(), bits),
+        &LearnOptions {
+            min_bits: 1,
+            max_bits,
+            check_bits,
+            max_states: 1_000_000,
+        },
+        &mut |r| {
+            println!(
+                "box 2^{}: {} states (table {:.2} s, learning {:.2} s)",
+                r.bits,
+                r.states
+                    .map_or("too small to learn from".into(), |s| s.to_string()),
+                r.table_seconds,
+                r.learn_seconds
+            )
+        },
+    )
+    .unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    });
+    let learned = t0.elapsed().as_secs_f64();
+    let dfa = match outcome {
+        Outcome::Stable {
+            dfa,
+            bits,
+            checked_bits,
+        } => {
+            println!(
+                "{}: stable, {} states, learned below 2^{bits}, agrees with the tables up to 2^{checked_bits} ({learned:.2} s)",
+                rules.id(),
+                dfa.states()
+            );
+            dfa
+        }
+        Outcome::Refuted { dfa, bits, at } => {
+            println!(
+                "{}: the automaton of 2^{bits} ({} states) differs from the check table at {at:?}",
+                rules.id(),
+                dfa.states()
+            );
+            std::process::exit(1)
+        }
+        Outcome::Unstable { last } => {
+            println!(
+                "{}: not stable up to 2^{max_bits}; last: {:?} states",
+                rules.id(),
+                last.map(|l| l.dfa.states())
+            );
+            std::process::exit(1)
+        }
+    };
+    if let Some(f) = out {
+        std::fs::write(&f, nimlab_prove::walnut::to_walnut(&dfa)).expect("writing the file");
+    }
+    let r = prove_members(&rules, &dfa, Play::Normal, Duration::from_secs(600)).unwrap();
+    println!(
+        "proof: {} ({:.2} s): {}",
+        r.verdict.name(),
+        r.seconds,
+        r.conditions
+            .iter()
+            .map(|c| format!("({}) {} {:.2} s", c.condition.name(), c.status.name(), c.seconds))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}
