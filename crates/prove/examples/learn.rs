@@ -1,12 +1,15 @@
 //! Learns the automaton of a game's P-set from tables of the tables engine, then proves it:
 //!
 //! ```sh
-//! cargo run --release -p nimlab-prove --example learn -- GAME MAX_BITS [CHECK_BITS] [--out FILE]
+//! cargo run --release -p nimlab-prove --example learn -- GAME MAX_BITS [CHECK_BITS] [--out FILE] \
+//!     [--theorem ID] [--try] [--timeout S]
 //! ```
 //!
 //! One line per box (digits, states, seconds to tabulate and to learn), the outcome, and the proof by
-//! `prove_members`; `--out FILE` writes the automaton in Walnut's format. The figures of
-//! docs/benchmarks.md ("Automata learned from tables").
+//! `prove_members` (time limit `--timeout`, default 600 s); `--out FILE` writes the automaton in
+//! Walnut's format; `--theorem ID` says whether it accepts the same words as the registry result's
+//! automaton (compiled from its families); `--try` proves the last automaton learned even when no two
+//! boxes agreed. The figures of docs/benchmarks.md ("Automata learned from tables").
 
 use nimlab_core::{Game, Play};
 use nimlab_prove::learn::{learn, LearnOptions, Outcome, Table};
@@ -42,14 +45,22 @@ fn engine(game: &dyn Game, bits: u32) -> nimlab_core::Result<Table> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let out = args
-        .iter()
-        .position(|a| a == "--out")
-        .map(|i| args[i + 1].clone());
+    let valued = ["--out", "--theorem", "--timeout"];
+    let opt = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .map(|i| args[i + 1].clone())
+    };
+    let out = opt("--out");
+    let theorem = opt("--theorem");
+    let timeout: u64 = opt("--timeout").map_or(600, |t| t.parse().expect("--timeout S"));
+    let try_last = args.iter().any(|a| a == "--try");
     let pos: Vec<&String> = args
         .iter()
         .enumerate()
-        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--out"))
+        .filter(|(i, a)| {
+            !a.starts_with("--") && (*i == 0 || !valued.contains(&args[i - 1].as_str()))
+        })
         .map(|(_, a)| a)
         .collect();
     if pos.len() < 2 {
@@ -75,10 +86,11 @@ fn main() {
         },
         &mut |r| {
             println!(
-                "box 2^{}: {} states (table {:.2} s, learning {:.2} s)",
+                "box 2^{}: {} (table {:.2} s, learning {:.2} s)",
                 r.bits,
-                r.states
-                    .map_or("too small to learn from".into(), |s| s.to_string()),
+                r.states.map_or("too small to learn from".into(), |s| format!(
+                    "{s} states"
+                )),
                 r.table_seconds,
                 r.learn_seconds
             )
@@ -114,15 +126,33 @@ fn main() {
             println!(
                 "{}: not stable up to 2^{max_bits}; last: {:?} states",
                 rules.id(),
-                last.map(|l| l.dfa.states())
+                last.as_ref().map(|l| l.dfa.states())
             );
-            std::process::exit(1)
+            match last {
+                Some(l) if try_last => l.dfa,
+                _ => std::process::exit(1),
+            }
         }
     };
+    if let Some(id) = theorem {
+        let c = nimlab_prove::from_theorem(&id, rules.clone()).expect("a registry result");
+        let budget = nimlab_prove::automata::Budget {
+            deadline: Instant::now() + Duration::from_secs(600),
+            max_states: 4_000_000,
+        };
+        let thm = nimlab_prove::automata::members(&c, rules.n, &budget).expect("its automaton");
+        match dfa.differs_from(&thm) {
+            None => println!(
+                "the same words as {id}'s automaton ({} states)",
+                thm.states()
+            ),
+            Some(at) => println!("differs from {id}'s automaton at {at:?}"),
+        }
+    }
     if let Some(f) = out {
         std::fs::write(&f, nimlab_prove::walnut::to_walnut(&dfa)).expect("writing the file");
     }
-    let r = prove_members(&rules, &dfa, Play::Normal, Duration::from_secs(600)).unwrap();
+    let r = prove_members(&rules, &dfa, Play::Normal, Duration::from_secs(timeout)).unwrap();
     println!(
         "proof: {} ({:.2} s): {}",
         r.verdict.name(),
