@@ -532,7 +532,8 @@ fn a_linear_misere_set_is_proved_by_both_provers() {
 }
 
 /// Bouton's P-set of Nim on three heaps as a Walnut automaton: one state, the columns of even parity.
-const NIM3_WALNUT: &str = "msd_2 msd_2 msd_2\n\n0 1\n0 0 0 -> 0\n0 1 1 -> 0\n1 0 1 -> 0\n1 1 0 -> 0\n";
+const NIM3_WALNUT: &str =
+    "msd_2 msd_2 msd_2\n\n0 1\n0 0 0 -> 0\n0 1 1 -> 0\n1 0 1 -> 0\n1 1 0 -> 0\n";
 
 #[test]
 fn walnut_automata_are_proved_or_refuted() {
@@ -557,7 +558,10 @@ fn walnut_automata_are_proved_or_refuted() {
     // Plain text names the file and the method.
     let out = nimlab(&["prove", "CN(3,1)", "--automaton", &nim]);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("nim.txt") && text.contains("by automata"), "{text}");
+    assert!(
+        text.contains("nim.txt") && text.contains("by automata"),
+        "{text}"
+    );
     // Bad files and contradicting sources: one line, status 2.
     let bad = dir.write("bad.txt", "msd_2 msd_2 msd_2\n0 1\n0 0 -> 0\n");
     fails(&["prove", "CN(3,1)", "--automaton", &bad], "line 3");
@@ -569,7 +573,14 @@ fn walnut_automata_are_proved_or_refuted() {
         "none.txt",
     );
     fails(
-        &["prove", "CN(3,1)", "--automaton", &nim, "--theorem", "bouton"],
+        &[
+            "prove",
+            "CN(3,1)",
+            "--automaton",
+            &nim,
+            "--theorem",
+            "bouton",
+        ],
         "cannot be used with",
     );
     fails(

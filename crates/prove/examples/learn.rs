@@ -88,9 +88,8 @@ fn main() {
             println!(
                 "box 2^{}: {} (table {:.2} s, learning {:.2} s)",
                 r.bits,
-                r.states.map_or("too small to learn from".into(), |s| format!(
-                    "{s} states"
-                )),
+                r.states
+                    .map_or("too small to learn from".into(), |s| format!("{s} states")),
                 r.table_seconds,
                 r.learn_seconds
             )
@@ -159,7 +158,12 @@ fn main() {
         r.seconds,
         r.conditions
             .iter()
-            .map(|c| format!("({}) {} {:.2} s", c.condition.name(), c.status.name(), c.seconds))
+            .map(|c| format!(
+                "({}) {} {:.2} s",
+                c.condition.name(),
+                c.status.name(),
+                c.seconds
+            ))
             .collect::<Vec<_>>()
             .join(", ")
     );

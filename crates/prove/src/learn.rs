@@ -62,14 +62,30 @@ impl Table {
         }
     }
 
-    /// The table whose entry at a tuple is `is_p(tuple)`, for every tuple of the box.
-    pub fn from_fn(m: usize, bits: u32, mut is_p: impl FnMut(&[u64]) -> bool) -> Result<Table> {
+    /// The table of the box with no P-position marked yet ([`Table::mark`] marks them).
+    pub fn new(m: usize, bits: u32) -> Result<Table> {
         let e = Table::size(m, bits)?;
-        let mut t = Table {
+        Ok(Table {
             m,
             bits,
             words: vec![0; (1usize << e).div_ceil(64)],
-        };
+        })
+    }
+
+    /// Marks the tuple `x` (of `m` entries below `2^bits`) as P; `false` (nothing marked) when it is
+    /// not a tuple of the box.
+    pub fn mark(&mut self, x: &[u64]) -> bool {
+        if x.len() != self.m || x.iter().any(|&v| v >> self.bits != 0) {
+            return false;
+        }
+        self.set(self.index(x));
+        true
+    }
+
+    /// The table whose entry at a tuple is `is_p(tuple)`, for every tuple of the box.
+    pub fn from_fn(m: usize, bits: u32, mut is_p: impl FnMut(&[u64]) -> bool) -> Result<Table> {
+        let e = Table::size(m, bits)?;
+        let mut t = Table::new(m, bits)?;
         let side = 1u64 << bits;
         let mut x = vec![0u64; m];
         for k in 0..1u64 << e {
@@ -95,11 +111,7 @@ impl Table {
         }
         let side = 1usize << bits;
         let sp: Vec<u64> = (0..side as u64).map(|x| spread(x, m, bits)).collect();
-        let mut t = Table {
-            m,
-            bits,
-            words: vec![0; (1usize << e).div_ceil(64)],
-        };
+        let mut t = Table::new(m, bits)?;
         // One line: the first m-1 stacks fixed, the last one running.
         for (line, row) in p.chunks(side).enumerate() {
             let mut hi = 0u64;
@@ -136,11 +148,7 @@ impl Table {
     fn tuple(&self, i: u64) -> Vec<u64> {
         let m = self.m as u32;
         (0..self.m as u32)
-            .map(|s| {
-                (0..self.bits)
-                    .map(|j| ((i >> (m * j + s)) & 1) << j)
-                    .sum()
-            })
+            .map(|s| (0..self.bits).map(|j| ((i >> (m * j + s)) & 1) << j).sum())
             .collect()
     }
 
@@ -348,11 +356,7 @@ pub enum Outcome {
     },
     /// Two boxes agreed but the check box did not: the automaton, and a tuple of the check box where
     /// it differs from the table.
-    Refuted {
-        dfa: Dfa,
-        bits: u32,
-        at: Vec<u64>,
-    },
+    Refuted { dfa: Dfa, bits: u32, at: Vec<u64> },
     /// No two consecutive boxes up to `max_bits` agreed; the last automaton learned, if any.
     Unstable { last: Option<Learned> },
 }

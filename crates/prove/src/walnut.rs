@@ -164,12 +164,20 @@ pub fn from_walnut(text: &str, tracks: usize) -> Result<Dfa> {
                     "0" => vec![0],
                     "1" => vec![1],
                     "*" => vec![0, 1],
-                    other => return Err(bad(i, format!("digit `{other}`: msd_2 digits are 0, 1 or *"))),
+                    other => {
+                        return Err(bad(
+                            i,
+                            format!("digit `{other}`: msd_2 digits are 0, 1 or *"),
+                        ))
+                    }
                 });
             }
             let to: Vec<usize> = rhs
                 .split_whitespace()
-                .map(|t| t.parse::<usize>().map_err(|_| bad(i, format!("target state `{t}` is not a state number"))))
+                .map(|t| {
+                    t.parse::<usize>()
+                        .map_err(|_| bad(i, format!("target state `{t}` is not a state number")))
+                })
                 .collect::<Result<_>>()?;
             if to.is_empty() {
                 return Err(bad(i, "a transition names no target state"));
@@ -243,10 +251,10 @@ pub fn from_walnut(text: &str, tracks: usize) -> Result<Dfa> {
     let mut k = 0;
     while k < sets.len() {
         for l in 0..letters {
-            let mut next: BTreeSet<usize> = BTreeSet::new();
-            for s in &sets[k] {
-                next.extend(targets[s][l].iter().copied());
-            }
+            let next: BTreeSet<usize> = sets[k]
+                .iter()
+                .flat_map(|s| targets[s].get(l).into_iter().flatten().copied())
+                .collect();
             let next: Vec<usize> = next.into_iter().collect();
             let id = match index.get(&next) {
                 Some(&id) => id,
@@ -266,8 +274,12 @@ pub fn from_walnut(text: &str, tracks: usize) -> Result<Dfa> {
         }
         k += 1;
     }
-    let fin = sets.iter().map(|set| set.iter().any(|s| output[s])).collect();
-    let d = Dfa::from_parts(tracks, trans, fin).map_err(|e| Error::Unsupported(format!("{e:?}")))?;
+    let fin = sets
+        .iter()
+        .map(|set| set.iter().any(|s| output[s]))
+        .collect();
+    let d =
+        Dfa::from_parts(tracks, trans, fin).map_err(|e| Error::Unsupported(format!("{e:?}")))?;
     Ok(d.minimize())
 }
 
@@ -309,7 +321,8 @@ mod tests {
     #[test]
     fn wildcards_comments_and_nondeterminism() {
         // x >= y over two inputs, hand-written as an NFA with a wildcard: state 1 = "x already larger".
-        let text = "# x >= y\nmsd_2 msd\n0 1\n0 0 -> 0\n1 1 -> 0\n1 0 -> 1\n1 1\n* * -> 1\n0 0 -> 1 1\n";
+        let text =
+            "# x >= y\nmsd_2 msd\n0 1\n0 0 -> 0\n1 1 -> 0\n1 0 -> 1\n1 1\n* * -> 1\n0 0 -> 1 1\n";
         let d = from_walnut(text, 2).unwrap();
         for v in tuples(2, 20) {
             assert_eq!(d.accepts(&v), v[0] >= v[1], "{v:?}");

@@ -121,7 +121,10 @@ fn prove(rules: &Ruleset, d: &Dfa) -> nimlab_prove::Report {
 /// Learns, checks against plain search on a larger box than the training one, proves.
 fn learn_check_prove(game: &str, max_bits: u32, hi: u64) -> Dfa {
     let (rules, d, bits) = learned(game, max_bits);
-    assert!(hi >= 1 << bits, "the check box must be larger than the training box");
+    assert!(
+        hi >= 1 << bits,
+        "the check box must be larger than the training box"
+    );
     let g = rules.game();
     let is_p = brute(g.as_ref(), rules.n, hi);
     let mut p = 0;
@@ -196,7 +199,10 @@ fn a_box_too_small_is_never_proved() {
     for bits in [2, 3] {
         let l = learn_table(&engine(g.as_ref(), Play::Normal, bits), 10_000).unwrap();
         // It reproduces its own box, not the larger one ...
-        assert_eq!(disagreement(&l.dfa, &engine(g.as_ref(), Play::Normal, bits)), None);
+        assert_eq!(
+            disagreement(&l.dfa, &engine(g.as_ref(), Play::Normal, bits)),
+            None
+        );
         let at = disagreement(&l.dfa, &t4).expect("differs on the larger box");
         assert_ne!(accepts(&l.dfa, &at), t4.is_p(&at));
         // ... and the prover refutes it with a re-checked counterexample.
@@ -210,6 +216,62 @@ fn a_box_too_small_is_never_proved() {
     // Nim learned from a single digit: the box is too small to learn from at all.
     let nim = Ruleset::parse("CN(3,1)").unwrap();
     assert!(learn_table(&engine(nim.game().as_ref(), Play::Normal, 1), 100).is_err());
+}
+
+#[test]
+fn misere_nim_is_learned_and_proved_under_misere_play_only() {
+    let nim = Ruleset::parse("CN(3,1)").unwrap();
+    let g = nim.game();
+    let out = learn::learn(
+        3,
+        &mut |bits| Ok(engine(g.as_ref(), Play::Misere, bits)),
+        &LearnOptions {
+            min_bits: 1,
+            max_bits: 5,
+            check_bits: Some(6),
+            max_states: 1000,
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    let Outcome::Stable { dfa, .. } = out else {
+        panic!("{out:?}");
+    };
+    // Bouton's misère rule, written out here: heaps all at most 1, an odd number of ones; else xor 0.
+    for x in boxed(3, 40) {
+        let small = x.iter().all(|&a| a <= 1);
+        let want = if small {
+            x.iter().sum::<u64>() % 2 == 1
+        } else {
+            x[0] ^ x[1] ^ x[2] == 0
+        };
+        assert_eq!(accepts(&dfa, &x), want, "{x:?}");
+    }
+    let r = prove_members(&nim, &dfa, Play::Misere, Duration::from_secs(60)).unwrap();
+    assert_eq!(r.verdict, Status::Proved);
+    // Under normal play, (0,0,0) is terminal and outside the set: (III) fails.
+    let r = prove(&nim, &dfa);
+    assert_eq!(r.verdict, Status::Refuted);
+    assert_eq!(r.conditions[2].status, Status::Refuted);
+}
+
+#[test]
+fn tables_are_built_three_ways_alike() {
+    let g = Ruleset::parse("CN(4,2)").unwrap().game();
+    let lex = engine(g.as_ref(), Play::Normal, 2);
+    let is_p = brute(g.as_ref(), 4, 3);
+    let by_fn = Table::from_fn(4, 2, &is_p).unwrap();
+    let mut marked = Table::new(4, 2).unwrap();
+    for x in boxed(4, 3) {
+        if is_p(&x) {
+            assert!(marked.mark(&x));
+        }
+        assert_eq!(lex.is_p(&x), is_p(&x), "{x:?}");
+        assert_eq!(by_fn.is_p(&x), is_p(&x), "{x:?}");
+        assert_eq!(marked.is_p(&x), is_p(&x), "{x:?}");
+    }
+    assert!(!marked.mark(&[4, 0, 0, 0]) && !marked.mark(&[0, 0, 0]));
+    assert!(Table::new(9, 4).is_err() && Table::from_lex(2, 2, &[true; 15]).is_err());
 }
 
 const NIM3: &str = "msd_2 msd_2 msd_2\n# a xor b xor c = 0: every column has an even number of ones\n0 1\n0 0 0 -> 0\n0 1 1 -> 0\n1 0 1 -> 0\n1 1 0 -> 0\n";
@@ -249,9 +311,14 @@ fn walnut_files_are_proved_or_refuted() {
     assert!(!accepts(&from_walnut(&less, 3).unwrap(), x) && is_p(x));
     // Leading zeros change the answer: refused in one line.
     let lead = "msd_2 msd_2 msd_2\n0 0\n0 0 0 -> 1\n1 1\n0 0 0 -> 1\n";
-    let e = prove_members(&nim, &from_walnut(lead, 3).unwrap(), Play::Normal, Duration::from_secs(10))
-        .unwrap_err()
-        .to_string();
+    let e = prove_members(
+        &nim,
+        &from_walnut(lead, 3).unwrap(),
+        Play::Normal,
+        Duration::from_secs(10),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("leading zero"), "{e}");
     // The wrong number of inputs.
     let e = prove_members(

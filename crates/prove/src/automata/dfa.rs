@@ -352,7 +352,9 @@ impl Dfa {
     /// one value per track (`None`: the two states accept the same words).
     fn distinguish(&self, a: u32, other: &Dfa, b: u32) -> Option<Vec<u128>> {
         assert_eq!(self.tracks, other.tracks);
-        let mut from: HashMap<(u32, u32), Option<((u32, u32), u32)>> = HashMap::new();
+        // Each pair of states reached, with the pair and letter it was reached from.
+        type Link = Option<((u32, u32), u32)>;
+        let mut from: HashMap<(u32, u32), Link> = HashMap::new();
         from.insert((a, b), None);
         let mut queue = VecDeque::from([(a, b)]);
         while let Some((x, y)) = queue.pop_front() {
