@@ -83,6 +83,7 @@ fn main() {
             max_bits,
             check_bits,
             max_states: 1_000_000,
+            deadline: None,
         },
         &mut |r| {
             println!(

@@ -98,6 +98,7 @@ fn learned(game: &str, max_bits: u32) -> (Ruleset, Dfa, u32) {
         max_bits,
         check_bits: Some(max_bits + 1),
         max_states: 100_000,
+        deadline: None,
     };
     let mut rounds = Vec::new();
     let out = learn::learn(
@@ -184,6 +185,7 @@ fn cn_6_4_is_learned_from_16_and_equals_the_theorem() {
             max_bits: 4,
             check_bits: None,
             max_states: 10_000,
+            deadline: None,
         },
         &mut |_| {},
     )
@@ -230,6 +232,7 @@ fn misere_nim_is_learned_and_proved_under_misere_play_only() {
             max_bits: 5,
             check_bits: Some(6),
             max_states: 1000,
+            deadline: None,
         },
         &mut |_| {},
     )
