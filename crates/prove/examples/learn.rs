@@ -33,14 +33,22 @@ fn engine(game: &dyn Game, bits: u32) -> nimlab_core::Result<Table> {
         windows: engine_windows(m, &windows),
         origin_n: false,
     };
-    let mut p = vec![false; r.pow(m as u32)];
+    // Every P-line (the first m-1 stacks as a line index, the last one as the bit) marked directly.
+    let mut t = Table::new(m, bits)?;
+    let mut x = vec![0u64; m];
     lines::solve(&spec, &NoOracle, Default::default(), &mut |_, ls| {
         for (line, bit) in ls {
-            p[line as usize * r + bit as usize] = true;
+            let mut v = line;
+            for i in (0..m - 1).rev() {
+                x[i] = v % r as u64;
+                v /= r as u64;
+            }
+            x[m - 1] = bit as u64;
+            t.mark(&x);
         }
     })
     .map_err(|_| nimlab_core::Error::Interrupted)?;
-    Table::from_lex(m, bits, &p)
+    Ok(t)
 }
 
 fn main() {

@@ -27,14 +27,22 @@ fn engine(game: &dyn Game, play: Play, bits: u32) -> Table {
         windows: engine_windows(m, &windows),
         origin_n: play == Play::Misere,
     };
-    let mut p = vec![false; r.pow(m as u32)];
+    // Every P-line (the first m-1 stacks as a line index, the last one as the bit) marked directly.
+    let mut t = Table::new(m, bits).unwrap();
+    let mut x = vec![0u64; m];
     lines::solve(&spec, &NoOracle, Default::default(), &mut |_, ls| {
         for (line, bit) in ls {
-            p[line as usize * r + bit as usize] = true;
+            let mut v = line;
+            for i in (0..m - 1).rev() {
+                x[i] = v % r as u64;
+                v /= r as u64;
+            }
+            x[m - 1] = bit as u64;
+            t.mark(&x);
         }
     })
     .unwrap();
-    Table::from_lex(m, bits, &p).unwrap()
+    t
 }
 
 /// The P-set of the box `[0, hi]^m` by plain search: positions in lexicographic order (every option
@@ -259,10 +267,12 @@ fn misere_nim_is_learned_and_proved_under_misere_play_only() {
 }
 
 #[test]
-fn tables_are_built_three_ways_alike() {
+fn tables_are_built_four_ways_alike() {
     let g = Ruleset::parse("CN(4,2)").unwrap().game();
-    let lex = engine(g.as_ref(), Play::Normal, 2);
+    let from_engine = engine(g.as_ref(), Play::Normal, 2);
     let is_p = brute(g.as_ref(), 4, 3);
+    let bits: Vec<bool> = boxed(4, 3).iter().map(|x| is_p(x)).collect();
+    let lex = Table::from_lex(4, 2, &bits).unwrap();
     let by_fn = Table::from_fn(4, 2, &is_p).unwrap();
     let mut marked = Table::new(4, 2).unwrap();
     for x in boxed(4, 3) {
@@ -270,6 +280,7 @@ fn tables_are_built_three_ways_alike() {
             assert!(marked.mark(&x));
         }
         assert_eq!(lex.is_p(&x), is_p(&x), "{x:?}");
+        assert_eq!(from_engine.is_p(&x), is_p(&x), "{x:?}");
         assert_eq!(by_fn.is_p(&x), is_p(&x), "{x:?}");
         assert_eq!(marked.is_p(&x), is_p(&x), "{x:?}");
     }
