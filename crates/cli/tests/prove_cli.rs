@@ -530,3 +530,61 @@ fn a_linear_misere_set_is_proved_by_both_provers() {
         assert!(is_p[idx([p[0], p[1], p[2]])], "{p:?}");
     }
 }
+
+/// Bouton's P-set of Nim on three heaps as a Walnut automaton: one state, the columns of even parity.
+const NIM3_WALNUT: &str =
+    "msd_2 msd_2 msd_2\n\n0 1\n0 0 0 -> 0\n0 1 1 -> 0\n1 0 1 -> 0\n1 1 0 -> 0\n";
+
+#[test]
+fn walnut_automata_are_proved_or_refuted() {
+    let dir = TempDir::new("prove-automaton");
+    let nim = dir.write("nim.txt", NIM3_WALNUT);
+    let (code, v) = prove_json(&["CN(3,1)", "--automaton", &nim]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["method"], "automata");
+    assert_eq!(v["range"], "all");
+    assert!(v["source"].as_str().unwrap().contains("nim.txt"), "{v}");
+    // (1,1,1) accepted too: it moves to (1,1,0), also accepted.
+    let wrong = dir.write(
+        "wrong.txt",
+        &NIM3_WALNUT.replace("1 1 0 -> 0\n", "1 1 0 -> 0\n1 1 1 -> 0\n"),
+    );
+    let (code, v) = prove_json(&["CN(3,1)", "--automaton", &wrong]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["verdict"], "refuted");
+    let cx = &v["conditions"][0]["counterexample"];
+    assert!(cx["position"].is_array() && cx["move_to"].is_array(), "{v}");
+    // Plain text names the file and the method.
+    let out = nimlab(&["prove", "CN(3,1)", "--automaton", &nim]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("nim.txt") && text.contains("by automata"),
+        "{text}"
+    );
+    // Bad files and contradicting sources: one line, status 2.
+    let bad = dir.write("bad.txt", "msd_2 msd_2 msd_2\n0 1\n0 0 -> 0\n");
+    fails(&["prove", "CN(3,1)", "--automaton", &bad], "line 3");
+    let lsd = dir.write("lsd.txt", "lsd_2 lsd_2 lsd_2\n0 1\n");
+    fails(&["prove", "CN(3,1)", "--automaton", &lsd], "line 1");
+    fails(&["prove", "CN(4,1)", "--automaton", &nim], "4 stacks");
+    fails(
+        &["prove", "CN(3,1)", "--automaton", &dir.file("none.txt")],
+        "none.txt",
+    );
+    fails(
+        &[
+            "prove",
+            "CN(3,1)",
+            "--automaton",
+            &nim,
+            "--theorem",
+            "bouton",
+        ],
+        "cannot be used with",
+    );
+    fails(
+        &["prove", "CN(3,1)", "--automaton", &nim, "--families", &nim],
+        "cannot be used with",
+    );
+}

@@ -14,8 +14,12 @@
 //! 2^w ([`arith`]), and the report says so (`range`), or for every entry size by finite automata
 //! reading the entries' binary digits ([`automata`], [`prove_automata`]; CN, Nim and complexes).
 //!
+//! A set given directly as an automaton (one track per stack) is proved the same way by
+//! [`prove_members`]; [`walnut`] reads and writes such automata in Walnut's text format, and [`learn`]
+//! learns one from a table of P-positions.
+//!
 //! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`automata`] (the
-//! automata prover), [`conjecture`] (families, membership, the families file
+//! automata prover), [`learn`] (automata learned from tables), [`walnut`] (Walnut's format), [`conjecture`] (families, membership, the families file
 //! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`]
 //! (running, re-checking, the report), [`proved`] (the registry entries it proves, for `nimlab theory`).
 
@@ -24,14 +28,18 @@ pub mod automata;
 pub mod conjecture;
 pub mod encode;
 pub mod expr;
+pub mod learn;
 pub mod prove;
 pub mod proved;
 pub mod solver;
+pub mod walnut;
 
 pub use arith::Arith;
 pub use conjecture::{
     from_theorem, from_toml, from_toml_any, Conjecture, Kind, PFamily, ReadingRule, Ruleset,
 };
 pub use encode::Condition;
-pub use prove::{emit, prove, prove_automata, ConditionReport, Counterexample, Report, Status};
+pub use prove::{
+    emit, prove, prove_automata, prove_members, ConditionReport, Counterexample, Report, Status,
+};
 pub use solver::{Answer, Solver};

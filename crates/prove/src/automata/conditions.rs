@@ -7,7 +7,7 @@
 
 use super::compile::{members, nonzero, window_options};
 use super::dfa::{closed, decode, Budget, Dfa, Stop, MAX_TRACKS};
-use crate::conjecture::{Conjecture, Kind};
+use crate::conjecture::{Conjecture, Kind, Ruleset};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -579,19 +579,7 @@ fn timed<T>(
 
 /// Decides conditions (I) and (II) for a conjecture about CN or a complex.
 pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
-    if c.game.kind == Kind::Scn {
-        return Err(Stop::Unsupported(
-            "the automata prover covers CN, Nim and the complexes (one tuple length); SCN's circles shrink: use the SMT prover (--bits W for xor)".into(),
-        ));
-    }
-    let m = c.game.n;
-    if 2 * m > MAX_TRACKS {
-        return Err(Stop::Unsupported(format!(
-            "{} has {m} stacks; the automata prover handles at most {}",
-            c.game.id(),
-            MAX_TRACKS / 2
-        )));
-    }
+    let m = fits(&c.game)?;
     let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
     let t0 = Instant::now();
     let s = members(c, m, budget)?;
@@ -602,15 +590,75 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
             t0.elapsed().as_secs_f64()
         );
     }
-    let opts = c
-        .game
+    decide(&c.game, s, t0, false, budget)
+}
+
+/// Decides conditions (I) and (II) for a set given directly as an automaton over `game.n` tracks
+/// (track `i` = stack `i`, most significant digit first, the same answer with or without leading
+/// zero letters): CN, Nim or a complex. With `stop_early`, (II) is not searched once (I) has a
+/// counterexample (its answer is then `Err(Stop::Limit(..))`, saying so).
+pub fn conditions_for(
+    game: &Ruleset,
+    members: Dfa,
+    stop_early: bool,
+    budget: &Budget,
+) -> Result<Conditions, Stop> {
+    let m = fits(game)?;
+    if members.tracks != m {
+        return Err(Stop::Unsupported(format!(
+            "the automaton reads {} inputs; a position of {} has {m} stacks",
+            members.tracks,
+            game.id()
+        )));
+    }
+    decide(game, members, Instant::now(), stop_early, budget)
+}
+
+/// The number of tracks of `game`'s positions, when the automata prover covers it.
+fn fits(game: &Ruleset) -> Result<usize, Stop> {
+    if game.kind == Kind::Scn {
+        return Err(Stop::Unsupported(
+            "the automata prover covers CN, Nim and the complexes (one tuple length); SCN's circles shrink: use the SMT prover (--bits W for xor)".into(),
+        ));
+    }
+    let m = game.n;
+    if 2 * m > MAX_TRACKS {
+        return Err(Stop::Unsupported(format!(
+            "{} has {m} stacks; the automata prover handles at most {}",
+            game.id(),
+            MAX_TRACKS / 2
+        )));
+    }
+    Ok(m)
+}
+
+/// The two searches on the set automaton `s` (built from `t0` on).
+fn decide(
+    game: &Ruleset,
+    s: Dfa,
+    t0: Instant,
+    stop_early: bool,
+    budget: &Budget,
+) -> Result<Conditions, Stop> {
+    let m = game.n;
+    let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
+    let opts = game
         .windows(m)
         .into_iter()
         .map(|w| window_options(m, &w, budget).map(|o| (w, o)))
         .collect::<Result<Vec<_>, _>>()?;
     let built = t0.elapsed().as_secs_f64();
     let one = timed("I", built, trace, || joined(m, &s, &opts, budget))?;
-    let two = timed("II", built, trace, || stranded(m, &s, &opts, budget))?;
+    let two = if stop_early && matches!(one.0, Ok(Some(_))) {
+        (
+            Err(Stop::Limit(
+                "not searched: condition (I) is already refuted".into(),
+            )),
+            0.0,
+        )
+    } else {
+        timed("II", built, trace, || stranded(m, &s, &opts, budget))?
+    };
     Ok(Conditions {
         members: s,
         joined: one,

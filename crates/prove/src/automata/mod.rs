@@ -30,5 +30,5 @@ mod dfa;
 mod tests;
 
 pub use compile::{members, window_options};
-pub use conditions::{conditions, Conditions, Move};
+pub use conditions::{conditions, conditions_for, Conditions, Move};
 pub use dfa::{Budget, Dfa, Stop, MAX_TRACKS};
