@@ -14,41 +14,22 @@
 use nimlab_core::{Game, Play};
 use nimlab_prove::learn::{learn, LearnOptions, Outcome, Table};
 use nimlab_prove::{prove_members, Ruleset};
-use nimlab_tables::lines::{self, LineSpec, NoOracle};
-use nimlab_tables::pset::{engine_windows, rules_for, Rules};
+use nimlab_tables::pset::every_p_position;
 use std::time::{Duration, Instant};
 
-fn engine(game: &dyn Game, bits: u32) -> nimlab_core::Result<Table> {
-    let r = 1usize << bits;
-    let domain = game.table_domain(r as u64 - 1, None)?;
-    let Some(Rules::Windows { m, windows }) = rules_for(game, &domain) else {
-        return Err(nimlab_core::Error::Unsupported(format!(
-            "the tables engine does not cover {} below {r}",
-            game.id()
-        )));
-    };
-    let spec = LineSpec {
-        m,
-        r,
-        windows: engine_windows(m, &windows),
-        origin_n: false,
-    };
-    // Every P-line (the first m-1 stacks as a line index, the last one as the bit) marked directly.
+fn engine(game: &dyn Game, m: usize, bits: u32) -> nimlab_core::Result<Table> {
+    let max = (1u64 << bits) - 1;
     let mut t = Table::new(m, bits)?;
-    let mut x = vec![0u64; m];
-    lines::solve(&spec, &NoOracle, Default::default(), &mut |_, ls| {
-        for (line, bit) in ls {
-            let mut v = line;
-            for i in (0..m - 1).rev() {
-                x[i] = v % r as u64;
-                v /= r as u64;
-            }
-            x[m - 1] = bit as u64;
-            t.mark(&x);
-        }
-    })
-    .map_err(|_| nimlab_core::Error::Interrupted)?;
-    Ok(t)
+    match every_p_position(game, max, Play::Normal, Default::default(), &mut |x| {
+        t.mark(x);
+    }) {
+        None => Err(nimlab_core::Error::Unsupported(format!(
+            "the tables engine does not cover {} below 2^{bits}",
+            game.id()
+        ))),
+        Some(Err(_)) => Err(nimlab_core::Error::Interrupted),
+        Some(Ok(())) => Ok(t),
+    }
 }
 
 fn main() {
@@ -85,7 +66,7 @@ fn main() {
     let t0 = Instant::now();
     let outcome = learn(
         rules.n,
-        &mut |bits| engine(game.as_ref(), bits),
+        &mut |bits| engine(game.as_ref(), rules.n, bits),
         &LearnOptions {
             min_bits: 1,
             max_bits,

@@ -346,3 +346,46 @@ fn walnut_files_are_proved_or_refuted() {
     .to_string();
     assert!(e.contains("3 inputs"), "{e}");
 }
+
+/// `pset::every_p_position` (the library's way to get every P-position of a box, which discover
+/// learns from) marks the same table as the engine's lines read here, in both plays.
+#[test]
+fn every_p_position_marks_the_engine_table() {
+    for (game, play, bits) in [
+        ("CN(6,4)", Play::Normal, 3),
+        ("CN(5,2)", Play::Normal, 3),
+        ("CN(3,1)", Play::Misere, 4),
+    ] {
+        let g = Ruleset::parse(game).unwrap().game();
+        let m = Ruleset::parse(game).unwrap().n;
+        let want = engine(g.as_ref(), play, bits);
+        let mut got = Table::new(m, bits).unwrap();
+        let mut count = 0usize;
+        nimlab_tables::pset::every_p_position(
+            g.as_ref(),
+            (1 << bits) - 1,
+            play,
+            Default::default(),
+            &mut |x| {
+                got.mark(x);
+                count += 1;
+            },
+        )
+        .unwrap()
+        .unwrap();
+        assert!(count > 0);
+        for x in boxed(m, (1 << bits) - 1) {
+            assert_eq!(got.is_p(&x), want.is_p(&x), "{game} {play:?} {x:?}");
+        }
+    }
+    // SCN is not a window game of one length: refused.
+    let scn = Ruleset::parse("SCN(4,2)").unwrap().game();
+    assert!(nimlab_tables::pset::every_p_position(
+        scn.as_ref(),
+        7,
+        Play::Normal,
+        Default::default(),
+        &mut |_| {}
+    )
+    .is_none());
+}
