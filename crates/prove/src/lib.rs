@@ -6,7 +6,7 @@
 //! (I) no move joins two members, (II) every non-terminal position outside the set has a move into
 //! it, (III) the terminal position is in the set. Each condition is a statement of linear integer
 //! arithmetic; [`encode`] writes it as SMT-LIB2 queries, [`solver`] runs an external solver (z3) on
-//! them, and [`prove`] turns the answers into a [`Report`]. Unsatisfiable queries prove a condition for
+//! them, and [`prove()`] turns the answers into a [`Report`]. Unsatisfiable queries prove a condition for
 //! all entry sizes; a satisfiable one gives a counterexample that is re-checked with nimlab's own exact
 //! search before it is reported.
 //!
@@ -20,7 +20,7 @@
 //!
 //! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`automata`] (the
 //! automata prover), [`learn`] (automata learned from tables), [`walnut`] (Walnut's format), [`conjecture`] (families, membership, the families file
-//! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`]
+//! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`](mod@prove)
 //! (running, re-checking, the report), [`proved`] (the registry entries it proves, for `nimlab theory`).
 
 pub mod arith;
