@@ -231,9 +231,7 @@ fn timed<T>(
 /// Decides conditions (I) and (II) for a conjecture about CN or a complex.
 pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
     if c.game.kind == Kind::Scn {
-        return Err(Stop::Unsupported(
-            "the automata prover covers CN, Nim and the complexes (one tuple length); SCN's circles shrink: use the SMT prover (--bits W for xor)".into(),
-        ));
+        return super::scn::conditions(c, budget);
     }
     let m = c.game.n;
     if 2 * m > MAX_TRACKS {

@@ -25,9 +25,11 @@
 mod compile;
 mod conditions;
 mod dfa;
+mod scn;
 #[cfg(test)]
 mod tests;
 
 pub use compile::{members, window_options};
 pub use conditions::{conditions, Conditions, Move};
 pub use dfa::{Budget, Dfa, Stop, MAX_TRACKS};
+pub use scn::{move_kinds, moves_into, pre_image, sets as scn_sets, MoveKind};
