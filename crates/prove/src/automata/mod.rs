@@ -32,4 +32,4 @@ mod tests;
 pub use compile::{members, window_options};
 pub use conditions::{conditions, Conditions, Move};
 pub use dfa::{Budget, Dfa, Stop, MAX_TRACKS};
-pub use scn::{move_kinds, moves_into, pre_image, sets as scn_sets, MoveKind};
+pub use scn::{kind_pre_image, move_kinds, moves_into, sets as scn_sets, MoveKind};

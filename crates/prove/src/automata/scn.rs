@@ -29,28 +29,15 @@
 //! enumerating x's options (x is a shortest accepted word, so small); every counterexample is
 //! re-checked by exact search in [`crate::prove`](mod@crate::prove).
 
-use super::compile::members;
+use super::compile::{linear, members, Lin, Sign};
 use super::conditions::{Conditions, Move};
-use super::dfa::{closed, Budget, Dfa, Stop, MAX_TRACKS};
+use super::dfa::{Budget, Dfa, Stop, MAX_TRACKS};
 use crate::conjecture::Conjecture;
-use std::collections::HashMap;
-use std::ops::ControlFlow;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-/// Largest number of options enumerated to name the move of a counterexample to (I).
-const OPTION_CAP: f64 = 5e7;
-
-/// Where a pile of the target circle takes its digits from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Source {
-    /// An untouched pile of x (outside the window).
-    X(usize),
-    /// The kept window pile number `t` (its new value is on the relation's track `a + t`).
-    Kept(usize),
-}
-
-/// One move kind of a circle of `len` piles: a window, the piles it empties, and the relation.
-#[derive(Debug, Clone)]
+/// One move kind of a circle of `len` piles: a window, and the piles of it the move empties.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveKind {
     /// The circle's length L.
     pub len: usize,
@@ -58,13 +45,10 @@ pub struct MoveKind {
     pub window: Vec<usize>,
     /// The piles emptied (Z ⊆ window).
     pub gone: Vec<usize>,
-    /// The window's other piles, lowered or kept (a = kept.len()).
+    /// The window's other piles, lowered or kept.
     pub kept: Vec<usize>,
-    /// Each pile of the target circle (length L − |Z|): where its digits come from.
-    sources: Vec<Source>,
-    /// "y ≤ x on the kept piles (some strictly when nothing is emptied)", over 2a tracks: x's kept
-    /// piles on tracks 0..a, their new values on a..2a.
-    pub rel: Dfa,
+    /// The piles of x that remain, in order: pile `j` of the target circle is pile `sources[j]` of x.
+    pub sources: Vec<usize>,
 }
 
 impl MoveKind {
@@ -73,143 +57,160 @@ impl MoveKind {
         self.sources.len()
     }
 
-    /// For a letter `lx` of x (L bits) and the digits `d` of the kept piles' new values (a bits):
-    /// the relation's letter (2a bits) and the target circle's letter (L' bits).
-    pub(super) fn letters(&self, lx: u32, d: u32) -> (u32, u32) {
-        let a = self.kept.len();
-        let mut r = d << a;
-        for (t, &i) in self.kept.iter().enumerate() {
-            r |= ((lx >> i) & 1) << t;
-        }
-        let mut y = 0u32;
-        for (j, s) in self.sources.iter().enumerate() {
-            let bit = match *s {
-                Source::X(i) => (lx >> i) & 1,
-                Source::Kept(t) => (d >> t) & 1,
+    /// The move kind as one relation over `len + target` tracks (x on `0..len`, y on the rest): every
+    /// pile of both positive, y's piles equal x's remaining ones outside the window and are at most
+    /// them inside it, and y ≠ x when nothing is emptied. Built from the same pieces as
+    /// [`kind_pre_image`] (the wiring `sources`, [`at_most`] per kept pile); for tests against the
+    /// game's moves (its letters have 2^(len + target) values: small circles only).
+    pub fn relation(&self, budget: &Budget) -> Result<Dfa, Stop> {
+        let (l, t) = (self.len, self.target());
+        let tracks = l + t;
+        let pos = positive(tracks, budget)?;
+        let mut acc = pos;
+        for (j, &i) in self.sources.iter().enumerate() {
+            let cmp = if self.kept.contains(&i) {
+                at_most(false, budget)?
+            } else {
+                equal(budget)?
             };
-            y |= bit << j;
+            // Track 0 of `cmp` is x's pile, track 1 the new value.
+            let mut map = vec![i, l + j];
+            map.truncate(cmp.tracks);
+            acc = Dfa::product(&acc, &cmp.embed(&map, tracks), false, budget)?;
         }
-        (r, y)
-    }
-
-    /// True when the move kind takes the circle `x` (piles ≥ 1) to the circle `y` (piles ≥ 1, in the
-    /// order the piles of x that remain), read digit by digit through [`MoveKind::letters`] and the
-    /// relation automaton: the automata's reading of the move, for tests against the game's moves.
-    pub fn relates(&self, x: &[u128], y: &[u128]) -> bool {
-        if x.len() != self.len || y.len() != self.target() {
-            return false;
-        }
-        if x.iter().chain(y).any(|&v| v == 0) {
-            return false;
-        }
-        let digits = x
-            .iter()
-            .chain(y)
-            .map(|v| 128 - v.leading_zeros() as usize)
-            .max()
-            .unwrap_or(0);
-        let mut q = 0u32;
-        for j in (0..digits).rev() {
-            let bits = |v: &[u128]| -> u32 {
-                v.iter()
-                    .enumerate()
-                    .map(|(i, x)| (((x >> j) & 1) as u32) << i)
-                    .sum()
-            };
-            let (lx, ly) = (bits(x), bits(y));
-            let d: u32 = self
-                .kept
-                .iter()
-                .enumerate()
-                .map(|(t, _)| {
-                    let pos = self.sources.iter().position(|&s| s == Source::Kept(t));
-                    let pos = pos.expect("a kept pile is in the target");
-                    ((ly >> pos) & 1) << t
-                })
-                .sum();
-            let (r, y2) = self.letters(lx, d);
-            if y2 != ly {
-                return false;
+        if self.gone.is_empty() {
+            // Some kept pile strictly lower: the sum over the window of x - y is positive.
+            let mut lin = Lin::default();
+            for (j, &i) in self.sources.iter().enumerate() {
+                if self.kept.contains(&i) {
+                    lin.terms.insert(i, -1);
+                    lin.terms.insert(l + j, 1);
+                }
             }
-            q = self.rel.next(q, r);
+            lin.c = 1;
+            acc = Dfa::product(
+                &acc,
+                &linear(tracks, &lin, Sign::AtMostZero, budget)?,
+                false,
+                budget,
+            )?;
         }
-        self.rel.fin[q as usize]
+        Ok(acc)
     }
 }
 
-/// "y ≤ x on each of `a` piles (x on tracks 0..a, y on a..2a), and y ≠ x when `strict`".
-pub(super) fn lowered(a: usize, strict: bool, budget: &Budget) -> Result<Dfa, Stop> {
-    Dfa::explore(
-        2 * a,
-        Some(0u32),
-        |s, l| {
-            let mut low = (*s)?;
-            for i in 0..a {
-                if low >> i & 1 == 1 {
-                    continue;
-                }
-                let (x, y) = ((l >> i) & 1, (l >> (a + i)) & 1);
-                if y > x {
-                    return None;
-                }
-                if y < x {
-                    low |= 1 << i;
-                }
-            }
-            Some(low)
-        },
-        |s| s.is_some_and(|low| low != 0 || !strict),
-        budget,
-    )
-    .and_then(|d| d.minimize_within(Some(budget)))
+/// "y ≤ x" (`strict`: "y < x") over two tracks, x on track 0 and y on track 1.
+pub(super) fn at_most(strict: bool, budget: &Budget) -> Result<Dfa, Stop> {
+    let lin = Lin {
+        terms: BTreeMap::from([(1, 1), (0, -1)]),
+        c: strict as i128,
+    };
+    linear(2, &lin, Sign::AtMostZero, budget)
+}
+
+/// "y = x" over two tracks.
+fn equal(budget: &Budget) -> Result<Dfa, Stop> {
+    let lin = Lin {
+        terms: BTreeMap::from([(1, 1), (0, -1)]),
+        c: 0,
+    };
+    linear(2, &lin, Sign::Zero, budget)
 }
 
 /// The move kinds of a circle of `len` piles whose window is `window` (one per set of emptied piles).
-pub fn move_kinds(len: usize, window: &[usize], budget: &Budget) -> Result<Vec<MoveKind>, Stop> {
+pub fn move_kinds(len: usize, window: &[usize]) -> Vec<MoveKind> {
     let k = window.len();
-    if 2 * k > MAX_TRACKS {
-        return Err(Stop::Unsupported(format!(
-            "windows of {k} piles; the automata prover handles SCN windows of at most {}",
-            MAX_TRACKS / 2
-        )));
-    }
-    let mut rels: HashMap<(usize, bool), Dfa> = HashMap::new();
-    let mut out = Vec::new();
-    for mask in 0u32..1 << k {
-        let gone: Vec<usize> = (0..k)
-            .filter(|j| mask >> j & 1 == 1)
-            .map(|j| window[j])
-            .collect();
-        let kept: Vec<usize> = (0..k)
-            .filter(|j| mask >> j & 1 == 0)
-            .map(|j| window[j])
-            .collect();
-        let sources = (0..len)
-            .filter(|i| !gone.contains(i))
-            .map(|i| match kept.iter().position(|&p| p == i) {
-                Some(t) => Source::Kept(t),
-                None => Source::X(i),
-            })
-            .collect();
-        let strict = gone.is_empty();
-        let rel = match rels.get(&(kept.len(), strict)) {
-            Some(r) => r.clone(),
-            None => {
-                let r = lowered(kept.len(), strict, budget)?;
-                rels.insert((kept.len(), strict), r.clone());
-                r
+    (0u32..1 << k)
+        .map(|mask| {
+            let gone: Vec<usize> = (0..k)
+                .filter(|j| mask >> j & 1 == 1)
+                .map(|j| window[j])
+                .collect();
+            let kept: Vec<usize> = (0..k)
+                .filter(|j| mask >> j & 1 == 0)
+                .map(|j| window[j])
+                .collect();
+            let sources = (0..len).filter(|i| !gone.contains(i)).collect();
+            MoveKind {
+                len,
+                window: window.to_vec(),
+                gone,
+                kept,
+                sources,
             }
-        };
-        out.push(MoveKind {
-            len,
-            window: window.to_vec(),
-            gone,
-            kept,
-            sources,
-            rel,
-        });
+        })
+        .collect()
+}
+
+/// `exists y ≤ x_i with x[i := y]` in `d`: the pre-image of `d` under the
+/// moves that lower pile `i` alone, `project(embed(d) ∧ at_most)` over one more track, the product
+/// explored inside the subset construction (a state is the set of (state of `d`, state of
+/// `at_most`) pairs some y reaches), then minimized.
+fn lower_one(d: &Dfa, i: usize, budget: &Budget) -> Result<Dfa, Stop> {
+    let cmp = at_most(false, budget)?;
+    let (live, clive) = (d.live(), cmp.live());
+    let nc = cmp.states() as u64;
+    let advance = |set: &[u64], lx: u32| -> Vec<u64> {
+        let xi = (lx >> i) & 1;
+        let mut out = Vec::with_capacity(2 * set.len());
+        for &e in set {
+            let (q, c) = ((e / nc) as u32, (e % nc) as u32);
+            for y in 0..2u32 {
+                let c2 = cmp.next(c, xi | (y << 1));
+                let q2 = d.next(q, (lx & !(1 << i)) | (y << i));
+                if clive[c2 as usize] && live[q2 as usize] {
+                    out.push(q2 as u64 * nc + c2 as u64);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    // y <= x needs no more digits than x: the start is the initial pair alone.
+    let start = if live[0] && clive[0] {
+        vec![0u64]
+    } else {
+        Vec::new()
+    };
+    Dfa::explore(
+        d.tracks,
+        start,
+        |set, l| advance(set, l),
+        |set| {
+            set.iter()
+                .any(|&e| d.fin[(e / nc) as usize] && cmp.fin[(e % nc) as usize])
+        },
+        budget,
+    )?
+    .minimize_within(Some(budget))
+}
+
+/// The circles x of the kind's length with a move of this kind, or no move at all, into the set:
+/// `project_x(kind(x, y) ∧ S_{L'}(y)) ∪ S_L`, over x's `len` tracks. The target's set automaton is
+/// read on the remaining piles' tracks, then "y ≤ x" is quantified one kept pile at a time, minimal
+/// after each step ([`lower_one`]); the piles are taken from both ends of the window inwards (on
+/// SCN(8,6) the largest intermediate subset construction has 2.0e5 states this way, 4.9e5 in window
+/// order: docs/benchmarks.md). The relation is "y ≤ x on the kept piles", not "some strictly lower"
+/// when nothing is emptied, so the result also holds the set itself (y = x): condition (II), which
+/// asks about circles outside the set, reads it as it is; condition (I) is decided by [`joined`].
+pub fn kind_pre_image(kind: &MoveKind, sets: &[Dfa], budget: &Budget) -> Result<Dfa, Stop> {
+    let len = kind.len;
+    let target = &sets[kind.target()];
+    if !target.live()[0] {
+        return constant_on(len, false, budget);
     }
-    Ok(out)
+    let mut u = target.embed(&kind.sources, len);
+    let (mut lo, mut hi) = (0, kind.kept.len());
+    while lo < hi {
+        u = lower_one(&u, kind.kept[lo], budget)?;
+        lo += 1;
+        if lo < hi {
+            hi -= 1;
+            u = lower_one(&u, kind.kept[hi], budget)?;
+        }
+    }
+    Ok(u)
 }
 
 /// Circles of `len` piles, every pile at least 1.
@@ -236,11 +237,11 @@ fn constant(accept: bool) -> Dfa {
 /// length, piles positive.
 pub fn sets(c: &Conjecture, budget: &Budget) -> Result<Vec<Dfa>, Stop> {
     let n = c.game.n;
-    if n > MAX_TRACKS / 2 {
+    if n >= MAX_TRACKS {
         return Err(Stop::Unsupported(format!(
             "{} has circles of {n} piles; the automata prover handles SCN circles of at most {}",
             c.game.id(),
-            MAX_TRACKS / 2
+            MAX_TRACKS - 1
         )));
     }
     let mut out = vec![constant(c.contains(&[]))];
@@ -265,70 +266,17 @@ fn invariant(s: &Dfa, budget: &Budget) -> Result<bool, Stop> {
     Ok(!one.live()[0] && !two.live()[0])
 }
 
-/// `E`: the circles x of the kinds' length with a move of one of `kinds` into the set, determinized
-/// over x's letters (the union of the kinds' `project_x(kind(x, y) ∧ S_{L'}(y))`), minimal.
-pub fn pre_image(kinds: &[MoveKind], sets: &[Dfa], budget: &Budget) -> Result<Dfa, Stop> {
-    let len = kinds[0].len;
-    let lives: Vec<Vec<bool>> = sets.iter().map(Dfa::live).collect();
-    let rlive: Vec<Vec<bool>> = kinds.iter().map(|k| k.rel.live()).collect();
-    // An element: kind (16 bits), relation state (16 bits), set state (32 bits).
-    if kinds.len() >= 1 << 16 || kinds.iter().any(|k| k.rel.states() >= 1 << 16) {
-        return Err(Stop::Unsupported("too many move kinds".into()));
-    }
-    let pack = |i: usize, r: u32, q: u32| ((i as u64) << 48) | ((r as u64) << 32) | q as u64;
-    let unpack = |e: u64| ((e >> 48) as usize, ((e >> 32) & 0xffff) as u32, e as u32);
-    let mut memo: HashMap<(u64, u32), Vec<u64>> = HashMap::new();
-    let mut advance = |set: &[u64], lx: u32| -> Vec<u64> {
-        let mut out = Vec::new();
-        for &e in set {
-            let next = memo.entry((e, lx)).or_insert_with(|| {
-                let (i, r, q) = unpack(e);
-                let kind = &kinds[i];
-                let s = &sets[kind.target()];
-                let mut v = Vec::new();
-                for d in 0..1u32 << kind.kept.len() {
-                    let (lr, ly) = kind.letters(lx, d);
-                    let r2 = kind.rel.next(r, lr);
-                    let q2 = s.next(q, ly);
-                    if rlive[i][r2 as usize] && lives[kind.target()][q2 as usize] {
-                        v.push(pack(i, r2, q2));
-                    }
-                }
-                v
-            });
-            out.extend_from_slice(next);
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
-    };
-    let start: Vec<u64> = (0..kinds.len())
-        .filter(|&i| rlive[i][0] && lives[kinds[i].target()][0])
-        .map(|i| pack(i, 0, 0))
-        .collect();
-    let start = closed(start, &mut advance);
-    let accepting = |set: &Vec<u64>| {
-        set.iter().any(|&e| {
-            let (i, r, q) = unpack(e);
-            kinds[i].rel.fin[r as usize] && sets[kinds[i].target()].fin[q as usize]
-        })
-    };
-    Dfa::explore(len, start, |set, l| advance(set, l), accepting, budget)?
-        .minimize_within(Some(budget))
-}
-
 /// `E_L`: the circles of `len` piles with a move into the set, every window: the first window's
 /// pre-image read on the tracks turned by each place.
 pub fn moves_into(c: &Conjecture, len: usize, sets: &[Dfa], budget: &Budget) -> Result<Dfa, Stop> {
     let windows = c.game.windows(len);
-    let kinds = move_kinds(len, &windows[0], budget)?;
     let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
     let mut first = constant_on(len, false, budget)?;
-    for kind in &kinds {
+    for kind in move_kinds(len, &windows[0]) {
         let t = Instant::now();
-        let e = pre_image(std::slice::from_ref(kind), sets, budget)?;
+        let e = kind_pre_image(&kind, sets, budget)?;
         first = Dfa::product(&first, &e, true, budget)?;
-        if trace {
+        if trace && e.live()[0] {
             eprintln!(
                 "  window {:?}, emptied {:?}: pre-image {} states, union {} states ({:.2} s)",
                 kind.window,
@@ -349,28 +297,93 @@ pub fn moves_into(c: &Conjecture, len: usize, sets: &[Dfa], budget: &Budget) -> 
     Ok(acc)
 }
 
-/// An option of `x` in the set, by enumerating the game's options (`Ok(None)`: none).
-fn option_in_set(c: &Conjecture, x: &[u128]) -> Result<Option<Vec<u128>>, Stop> {
-    let too_large = || Stop::Limit(format!("the counterexample {x:?} is too large to re-check"));
-    let p: Vec<u64> = x
-        .iter()
-        .map(|&v| u64::try_from(v).map_err(|_| too_large()))
-        .collect::<Result<_, _>>()?;
-    let game = c.game.game();
-    if game.branching_bound(&p) > OPTION_CAP {
-        return Err(too_large());
+/// Condition (I) for one move kind: a breadth-first search of the product "x in `S_L`, the kept
+/// piles' new values at most x's (the set of those already strictly lower), the target circle in
+/// `S_{L'}`" over pairs of letters (x's digits, the kept piles' new digits) for an accepted word: a
+/// member with a move of this kind into the set, as (x, y).
+fn joined(kind: &MoveKind, sets: &[Dfa], budget: &Budget) -> Result<Option<Move>, Stop> {
+    let (sx, sy) = (&sets[kind.len], &sets[kind.target()]);
+    let (lx_live, ly_live) = (sx.live(), sy.live());
+    if !lx_live[0] || !ly_live[0] {
+        return Ok(None);
     }
-    let mut found = None;
-    game.for_each_option(&p, &mut |o| {
-        if c.contains(o) {
-            found = Some(o.iter().map(|&v| v as u128).collect());
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
+    let a = kind.kept.len();
+    // The target's letter from x's letter and the kept piles' new digits.
+    let wire = |lx: u32, d: u32| -> u32 {
+        let mut y = 0u32;
+        for (j, &i) in kind.sources.iter().enumerate() {
+            let bit = match kind.kept.iter().position(|&p| p == i) {
+                Some(t) => (d >> t) & 1,
+                None => (lx >> i) & 1,
+            };
+            y |= bit << j;
         }
-    })
-    .map_err(|e| Stop::Unsupported(e.to_string()))?;
-    Ok(found)
+        y
+    };
+    type Key = (u32, u32, u32);
+    let mut seen: HashMap<Key, usize> = HashMap::new();
+    let mut nodes: Vec<(Key, Option<(usize, u32, u32)>)> = vec![((0, 0, 0), None)];
+    seen.insert((0, 0, 0), 0);
+    let mut i = 0;
+    while i < nodes.len() {
+        budget.poll()?;
+        let ((qx, low, qy), _) = nodes[i];
+        if sx.fin[qx as usize] && sy.fin[qy as usize] && (low != 0 || !kind.gone.is_empty()) {
+            // Decode x and the kept piles' new values from the path.
+            let mut word = Vec::new();
+            let mut j = i;
+            while let Some((p, lx, d)) = nodes[j].1 {
+                word.push((lx, d));
+                j = p;
+            }
+            word.reverse();
+            let mut x = vec![0u128; kind.len];
+            let mut y = vec![0u128; kind.target()];
+            for &(lx, d) in &word {
+                let ly = wire(lx, d);
+                for (t, v) in x.iter_mut().enumerate() {
+                    *v = (*v << 1) | ((lx >> t) & 1) as u128;
+                }
+                for (t, v) in y.iter_mut().enumerate() {
+                    *v = (*v << 1) | ((ly >> t) & 1) as u128;
+                }
+            }
+            return Ok(Some((x, y)));
+        }
+        for lx in 0..1u32 << kind.len {
+            let qx2 = sx.next(qx, lx);
+            if !lx_live[qx2 as usize] {
+                continue;
+            }
+            'd: for d in 0..1u32 << a {
+                let mut low2 = low;
+                for (t, &p) in kind.kept.iter().enumerate() {
+                    if low >> t & 1 == 1 {
+                        continue;
+                    }
+                    let (xb, yb) = ((lx >> p) & 1, (d >> t) & 1);
+                    if yb > xb {
+                        continue 'd;
+                    }
+                    if yb < xb {
+                        low2 |= 1 << t;
+                    }
+                }
+                let qy2 = sy.next(qy, wire(lx, d));
+                if !ly_live[qy2 as usize] {
+                    continue;
+                }
+                let key = (qx2, low2, qy2);
+                if let std::collections::hash_map::Entry::Vacant(v) = seen.entry(key) {
+                    v.insert(nodes.len());
+                    nodes.push((key, Some((i, lx, d))));
+                    budget.check(nodes.len())?;
+                }
+            }
+        }
+        i += 1;
+    }
+    Ok(None)
 }
 
 /// Decides conditions (I) and (II) for a conjecture about SCN(n,k), over every circle length.
@@ -405,14 +418,11 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
     let t1 = Instant::now();
     let joined = (|| -> Result<Option<Move>, Stop> {
         for len in 1..=c.game.n {
-            let both = Dfa::product(&sets[len], &into[len], false, budget)?;
-            if let Some(x) = both.witness() {
-                return match option_in_set(c, &x)? {
-                    Some(y) => Ok(Some((x, y))),
-                    None => Err(Stop::Unsupported(format!(
-                        "internal error: the automata find a move from {x:?} into the set, the game's options do not"
-                    ))),
-                };
+            // The first window is enough: the sets are invariant under rotation.
+            for kind in move_kinds(len, &c.game.windows(len)[0]) {
+                if let Some(m) = joined(&kind, &sets, budget)? {
+                    return Ok(Some(m));
+                }
             }
         }
         Ok(None)
@@ -424,7 +434,12 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
     let t2 = Instant::now();
     let stranded = (|| -> Result<Option<Vec<u128>>, Stop> {
         for len in 1..=c.game.n {
-            let outside = Dfa::product(&sets[len].complement(), &positive(len, budget)?, false, budget)?;
+            let outside = Dfa::product(
+                &sets[len].complement(),
+                &positive(len, budget)?,
+                false,
+                budget,
+            )?;
             let left = Dfa::product(&outside, &into[len].complement(), false, budget)?;
             if let Some(x) = left.witness() {
                 return Ok(Some(x));
@@ -434,7 +449,11 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
     })();
     let two = (stranded, built + t2.elapsed().as_secs_f64());
     if trace {
-        eprintln!("conditions: built {built:.2} s, (I) {:.2} s, (II) {:.2} s", one.1 - built, two.1 - built);
+        eprintln!(
+            "conditions: built {built:.2} s, (I) {:.2} s, (II) {:.2} s",
+            one.1 - built,
+            two.1 - built
+        );
     }
     Ok(Conditions {
         members: sets[c.game.n].clone(),
