@@ -266,35 +266,74 @@ fn invariant(s: &Dfa, budget: &Budget) -> Result<bool, Stop> {
     Ok(!one.live()[0] && !two.live()[0])
 }
 
-/// `E_L`: the circles of `len` piles with a move into the set, every window: the first window's
-/// pre-image read on the tracks turned by each place.
+/// The turns of the circle of `len` piles that carry the first window onto each window: track `i`
+/// of an automaton about the first window is pile `map[i]` for the window that starts at pile `s`.
+fn turns(c: &Conjecture, len: usize) -> Vec<Vec<usize>> {
+    let windows = c.game.windows(len);
+    (0..windows.len())
+        .map(|s| {
+            debug_assert_eq!(windows[s][0], s);
+            (0..len).map(|i| (i + s) % len).collect()
+        })
+        .collect()
+}
+
+/// `E_L ∪ S_L`: the circles of `len` piles that are in the set or have a move into it, every window
+/// (the first window's kinds, [`kind_pre_image`], read on the turned tracks). Condition (II) takes the
+/// same pre-images away from the circles outside the set one at a time instead; this union is for
+/// tests against exhaustive search.
 pub fn moves_into(c: &Conjecture, len: usize, sets: &[Dfa], budget: &Budget) -> Result<Dfa, Stop> {
     let windows = c.game.windows(len);
-    let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
-    let mut first = constant_on(len, false, budget)?;
+    let mut acc = constant_on(len, false, budget)?;
     for kind in move_kinds(len, &windows[0]) {
+        let e = kind_pre_image(&kind, sets, budget)?;
+        for map in turns(c, len) {
+            acc = Dfa::product(&acc, &e.embed(&map, len), true, budget)?;
+        }
+    }
+    Ok(acc)
+}
+
+/// Condition (II) on circles of `len` piles: a circle outside the set with no move into it. Starting
+/// from "positive piles, outside the set", each kind's pre-image ([`kind_pre_image`]), on each window,
+/// is taken away in turn, minimal after each step; what is left is the answer (a shortest word).
+fn stranded(
+    c: &Conjecture,
+    len: usize,
+    sets: &[Dfa],
+    budget: &Budget,
+) -> Result<Option<Vec<u128>>, Stop> {
+    let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
+    let mut left = Dfa::product(
+        &sets[len].complement(),
+        &positive(len, budget)?,
+        false,
+        budget,
+    )?;
+    let windows = c.game.windows(len);
+    for kind in move_kinds(len, &windows[0]) {
+        if !left.live()[0] {
+            return Ok(None);
+        }
         let t = Instant::now();
         let e = kind_pre_image(&kind, sets, budget)?;
-        first = Dfa::product(&first, &e, true, budget)?;
-        if trace && e.live()[0] {
+        if !e.live()[0] {
+            continue;
+        }
+        for map in turns(c, len) {
+            left = Dfa::product(&left, &e.embed(&map, len).complement(), false, budget)?;
+        }
+        if trace {
             eprintln!(
-                "  window {:?}, emptied {:?}: pre-image {} states, union {} states ({:.2} s)",
-                kind.window,
+                "(II) circles of {len}: emptied {:?}: pre-image {} states, {} states left ({:.2} s)",
                 kind.gone,
                 e.states(),
-                first.states(),
+                left.states(),
                 t.elapsed().as_secs_f64()
             );
         }
     }
-    let mut acc = first.clone();
-    for s in 1..windows.len() {
-        // The window that starts at pile s: track i of the first window's automaton is pile i + s.
-        debug_assert_eq!(windows[s][0], s);
-        let map: Vec<usize> = (0..len).map(|i| (i + s) % len).collect();
-        acc = Dfa::product(&acc, &first.embed(&map, len), true, budget)?;
-    }
-    Ok(acc)
+    Ok(left.witness())
 }
 
 /// Condition (I) for one move kind: a breadth-first search of the product "x in `S_L`, the kept
@@ -401,19 +440,6 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
             eprintln!("members of length {len}: {} states", s.states());
         }
     }
-    let mut into = vec![constant(false)];
-    for len in 1..=c.game.n {
-        let t = Instant::now();
-        let e = moves_into(c, len, &sets, budget)?;
-        if trace {
-            eprintln!(
-                "moves into the set from circles of {len} piles: {} states ({:.2} s)",
-                e.states(),
-                t.elapsed().as_secs_f64()
-            );
-        }
-        into.push(e);
-    }
     let built = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let joined = (|| -> Result<Option<Move>, Stop> {
@@ -434,14 +460,7 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
     let t2 = Instant::now();
     let stranded = (|| -> Result<Option<Vec<u128>>, Stop> {
         for len in 1..=c.game.n {
-            let outside = Dfa::product(
-                &sets[len].complement(),
-                &positive(len, budget)?,
-                false,
-                budget,
-            )?;
-            let left = Dfa::product(&outside, &into[len].complement(), false, budget)?;
-            if let Some(x) = left.witness() {
+            if let Some(x) = stranded(c, len, &sets, budget)? {
                 return Ok(Some(x));
             }
         }
