@@ -27,6 +27,8 @@ mod conditions;
 mod dfa;
 mod scn;
 #[cfg(test)]
+mod scn_tests;
+#[cfg(test)]
 mod tests;
 
 pub use compile::{members, window_options};

@@ -1,32 +1,33 @@
 //! Shrinking Circular Nim SCN(n,k) in the automata prover: one set automaton per circle length, the
-//! moves as letter-to-letter relations between a circle and the (possibly shorter) circle it leaves,
-//! and conditions (I) and (II) over every length at once, by pre-image automata.
+//! moves as relations between a circle and the (possibly shorter) circle it leaves, and conditions
+//! (I) and (II) over every length at once.
 //!
 //! A position of length L (1 ≤ L ≤ n) is read on L tracks, every pile at least 1. Its set automaton
 //! `S_L` is the conjectured set read under every rotation and reflection ([`members`]) intersected
 //! with "every pile positive"; the empty circle is in the set or not (`S_0`, a constant).
 //!
 //! A move of a circle of L piles chooses a window w (k consecutive piles, the whole circle when
-//! L ≤ k), a set Z ⊆ w of piles it empties and lowers the other piles of the window, each by any
-//! amount (0 included), at least one token in all. It lands on the circle of the L' = L − |Z| piles
-//! that remain, in their order (a reading of the new circle; the set automata read every rotation and
-//! reflection, so which reading does not matter). One *move kind* (w, Z) is the relation, over the
-//! tracks of x (L) and y (L'), "y equals x outside w without the piles of Z, y ≤ x on the kept piles of
-//! w, and y ≠ x when Z is empty"; its only non-trivial part, "y ≤ x on the a = |w \ Z| kept piles,
-//! some strictly when Z is empty", is an automaton over 2a tracks ([`lowered`]) and the rest is a
-//! fixed wiring of tracks ([`MoveKind::letters`]). Piles lowered to 0 outside Z give a y with a zero
-//! entry, which no set automaton accepts (all are positive), so the relation need not exclude them.
+//! L ≤ k), a set Z ⊆ w of piles it empties, and lowers the other piles of the window, each by any
+//! amount, at least one token in all. It lands on the circle of the L' = L − |Z| piles that remain,
+//! in their order (one reading of the new circle; the set automata read every rotation and
+//! reflection, so which one does not matter). A *move kind* (w, Z) ([`MoveKind`]) is the relation over
+//! x (L tracks) and y (L' tracks): y's piles are x's remaining ones (the wiring `sources`), equal
+//! outside w, at most x's on the kept piles of w, and y ≠ x when Z is empty. A kept pile lowered to 0
+//! gives a y with a zero pile, which no set automaton accepts, so the relation need not exclude it.
 //!
-//! Pre-image: `E_L` accepts x when some move of x lands in the set, the union over kinds of
-//! `project_x(kind(x, y) ∧ S_{L'}(y))`. It is determinized directly over x's letters, each state the
-//! set of (kind, relation state, set state) triples that some y reaches, y ranging over the digits of
-//! the kept piles only ([`pre_image`]). The kinds of one window are enough: the window that starts at
-//! pile s is the first window turned by s, its pre-image the first one's read on the turned tracks,
-//! because `S_{L'}` is invariant under rotation, which is checked, not assumed ([`invariant`]).
+//! Condition (II): for each kind, the pre-image `project_x(kind(x, y) ∧ S_{L'}(y))`, built by reading
+//! `S_{L'}` on the remaining piles' tracks and quantifying the kept piles' new values one pile at a
+//! time, minimal after each step ([`kind_pre_image`]), is taken away from "positive, outside the set";
+//! a word left is a counterexample. The kinds of the first window are enough: the window that starts
+//! at pile s is the first one turned by s, and its pre-image is the first one's read on the turned
+//! tracks, because every `S_{L'}` is invariant under rotation, which is checked, not assumed
+//! ([`invariant`]).
 //!
-//! Then condition (I) is `S_L ∩ E_L = ∅` and condition (II) is `positive_L ∩ ¬S_L ∩ ¬E_L = ∅`, for
-//! every L from 1 to n (the empty circle has no move). A witness x of (I) gets its move by
-//! enumerating x's options (x is a shortest accepted word, so small); every counterexample is
+//! Condition (I): for each kind of the first window, a breadth-first search of the product "x in
+//! `S_L`, y ≤ x on the kept piles (some strictly when Z is empty), y in `S_{L'}`" ([`joined`]), which
+//! gives the member and its move.
+//!
+//! Both run over every L from 1 to n (the empty circle has no move); every counterexample is
 //! re-checked by exact search in [`crate::prove`](mod@crate::prove).
 
 use super::compile::{linear, members, Lin, Sign};
