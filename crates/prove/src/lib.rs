@@ -12,7 +12,7 @@
 //!
 //! Families that use `xor` are not linear; they are proved in bit-vector arithmetic for entries below
 //! 2^w ([`arith`]), and the report says so (`range`), or for every entry size by finite automata
-//! reading the entries' binary digits ([`automata`], [`prove_automata`]; CN, Nim and complexes).
+//! reading the entries' binary digits ([`automata`], [`prove_automata`]; CN, Nim, complexes and SCN).
 //!
 //! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`automata`] (the
 //! automata prover), [`conjecture`] (families, membership, the families file

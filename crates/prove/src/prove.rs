@@ -349,7 +349,7 @@ fn recheck(
 pub const AUTOMATA_MAX_STATES: usize = 4_000_000;
 
 /// Decides the three conditions for `c` with finite automata ([`crate::automata`]), for every entry
-/// size, `xor` included; CN, Nim and complexes. Counterexamples are re-checked as the solver's are.
+/// size, `xor` included; CN, Nim, complexes and SCN. Counterexamples are re-checked as the solver's are.
 /// A time limit or state cap reached makes the conditions not yet decided `unknown`.
 pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
     c.validate_shape()?;

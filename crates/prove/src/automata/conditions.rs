@@ -228,7 +228,7 @@ fn timed<T>(
     Ok((r, built + t.elapsed().as_secs_f64()))
 }
 
-/// Decides conditions (I) and (II) for a conjecture about CN or a complex.
+/// Decides conditions (I) and (II) for a conjecture about CN or a complex (SCN: `scn.rs`).
 pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
     if c.game.kind == Kind::Scn {
         return super::scn::conditions(c, budget);
