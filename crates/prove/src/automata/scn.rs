@@ -61,8 +61,9 @@ impl MoveKind {
     /// The move kind as one relation over `len + target` tracks (x on `0..len`, y on the rest): every
     /// pile of both positive, y's piles equal x's remaining ones outside the window and are at most
     /// them inside it, and y ≠ x when nothing is emptied. Built from the same pieces as
-    /// [`kind_pre_image`] (the wiring `sources`, [`at_most`] per kept pile); for tests against the
-    /// game's moves (its letters have 2^(len + target) values: small circles only).
+    /// [`kind_pre_image`] (the wiring `sources`, [`at_most`] per kept pile) and read the same way by
+    /// [`joined`]; for tests against the game's moves (its letters have 2^(len + target) values: small
+    /// circles only).
     pub fn relation(&self, budget: &Budget) -> Result<Dfa, Stop> {
         let (l, t) = (self.len, self.target());
         let tracks = l + t;
@@ -75,9 +76,7 @@ impl MoveKind {
                 equal(budget)?
             };
             // Track 0 of `cmp` is x's pile, track 1 the new value.
-            let mut map = vec![i, l + j];
-            map.truncate(cmp.tracks);
-            acc = Dfa::product(&acc, &cmp.embed(&map, tracks), false, budget)?;
+            acc = Dfa::product(&acc, &cmp.embed(&[i, l + j], tracks), false, budget)?;
         }
         if self.gone.is_empty() {
             // Some kept pile strictly lower: the sum over the window of x - y is positive.
@@ -360,9 +359,12 @@ fn joined(kind: &MoveKind, sets: &[Dfa], budget: &Budget) -> Result<Option<Move>
         }
         y
     };
+    // A node: (x's set state, the kept piles already strictly lower, y's set state).
     type Key = (u32, u32, u32);
+    // Where a node came from: (node, x's letter, the kept piles' new digits).
+    type From = Option<(usize, u32, u32)>;
     let mut seen: HashMap<Key, usize> = HashMap::new();
-    let mut nodes: Vec<(Key, Option<(usize, u32, u32)>)> = vec![((0, 0, 0), None)];
+    let mut nodes: Vec<(Key, From)> = vec![((0, 0, 0), None)];
     seen.insert((0, 0, 0), 0);
     let mut i = 0;
     while i < nodes.len() {
