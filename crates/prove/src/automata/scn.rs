@@ -24,7 +24,7 @@
 //! ([`invariant`]).
 //!
 //! Condition (I): for each kind of the first window, a breadth-first search of the product "x in
-//! `S_L`, y ≤ x on the kept piles (some strictly when Z is empty), y in `S_{L'}`" ([`joined`]), which
+//! `S_L`, y ≤ x on the kept piles (some strictly when Z is empty), y in `S_{L'}`" (`joined`), which
 //! gives the member and its move.
 //!
 //! Both run over every L from 1 to n (the empty circle has no move); every counterexample is
@@ -61,8 +61,8 @@ impl MoveKind {
     /// The move kind as one relation over `len + target` tracks (x on `0..len`, y on the rest): every
     /// pile of both positive, y's piles equal x's remaining ones outside the window and are at most
     /// them inside it, and y ≠ x when nothing is emptied. Built from the same pieces as
-    /// [`kind_pre_image`] (the wiring `sources`, [`at_most`] per kept pile) and read the same way by
-    /// [`joined`]; for tests against the game's moves (its letters have 2^(len + target) values: small
+    /// [`kind_pre_image`] (the wiring `sources`, `at_most` per kept pile) and read the same way by
+    /// `joined`; for tests against the game's moves (its letters have 2^(len + target) values: small
     /// circles only).
     pub fn relation(&self, budget: &Budget) -> Result<Dfa, Stop> {
         let (l, t) = (self.len, self.target());
@@ -189,11 +189,11 @@ fn lower_one(d: &Dfa, i: usize, budget: &Budget) -> Result<Dfa, Stop> {
 /// The circles x of the kind's length with a move of this kind, or no move at all, into the set:
 /// `project_x(kind(x, y) ∧ S_{L'}(y)) ∪ S_L`, over x's `len` tracks. The target's set automaton is
 /// read on the remaining piles' tracks, then "y ≤ x" is quantified one kept pile at a time, minimal
-/// after each step ([`lower_one`]); the piles are taken from both ends of the window inwards (on
+/// after each step (`lower_one`); the piles are taken from both ends of the window inwards (on
 /// SCN(8,6) the largest intermediate subset construction has 2.0e5 states this way, 4.9e5 in window
 /// order: docs/benchmarks.md). The relation is "y ≤ x on the kept piles", not "some strictly lower"
 /// when nothing is emptied, so the result also holds the set itself (y = x): condition (II), which
-/// asks about circles outside the set, reads it as it is; condition (I) is decided by [`joined`].
+/// asks about circles outside the set, reads it as it is; condition (I) is decided by `joined`.
 pub fn kind_pre_image(kind: &MoveKind, sets: &[Dfa], budget: &Budget) -> Result<Dfa, Stop> {
     let len = kind.len;
     let target = &sets[kind.target()];
