@@ -222,6 +222,21 @@ fn scn_theorems_for_every_size() {
         three.counterexample.as_ref().unwrap().position,
         Vec::<u64>::new()
     );
+    // Misère SCN(n,n): the P-positions are the single pile of 1 (any other circle can be left as
+    // it in one move); under normal play the same set fails (III) at the empty circle.
+    for n in 2..=4 {
+        let text = format!(
+            "game = \"SCN({n},{n})\"\nreading = \"any\"\n[[family]]\nname = \"(1)\"\nlength = 1\nrelations = [\"a = 1\"]\n"
+        );
+        let mut c = from_toml(&text, "one pile of 1").unwrap();
+        c.play = nimlab_core::Play::Misere;
+        let r = prove_automata(&c, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Proved, "{r:?}");
+        c.play = nimlab_core::Play::Normal;
+        let r = prove_automata(&c, Duration::from_secs(120)).unwrap();
+        let three = r.conditions.iter().find(|x| x.condition == Condition::III);
+        assert_eq!(three.unwrap().status, Status::Refuted, "{r:?}");
+    }
 }
 
 #[test]
