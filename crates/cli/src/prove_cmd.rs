@@ -42,7 +42,8 @@ pub struct ProveArgs {
     #[arg(long, value_name = "DIR")]
     emit: Option<PathBuf>,
     /// Decide the conditions with finite automata on the entries' binary digits instead of the SMT
-    /// solver: for every entry size, xor included (CN, Nim, complexes); --timeout bounds the whole run.
+    /// solver: for every entry size, xor included (CN, Nim, complexes, SCN with circles of at most 15
+    /// piles); --timeout bounds the whole run.
     #[arg(long, conflicts_with_all = ["bits", "solver", "emit"])]
     automata: bool,
     /// Misère play (the player who makes the last move loses): condition (III) becomes "no terminal

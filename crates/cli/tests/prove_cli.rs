@@ -236,8 +236,8 @@ fn xor_families_are_proved_below_2_w() {
 }
 
 /// `--automata`: xor families proved for every size (text and JSON say so, with the method); a
-/// wrong variant refuted with a re-checked counterexample; contradictory options and SCN refused in
-/// one line with exit 2. Needs no solver.
+/// wrong variant refuted with a re-checked counterexample; contradictory options refused in one line
+/// with exit 2; SCN proved, and circles past the automata's tracks refused. Needs no solver.
 #[test]
 fn automata_prove_xor_families_for_every_size() {
     let (code, v) = prove_json(&["CN(6,4)", "--theorem", "cn-6-4", "--automata"]);
@@ -281,9 +281,24 @@ fn automata_prove_xor_families_for_every_size() {
         ],
         "--bits",
     );
+    // SCN: shrinking circles, proved for every pile size; circles past the automata's tracks refused.
+    let (code, v) = prove_json(&["SCN(5,3)", "--theorem", "scn-5-3", "--automata"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["method"], "automata");
+    let big = dir.write(
+        "scn-16.toml",
+        "game = \"SCN(16,2)\"\nreading = \"any\"\n[[family]]\nname = \"()\"\nlength = 0\nrelations = []\n",
+    );
     fails(
-        &["prove", "SCN(4,2)", "--theorem", "scn-4-2", "--automata"],
-        "SCN",
+        &[
+            "prove",
+            "SCN(16,2)",
+            "--families",
+            big.as_str(),
+            "--automata",
+        ],
+        "at most 15",
     );
 }
 

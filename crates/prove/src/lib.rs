@@ -12,7 +12,7 @@
 //!
 //! Families that use `xor` are not linear; they are proved in bit-vector arithmetic for entries below
 //! 2^w ([`arith`]), and the report says so (`range`), or for every entry size by finite automata
-//! reading the entries' binary digits ([`automata`], [`prove_automata`]; CN, Nim and complexes).
+//! reading the entries' binary digits ([`automata`], [`prove_automata`]; CN, Nim, complexes and SCN).
 //!
 //! A set given directly as an automaton (one track per stack) is proved the same way by
 //! [`prove_members`]; [`walnut`] reads and writes such automata in Walnut's text format, and [`learn`]

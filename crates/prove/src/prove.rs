@@ -368,7 +368,7 @@ fn recheck(
 pub const AUTOMATA_MAX_STATES: usize = 4_000_000;
 
 /// Decides the three conditions for `c` with finite automata ([`crate::automata`]), for every entry
-/// size, `xor` included; CN, Nim and complexes. Counterexamples are re-checked as the solver's are.
+/// size, `xor` included; CN, Nim, complexes and SCN. Counterexamples are re-checked as the solver's are.
 /// A time limit or state cap reached makes the conditions not yet decided `unknown`.
 pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
     c.validate_shape()?;
@@ -452,7 +452,6 @@ fn automata_report(
         max_states: AUTOMATA_MAX_STATES,
         cancel: None,
     };
-    let m = c.ruleset().n;
     let unknown = |cond: Condition, why: String| ConditionReport {
         condition: cond,
         status: Status::Unknown,
@@ -474,20 +473,24 @@ fn automata_report(
                 Ok(None) => proved(Condition::I, one_took),
                 Ok(Some((x, y))) => {
                     let xy: Vec<u128> = x.iter().chain(&y).copied().collect();
-                    refute(c, Condition::I, m, &xy, one_took)?
+                    refute(c, Condition::I, x.len(), &xy, one_took)?
                 }
             });
             let (two, two_took) = a.stranded;
             conditions.push(match two {
                 Err(Stop::Limit(why)) | Err(Stop::Unsupported(why)) => unknown(Condition::II, why),
                 Ok(None) => proved(Condition::II, two_took),
-                Ok(Some(x)) => refute(c, Condition::II, m, &x, two_took)?,
+                Ok(Some(x)) => refute(c, Condition::II, x.len(), &x, two_took)?,
             });
         }
     }
-    // (III): the terminal position, by exact membership: in the set in normal play, outside it in
-    // misère play.
+    // (III): the terminal position (CN and complexes: all zero; SCN: the empty circle), by exact
+    // membership: in the set in normal play, outside it in misère play.
     let t0 = Instant::now();
+    let m = match c.ruleset().kind {
+        Kind::Cn | Kind::Complex => c.ruleset().n,
+        Kind::Scn => 0,
+    };
     let three = if c.contains(&vec![0u64; m]) == (c.play() == Play::Normal) {
         proved(Condition::III, t0.elapsed().as_secs_f64())
     } else {

@@ -577,8 +577,11 @@ fn timed<T>(
     Ok((r, built + t.elapsed().as_secs_f64()))
 }
 
-/// Decides conditions (I) and (II) for a conjecture about CN or a complex.
+/// Decides conditions (I) and (II) for a conjecture about CN or a complex (SCN: `scn.rs`).
 pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
+    if c.game.kind == Kind::Scn {
+        return super::scn::conditions(c, budget);
+    }
     let m = fits(&c.game)?;
     let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
     let t0 = Instant::now();
