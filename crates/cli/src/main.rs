@@ -1,4 +1,7 @@
 //! The `nimlab` command line: a thin front end over the core, the games and the theory layer.
+// The doc comments of this crate are its `--help` text (clap), written for the terminal: brackets
+// there are examples such as `[1,2,3]`, not links.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 mod args;
 mod cli;

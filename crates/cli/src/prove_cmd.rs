@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
-#[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families"])))]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families", "automaton"])))]
 pub struct ProveArgs {
     /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k).
     game: String,
@@ -21,6 +21,10 @@ pub struct ProveArgs {
     /// A families file (TOML): game, reading and [[family]] tables with name, length and relations.
     #[arg(long, value_name = "FILE")]
     families: Option<PathBuf>,
+    /// An automaton in Walnut's text format (one msd_2 input per stack, input i = stack i, most
+    /// significant digit first; README): the set it accepts is proved by the automata prover.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bits", "solver", "emit"])]
+    automaton: Option<PathBuf>,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
@@ -38,7 +42,8 @@ pub struct ProveArgs {
     #[arg(long, value_name = "DIR")]
     emit: Option<PathBuf>,
     /// Decide the conditions with finite automata on the entries' binary digits instead of the SMT
-    /// solver: for every entry size, xor included (CN, Nim, complexes); --timeout bounds the whole run.
+    /// solver: for every entry size, xor included (CN, Nim, complexes, SCN with circles of at most 15
+    /// piles); --timeout bounds the whole run.
     #[arg(long, conflicts_with_all = ["bits", "solver", "emit"])]
     automata: bool,
     /// Misère play (the player who makes the last move loses): condition (III) becomes "no terminal
@@ -174,6 +179,9 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
             "--timeout must be at least 1 second".into(),
         ));
     }
+    if let Some(path) = &a.automaton {
+        return automaton(a, path);
+    }
     let c = conjecture(a)?;
     if a.automata {
         let report = nimlab_prove::prove_automata(&c, Duration::from_secs(a.timeout))?;
@@ -194,6 +202,21 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         timeout: Duration::from_secs(a.timeout),
     };
     let report = nimlab_prove::prove(&c, &solver)?;
+    Ok(finish(a, &report))
+}
+
+/// `prove GAME --automaton FILE`: the automata prover on the set the file's automaton accepts.
+fn automaton(a: &ProveArgs, path: &std::path::Path) -> Result<ExitCode, Error> {
+    let game = Ruleset::parse(&a.game)?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let shown = path.display().to_string();
+    let members = nimlab_prove::walnut::from_walnut(&text, game.n)
+        .map_err(|e| Error::Unsupported(format!("{shown}: {e}")))?;
+    let play = Play::from_misere(a.misere);
+    let mut report =
+        nimlab_prove::prove_members(&game, &members, play, Duration::from_secs(a.timeout))?;
+    report.source = format!("automaton {shown}");
     Ok(finish(a, &report))
 }
 

@@ -236,8 +236,8 @@ fn xor_families_are_proved_below_2_w() {
 }
 
 /// `--automata`: xor families proved for every size (text and JSON say so, with the method); a
-/// wrong variant refuted with a re-checked counterexample; contradictory options and SCN refused in
-/// one line with exit 2. Needs no solver.
+/// wrong variant refuted with a re-checked counterexample; contradictory options refused in one line
+/// with exit 2; SCN proved, and circles past the automata's tracks refused. Needs no solver.
 #[test]
 fn automata_prove_xor_families_for_every_size() {
     let (code, v) = prove_json(&["CN(6,4)", "--theorem", "cn-6-4", "--automata"]);
@@ -281,9 +281,24 @@ fn automata_prove_xor_families_for_every_size() {
         ],
         "--bits",
     );
+    // SCN: shrinking circles, proved for every pile size; circles past the automata's tracks refused.
+    let (code, v) = prove_json(&["SCN(5,3)", "--theorem", "scn-5-3", "--automata"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["method"], "automata");
+    let big = dir.write(
+        "scn-16.toml",
+        "game = \"SCN(16,2)\"\nreading = \"any\"\n[[family]]\nname = \"()\"\nlength = 0\nrelations = []\n",
+    );
     fails(
-        &["prove", "SCN(4,2)", "--theorem", "scn-4-2", "--automata"],
-        "SCN",
+        &[
+            "prove",
+            "SCN(16,2)",
+            "--families",
+            big.as_str(),
+            "--automata",
+        ],
+        "at most 15",
     );
 }
 
@@ -349,15 +364,15 @@ fn large_representable_constants_agree_between_prove_and_verify() {
     }
 }
 
-/// `--automata` stops at `--timeout`: CN(7,4) Theorem 2 takes far longer than 1 s, so the answer is
+/// `--automata` stops at `--timeout`: CN(8,6)'s theorem takes tens of seconds, so the answer is
 /// unknown and says the time limit was reached (no wall-clock bound is asserted: the test only has to
 /// finish).
 #[test]
 fn automata_respect_the_timeout() {
     let (code, v) = prove_json(&[
-        "CN(7,4)",
+        "CN(8,6)",
         "--theorem",
-        "cn-7-4",
+        "cn-8-6",
         "--automata",
         "--timeout",
         "1",
@@ -529,4 +544,62 @@ fn a_linear_misere_set_is_proved_by_both_provers() {
                 .unwrap();
         assert!(is_p[idx([p[0], p[1], p[2]])], "{p:?}");
     }
+}
+
+/// Bouton's P-set of Nim on three heaps as a Walnut automaton: one state, the columns of even parity.
+const NIM3_WALNUT: &str =
+    "msd_2 msd_2 msd_2\n\n0 1\n0 0 0 -> 0\n0 1 1 -> 0\n1 0 1 -> 0\n1 1 0 -> 0\n";
+
+#[test]
+fn walnut_automata_are_proved_or_refuted() {
+    let dir = TempDir::new("prove-automaton");
+    let nim = dir.write("nim.txt", NIM3_WALNUT);
+    let (code, v) = prove_json(&["CN(3,1)", "--automaton", &nim]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["method"], "automata");
+    assert_eq!(v["range"], "all");
+    assert!(v["source"].as_str().unwrap().contains("nim.txt"), "{v}");
+    // (1,1,1) accepted too: it moves to (1,1,0), also accepted.
+    let wrong = dir.write(
+        "wrong.txt",
+        &NIM3_WALNUT.replace("1 1 0 -> 0\n", "1 1 0 -> 0\n1 1 1 -> 0\n"),
+    );
+    let (code, v) = prove_json(&["CN(3,1)", "--automaton", &wrong]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["verdict"], "refuted");
+    let cx = &v["conditions"][0]["counterexample"];
+    assert!(cx["position"].is_array() && cx["move_to"].is_array(), "{v}");
+    // Plain text names the file and the method.
+    let out = nimlab(&["prove", "CN(3,1)", "--automaton", &nim]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("nim.txt") && text.contains("by automata"),
+        "{text}"
+    );
+    // Bad files and contradicting sources: one line, status 2.
+    let bad = dir.write("bad.txt", "msd_2 msd_2 msd_2\n0 1\n0 0 -> 0\n");
+    fails(&["prove", "CN(3,1)", "--automaton", &bad], "line 3");
+    let lsd = dir.write("lsd.txt", "lsd_2 lsd_2 lsd_2\n0 1\n");
+    fails(&["prove", "CN(3,1)", "--automaton", &lsd], "line 1");
+    fails(&["prove", "CN(4,1)", "--automaton", &nim], "4 stacks");
+    fails(
+        &["prove", "CN(3,1)", "--automaton", &dir.file("none.txt")],
+        "none.txt",
+    );
+    fails(
+        &[
+            "prove",
+            "CN(3,1)",
+            "--automaton",
+            &nim,
+            "--theorem",
+            "bouton",
+        ],
+        "cannot be used with",
+    );
+    fails(
+        &["prove", "CN(3,1)", "--automaton", &nim, "--families", &nim],
+        "cannot be used with",
+    );
 }

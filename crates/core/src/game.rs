@@ -55,7 +55,7 @@ impl BoxDomain {
     }
 }
 
-/// Lets a `&dyn Game` be turned back into the concrete game type ([`Game::downcast_ref`]); implemented
+/// Lets a `&dyn Game` be turned back into the concrete game type (`<dyn Game>::downcast_ref`); implemented
 /// for every type, so game modules never write it.
 pub trait AsAny: Any {
     fn as_any(&self) -> &dyn Any;
@@ -358,7 +358,7 @@ pub enum Layout {
 ///
 /// Required: [`Game::id`], [`Game::validate`], [`Game::for_each_option`]. Everything else has a
 /// correct default. A game's parameters are fields of its own type; code that needs them (a theorem
-/// about CN(7,4), say) asks for that type with [`Game::downcast_ref`] (`dyn Game`'s method).
+/// about CN(7,4), say) asks for that type with `<dyn Game>::downcast_ref` (`dyn Game`'s method).
 pub trait Game: AsAny + Send + Sync {
     /// The ruleset's name with all its parameters, e.g. `CN(7,4)`. Two games with the same id have the
     /// same rules; caches are keyed by it and never shared between different ids.

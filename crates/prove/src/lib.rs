@@ -6,17 +6,21 @@
 //! (I) no move joins two members, (II) every non-terminal position outside the set has a move into
 //! it, (III) the terminal position is in the set. Each condition is a statement of linear integer
 //! arithmetic; [`encode`] writes it as SMT-LIB2 queries, [`solver`] runs an external solver (z3) on
-//! them, and [`prove`] turns the answers into a [`Report`]. Unsatisfiable queries prove a condition for
+//! them, and [`prove()`] turns the answers into a [`Report`]. Unsatisfiable queries prove a condition for
 //! all entry sizes; a satisfiable one gives a counterexample that is re-checked with nimlab's own exact
 //! search before it is reported.
 //!
 //! Families that use `xor` are not linear; they are proved in bit-vector arithmetic for entries below
 //! 2^w ([`arith`]), and the report says so (`range`), or for every entry size by finite automata
-//! reading the entries' binary digits ([`automata`], [`prove_automata`]; CN, Nim and complexes).
+//! reading the entries' binary digits ([`automata`], [`prove_automata`]; CN, Nim, complexes and SCN).
+//!
+//! A set given directly as an automaton (one track per stack) is proved the same way by
+//! [`prove_members`]; [`walnut`] reads and writes such automata in Walnut's text format, and [`learn`]
+//! learns one from a table of P-positions.
 //!
 //! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`automata`] (the
-//! automata prover), [`conjecture`] (families, membership, the families file
-//! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`]
+//! automata prover), [`learn`] (automata learned from tables), [`walnut`] (Walnut's format), [`conjecture`] (families, membership, the families file
+//! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`](mod@prove)
 //! (running, re-checking, the report), [`proved`] (the registry entries it proves, for `nimlab theory`).
 
 pub mod arith;
@@ -24,14 +28,18 @@ pub mod automata;
 pub mod conjecture;
 pub mod encode;
 pub mod expr;
+pub mod learn;
 pub mod prove;
 pub mod proved;
 pub mod solver;
+pub mod walnut;
 
 pub use arith::Arith;
 pub use conjecture::{
     from_theorem, from_toml, from_toml_any, Conjecture, Kind, PFamily, ReadingRule, Ruleset,
 };
 pub use encode::Condition;
-pub use prove::{emit, prove, prove_automata, ConditionReport, Counterexample, Report, Status};
+pub use prove::{
+    emit, prove, prove_automata, prove_members, ConditionReport, Counterexample, Report, Status,
+};
 pub use solver::{Answer, Solver};

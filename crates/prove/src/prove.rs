@@ -2,8 +2,8 @@
 //! own exact machinery before it is reported: membership by [`Conjecture::contains`], legality of the
 //! move by the game's `for_each_option`, and for (II) the search over every option of the position.
 
-use crate::automata::{self, Budget, Stop};
-use crate::conjecture::{Conjecture, Kind};
+use crate::automata::{self, Budget, Dfa, Stop};
+use crate::conjecture::{Conjecture, Kind, Ruleset};
 use crate::encode::{queries, Condition, Query};
 use crate::solver::{Answer, Solver};
 use nimlab_core::{Error, Game, Play, Pos, Result};
@@ -118,6 +118,25 @@ pub fn emit(c: &Conjecture, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
         }
     }
     Ok(out)
+}
+
+/// What a counterexample is re-checked against: the game, the play convention and exact membership.
+trait Claimed {
+    fn ruleset(&self) -> &Ruleset;
+    fn play(&self) -> Play;
+    fn contains(&self, p: &[u64]) -> bool;
+}
+
+impl Claimed for Conjecture {
+    fn ruleset(&self) -> &Ruleset {
+        &self.game
+    }
+    fn play(&self) -> Play {
+        self.play
+    }
+    fn contains(&self, p: &[u64]) -> bool {
+        Conjecture::contains(self, p)
+    }
 }
 
 /// Refuted if a condition is, else unknown if a condition is, else proved.
@@ -242,12 +261,12 @@ fn is_option(game: &dyn Game, p: &[u64], q: &[u64]) -> Result<bool> {
 /// `Ok(Err(why))`: too large to confirm by enumeration (reported as unknown); `Err`: the model is not a
 /// counterexample, so the encoding is wrong.
 fn recheck(
-    c: &Conjecture,
+    c: &dyn Claimed,
     condition: Condition,
     m: usize,
     values: &[i128],
 ) -> Result<std::result::Result<Counterexample, String>> {
-    let game = c.game.game();
+    let game = c.ruleset().game();
     let game = game.as_ref();
     let bug = |what: String| {
         Error::Unsupported(format!(
@@ -269,7 +288,7 @@ fn recheck(
             let yv =
                 to_pos(&values[m..]).ok_or_else(|| bug(format!("negative entry in {values:?}")))?;
             // In SCN the piles lowered to 0 vanish.
-            let y: Pos = match c.game.kind {
+            let y: Pos = match c.ruleset().kind {
                 Kind::Cn | Kind::Complex => yv,
                 Kind::Scn => yv.into_iter().filter(|&a| a > 0).collect(),
             };
@@ -321,7 +340,7 @@ fn recheck(
         }
         Condition::III => {
             // Normal play: a terminal position outside the set; misère play: one inside it.
-            let wrong_side = match c.play {
+            let wrong_side = match c.play() {
                 Play::Normal => !c.contains(&x),
                 Play::Misere => c.contains(&x),
             };
@@ -329,7 +348,7 @@ fn recheck(
                 return Err(bug(format!(
                     "{} is not a terminal position {} the set",
                     shown(&x),
-                    if c.play == Play::Normal {
+                    if c.play() == Play::Normal {
                         "outside"
                     } else {
                         "inside"
@@ -349,16 +368,90 @@ fn recheck(
 pub const AUTOMATA_MAX_STATES: usize = 4_000_000;
 
 /// Decides the three conditions for `c` with finite automata ([`crate::automata`]), for every entry
-/// size, `xor` included; CN, Nim and complexes. Counterexamples are re-checked as the solver's are.
+/// size, `xor` included; CN, Nim, complexes and SCN. Counterexamples are re-checked as the solver's are.
 /// A time limit or state cap reached makes the conditions not yet decided `unknown`.
 pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
     c.validate_shape()?;
+    automata_report(c, c.source.clone(), timeout, |budget| {
+        automata::conditions(c, budget)
+    })
+}
+
+/// A set of positions given as an automaton: stack `i` is track `i`, read in binary, most significant
+/// digit first; membership of a position is [`Dfa::accepts`].
+struct AutomatonSet<'a> {
+    game: &'a Ruleset,
+    members: &'a Dfa,
+    play: Play,
+}
+
+impl Claimed for AutomatonSet<'_> {
+    fn ruleset(&self) -> &Ruleset {
+        self.game
+    }
+    fn play(&self) -> Play {
+        self.play
+    }
+    fn contains(&self, p: &[u64]) -> bool {
+        let v: Vec<u128> = p.iter().map(|&x| x as u128).collect();
+        self.members.accepts(&v)
+    }
+}
+
+/// Decides the three conditions of the partition theorem for the set of positions of `game` that the
+/// automaton `members` accepts (one track per stack, track `i` = stack `i`, most significant digit
+/// first), for every entry size, with finite automata: CN, Nim and complexes. The automaton must give
+/// the same answer with or without leading zero letters (refused otherwise). Counterexamples are
+/// re-checked by exact search, membership being the automaton's [`Dfa::accepts`]; a time limit or
+/// state cap reached makes the conditions not yet decided `unknown`; once (I) is refuted, (II) is not
+/// searched (reported `unknown`, saying so). The report's `source` is `automaton`; set it to name the
+/// file.
+pub fn prove_members(
+    game: &Ruleset,
+    members: &Dfa,
+    play: Play,
+    timeout: Duration,
+) -> Result<Report> {
+    if members.tracks != game.n {
+        return Err(Error::Unsupported(format!(
+            "the automaton reads {} inputs; a position of {} has {} stacks",
+            members.tracks,
+            game.id(),
+            game.n
+        )));
+    }
+    if let Some(w) = members.leading_zeros_matter() {
+        return Err(Error::Unsupported(format!(
+            "the automaton's answer changes with leading zero letters (e.g. on {}): msd_2 automata must give the same answer with or without them",
+            nimlab_core::position::format_tuple(
+                &w.iter().map(|&x| x as u64).collect::<Vec<_>>()
+            )
+        )));
+    }
+    let set = AutomatonSet {
+        game,
+        members,
+        play,
+    };
+    automata_report(&set, "automaton".into(), timeout, |budget| {
+        automata::conditions_for(game, members.clone(), true, budget)
+    })
+}
+
+/// Runs the automata prover's searches (`build`) and decides (III) by exact membership; every
+/// counterexample is re-checked against `c`.
+fn automata_report(
+    c: &dyn Claimed,
+    source: String,
+    timeout: Duration,
+    build: impl FnOnce(&Budget) -> std::result::Result<automata::Conditions, Stop>,
+) -> Result<Report> {
     let start = Instant::now();
     let budget = Budget {
         deadline: start + timeout,
         max_states: AUTOMATA_MAX_STATES,
+        cancel: None,
     };
-    let m = c.game.n;
     let unknown = |cond: Condition, why: String| ConditionReport {
         condition: cond,
         status: Status::Unknown,
@@ -367,7 +460,7 @@ pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
         reason: Some(why),
     };
     let mut conditions = Vec::new();
-    match automata::conditions(c, &budget) {
+    match build(&budget) {
         Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
         Err(Stop::Limit(why)) => {
             conditions.push(unknown(Condition::I, why.clone()));
@@ -380,21 +473,25 @@ pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
                 Ok(None) => proved(Condition::I, one_took),
                 Ok(Some((x, y))) => {
                     let xy: Vec<u128> = x.iter().chain(&y).copied().collect();
-                    refute(c, Condition::I, m, &xy, one_took)?
+                    refute(c, Condition::I, x.len(), &xy, one_took)?
                 }
             });
             let (two, two_took) = a.stranded;
             conditions.push(match two {
                 Err(Stop::Limit(why)) | Err(Stop::Unsupported(why)) => unknown(Condition::II, why),
                 Ok(None) => proved(Condition::II, two_took),
-                Ok(Some(x)) => refute(c, Condition::II, m, &x, two_took)?,
+                Ok(Some(x)) => refute(c, Condition::II, x.len(), &x, two_took)?,
             });
         }
     }
-    // (III): the terminal position, by exact membership: in the set in normal play, outside it in
-    // misère play.
+    // (III): the terminal position (CN and complexes: all zero; SCN: the empty circle), by exact
+    // membership: in the set in normal play, outside it in misère play.
     let t0 = Instant::now();
-    let three = if c.contains(&vec![0u64; m]) == (c.play == Play::Normal) {
+    let m = match c.ruleset().kind {
+        Kind::Cn | Kind::Complex => c.ruleset().n,
+        Kind::Scn => 0,
+    };
+    let three = if c.contains(&vec![0u64; m]) == (c.play() == Play::Normal) {
         proved(Condition::III, t0.elapsed().as_secs_f64())
     } else {
         refute(
@@ -408,14 +505,14 @@ pub fn prove_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
     conditions.push(three);
     let verdict = verdict_of(&conditions);
     Ok(Report {
-        game: c.game.id(),
-        source: c.source.clone(),
+        game: c.ruleset().id(),
+        source,
         bits: None,
         verdict,
         seconds: start.elapsed().as_secs_f64(),
         conditions,
         method: "automata",
-        play: c.play,
+        play: c.play(),
     })
 }
 
@@ -432,7 +529,7 @@ fn proved(condition: Condition, seconds: f64) -> ConditionReport {
 /// An automaton's counterexample, re-checked by exact search: refuted, or unknown when it is too
 /// large to re-check.
 fn refute(
-    c: &Conjecture,
+    c: &dyn Claimed,
     condition: Condition,
     m: usize,
     word: &[u128],

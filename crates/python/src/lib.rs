@@ -568,7 +568,7 @@ fn verify(
 /// `prove`: conditions (I)-(III) for every stack size by an SMT solver, for a built-in result
 /// (`theorem`) or a families file (`families`, TOML); with `bits`, for entries below 2^bits in
 /// bit-vectors (xor); with `automata`, by the automata prover for every size (xor included, no
-/// solver); JSON text with the keys of `nimlab prove --json`.
+/// solver; CN, Nim, complexes and SCN); JSON text with the keys of `nimlab prove --json`.
 #[pyfunction]
 #[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false))]
 #[allow(clippy::too_many_arguments)]

@@ -8,7 +8,7 @@
 //! - [`Solo`]: one process, no messages (the default everywhere);
 //! - [`Threads`]: `R` ranks as threads of one process over channels, so the distributed schedule is
 //!   tested in every build;
-//! - [`mpi_world::World`] (feature `mpi`): the ranks of an MPI job (`mpirun -np R nimlab ...`).
+//! - `mpi_world::World` (feature `mpi`): the ranks of an MPI job (`mpirun -np R nimlab ...`).
 //!
 //! Messages between two ranks arrive in the order they were sent. Every rank of a cluster is assumed
 //! to run the same build on the same kind of machine (words are sent in native byte order).

@@ -152,6 +152,35 @@ pub fn tabulate(
     tabulate_resumable(game, domain, play, hooks, sink, Resume::default()).map_err(|_| Interrupted)
 }
 
+/// Every P-position (not only the canonical ones) of a window game on the box `[0..=max]^m` in
+/// `play`, each sent to `visit` as soon as its line is solved (in no particular order): what learning
+/// an automaton from a table needs. `None` when the engine does not cover the game on that box
+/// (SCN's shrinking circles, chip games, a box past the engine's radix).
+pub fn every_p_position(
+    game: &dyn Game,
+    max: u64,
+    play: Play,
+    hooks: Hooks,
+    visit: &mut dyn FnMut(&[u64]),
+) -> Option<Result<(), Interrupted>> {
+    let domain = game.table_domain(max, None).ok()?;
+    let Some(Rules::Windows { m, windows }) = rules_for(game, &domain) else {
+        return None;
+    };
+    let r = max.checked_add(1)?;
+    let spec = LineSpec {
+        m,
+        r: usize::try_from(r).ok()?,
+        windows: engine_windows(m, &windows),
+        origin_n: play == Play::Misere,
+    };
+    Some(lines::solve(&spec, &NoOracle, hooks, &mut |_, ls| {
+        for (line, bit) in ls {
+            visit(&tuple_of(m, r, 0, line, bit));
+        }
+    }))
+}
+
 const TAG_WINDOWS: u64 = 0x5053_4554_0001;
 const TAG_SHRINKING: u64 = 0x5053_4554_0002;
 

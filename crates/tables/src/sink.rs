@@ -30,7 +30,7 @@ impl Format {
     }
 }
 
-/// What [`write`] prints besides the table.
+/// What [`write()`] prints besides the table.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
     /// Counts only (with Grundy tables: the histogram), no positions.

@@ -3,8 +3,11 @@
 //! of the alphabet, projection (an existential quantifier, by the subset construction), shortest
 //! accepted words; and the limits (a state cap, a deadline) every construction checks.
 
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::VecDeque;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Most tracks of one automaton (letters have 2^tracks values).
@@ -19,13 +22,24 @@ pub enum Stop {
     Limit(String),
 }
 
-/// The limits of one proof: a deadline and a cap on the states of any automaton.
+/// The limits of one proof: a deadline and a cap on the states of any automaton; and, for one of
+/// two searches run side by side, a flag the other sets when it has the answer.
 pub struct Budget {
     pub deadline: Instant,
     pub max_states: usize,
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
+    /// Limits with no other search to give way to.
+    pub fn new(deadline: Instant, max_states: usize) -> Budget {
+        Budget {
+            deadline,
+            max_states,
+            cancel: None,
+        }
+    }
+
     pub(super) fn check(&self, states: usize) -> Result<(), Stop> {
         if states > self.max_states {
             return Err(Stop::Limit(format!(
@@ -42,6 +56,13 @@ impl Budget {
     /// Past the deadline: the answer is unknown. Every long loop calls this once a round (a state
     /// expanded, a refinement pass, a search node), so a proof stops soon after its time limit.
     pub(super) fn poll(&self) -> Result<(), Stop> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(Stop::Limit("another search answered first".into()));
+        }
         if Instant::now() > self.deadline {
             return Err(Stop::Limit("time limit reached".into()));
         }
@@ -50,7 +71,7 @@ impl Budget {
 }
 
 /// A complete deterministic automaton over letters of `tracks` bits; state 0 is the initial state.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dfa {
     pub tracks: usize,
     pub(super) trans: Vec<u32>,
@@ -84,7 +105,7 @@ impl Dfa {
             )));
         }
         let letters = 1u32 << tracks;
-        let mut index: HashMap<S, u32> = HashMap::new();
+        let mut index: HashMap<S, u32> = HashMap::default();
         let mut order: Vec<S> = vec![init.clone()];
         index.insert(init, 0);
         let mut trans = Vec::new();
@@ -131,7 +152,7 @@ impl Dfa {
         let mut class: Vec<u32> = self.fin.iter().map(|&f| f as u32).collect();
         let mut count = 0usize;
         loop {
-            let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
+            let mut ids: HashMap<Vec<u32>, u32> = HashMap::default();
             let mut next = vec![0u32; n];
             for s in 0..n {
                 if s % 4096 == 0 {
@@ -153,7 +174,7 @@ impl Dfa {
             count = c;
         }
         // Renumber from the initial state's class, in order of discovery.
-        let mut renum: HashMap<u32, u32> = HashMap::new();
+        let mut renum: HashMap<u32, u32> = HashMap::default();
         let mut reps: Vec<usize> = Vec::new();
         renum.insert(class[0], 0);
         reps.push(0);
@@ -344,6 +365,79 @@ impl Dfa {
             s = self.next(s, l);
         }
         self.fin[s as usize]
+    }
+}
+
+impl Dfa {
+    /// A word read from state `a` of `self` and from state `b` of `other` with different answers, as
+    /// one value per track (`None`: the two states accept the same words).
+    fn distinguish(&self, a: u32, other: &Dfa, b: u32) -> Option<Vec<u128>> {
+        assert_eq!(self.tracks, other.tracks);
+        // Each pair of states reached, with the pair and letter it was reached from.
+        type Link = Option<((u32, u32), u32)>;
+        let mut from: HashMap<(u32, u32), Link> = HashMap::default();
+        from.insert((a, b), None);
+        let mut queue = VecDeque::from([(a, b)]);
+        while let Some((x, y)) = queue.pop_front() {
+            if self.fin[x as usize] != other.fin[y as usize] {
+                let mut word = Vec::new();
+                let mut at = (x, y);
+                while let Some(Some((p, l))) = from.get(&at) {
+                    word.push(*l);
+                    at = *p;
+                }
+                word.reverse();
+                return Some(decode(&word, self.tracks));
+            }
+            for l in 0..self.letters() as u32 {
+                let t = (self.next(x, l), other.next(y, l));
+                if let std::collections::hash_map::Entry::Vacant(v) = from.entry(t) {
+                    v.insert(Some(((x, y), l)));
+                    queue.push_back(t);
+                }
+            }
+        }
+        None
+    }
+
+    /// A tuple on which the two automata (over the same tracks) differ, as the shortest word one
+    /// accepts and the other rejects; `None` when they accept the same words.
+    pub fn differs_from(&self, other: &Dfa) -> Option<Vec<u128>> {
+        self.distinguish(0, other, 0)
+    }
+
+    /// A tuple whose answer changes when a zero letter is put in front of its word (`None`: leading
+    /// zero letters never change the answer, as the provers require of every automaton).
+    pub fn leading_zeros_matter(&self) -> Option<Vec<u128>> {
+        self.distinguish(0, self, self.next(0, 0))
+    }
+
+    /// The state reached from state `s` by `letter` (`letter < 2^tracks`).
+    pub fn step(&self, s: u32, letter: u32) -> u32 {
+        self.next(s, letter)
+    }
+
+    /// True when state `s` is accepting.
+    pub fn is_final(&self, s: u32) -> bool {
+        self.fin[s as usize]
+    }
+
+    /// The automaton with states `0..fin.len()` (0 initial), `trans[s * 2^tracks + letter]` the
+    /// successor of `s` by `letter` (bit `i` of the letter is track `i`).
+    pub fn from_parts(tracks: usize, trans: Vec<u32>, fin: Vec<bool>) -> Result<Dfa, Stop> {
+        if tracks > MAX_TRACKS {
+            return Err(Stop::Unsupported(format!(
+                "{tracks} tracks; automata here have at most {MAX_TRACKS}"
+            )));
+        }
+        let n = fin.len();
+        if n == 0 || trans.len() != n << tracks || trans.iter().any(|&t| t as usize >= n) {
+            return Err(Stop::Unsupported(
+                "an automaton needs a state and one successor in range for every state and letter"
+                    .into(),
+            ));
+        }
+        Ok(Dfa { tracks, trans, fin })
     }
 }
 

@@ -14,20 +14,27 @@
 //! before it is reported ([`crate::prove`](mod@crate::prove)).
 //!
 //! Covered: CN(n,k) (Nim is CN(n,1)) and the simplicial-complex games (one tuple length, a move
-//! lowers stacks inside one facet), every reading rule. SCN is left to the SMT prover.
+//! lowers stacks inside one facet), every reading rule; and SCN(n,k), one tuple length per circle
+//! length, moves that empty piles landing on the shorter circle (`scn.rs`).
 //!
 //! The module is laid out one job a file: `dfa.rs` is the automaton type and its operations (product,
 //! complement, minimisation, projection by the subset construction, shortest witnesses), with the
 //! limits of a proof; `compile.rs` turns relations (linear forms, `min`, `max`, `mod`, `xor`,
 //! `colsum`) and a window's option relation into automata; `conditions.rs` searches the automata for
-//! counterexamples to conditions (I) and (II). Every public item is re-exported here.
+//! counterexamples to conditions (I) and (II) ((II) by an antichain search and by pre-images, side by
+//! side); `scn.rs` does the same for SCN over every circle length (set automata per length, move
+//! kinds, pre-images built one pile at a time). Every public item is re-exported here.
 
 mod compile;
 mod conditions;
 mod dfa;
+mod scn;
+#[cfg(test)]
+mod scn_tests;
 #[cfg(test)]
 mod tests;
 
 pub use compile::{members, window_options};
-pub use conditions::{conditions, Conditions, Move};
+pub use conditions::{conditions, conditions_for, Conditions, Move};
 pub use dfa::{Budget, Dfa, Stop, MAX_TRACKS};
+pub use scn::{kind_pre_image, move_kinds, moves_into, sets as scn_sets, MoveKind};

@@ -9,6 +9,7 @@ fn budget() -> Budget {
     Budget {
         deadline: Instant::now() + Duration::from_secs(60),
         max_states: 1 << 20,
+        cancel: None,
     }
 }
 

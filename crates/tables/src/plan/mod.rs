@@ -2,7 +2,7 @@
 //! Grundy values, a method and a work budget) to a [`Plan`] that says which positions are tabulated,
 //! by which route (the bit-parallel engine or the plain search), at what estimated cost, and under
 //! which store key; then [`run`] looks the table up in the store, computes it when absent (with
-//! progress and cancellation through [`Hooks`]), saves it atomically and returns an [`Answer`] that
+//! progress and cancellation through [`Hooks`](nimlab_core::Hooks)), saves it atomically and returns an [`Answer`] that
 //! says where it came from. Every front end (the CLI's `table` and `store export`, later Python) goes
 //! through here; the rows are written by [`crate::sink`].
 //!

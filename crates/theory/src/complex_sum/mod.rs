@@ -5,7 +5,7 @@
 //! * [`components`]: parts that share no stack, each answered by a complete result ([`Components`]);
 //! * [`mirror`]: an antipodal pairing of the stacks, the mirror strategy ([`Mirror`]).
 //!
-//! The structure of a complex is found once per complex and kept in a small cache ([`cached`]).
+//! The structure of a complex is found once per complex and kept in a small cache (`cached`).
 
 pub mod components;
 pub mod mirror;

@@ -1,7 +1,7 @@
 //! The HTTP server: the page and the JSON API (every endpoint is a GET with query parameters).
 //!
-//! [`server`] holds what every request needs (parameters, errors, the bounded computation slots),
-//! [`draw`] the geometry the page draws a game with, [`handlers`] the endpoints. The answers' JSON is
+//! `server` holds what every request needs (parameters, errors, the bounded computation slots),
+//! `draw` the geometry the page draws a game with, `handlers` the endpoints. The answers' JSON is
 //! built by the analysis library ([`nimlab_analysis::json`]): `/api/answer`, `/api/sum`,
 //! `/api/theory` and `/api/games` answer exactly the objects of the command line's `--json` and of
 //! Python; the page's own endpoints add what the page shows (the position in the game's notation,
