@@ -26,12 +26,17 @@ pub struct DiscoverArgs {
     /// Time limit of the whole run, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
     timeout: u64,
-    /// Write the characterization (a families file, as `prove --families` reads it) to PATH.
+    /// Write the characterization to PATH: a families file (as `prove --families` reads it) or, from
+    /// the automaton route, an automaton in Walnut's format (as `prove --automaton` reads it).
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
+    /// Misère play (the player who makes the last move loses): tables, families and their proof
+    /// (prove --misere), and the automaton route all in misère play.
+    #[arg(long)]
+    misere: bool,
     /// The SMT solver (z3 or a compatible one).
     #[arg(long, value_name = "PATH", default_value = "z3")]
     solver: PathBuf,
@@ -63,6 +68,11 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
         store,
         cancel: Some(cancel),
         progress: Some(Arc::new(|s: &str| eprintln!("nimlab: {s}"))),
+        play: if a.misere {
+            nimlab_core::Play::Misere
+        } else {
+            nimlab_core::Play::Normal
+        },
         ..Options::default()
     };
     let d = nimlab_discover::discover(&game, &opts)?;
@@ -80,31 +90,40 @@ fn text(d: &Discovery, file: Option<&str>) -> String {
         .box_max
         .map(|h| format!("[{}..{h}]", d.box_min))
         .unwrap_or_else(|| "-".into());
+    let what = match d.states {
+        Some(n) if d.format == "automaton" => format!("automaton of {n} states"),
+        _ => count(d.families.len()),
+    };
+    let game = if d.play == nimlab_core::Play::Misere {
+        format!("{} (misère play)", d.game)
+    } else {
+        d.game.clone()
+    };
     let head = match d.verdict {
         Verdict::Proved => format!(
-            "{}: proved for every stack size: the P-positions are the {} below (found on the box {boxed}, proved by {}) ({:.2} s)",
-            d.game,
-            count(d.families.len()),
+            "{game}: proved for every stack size: the P-positions are the {what} below (found on the box {boxed}, proved by {}) ({:.2} s)",
             d.prover.unwrap_or("smt"),
             d.seconds
         ),
         Verdict::Conjecture => format!(
-            "{}: conjecture: the {} below equal the P-set on the box {boxed}; not proved: {} ({:.2} s)",
-            d.game,
-            count(d.families.len()),
+            "{game}: conjecture: the {what} below equal the P-set on the box {boxed}; not proved: {} ({:.2} s)",
             d.reason.as_deref().unwrap_or("-"),
             d.seconds
         ),
         Verdict::None => format!(
-            "{}: none: {} ({:.2} s)",
-            d.game,
+            "{game}: none: {} ({:.2} s)",
             d.reason.as_deref().unwrap_or("no description found"),
             d.seconds
         ),
     };
     let mut out = head + "\n";
-    match (file, &d.toml) {
-        (Some(f), _) => out.push_str(&format!("wrote the families file {f}\n")),
+    let kind = if d.format == "automaton" {
+        "automaton (Walnut's format)"
+    } else {
+        "families file"
+    };
+    match (file, d.toml.as_ref().or(d.walnut.as_ref())) {
+        (Some(f), _) => out.push_str(&format!("wrote the {kind} {f}\n")),
         (None, Some(t)) => out.push_str(t),
         _ => {}
     }

@@ -16,6 +16,7 @@
 //!    the largest box allowed or gave no answer) or `none` (no linear description within the
 //!    limits; the automaton route is tried then — see [`try_automaton`]).
 
+pub mod automaton;
 pub mod linear;
 
 use linear::{Fam, PTable};
@@ -68,6 +69,8 @@ pub struct Options {
     pub progress: Option<Arc<dyn Fn(&str) + Send + Sync>>,
     /// The work budget of one table (estimated steps), as `nimlab table --limit`.
     pub limit: f64,
+    /// Normal or misère play (the tables, the families' proof and the automaton route follow it).
+    pub play: Play,
 }
 
 impl Default for Options {
@@ -80,6 +83,7 @@ impl Default for Options {
             cancel: None,
             progress: None,
             limit: nimlab_core::Budget::default().limit,
+            play: Play::Normal,
         }
     }
 }
@@ -107,6 +111,8 @@ pub struct TableUse {
 #[derive(Debug, Clone)]
 pub struct Discovery {
     pub game: String,
+    /// The play convention the characterization is about.
+    pub play: Play,
     pub verdict: Verdict,
     /// `families` (the only description this build writes; `automaton` once that route is wired).
     pub format: &'static str,
@@ -121,6 +127,11 @@ pub struct Discovery {
     pub families: Vec<FamilyOut>,
     /// The families file (TOML, the format of `nimlab prove --families`), when a description was found.
     pub toml: Option<String>,
+    /// The automaton (Walnut's text format, `nimlab prove --automaton`), when the automaton route
+    /// found the description (`format` is then `automaton`).
+    pub walnut: Option<String>,
+    /// The automaton's states (automaton route).
+    pub states: Option<usize>,
     /// The prover's report of the last proof attempt.
     pub proof: Option<Value>,
     /// The last re-checked counterexample of the prover.
@@ -148,6 +159,7 @@ impl Discovery {
     pub fn to_json(&self, file: Option<&str>) -> Value {
         json!({
             "game": self.game,
+            "play": if self.play == Play::Misere { "misere" } else { "normal" },
             "verdict": self.verdict.name(),
             "format": self.format,
             "file": file,
@@ -155,6 +167,7 @@ impl Discovery {
             "box": self.box_max.map(|h| json!({"min": self.box_min, "max": h})),
             "seconds": (self.seconds * 1000.0).round() / 1000.0,
             "families": self.families,
+            "states": self.states,
             "counterexample": self.counterexample,
             "reason": self.reason,
             "tables": self.tables.iter().map(|t| json!({
@@ -181,7 +194,8 @@ impl Stopper {
         let (h, d, c) = (halt.clone(), done.clone(), cancel.clone());
         std::thread::spawn(move || {
             while !d.load(Ordering::Relaxed) {
-                if Instant::now() >= deadline || c.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+                if Instant::now() >= deadline
+                    || c.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
                 {
                     h.store(true, Ordering::Relaxed);
                     return;
@@ -229,15 +243,13 @@ pub fn default_max(rules: &Ruleset) -> u64 {
 fn first_max(rules: &Ruleset) -> u64 {
     let lo = rules.min_entry() as u64;
     let mut h = lo + 3;
-    while h < lo + 10
-        && linear::positions_in_box(lo, h + 1, rules.n).is_some_and(|s| s <= 20_000)
-    {
+    while h < lo + 10 && linear::positions_in_box(lo, h + 1, rules.n).is_some_and(|s| s <= 20_000) {
         h += 1;
     }
     h
 }
 
-/// Finds and proves a characterization of the P-positions of `game` (normal play) from tables alone.
+/// Finds and proves a characterization of the P-positions of `game` (in `opts.play`) from tables alone.
 /// `Err` only for bad input (a game no prover handles, a bad box, no solver) and for
 /// `Error::Interrupted` (the cancel flag); a time limit gives an honest verdict.
 pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
@@ -288,6 +300,7 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
     };
     let mut d = Discovery {
         game: rules.id(),
+        play: opts.play,
         verdict: Verdict::None,
         format: "families",
         prover: None,
@@ -296,6 +309,8 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         seconds: 0.0,
         families: Vec::new(),
         toml: None,
+        walnut: None,
+        states: None,
         proof: None,
         counterexample: None,
         reason: None,
@@ -318,24 +333,28 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
             Ok(f) => f,
             Err(_) if stopper.cancelled() => return Err(Error::Interrupted),
             Err(_) if stopper.stop() => {
-                return Ok(out_of_time(d, start, "the time limit was reached while conjecturing"))
+                return Ok(out_of_time(
+                    d,
+                    start,
+                    "the time limit was reached while conjecturing",
+                ))
             }
             Err(why) => {
-                let auto = try_automaton(&rules, &cur);
-                d.reason = Some(format!(
-                    "{why} (box [{lo}..{h}]); automaton: {}",
-                    auto.unwrap_err()
-                ));
-                d.seconds = start.elapsed().as_secs_f64();
-                return Ok(d);
+                let why = format!("{why} (box [{lo}..{h}])");
+                return automaton_route(d, &rules, &stopper, start, &say, why);
             }
         };
-        let text = families_toml(&rules, reading, &fams, lo, h);
-        let conj = nimlab_prove::from_toml(&text, "discovered")?;
+        let text = families_toml(&rules, opts.play, reading, &fams, lo, h);
+        let mut conj = nimlab_prove::from_toml(&text, "discovered")?;
+        conj.play = opts.play;
         say(&format!(
             "{} {}",
             fams.len(),
-            if fams.len() == 1 { "family" } else { "families" }
+            if fams.len() == 1 {
+                "family"
+            } else {
+                "families"
+            }
         ));
         // Check on a larger box.
         if h < max {
@@ -479,10 +498,56 @@ fn out_of_time(mut d: Discovery, start: Instant, why: &str) -> Discovery {
     d
 }
 
-/// The automaton route: an automaton learned from the table and proved by the automata prover. Not
-/// available in this build (it is wired where the learner is); says why.
-fn try_automaton(_rules: &Ruleset, _table: &PTable) -> std::result::Result<(), String> {
-    Err("not available in this build".into())
+/// The automaton route ([`automaton::try_automaton`]), after the linear route found no description
+/// (`linear_why` says why): proved, a conjecture on the box the automaton was checked on, or none
+/// with both reasons.
+fn automaton_route(
+    mut d: Discovery,
+    rules: &Ruleset,
+    stopper: &Stopper,
+    start: Instant,
+    say: &dyn Fn(&str),
+    linear_why: String,
+) -> Result<Discovery> {
+    say(&format!(
+        "no linear description: {linear_why}; trying an automaton"
+    ));
+    let found = automaton::try_automaton(rules, d.play, stopper.deadline, &stopper.halt, say);
+    if stopper.cancelled() {
+        return Err(Error::Interrupted);
+    }
+    d.seconds = start.elapsed().as_secs_f64();
+    match found {
+        Err(why) => {
+            d.reason = Some(format!("{linear_why}; automaton: {why}"));
+            if stopper.stop() {
+                d.out_of_time = true;
+            }
+        }
+        Ok(a) => {
+            d.format = "automaton";
+            d.prover = a.proof.as_ref().map(|_| "automata");
+            d.families.clear();
+            d.toml = None;
+            d.walnut = Some(a.walnut);
+            d.states = Some(a.states);
+            d.box_min = 0;
+            d.box_max = Some(a.box_max);
+            d.proof = a.proof;
+            d.counterexample = a.counterexample;
+            if a.proved {
+                d.verdict = Verdict::Proved;
+                d.reason = None;
+            } else {
+                d.verdict = Verdict::Conjecture;
+                d.reason = Some(format!(
+                    "{linear_why}; automaton: {}",
+                    a.reason.unwrap_or_else(|| "not proved".into())
+                ));
+            }
+        }
+    }
+    Ok(d)
 }
 
 fn outs(fams: &[Fam]) -> Vec<FamilyOut> {
@@ -504,7 +569,14 @@ struct FileOut<'a> {
 }
 
 /// The families file (the `prove --families` format).
-fn families_toml(rules: &Ruleset, reading: ReadingRule, fams: &[Fam], lo: u64, h: u64) -> String {
+fn families_toml(
+    rules: &Ruleset,
+    play: Play,
+    reading: ReadingRule,
+    fams: &[Fam],
+    lo: u64,
+    h: u64,
+) -> String {
     let file = FileOut {
         game: rules.id(),
         reading: match reading {
@@ -514,8 +586,13 @@ fn families_toml(rules: &Ruleset, reading: ReadingRule, fams: &[Fam], lo: u64, h
         },
         family: outs(fams),
     };
+    let misere = if play == Play::Misere {
+        "# Misère play: the P-positions of the misère game (prove it with `--misere`).\n"
+    } else {
+        ""
+    };
     format!(
-        "# {}: found by `nimlab discover` from the P-positions of the box [{lo}..{h}] (linear families).\n{}",
+        "# {}: found by `nimlab discover` from the P-positions of the box [{lo}..{h}] (linear families).\n{misere}{}",
         rules.id(),
         toml::to_string(&file).expect("serializable")
     )
@@ -579,7 +656,7 @@ fn table(
             max_sum: None,
             heaps: None,
         },
-        play: Play::Normal,
+        play: opts.play,
         kind: plan::Kind::PSet,
         method: plan::Method::Auto,
         backend: plan::Backend::Cpu,
@@ -598,7 +675,10 @@ fn table(
         },
         None => None,
     };
-    say(&format!("tabulating the P-positions of {} in the box [..{h}]", game.id()));
+    say(&format!(
+        "tabulating the P-positions of {} in the box [..{h}]",
+        game.id()
+    ));
     let ans = match plan::run(
         game.as_ref(),
         &p,
@@ -612,13 +692,9 @@ fn table(
     };
     let positions = ans.solved.positions();
     let lengths = rules.lengths();
-    let t = PTable::new(
-        rules.min_entry() as u64,
-        h,
-        &lengths,
-        positions,
-        &|m| symmetries(rules, m),
-    )
+    let t = PTable::new(rules.min_entry() as u64, h, &lengths, positions, &|m| {
+        symmetries(rules, m)
+    })
     .map_err(Error::Unsupported)?;
     d.tables.push(TableUse {
         max: h,
@@ -646,9 +722,11 @@ pub fn game_name(game: &str, heaps: Option<usize>) -> Result<String> {
             subsets(n, k, 0, &mut Vec::new(), &mut facets);
             Ok(format!("simplicial({})", facets.join(",")))
         }
-        (Some(n), _, _) if n == 0 || g == "nim" || moore.is_some() => Err(Error::Unsupported(
-            format!("--heaps {n} does not fit {game} (nim: 1 or more heaps; moore(k): k < N <= 12)"),
-        )),
+        (Some(n), _, _) if n == 0 || g == "nim" || moore.is_some() => {
+            Err(Error::Unsupported(format!(
+                "--heaps {n} does not fit {game} (nim: 1 or more heaps; moore(k): k < N <= 12)"
+            )))
+        }
         (Some(_), _, _) => Err(Error::Unsupported(format!(
             "--heaps is for nim and moore(k); {game} has its number of stacks in its name"
         ))),
@@ -672,14 +750,13 @@ fn subsets(n: usize, k: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<
 impl Discovery {
     /// Writes the families file to `out` (when there is one to write); the path written.
     pub fn write(&self, out: Option<&std::path::Path>) -> Result<Option<String>> {
-        match (out, &self.toml) {
-        (Some(path), Some(text)) => {
-            std::fs::write(path, text)
-                .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
-            Ok(Some(path.display().to_string()))
+        match (out, self.toml.as_ref().or(self.walnut.as_ref())) {
+            (Some(path), Some(text)) => {
+                std::fs::write(path, text)
+                    .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+                Ok(Some(path.display().to_string()))
+            }
+            _ => Ok(None),
         }
-        _ => Ok(None),
-    }
     }
 }
-
