@@ -655,7 +655,7 @@ fn prove(
 /// stack size; JSON text with the keys of `nimlab discover --json` (`out`: where to write the
 /// families file). The store is used unless `store` is false (`db`: its path).
 #[pyfunction]
-#[pyo3(signature = (game, max=None, heaps=None, timeout=600, out=None, solver="z3".into(), db=None, store=true))]
+#[pyo3(signature = (game, max=None, heaps=None, timeout=600, out=None, solver="z3".into(), db=None, store=true, misere=false))]
 #[allow(clippy::too_many_arguments)]
 fn discover(
     py: Python<'_>,
@@ -667,11 +667,13 @@ fn discover(
     solver: PathBuf,
     db: Option<PathBuf>,
     store: bool,
+    misere: bool,
 ) -> PyResult<String> {
     if timeout == 0 {
         return Err(PyValueError::new_err("timeout must be at least 1 second"));
     }
     let game = nimlab_discover::game_name(game, heaps).map_err(to_py)?;
+    let play = if misere { Play::Misere } else { Play::Normal };
     let store = if store {
         nimlab_tables::store::default_path(db.as_deref())
     } else {
@@ -686,6 +688,7 @@ fn discover(
             solver,
             store,
             cancel: Some(flag.clone()),
+            play,
             ..Default::default()
         };
         let done = AtomicBool::new(false);

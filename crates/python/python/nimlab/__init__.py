@@ -552,16 +552,20 @@ def discover(
     solver: str = "z3",
     db: Optional[str] = None,
     store: bool = True,
+    misere: bool = False,
 ) -> Dict[str, Any]:
     """Finds a characterization of the P-positions from tables alone (no theorem given) and proves it
     for every stack size, as ``nimlab discover --json``: linear families conjectured on growing boxes
     (``max``: the largest box entry), checked on a larger box, proved by the SMT solver (z3). A dict
-    with ``game``, ``verdict`` (``proved``, ``conjecture`` or ``none``), ``format`` (``families``),
-    ``file`` (where the families file was written: ``out``), ``prover``, ``box``, ``seconds``,
+    with ``game``, ``play``, ``verdict`` (``proved``, ``conjecture`` or ``none``), ``format``
+    (``families``, or ``automaton`` when no linear description exists and an automaton learned from
+    the tables is proved instead, written in Walnut's format), ``file`` (where it was written: ``out``),
+    ``states`` (the automaton's), ``prover``, ``box``, ``seconds``,
     ``families``, ``counterexample``, ``reason``, ``tables`` and ``proof`` (the prover's report).
-    ``nim`` and ``moore(k)`` take ``heaps``. E.g. ``discover("CN(5,2)")["verdict"] == "proved"``."""
+    ``nim`` and ``moore(k)`` take ``heaps``; ``misere=True`` discovers the misère P-set. E.g.
+    ``discover("CN(5,2)")["verdict"] == "proved"``."""
     return _tuples(
-        json.loads(_nimlab.discover(game, max, heaps, timeout, out, solver, db, store))
+        json.loads(_nimlab.discover(game, max, heaps, timeout, out, solver, db, store, misere))
     )
 
 
