@@ -255,6 +255,9 @@ fn first_max(rules: &Ruleset) -> u64 {
 pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
     let start = Instant::now();
     let rules = Ruleset::parse(game)?;
+    // Families are read under the game's symmetries; a complex whose automorphism group is not
+    // known has no readings, and only the automaton route (which reads the tuple as it is) applies.
+    let mut no_families = None;
     let reading = match rules.kind {
         Kind::Cn | Kind::Scn => ReadingRule::MinFirst,
         Kind::Complex => {
@@ -263,11 +266,10 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
                 .as_ref()
                 .is_none_or(|c| c.automorphisms.is_none())
             {
-                return Err(Error::Unsupported(format!(
-                    "{}: its automorphism group is larger than {} or was not determined, so its tables cannot be read as families",
-                    rules.id(),
+                no_families = Some(format!(
+                    "its automorphism group is larger than {} or was not determined, so its tables cannot be read as families",
                     nimlab_prove::conjecture::MAX_READINGS
-                )));
+                ));
             }
             ReadingRule::Any
         }
@@ -317,6 +319,9 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         tables: Vec::new(),
         out_of_time: false,
     };
+    if let Some(why) = no_families {
+        return automaton_route(d, &rules, &stopper, start, &say, why);
+    }
     let min_first = reading == ReadingRule::MinFirst;
     let next = |h: u64| (h + 2).min(max);
     let mut h = first_max(&rules).min(max - 1);
