@@ -111,7 +111,17 @@ pub fn try_automaton(
             ))
         }
     };
-    let text = walnut::to_walnut(&dfa);
+    let misere = if play == Play::Misere {
+        " (misère play: prove it with --misere)"
+    } else {
+        ""
+    };
+    let text = format!(
+        "# {}: learned by `nimlab discover` from the P-positions of the box [0..{box_max}]{misere}.\n\
+         # Input i is stack i, read in binary, most significant digit first: `nimlab prove GAME --automaton FILE`.\n{}",
+        rules.id(),
+        walnut::to_walnut(&dfa)
+    );
     if let Some(at) = refuted_at {
         return Err(format!(
             "the automaton learned below 2^{} ({} states) differs from the table at {at:?}",
