@@ -320,6 +320,25 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
             Err(_) if stopper.stop() => {
                 return Ok(out_of_time(d, start, "the time limit was reached while conjecturing"))
             }
+            Err(why) if h < max => {
+                // Families that are only points at this box may be lines and planes at a larger one.
+                let h2 = next(h);
+                say(&format!("{why} at the box [{lo}..{h}]; trying the box [{lo}..{h2}]"));
+                match table(&rules, h2, opts, &stopper, &mut d, &say)? {
+                    Some(t) => {
+                        h = h2;
+                        cur = t;
+                        continue;
+                    }
+                    None => {
+                        return Ok(out_of_time(
+                            d,
+                            start,
+                            &format!("{why} at the box [{lo}..{h}], and the time limit was reached before a larger box"),
+                        ))
+                    }
+                }
+            }
             Err(why) => {
                 let auto = try_automaton(&rules, &cur);
                 d.reason = Some(format!(
