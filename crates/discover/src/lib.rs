@@ -50,6 +50,9 @@ impl Verdict {
     }
 }
 
+/// A receiver of progress lines.
+pub type ProgressFn = Arc<dyn Fn(&str) + Send + Sync>;
+
 /// How to run a discovery.
 #[derive(Clone)]
 pub struct Options {
@@ -65,7 +68,7 @@ pub struct Options {
     /// Set from another thread (Ctrl-C) to stop; the run then returns `Error::Interrupted`.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Progress lines (for stderr).
-    pub progress: Option<Arc<dyn Fn(&str) + Send + Sync>>,
+    pub progress: Option<ProgressFn>,
     /// The work budget of one table (estimated steps), as `nimlab table --limit`.
     pub limit: f64,
 }
@@ -181,7 +184,8 @@ impl Stopper {
         let (h, d, c) = (halt.clone(), done.clone(), cancel.clone());
         std::thread::spawn(move || {
             while !d.load(Ordering::Relaxed) {
-                if Instant::now() >= deadline || c.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+                if Instant::now() >= deadline
+                    || c.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
                 {
                     h.store(true, Ordering::Relaxed);
                     return;
@@ -229,9 +233,7 @@ pub fn default_max(rules: &Ruleset) -> u64 {
 fn first_max(rules: &Ruleset) -> u64 {
     let lo = rules.min_entry() as u64;
     let mut h = lo + 3;
-    while h < lo + 10
-        && linear::positions_in_box(lo, h + 1, rules.n).is_some_and(|s| s <= 20_000)
-    {
+    while h < lo + 10 && linear::positions_in_box(lo, h + 1, rules.n).is_some_and(|s| s <= 20_000) {
         h += 1;
     }
     h
@@ -318,12 +320,18 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
             Ok(f) => f,
             Err(_) if stopper.cancelled() => return Err(Error::Interrupted),
             Err(_) if stopper.stop() => {
-                return Ok(out_of_time(d, start, "the time limit was reached while conjecturing"))
+                return Ok(out_of_time(
+                    d,
+                    start,
+                    "the time limit was reached while conjecturing",
+                ))
             }
             Err(why) if h < max => {
                 // Families that are only points at this box may be lines and planes at a larger one.
                 let h2 = next(h);
-                say(&format!("{why} at the box [{lo}..{h}]; trying the box [{lo}..{h2}]"));
+                say(&format!(
+                    "{why} at the box [{lo}..{h}]; trying the box [{lo}..{h2}]"
+                ));
                 match table(&rules, h2, opts, &stopper, &mut d, &say)? {
                     Some(t) => {
                         h = h2;
@@ -354,7 +362,11 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         say(&format!(
             "{} {}",
             fams.len(),
-            if fams.len() == 1 { "family" } else { "families" }
+            if fams.len() == 1 {
+                "family"
+            } else {
+                "families"
+            }
         ));
         // Check on a larger box.
         if h < max {
@@ -617,7 +629,10 @@ fn table(
         },
         None => None,
     };
-    say(&format!("tabulating the P-positions of {} in the box [..{h}]", game.id()));
+    say(&format!(
+        "tabulating the P-positions of {} in the box [..{h}]",
+        game.id()
+    ));
     let ans = match plan::run(
         game.as_ref(),
         &p,
@@ -631,13 +646,9 @@ fn table(
     };
     let positions = ans.solved.positions();
     let lengths = rules.lengths();
-    let t = PTable::new(
-        rules.min_entry() as u64,
-        h,
-        &lengths,
-        positions,
-        &|m| symmetries(rules, m),
-    )
+    let t = PTable::new(rules.min_entry() as u64, h, &lengths, positions, &|m| {
+        symmetries(rules, m)
+    })
     .map_err(Error::Unsupported)?;
     d.tables.push(TableUse {
         max: h,
@@ -660,14 +671,16 @@ pub fn game_name(game: &str, heaps: Option<usize>) -> Result<String> {
             "{game} takes any number of heaps: give --heaps N"
         ))),
         (Some(n), "nim", _) if n >= 1 => Ok(format!("CN({n},1)")),
-        (Some(n), _, Some(k)) if n >= 2 && n <= 12 && (1..n).contains(&k) => {
+        (Some(n), _, Some(k)) if (2..=12).contains(&n) && (1..n).contains(&k) => {
             let mut facets = Vec::new();
             subsets(n, k, 0, &mut Vec::new(), &mut facets);
             Ok(format!("simplicial({})", facets.join(",")))
         }
-        (Some(n), _, _) if n == 0 || g == "nim" || moore.is_some() => Err(Error::Unsupported(
-            format!("--heaps {n} does not fit {game} (nim: 1 or more heaps; moore(k): k < N <= 12)"),
-        )),
+        (Some(n), _, _) if n == 0 || g == "nim" || moore.is_some() => {
+            Err(Error::Unsupported(format!(
+                "--heaps {n} does not fit {game} (nim: 1 or more heaps; moore(k): k < N <= 12)"
+            )))
+        }
         (Some(_), _, _) => Err(Error::Unsupported(format!(
             "--heaps is for nim and moore(k); {game} has its number of stacks in its name"
         ))),
@@ -692,13 +705,12 @@ impl Discovery {
     /// Writes the families file to `out` (when there is one to write); the path written.
     pub fn write(&self, out: Option<&std::path::Path>) -> Result<Option<String>> {
         match (out, &self.toml) {
-        (Some(path), Some(text)) => {
-            std::fs::write(path, text)
-                .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
-            Ok(Some(path.display().to_string()))
+            (Some(path), Some(text)) => {
+                std::fs::write(path, text)
+                    .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+                Ok(Some(path.display().to_string()))
+            }
+            _ => Ok(None),
         }
-        _ => Ok(None),
-    }
     }
 }
-

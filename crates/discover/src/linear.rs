@@ -326,9 +326,10 @@ impl Fam {
             return None;
         }
         let on_hull = |q: &[i64]| {
-            self.eqs.iter().all(|(c, rhs)| {
-                c.iter().zip(q).map(|(&a, &b)| a * b as i128).sum::<i128>() == *rhs
-            }) && self.mods.iter().all(|&(i, m, r)| q[i].rem_euclid(m) == r)
+            self.eqs
+                .iter()
+                .all(|(c, rhs)| c.iter().zip(q).map(|(&a, &b)| a * b as i128).sum::<i128>() == *rhs)
+                && self.mods.iter().all(|&(i, m, r)| q[i].rem_euclid(m) == r)
         };
         let mut moved = Vec::with_capacity(other.points.len());
         for p in &other.points {
@@ -414,7 +415,9 @@ impl Fam {
         while y < lowers.len() {
             let (i, t) = lowers[y];
             let implied = (0..n).any(|k| {
-                k != i && bound(&diffs, usize::MAX, i, k).is_some_and(|u| u + lower_of(&lowers, y, k) >= t)
+                k != i
+                    && bound(&diffs, usize::MAX, i, k)
+                        .is_some_and(|u| u + lower_of(&lowers, y, k) >= t)
             });
             if implied {
                 lowers.remove(y);
@@ -429,9 +432,10 @@ impl Fam {
     /// Whether `x` satisfies every relation.
     pub fn holds(&self, x: &[i64]) -> bool {
         x.len() == self.len
-            && self.eqs.iter().all(|(c, rhs)| {
-                c.iter().zip(x).map(|(&a, &b)| a * b as i128).sum::<i128>() == *rhs
-            })
+            && self
+                .eqs
+                .iter()
+                .all(|(c, rhs)| c.iter().zip(x).map(|(&a, &b)| a * b as i128).sum::<i128>() == *rhs)
             && self.diffs.iter().all(|&(i, j, t)| x[i] - x[j] >= t)
             && self.lowers.iter().all(|&(i, t)| x[i] >= t)
             && self.mods.iter().all(|&(i, m, r)| x[i].rem_euclid(m) == r)
@@ -469,11 +473,7 @@ impl Fam {
                 }
                 x[p] = v as i64;
             }
-            if ok
-                && self.holds(&x)
-                && (!min_first || x.iter().all(|&v| v >= x[0]))
-                && !f(&x)
-            {
+            if ok && self.holds(&x) && (!min_first || x.iter().all(|&v| v >= x[0])) && !f(&x) {
                 return false;
             }
             // Next free assignment.

@@ -95,7 +95,9 @@ fn the_families_file_is_what_prove_proves() {
     let r = nimlab_prove::prove(&c, &nimlab_prove::Solver::default()).unwrap();
     assert_eq!(r.verdict, nimlab_prove::Status::Proved);
     let j = d.to_json(Some("x.toml"));
-    for k in ["game", "verdict", "format", "file", "prover", "box", "seconds"] {
+    for k in [
+        "game", "verdict", "format", "file", "prover", "box", "seconds",
+    ] {
         assert!(!j[k].is_null(), "{k} in {j}");
     }
     assert_eq!(j["format"], "families");

@@ -8,9 +8,13 @@ use std::time::Duration;
 
 #[test]
 fn a_game_no_prover_handles_is_refused_in_one_line() {
-    let e = discover("ET(2)", &Options::default()).unwrap_err().to_string();
+    let e = discover("ET(2)", &Options::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("prove knows") && !e.contains('\n'), "{e}");
-    let e = discover("CN(4,", &Options::default()).unwrap_err().to_string();
+    let e = discover("CN(4,", &Options::default())
+        .unwrap_err()
+        .to_string();
     assert!(!e.contains('\n'), "{e}");
 }
 
