@@ -28,7 +28,7 @@ fn discover_writes_a_file_that_prove_proves() {
     ];
     let out = nimlab(&args);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let v = parse(&args, &String::from_utf8(out.stdout).unwrap());
+    let v = parse(args, &String::from_utf8(out.stdout).unwrap());
     assert_eq!(v["game"], "CN(4,2)");
     assert_eq!(v["verdict"], "proved");
     assert_eq!(v["format"], "families");
@@ -48,7 +48,7 @@ fn discover_is_honest_on_a_small_box() {
     let args = ["discover", "CN(7,4)", "--max", "3", "--no-store", "--json"];
     let out = nimlab(&args);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let v = parse(&args, &String::from_utf8(out.stdout).unwrap());
+    let v = parse(args, &String::from_utf8(out.stdout).unwrap());
     assert_eq!(v["verdict"], "conjecture");
     assert!(v["counterexample"]["position"].is_array(), "{v}");
 }
