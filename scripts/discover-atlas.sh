@@ -4,6 +4,7 @@
 # OUTDIR (examples/discovered/ by default) and one markdown row per game is printed:
 # game | verdict | format | families or states | box | seconds | reason.
 # Usage: scripts/discover-atlas.sh NIMLAB_BIN LIST_FILE [TIMEOUT_SECONDS] [OUTDIR]
+# (DISCOVER_ARGS, e.g. --misere, is passed on to every run.)
 set -euo pipefail
 bin=$1; list=$2; timeout=${3:-30}; out=${4:-examples/discovered}
 mkdir -p "$out"
@@ -11,9 +12,9 @@ echo "| game | verdict | format | description | box | seconds | reason |"
 echo "|---|---|---|---|---|---|---|"
 while IFS= read -r game; do
   [ -z "$game" ] && continue
-  slug=$(echo "$game" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\+/-/g; s/^-//; s/-$//')
+  slug=$(echo "$game ${DISCOVER_ARGS:-}" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\+/-/g; s/^-//; s/-$//')
   file="$out/$slug.txt"
-  json=$("$bin" discover "$game" --timeout "$timeout" --json --out "$file.tmp" 2>/dev/null || true)
+  json=$("$bin" discover "$game" ${DISCOVER_ARGS:-} --timeout "$timeout" --json --out "$file.tmp" 2>/dev/null || true)
   python3 - "$game" "$file" "$json" <<'PY'
 import json, os, sys
 game, file, text = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -32,10 +32,12 @@ pub struct Learned {
     pub reason: Option<String>,
 }
 
-/// Learns and proves. `Err` says in one line why the route does not apply or found nothing.
+/// Learns from boxes `[0, 2^B)^m` inside `[0..=max]` and proves. `Err` says in one line why the route
+/// does not apply or found nothing.
 pub fn try_automaton(
     rules: &Ruleset,
     play: Play,
+    max: u64,
     deadline: Instant,
     halt: &AtomicBool,
     say: &dyn Fn(&str),
@@ -55,20 +57,22 @@ pub fn try_automaton(
     let game = rules.game();
     // The largest box: a table of at most 2^MAX_TABLE_BITS entries, and a radix the engine takes.
     let radix_bits = nimlab_tables::pset::MAX_RADIX.ilog2();
-    let max_bits = (MAX_TABLE_BITS / m as u32).min(radix_bits);
+    // and entries at most `max` (`--max`).
+    let max_bits = (MAX_TABLE_BITS / m as u32)
+        .min(radix_bits)
+        .min((max.saturating_add(1)).ilog2());
     if max_bits < 2 {
         return Err(format!(
             "{m} stacks: no box of at least 4 values a stack fits a learning table"
         ));
     }
     // Boxes of 2, 4, 8, ... values a stack up to the largest; two consecutive boxes that give the
-    // same automaton check the first one on the second (it reproduces that table exactly), and one
-    // more box is checked when it fits.
+    // same automaton check the first one on the second (it reproduces that table exactly), and the
+    // largest box is checked too when learning settled below it.
     let opts = LearnOptions {
         min_bits: 1,
         max_bits,
-        check_bits: (max_bits < (MAX_TABLE_BITS / m as u32).min(radix_bits))
-            .then_some(max_bits + 1),
+        check_bits: Some(max_bits),
         max_states: 200_000,
         deadline: Some(deadline),
     };

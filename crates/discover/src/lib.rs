@@ -51,6 +51,9 @@ impl Verdict {
     }
 }
 
+/// A receiver of progress lines.
+pub type ProgressFn = Arc<dyn Fn(&str) + Send + Sync>;
+
 /// How to run a discovery.
 #[derive(Clone)]
 pub struct Options {
@@ -66,7 +69,7 @@ pub struct Options {
     /// Set from another thread (Ctrl-C) to stop; the run then returns `Error::Interrupted`.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Progress lines (for stderr).
-    pub progress: Option<Arc<dyn Fn(&str) + Send + Sync>>,
+    pub progress: Option<ProgressFn>,
     /// The work budget of one table (estimated steps), as `nimlab table --limit`.
     pub limit: f64,
     /// Normal or misère play (the tables, the families' proof and the automaton route follow it).
@@ -282,6 +285,9 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
     }
     let lo = rules.min_entry() as u64;
     let max = opts.max.unwrap_or_else(|| default_max(&rules));
+    // The automaton route learns from boxes of 2^B values a stack (tables of at most 2^30 entries):
+    // bounded by --max when it is given, not by the linear route's default box.
+    let auto_max = opts.max.unwrap_or(u64::MAX);
     if max < lo + 2 {
         return Err(Error::Unsupported(format!(
             "--max {max}: the box must reach at least {} (a box to conjecture from and a larger one to check it on)",
@@ -320,7 +326,7 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         out_of_time: false,
     };
     if let Some(why) = no_families {
-        return automaton_route(d, &rules, &stopper, start, &say, why);
+        return automaton_route(d, &rules, auto_max, &stopper, start, &say, why);
     }
     let min_first = reading == ReadingRule::MinFirst;
     let next = |h: u64| (h + 2).min(max);
@@ -329,6 +335,9 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         Some(t) => t,
         None => return Ok(out_of_time(d, start, "no table could be computed")),
     };
+    // The automaton route's answer, once it has run (it runs once, when no linear description fits
+    // a box).
+    let mut auto: Option<Discovery> = None;
     loop {
         say(&format!(
             "conjecturing from the box [{lo}..{h}] ({} P-positions up to symmetry)",
@@ -344,9 +353,55 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
                     "the time limit was reached while conjecturing",
                 ))
             }
+            Err(why) if h < max => {
+                // First the automaton route, once (xor-type games have no linear description at
+                // any box): a proof there ends the run.
+                if auto.is_none() {
+                    let why = format!("{why} (box [{lo}..{h}])");
+                    let a =
+                        automaton_route(d.clone(), &rules, auto_max, &stopper, start, &say, why)?;
+                    if a.verdict == Verdict::Proved {
+                        return Ok(a);
+                    }
+                    auto = Some(a);
+                }
+                // Families that are only points at this box may be lines and planes at a larger one.
+                let h2 = next(h);
+                say(&format!(
+                    "{why} at the box [{lo}..{h}]; trying the box [{lo}..{h2}]"
+                ));
+                match table(&rules, h2, opts, &stopper, &mut d, &say)? {
+                    Some(t) => {
+                        h = h2;
+                        cur = t;
+                        continue;
+                    }
+                    None => {
+                        return Ok(out_of_time(
+                            d,
+                            start,
+                            &format!("{why} at the box [{lo}..{h}], and the time limit was reached before a larger box"),
+                        ))
+                    }
+                }
+            }
             Err(why) => {
                 let why = format!("{why} (box [{lo}..{h}])");
-                return automaton_route(d, &rules, &stopper, start, &say, why);
+                return match auto {
+                    // The automaton route already ran: its answer, with the linear route's reason
+                    // at the largest box.
+                    Some(mut a) => {
+                        if let Some(r) = &a.reason {
+                            if let Some((_, auto_why)) = r.split_once("; automaton: ") {
+                                a.reason = Some(format!("{why}; automaton: {auto_why}"));
+                            }
+                        }
+                        a.tables = d.tables;
+                        a.seconds = start.elapsed().as_secs_f64();
+                        Ok(a)
+                    }
+                    None => automaton_route(d, &rules, auto_max, &stopper, start, &say, why),
+                };
             }
         };
         let text = families_toml(&rules, opts.play, reading, &fams, lo, h);
@@ -457,6 +512,18 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
                     "position": cx.position,
                     "move_to": cx.move_to,
                 }));
+                if top > max && auto.is_none() {
+                    // The families hold on every box allowed but are refuted beyond it: an
+                    // automaton may still describe the P-set (xor-type games on small boxes).
+                    let why = format!(
+                        "the families are refuted at {shown}, outside the largest box allowed"
+                    );
+                    let a =
+                        automaton_route(d.clone(), &rules, auto_max, &stopper, start, &say, why)?;
+                    if a.verdict == Verdict::Proved {
+                        return Ok(a);
+                    }
+                }
                 if top > max || top <= h {
                     d.verdict = Verdict::Conjecture;
                     d.reason = Some(if top > max {
@@ -509,6 +576,7 @@ fn out_of_time(mut d: Discovery, start: Instant, why: &str) -> Discovery {
 fn automaton_route(
     mut d: Discovery,
     rules: &Ruleset,
+    max: u64,
     stopper: &Stopper,
     start: Instant,
     say: &dyn Fn(&str),
@@ -517,7 +585,7 @@ fn automaton_route(
     say(&format!(
         "no linear description: {linear_why}; trying an automaton"
     ));
-    let found = automaton::try_automaton(rules, d.play, stopper.deadline, &stopper.halt, say);
+    let found = automaton::try_automaton(rules, d.play, max, stopper.deadline, &stopper.halt, say);
     if stopper.cancelled() {
         return Err(Error::Interrupted);
     }
@@ -722,7 +790,7 @@ pub fn game_name(game: &str, heaps: Option<usize>) -> Result<String> {
             "{game} takes any number of heaps: give --heaps N"
         ))),
         (Some(n), "nim", _) if n >= 1 => Ok(format!("CN({n},1)")),
-        (Some(n), _, Some(k)) if n >= 2 && n <= 12 && (1..n).contains(&k) => {
+        (Some(n), _, Some(k)) if (2..=12).contains(&n) && (1..n).contains(&k) => {
             let mut facets = Vec::new();
             subsets(n, k, 0, &mut Vec::new(), &mut facets);
             Ok(format!("simplicial({})", facets.join(",")))
