@@ -12,9 +12,11 @@
 //! 4. prove conditions (I)–(III) for every stack size with the SMT prover (`nimlab_prove::prove`).
 //!    A counterexample (re-checked by the prover) lies outside the checked box, so the box grows to
 //!    hold it and the description is conjectured again;
-//! 5. answer `proved`, `conjecture` (it equals the P-set on the box, and the proof was refuted beyond
-//!    the largest box allowed or gave no answer) or `none` (no linear description within the
-//!    limits; the automaton route is tried then — see [`try_automaton`]).
+//! 5. when no linear description fits a box, or the families are refuted beyond the largest box
+//!    allowed, try once the automaton route ([`automaton`]: an automaton learned from the tables,
+//!    proved by the automata prover);
+//! 6. answer `proved`, `conjecture` (it equals the P-set on the box, and the proof was refuted beyond
+//!    the largest box allowed or gave no answer) or `none` (no description within the limits).
 
 pub mod automaton;
 pub mod linear;
