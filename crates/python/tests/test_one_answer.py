@@ -199,26 +199,43 @@ def _without_times(x):
     return x
 
 
-@pytest.mark.parametrize("game,heaps", [("CN(4,2)", None), ("SCN(4,2)", None), ("nim", 3)])
-def test_discover_gets_one_answer(game, heaps, tmp_path):
+@pytest.mark.parametrize(
+    "game,heaps,misere,fmt",
+    [
+        ("CN(4,2)", None, False, "families"),
+        ("SCN(4,2)", None, False, "families"),
+        ("nim", 3, False, "automaton"),
+        ("CN(4,2)", None, True, "families"),
+        ("nim", 3, True, "automaton"),
+    ],
+)
+def test_discover_gets_one_answer(game, heaps, misere, fmt, tmp_path):
     """`nimlab discover --json` and `nimlab.discover` give the same object (times aside), each with the
-    families file it wrote (the same text)."""
+    file it wrote (the same text): families for the linear games, an automaton (Walnut's format) for
+    Nim, whose xor no families file describes; normal and misère play."""
     import shutil
 
     if shutil.which("z3") is None and os.environ.get("NIMLAB_REQUIRE_Z3") != "1":
         pytest.skip("z3 is not on the PATH")
-    extra = ["--heaps", str(heaps), "--max", "8"] if heaps else []
-    f_cli, f_py = tmp_path / "cli.toml", tmp_path / "py.toml"
+    # Nim's automaton settles from the boxes [0..3] and [0..7] (misère: [0..15] and [0..31]).
+    top = (32 if misere else 8) if heaps else None
+    extra = ["--heaps", str(heaps), "--max", str(top)] if heaps else []
+    if misere:
+        extra.append("--misere")
+    f_cli, f_py = tmp_path / "cli.txt", tmp_path / "py.txt"
     out = subprocess.run(
         [_cli_path(), "discover", game, *extra, "--out", str(f_cli), "--json"],
         capture_output=True, text=True, env=ENV,
     )
     by_cli = json.loads(out.stdout)
     by_python = plain(
-        nimlab.discover(game, heaps=heaps, max=8 if heaps else None, out=str(f_py), store=False)
+        nimlab.discover(
+            game, heaps=heaps, max=top, out=str(f_py), store=False, misere=misere
+        )
     )
     assert out.returncode == (0 if by_cli["verdict"] == "proved" else 1), out.stderr
     assert by_cli.pop("file") == str(f_cli) and by_python.pop("file") == str(f_py)
     assert _without_times(by_cli) == _without_times(by_python)
     assert f_cli.read_text() == f_py.read_text()
-    assert by_cli["verdict"] in (("proved",) if heaps is None else ("conjecture", "none")), by_cli
+    assert by_cli["verdict"] == "proved", by_cli
+    assert by_cli["format"] == fmt and by_cli["play"] == ("misere" if misere else "normal")

@@ -144,4 +144,5 @@ def discover(
     solver: str = ...,
     db: Optional[str] = ...,
     store: bool = ...,
+    misere: bool = ...,
 ) -> Dict[str, Any]: ...
