@@ -183,6 +183,13 @@ impl<'a> Chain<'a> {
         }
     }
 
+    /// The chain without the registry's results.
+    pub fn without_theory(mut self) -> Chain<'a> {
+        self.theorems.clear();
+        self.normal.clear();
+        self
+    }
+
     fn normal_theorems(&self) -> &[&'static dyn Theorem] {
         if self.play == Play::Normal {
             &self.theorems

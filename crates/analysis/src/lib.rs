@@ -288,6 +288,9 @@ struct Memo {
 pub struct Analyzer {
     pub store: StoreHandle,
     pub limits: Limits,
+    /// False: the chain leaves the registry's results out (as `NIMLAB_THEORY=off` does), so that the
+    /// other links can be checked against them.
+    pub theory: bool,
     memo: Mutex<Memo>,
 }
 
@@ -296,13 +299,19 @@ impl Analyzer {
         Analyzer {
             store,
             limits,
+            theory: true,
             memo: Mutex::new(Memo::default()),
         }
     }
 
     /// The chain of known answers for `game` under `play` around `p`.
     pub fn chain<'a>(&'a self, game: &'a dyn Game, p: &[u64], play: Play) -> Chain<'a> {
-        Chain::new(game, play, &self.store, p, self.limits.engine_box)
+        let chain = Chain::new(game, play, &self.store, p, self.limits.engine_box);
+        if self.theory {
+            chain
+        } else {
+            chain.without_theory()
+        }
     }
 
     fn memo(&self) -> std::sync::MutexGuard<'_, Memo> {
