@@ -32,11 +32,11 @@
 //! random starts); [`sums`] answers disjunctive sums through the same chain.
 
 pub mod chain;
-pub mod proved;
 pub mod cost;
 pub mod json;
 pub mod method;
 pub mod play;
+pub mod proved;
 pub mod sums;
 pub mod verify;
 

@@ -23,7 +23,10 @@ relations = ["a = c", "b = d"]
 "#;
 
 fn nim3() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/automata/nim-3.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/automata/nim-3.txt"
+    );
     std::fs::read_to_string(path).unwrap()
 }
 
@@ -33,9 +36,24 @@ fn setup(name: &str) -> (Analyzer, PathBuf, i64, i64) {
     let _ = std::fs::remove_dir_all(&dir);
     let path = dir.join("t.sqlite3");
     let mut s = Store::open(&path).unwrap();
-    let cn = save_proved(&mut s, "CN(4,2)", Play::Normal, Format::Families, CN42, "smt").unwrap();
-    let nim = save_proved(&mut s, "CN(3,1)", Play::Normal, Format::Automaton, &nim3(), "automata")
-        .unwrap();
+    let cn = save_proved(
+        &mut s,
+        "CN(4,2)",
+        Play::Normal,
+        Format::Families,
+        CN42,
+        "smt",
+    )
+    .unwrap();
+    let nim = save_proved(
+        &mut s,
+        "CN(3,1)",
+        Play::Normal,
+        Format::Automaton,
+        &nim3(),
+        "automata",
+    )
+    .unwrap();
     drop(s);
     let mut an = Analyzer::new(StoreHandle::at(Some(path.clone())), Limits::CLI);
     an.theory = false;
@@ -100,7 +118,11 @@ fn huge_positions_are_answered_by_the_characterization() {
         assert!(is_char(&x.method, nim), "{:?}", x.method);
         assert_eq!(x.outcome.is_p(), a ^ b ^ c == 0, "{p:?}");
         let e = x.explanation.unwrap();
-        assert!(e.reason.contains(&format!("characterization #{nim}")), "{}", e.reason);
+        assert!(
+            e.reason.contains(&format!("characterization #{nim}")),
+            "{}",
+            e.reason
+        );
         if !x.outcome.is_p() {
             let q = e.winning_move.expect("a winning move");
             assert!(legal_cn(&p, &q, 1), "{p:?} -> {q:?}");
@@ -264,11 +286,42 @@ fn bad_characterizations_are_refused_in_one_line() {
     let dir = std::env::temp_dir().join(format!("nimlab-char-bad-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut s = Store::open(&dir.join("t.sqlite3")).unwrap();
-    let wrong_game = save_proved(&mut s, "CN(5,2)", Play::Normal, Format::Families, CN42, "smt");
+    let wrong_game = save_proved(
+        &mut s,
+        "CN(5,2)",
+        Play::Normal,
+        Format::Families,
+        CN42,
+        "smt",
+    );
     assert!(wrong_game.unwrap_err().to_string().contains("CN(4,2)"));
-    assert!(save_proved(&mut s, "CN(4,2)", Play::Normal, Format::Families, CN42, "guess").is_err());
-    assert!(save_proved(&mut s, "CN(4,2)", Play::Normal, Format::Automaton, &nim3(), "automata").is_err());
-    assert!(save_proved(&mut s, "CN(3,1)", Play::Normal, Format::Automaton, "nonsense", "automata").is_err());
+    assert!(save_proved(
+        &mut s,
+        "CN(4,2)",
+        Play::Normal,
+        Format::Families,
+        CN42,
+        "guess"
+    )
+    .is_err());
+    assert!(save_proved(
+        &mut s,
+        "CN(4,2)",
+        Play::Normal,
+        Format::Automaton,
+        &nim3(),
+        "automata"
+    )
+    .is_err());
+    assert!(save_proved(
+        &mut s,
+        "CN(3,1)",
+        Play::Normal,
+        Format::Automaton,
+        "nonsense",
+        "automata"
+    )
+    .is_err());
     assert!(s.characterizations().unwrap().is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }

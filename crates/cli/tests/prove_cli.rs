@@ -605,7 +605,10 @@ fn without_theory(db: &str, args: &[&str]) -> String {
 fn a_proved_automaton_is_saved_and_answers_huge_positions() {
     let dir = TempDir::new("prove-save-automaton");
     let db = dir.db();
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/automata/nim-3.txt");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/automata/nim-3.txt"
+    );
     let (code, v) = prove_json(&["CN(3,1)", "--automaton", file, "--save", "--db", &db]);
     assert_eq!(code, 0, "{v}");
     let id = v["saved"].as_str().unwrap().to_string();
@@ -615,15 +618,22 @@ fn a_proved_automaton_is_saved_and_answers_huge_positions() {
     assert_eq!(again["saved"], v["saved"]);
     let list = common::ok(&["store", "list", "--json", "--db", &db]);
     let list: Value = parse("store list", &list);
-    assert!(list.as_array().unwrap().iter().any(|e| e["id"] == id.as_str()
-        && e["format"] == "automaton"
-        && e["prover"] == "automata"));
+    assert!(list
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["id"] == id.as_str()
+            && e["format"] == "automaton"
+            && e["prover"] == "automata"));
     // Heaps near 2^64: xor decides; the method names the characterization.
     let (a, b) = (18446744073709551557u64, 13835058055282163729u64);
     let pos = format!("{a},{b},{}", a ^ b);
     let out = without_theory(&db, &["outcome", "CN(3,1)", &pos, "--json"]);
     let x = parse("outcome", &out);
-    assert_eq!((x["outcome"].as_str(), x["method"].as_str()), (Some("P"), Some(id.as_str())));
+    assert_eq!(
+        (x["outcome"].as_str(), x["method"].as_str()),
+        (Some("P"), Some(id.as_str()))
+    );
     let pos = format!("{a},{b},12345");
     let out = without_theory(&db, &["explain", "CN(3,1)", &pos, "--json"]);
     let x = parse("explain", &out);
@@ -659,7 +669,15 @@ fn save_is_refused_with_bits_and_theorem() {
         "--save",
     );
     fails(
-        &["prove", "CN(4,2)", "--families", "x.toml", "--bits", "8", "--save"],
+        &[
+            "prove",
+            "CN(4,2)",
+            "--families",
+            "x.toml",
+            "--bits",
+            "8",
+            "--save",
+        ],
         "--save",
     );
 }
@@ -676,14 +694,31 @@ fn proved_families_are_saved_and_answer_outcome() {
         "cn42.toml",
         "game = \"CN(4,2)\"\nreading = \"any\"\n[[family]]\nname = \"opposite equal\"\nrelations = [\"a = c\", \"b = d\"]\n",
     );
-    let out = common::ok(&["prove", "CN(4,2)", "--families", &file, "--save", "--db", &db]);
-    assert!(out.contains("saved in the store as characterization #"), "{out}");
+    let out = common::ok(&[
+        "prove",
+        "CN(4,2)",
+        "--families",
+        &file,
+        "--save",
+        "--db",
+        &db,
+    ]);
+    assert!(
+        out.contains("saved in the store as characterization #"),
+        "{out}"
+    );
     let big = "18446744073709551615,7,18446744073709551615,7";
-    let x = parse("outcome", &without_theory(&db, &["outcome", "CN(4,2)", big, "--json"]));
+    let x = parse(
+        "outcome",
+        &without_theory(&db, &["outcome", "CN(4,2)", big, "--json"]),
+    );
     assert_eq!(x["outcome"], "P");
     assert!(x["method"].as_str().unwrap().starts_with("proved:"), "{x}");
     let big = "18446744073709551615,7,18446744073709551614,9";
-    let x = parse("moves", &without_theory(&db, &["moves", "CN(4,2)", big, "--json"]));
+    let x = parse(
+        "moves",
+        &without_theory(&db, &["moves", "CN(4,2)", big, "--json"]),
+    );
     assert_eq!(x["outcome"], "N");
     let w = &x["winning_moves"][0];
     assert_eq!(w[0], w[2], "{x}");

@@ -588,7 +588,10 @@ mod tests {
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].hash, content_hash("x"));
         assert_ne!(content_hash("x"), content_hash("y"));
-        assert!(s.characterizations_of("CN(4,3)", "normal").unwrap().is_empty());
+        assert!(s
+            .characterizations_of("CN(4,3)", "normal")
+            .unwrap()
+            .is_empty());
         assert!(s.remove_characterization(a).unwrap());
         assert!(!s.remove_characterization(a).unwrap());
         drop(s);
