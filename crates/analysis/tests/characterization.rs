@@ -325,3 +325,63 @@ fn bad_characterizations_are_refused_in_one_line() {
     assert!(s.characterizations().unwrap().is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_learned_automaton_agrees_with_the_registry_on_random_huge_positions() {
+    let dir = std::env::temp_dir().join(format!("nimlab-char-cn64-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("t.sqlite3");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/automata/cn-6-4.txt"
+    ))
+    .unwrap();
+    let mut s = Store::open(&path).unwrap();
+    let id = save_proved(
+        &mut s,
+        "CN(6,4)",
+        Play::Normal,
+        Format::Automaton,
+        &text,
+        "automata",
+    )
+    .unwrap();
+    drop(s);
+    let mut an = Analyzer::new(StoreHandle::at(Some(path)), Limits::CLI);
+    an.theory = false;
+    let g = parse_game("CN(6,4)").unwrap();
+    let t = nimlab_theory::by_id("cn-6-4").unwrap();
+    let mut r = Rng(64);
+    let mut seen = [0usize; 2];
+    for round in 0..300 {
+        // Entries of mixed sizes, some equal, so that both outcomes occur.
+        let p: Vec<u64> = (0..6)
+            .map(|i| match (round + i) % 4 {
+                0 => r.huge(),
+                1 => r.next() >> (r.next() % 64),
+                2 => r.next() % 8,
+                _ => r.next(),
+            })
+            .collect();
+        let x = an
+            .analyse(g.as_ref(), &p, Play::Normal, Want::moves())
+            .unwrap();
+        assert!(is_char(&x.method, id), "{:?}", x.method);
+        let truth = t.decide(g.as_ref(), &p).unwrap().is_p;
+        assert_eq!(x.outcome.is_p(), truth, "{p:?}");
+        seen[usize::from(truth)] += 1;
+        if !truth {
+            let q = &x.winning_moves.unwrap()[0];
+            assert!(legal_cn(&p, q, 4), "{p:?} -> {q:?}");
+            assert!(t.decide(g.as_ref(), q).unwrap().is_p, "{p:?} -> {q:?}");
+            // The P-position reached is answered by the characterization too.
+            let y = an
+                .analyse(g.as_ref(), q, Play::Normal, Want::outcome())
+                .unwrap();
+            assert!(y.outcome.is_p() && is_char(&y.method, id), "{q:?}");
+            seen[1] += 1;
+        }
+    }
+    assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
