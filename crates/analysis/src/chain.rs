@@ -1,6 +1,7 @@
 //! The chain of known answers: proven results, the store, the tables engine. [`Chain::root`] answers
 //! a position without search when one of them can; as an [`Oracle`] the chain answers inside a search.
 
+use crate::proved::Proved;
 use crate::{Method, StoreHandle};
 use nimlab_core::solver::Oracle;
 use nimlab_core::{BoxDomain, Game, Outcome, Play, Pos};
@@ -126,11 +127,19 @@ pub struct Chain<'a> {
     root: Pos,
     engine_box: f64,
     stored_pset: OnceLock<Option<PSetBox>>,
+    /// The store's proved characterizations of the game in this convention.
+    proved: OnceLock<Vec<Proved>>,
     stored_grundy: OnceLock<Option<GrundyBox>>,
     engine: OnceLock<Option<PSetBox>>,
     /// Whether the covering results give Grundy values (checked once, at the root); when they only
     /// decide P or N, a Grundy search does not ask them at every position.
     theorem_grundy: OnceLock<bool>,
+}
+
+/// False when `NIMLAB_THEORY=off`: the chain then leaves the registry's results out (to check the
+/// other links, e.g. a stored characterization, against them).
+pub fn theory_enabled() -> bool {
+    std::env::var_os("NIMLAB_THEORY").is_none_or(|v| v != "off")
 }
 
 /// Results that decide only some positions of the games they cover.
@@ -147,6 +156,9 @@ impl<'a> Chain<'a> {
         engine_box: f64,
     ) -> Chain<'a> {
         let covering = |pl: Play| {
+            if !theory_enabled() {
+                return Vec::new();
+            }
             let mut v = nimlab_theory::covering(game, pl);
             v.sort_by_key(|t| is_partial(*t));
             v
@@ -164,10 +176,18 @@ impl<'a> Chain<'a> {
             root: root.to_vec(),
             engine_box,
             stored_pset: OnceLock::new(),
+            proved: OnceLock::new(),
             stored_grundy: OnceLock::new(),
             engine: OnceLock::new(),
             theorem_grundy: OnceLock::new(),
         }
+    }
+
+    /// The chain without the registry's results.
+    pub fn without_theory(mut self) -> Chain<'a> {
+        self.theorems.clear();
+        self.normal.clear();
+        self
     }
 
     fn normal_theorems(&self) -> &[&'static dyn Theorem] {
@@ -197,7 +217,25 @@ impl<'a> Chain<'a> {
     /// True when every position of the game is decided without search (a complete result covers
     /// it, or the engine has tabulated the box below the root).
     pub fn decides_everything(&self) -> bool {
-        self.theorems.iter().any(|t| !is_partial(*t)) || self.engine_table().is_some()
+        self.theorems.iter().any(|t| !is_partial(*t))
+            || self.characterization(&self.root).is_some()
+            || self.engine_table().is_some()
+    }
+
+    /// The store's proved characterizations of the game in this convention.
+    pub fn proved(&self) -> &[Proved] {
+        self.proved.get_or_init(|| {
+            self.store
+                .with(|s| Some(Proved::load(s, self.game, self.play)))
+                .unwrap_or_default()
+        })
+    }
+
+    /// The first stored characterization that decides `p`, with whether `p` is in its set.
+    pub fn characterization(&self, p: &[u64]) -> Option<(&Proved, bool)> {
+        self.proved()
+            .iter()
+            .find_map(|c| c.contains(p).map(|inside| (c, inside)))
     }
 
     fn stored_pset(&self) -> Option<&PSetBox> {
@@ -293,6 +331,13 @@ impl<'a> Chain<'a> {
                 outcome: Outcome::from_is_p(v.is_p),
                 grundy: v.grundy.or(v.is_p.then_some(0)),
                 method: Method::theorem(&id)?,
+            });
+        }
+        if let Some((c, inside)) = self.characterization(p) {
+            return Some(Known {
+                outcome: Outcome::from_is_p(inside),
+                grundy: (inside && play == Play::Normal).then_some(0),
+                method: c.method(),
             });
         }
         if play == Play::Normal {

@@ -36,6 +36,7 @@ pub mod cost;
 pub mod json;
 pub mod method;
 pub mod play;
+pub mod proved;
 pub mod sums;
 pub mod verify;
 
@@ -287,6 +288,9 @@ struct Memo {
 pub struct Analyzer {
     pub store: StoreHandle,
     pub limits: Limits,
+    /// False: the chain leaves the registry's results out (as `NIMLAB_THEORY=off` does), so that the
+    /// other links can be checked against them.
+    pub theory: bool,
     memo: Mutex<Memo>,
 }
 
@@ -295,13 +299,19 @@ impl Analyzer {
         Analyzer {
             store,
             limits,
+            theory: true,
             memo: Mutex::new(Memo::default()),
         }
     }
 
     /// The chain of known answers for `game` under `play` around `p`.
     pub fn chain<'a>(&'a self, game: &'a dyn Game, p: &[u64], play: Play) -> Chain<'a> {
-        Chain::new(game, play, &self.store, p, self.limits.engine_box)
+        let chain = Chain::new(game, play, &self.store, p, self.limits.engine_box);
+        if self.theory {
+            chain
+        } else {
+            chain.without_theory()
+        }
     }
 
     fn memo(&self) -> std::sync::MutexGuard<'_, Memo> {
@@ -496,7 +506,16 @@ impl Analyzer {
                 grundy = Some(k.0);
                 grundy_method = Some(k.1);
             } else if want.grundy {
-                let (g, m) = self.compute_grundy(game, &mut solver, p)?;
+                let (g, m) = self
+                    .compute_grundy(game, &mut solver, p)
+                    .map_err(|e| match (&method, e) {
+                        (Method::Characterization { id, .. }, Error::TooLarge(why)) => {
+                            Error::TooLarge(format!(
+                                "the proved characterization #{id} gives the outcome ({outcome}) but not Grundy values; {why}"
+                            ))
+                        }
+                        (_, e) => e,
+                    })?;
                 grundy = Some(g);
                 grundy_method = Some(m);
             } else {
@@ -507,6 +526,18 @@ impl Analyzer {
                     }
                     Err(note) => grundy_note = Some(note),
                 }
+            }
+        }
+
+        if grundy.is_none() && normal && (want.grundy || want.grundy_if_cheap) {
+            if let Method::Characterization { id, .. } = &method {
+                let why = format!(
+                    "the proved characterization #{id} describes the P-positions only, not Grundy values"
+                );
+                grundy_note = Some(match grundy_note {
+                    Some(n) => format!("{why}; {n}"),
+                    None => why,
+                });
             }
         }
 
@@ -715,6 +746,14 @@ impl Analyzer {
                         ),
                     }));
                 }
+                let proved = match &a.method {
+                    Method::Characterization { id, .. } if !a.outcome.is_p() => chain
+                        .proved()
+                        .iter()
+                        .find(|c| c.id == *id)
+                        .and_then(|c| c.winning_move(game, p).map(|q| (q, c.method()))),
+                    _ => None,
+                };
                 match chain.verdict(p) {
                     Some((id, v)) if v.winning_moves.is_some() => {
                         let mut w = v.winning_moves.clone().unwrap_or_default();
@@ -723,6 +762,15 @@ impl Analyzer {
                         a.winning_moves = Some(w);
                         a.winning_moves_complete = v.all_winning_moves || v.is_p;
                         a.moves_method = Method::theorem(&id);
+                        Ok(())
+                    }
+                    None if proved.is_some() => {
+                        let (q, m) = proved.expect("a move");
+                        // One winning move, found in the characterization's automaton (or
+                        // among the options): not the list of all of them.
+                        a.winning_moves = Some(vec![q]);
+                        a.winning_moves_complete = false;
+                        a.moves_method = Some(m);
                         Ok(())
                     }
                     _ if a.outcome.is_p() => {
@@ -785,6 +833,30 @@ impl Analyzer {
             };
         }
         let by = &a.method;
+        if let (Method::Characterization { id, .. }, false) = (by, a.terminal) {
+            let reason = if a.outcome.is_p() {
+                format!("P: in the proved set (characterization #{id}), so every move leaves it")
+            } else if let Some(q) = first {
+                format!(
+                    "N: outside the proved set (characterization #{id}); the move to {} lands in it",
+                    fmt(q)
+                )
+            } else {
+                format!("N: outside the proved set (characterization #{id}), which holds every P-position")
+            };
+            return Explanation {
+                method: by.clone(),
+                statement: None,
+                source: None,
+                family: None,
+                reason,
+                winning_move: if a.outcome.is_p() {
+                    None
+                } else {
+                    first.cloned()
+                },
+            };
+        }
         let reason = if a.terminal {
             match play {
                 Play::Normal => {

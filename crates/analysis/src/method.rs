@@ -16,6 +16,13 @@ pub enum Method {
     Engine,
     /// A Grundy table of the box `[0..hi]^len` computed by the tables engine.
     GrundyTable { hi: u64, len: usize },
+    /// A proved characterization of the P-set kept in the store, by its id (`format`: `families` or
+    /// `automaton`; `prover`: `smt` or `automata`).
+    Characterization {
+        id: i64,
+        format: &'static str,
+        prover: String,
+    },
     /// Exhaustive search (asking the chain at every position it visits).
     Search,
     /// Several methods, one per part (e.g. the options of a position decided by two results).
@@ -40,6 +47,7 @@ impl Method {
         match self {
             Method::Theorem(id) => (*id).to_string(),
             Method::Store(id) => format!("store:{id}"),
+            Method::Characterization { id, .. } => format!("proved:{id}"),
             Method::Engine => "engine".into(),
             Method::GrundyTable { hi, len } => format!("grundy-table:[0..{hi}]^{len}"),
             Method::Search => "search".into(),
@@ -99,6 +107,10 @@ impl fmt::Display for Method {
                 None => write!(f, "{id}"),
             },
             Method::Store(id) => write!(f, "a stored table (#{id})"),
+            Method::Characterization { id, format, prover } => write!(
+                f,
+                "the proved characterization #{id} of the store ({format}, proved by {prover})"
+            ),
             Method::Engine => write!(
                 f,
                 "the tables engine (the P-set of the box below the position)"
@@ -134,6 +146,16 @@ mod tests {
         assert_eq!(t.id(), "cn-7-4");
         assert!(t.to_string().ends_with("(cn-7-4)"), "{t}");
         assert_eq!(Method::Search.to_string(), "exhaustive search");
+        let c = Method::Characterization {
+            id: 7,
+            format: "families",
+            prover: "smt".into(),
+        };
+        assert_eq!(c.id(), "proved:7");
+        assert_eq!(
+            c.to_string(),
+            "the proved characterization #7 of the store (families, proved by smt)"
+        );
         let both = t.clone().and(Method::Search).and(t.clone());
         assert_eq!(both.id(), "cn-7-4+search");
         assert_eq!(Method::Search.and(Method::Search), Method::Search);

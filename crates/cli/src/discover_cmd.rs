@@ -77,10 +77,25 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
     };
     let d = nimlab_discover::discover(&game, &opts)?;
     let file = d.write(a.out.as_deref())?;
+    // A characterization proved for every size goes to the store, where the analysis chain answers
+    // positions of any size from it (method `proved:ID`).
+    let saved = match (d.proved(), &opts.store) {
+        (Some((format, text, prover)), Some(path)) => Some(
+            nimlab_analysis::proved::save_discovered(path, &d.game, d.play, format, text, prover)?,
+        ),
+        _ => None,
+    };
     if a.json {
-        println!("{}", d.to_json(file.as_deref()));
+        let mut v = d.to_json(file.as_deref());
+        v["saved"] = saved.map_or(serde_json::Value::Null, |id| format!("proved:{id}").into());
+        println!("{v}");
     } else {
         print!("{}", text(&d, file.as_deref()));
+        if let Some(id) = saved {
+            println!(
+                "saved in the store as characterization #{id} (proved:{id}): outcome, moves and explain answer from it"
+            );
+        }
     }
     Ok(ExitCode::from(d.exit_code()))
 }

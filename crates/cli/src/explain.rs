@@ -24,13 +24,21 @@ pub struct ExplainArgs {
     /// Most estimated option visits a search may make before it is refused.
     #[arg(long, default_value_t = Budget::default().limit, value_name = "N")]
     limit: f64,
+    /// The store (look-ups only): its proved characterizations explain positions of any size.
+    #[command(flatten)]
+    store: crate::store_cmd::StoreArgs,
 }
 
 pub fn run(args: &ExplainArgs) -> Result<(), Error> {
     let game = parse_game(&args.game)?;
     let p = game.parse_position(&args.position)?;
     let play = Play::from_misere(args.misere);
-    let an = Analyzer::new(StoreHandle::none(), Limits::CLI.with_limit(args.limit));
+    let path = if args.store.no_store {
+        None
+    } else {
+        nimlab_tables::store::default_path(args.store.db.as_deref())
+    };
+    let an = Analyzer::new(StoreHandle::at(path), Limits::CLI.with_limit(args.limit));
     let a = an.analyse(game.as_ref(), &p, play, Want::explain())?;
     let e = a.explanation.clone().expect("an explanation was asked for");
     let fmt = |q: &Pos| game.format_position(q);

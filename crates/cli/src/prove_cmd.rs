@@ -50,6 +50,12 @@ pub struct ProveArgs {
     /// position is in the set"; (I) and (II) are unchanged (docs/rules.md).
     #[arg(long)]
     misere: bool,
+    /// When the verdict is proved for every stack size, save the characterization (the families or
+    /// the automaton) in the store, where outcome, moves and explain use it for positions of any size.
+    #[arg(long, conflicts_with_all = ["bits", "theorem"])]
+    save: bool,
+    #[command(flatten)]
+    store: crate::store_cmd::StoreArgs,
 }
 
 fn conjecture(a: &ProveArgs) -> Result<Conjecture, Error> {
@@ -185,7 +191,7 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
     let c = conjecture(a)?;
     if a.automata {
         let report = nimlab_prove::prove_automata(&c, Duration::from_secs(a.timeout))?;
-        return Ok(finish(a, &report));
+        return finish(a, &report);
     }
     if let Some(dir) = &a.emit {
         let files = nimlab_prove::emit(&c, dir)?;
@@ -202,7 +208,38 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         timeout: Duration::from_secs(a.timeout),
     };
     let report = nimlab_prove::prove(&c, &solver)?;
-    Ok(finish(a, &report))
+    finish(a, &report)
+}
+
+/// `--save`: the characterization, saved when the verdict is proved for every stack size; its id.
+fn save(a: &ProveArgs, report: &Report) -> Result<Option<i64>, Error> {
+    if !a.save {
+        return Ok(None);
+    }
+    if report.verdict != Status::Proved || report.bits.is_some() {
+        eprintln!(
+            "nimlab: not saved: the characterization is not proved for every stack size ({})",
+            report.verdict.name()
+        );
+        return Ok(None);
+    }
+    let (format, path) = match (&a.families, &a.automaton) {
+        (Some(f), _) => (nimlab_analysis::proved::Format::Families, f),
+        (None, Some(f)) => (nimlab_analysis::proved::Format::Automaton, f),
+        (None, None) => return Ok(None),
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let mut store = a.store.require()?;
+    let id = nimlab_analysis::proved::save_proved(
+        &mut store,
+        &a.game,
+        Play::from_misere(a.misere),
+        format,
+        &text,
+        report.method,
+    )?;
+    Ok(Some(id))
 }
 
 /// `prove GAME --automaton FILE`: the automata prover on the set the file's automaton accepts.
@@ -217,19 +254,30 @@ fn automaton(a: &ProveArgs, path: &std::path::Path) -> Result<ExitCode, Error> {
     let mut report =
         nimlab_prove::prove_members(&game, &members, play, Duration::from_secs(a.timeout))?;
     report.source = format!("automaton {shown}");
-    Ok(finish(a, &report))
+    finish(a, &report)
 }
 
-/// Prints the report; the exit status.
-fn finish(a: &ProveArgs, report: &Report) -> ExitCode {
+/// Prints the report (and, with `--save`, the id it was saved under); the exit status.
+fn finish(a: &ProveArgs, report: &Report) -> Result<ExitCode, Error> {
+    let saved = save(a, report)?;
     if a.json {
-        println!("{}", report.to_json());
+        let mut v = report.to_json();
+        if a.save {
+            v["saved"] = serde_json::json!(saved.map(|id| format!("proved:{id}")));
+        }
+        println!("{v}");
     } else {
         print!("{}", text(report));
+        if let Some(id) = saved {
+            println!(
+                "saved in the store as characterization #{id} (proved:{id}): outcome, moves and explain use it for {} positions of any size",
+                Play::from_misere(a.misere).name()
+            );
+        }
     }
-    ExitCode::from(match report.verdict {
+    Ok(ExitCode::from(match report.verdict {
         Status::Proved => 0,
         Status::Refuted => 1,
         Status::Unknown => 3,
-    })
+    }))
 }

@@ -39,7 +39,7 @@ impl StoreArgs {
         }
     }
 
-    fn require(&self) -> Result<Store, Error> {
+    pub(crate) fn require(&self) -> Result<Store, Error> {
         let path = store::default_path(self.db.as_deref()).ok_or_else(|| {
             Error::Unsupported("the store is turned off (NIMLAB_DB=off); pass --db PATH".into())
         })?;
@@ -69,17 +69,45 @@ enum Action {
         #[arg(long)]
         json: bool,
     },
-    /// Writes a stored table: its canonical P-positions, or every position with its Grundy value.
+    /// Writes a stored table: its canonical P-positions, or every position with its Grundy value;
+    /// `proved:ID` writes a proved characterization's file (families TOML or Walnut automaton).
     Export {
-        id: i64,
+        id: String,
         #[arg(long, value_enum, default_value_t = ExportFormat::Csv)]
         format: ExportFormat,
         /// Write to this file instead of stdout.
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
-    /// Removes a stored table.
-    Rm { id: i64 },
+    /// Removes a stored table (`ID`) or a proved characterization (`proved:ID`).
+    #[command(alias = "remove")]
+    Rm { id: String },
+}
+
+/// A stored item: a table (`7`) or a proved characterization (`proved:7`).
+enum Item {
+    Table(i64),
+    Proved(i64),
+}
+
+fn item(id: &str) -> Result<Item, Error> {
+    let bad = || {
+        Error::Unsupported(format!(
+            "{id}: an id is a table's number (e.g. 7) or a characterization's, proved:7"
+        ))
+    };
+    match id.strip_prefix("proved:") {
+        Some(n) => n.parse().map(Item::Proved).map_err(|_| bad()),
+        None => id.parse().map(Item::Table).map_err(|_| bad()),
+    }
+}
+
+fn characterization_json(c: &store::Characterization) -> serde_json::Value {
+    json!({
+        "id": format!("proved:{}", c.id), "kind": "characterization", "game": c.game,
+        "play": c.play, "format": c.format, "prover": c.prover, "hash": c.hash,
+        "created": c.created, "complete": true,
+    })
 }
 
 fn db_err(e: store::DbError) -> Error {
@@ -144,10 +172,12 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
     match &c.action {
         Action::List { json } => {
             let all = s.list().map_err(db_err)?;
+            let chars = s.characterizations().map_err(db_err)?;
             let unfinished = checkpoint::list(s.path());
             if *json {
                 let mut v: Vec<_> = all.iter().map(entry_json).collect();
                 v.extend(unfinished.iter().map(|(p, h)| unfinished_json(p, h)));
+                v.extend(chars.iter().map(characterization_json));
                 println!("{}", serde_json::to_string(&v).unwrap());
             } else {
                 println!("store: {}", s.path().display());
@@ -202,9 +232,42 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                         e.created
                     );
                 }
+                for c in &chars {
+                    println!(
+                        "proved:{}  {}: {} play, a proved characterization of the P-set ({}, proved by {} for every stack size), hash {}, {}",
+                        c.id, c.game, c.play, c.format, c.prover, c.hash, c.created
+                    );
+                }
+            }
+        }
+        Action::Export { id, .. } if matches!(item(id)?, Item::Proved(_)) => {
+            let Item::Proved(n) = item(id)? else {
+                unreachable!("matched above")
+            };
+            let Action::Export { output, .. } = &c.action else {
+                unreachable!("matched above")
+            };
+            let ch = s.characterization(n).map_err(db_err)?.ok_or_else(|| {
+                Error::Unsupported(format!("no characterization {id} in the store"))
+            })?;
+            match output {
+                Some(path) => {
+                    std::fs::write(path, &ch.text)
+                        .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+                    eprintln!(
+                        "nimlab: wrote characterization {id} ({}) to {}",
+                        ch.format,
+                        path.display()
+                    );
+                }
+                None => print!("{}", ch.text),
             }
         }
         Action::Export { id, format, output } => {
+            let Item::Table(id) = item(id)? else {
+                unreachable!("characterizations are handled above")
+            };
+            let id = &id;
             let e = s
                 .get(*id)
                 .map_err(db_err)?
@@ -231,7 +294,23 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                 );
             }
         }
+        Action::Rm { id } if matches!(item(id)?, Item::Proved(_)) => {
+            let Item::Proved(n) = item(id)? else {
+                unreachable!("matched above")
+            };
+            if s.remove_characterization(n).map_err(db_err)? {
+                println!("removed characterization {id}");
+            } else {
+                return Err(Error::Unsupported(format!(
+                    "no characterization {id} in the store"
+                )));
+            }
+        }
         Action::Rm { id } => {
+            let Item::Table(id) = item(id)? else {
+                unreachable!("characterizations are handled above")
+            };
+            let id = &id;
             if s.remove(*id).map_err(db_err)? {
                 println!("removed table {id}");
             } else {

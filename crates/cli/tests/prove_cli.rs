@@ -603,3 +603,139 @@ fn walnut_automata_are_proved_or_refuted() {
         "cannot be used with",
     );
 }
+
+/// `nimlab ARGS` with the store `db` and the registry off (so that the stored characterization
+/// answers); stdout.
+fn without_theory(db: &str, args: &[&str]) -> String {
+    let out = common::cmd()
+        .args(args)
+        .args(["--db", db])
+        .env("NIMLAB_THEORY", "off")
+        .output()
+        .unwrap();
+    common::success(args, out)
+}
+
+#[test]
+fn a_proved_automaton_is_saved_and_answers_huge_positions() {
+    let dir = TempDir::new("prove-save-automaton");
+    let db = dir.db();
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/automata/nim-3.txt"
+    );
+    let (code, v) = prove_json(&["CN(3,1)", "--automaton", file, "--save", "--db", &db]);
+    assert_eq!(code, 0, "{v}");
+    let id = v["saved"].as_str().unwrap().to_string();
+    assert!(id.starts_with("proved:"), "{v}");
+    // Saving the same file again gives the same id.
+    let (_, again) = prove_json(&["CN(3,1)", "--automaton", file, "--save", "--db", &db]);
+    assert_eq!(again["saved"], v["saved"]);
+    let list = common::ok(&["store", "list", "--json", "--db", &db]);
+    let list: Value = parse("store list", &list);
+    assert!(list
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["id"] == id.as_str()
+            && e["format"] == "automaton"
+            && e["prover"] == "automata"));
+    // Heaps near 2^64: xor decides; the method names the characterization.
+    let (a, b) = (18446744073709551557u64, 13835058055282163729u64);
+    let pos = format!("{a},{b},{}", a ^ b);
+    let out = without_theory(&db, &["outcome", "CN(3,1)", &pos, "--json"]);
+    let x = parse("outcome", &out);
+    assert_eq!(
+        (x["outcome"].as_str(), x["method"].as_str()),
+        (Some("P"), Some(id.as_str()))
+    );
+    let pos = format!("{a},{b},12345");
+    let out = without_theory(&db, &["explain", "CN(3,1)", &pos, "--json"]);
+    let x = parse("explain", &out);
+    assert_eq!(x["outcome"], "N");
+    let q: Vec<u64> = x["explanation"]["winning_move"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(q[0] ^ q[1] ^ q[2], 0, "{x}");
+    assert_eq!(
+        [a, b, 12345].iter().zip(&q).filter(|(x, y)| x != y).count(),
+        1,
+        "{x}"
+    );
+    // The other convention is not answered by it.
+    let out = without_theory(&db, &["outcome", "CN(3,1)", "1,2,3", "--misere", "--json"]);
+    assert_ne!(parse("outcome", &out)["method"], id.as_str());
+    // Export writes the file back; remove takes it out.
+    let text = common::ok(&["store", "export", &id, "--db", &db]);
+    assert_eq!(text, std::fs::read_to_string(file).unwrap());
+    common::ok(&["store", "rm", &id, "--db", &db]);
+    let out = without_theory(&db, &["outcome", "CN(3,1)", "1,2,3", "--json"]);
+    assert_ne!(parse("outcome", &out)["method"], id.as_str());
+    fails(&["store", "rm", &id, "--db", &db], "no characterization");
+}
+
+#[test]
+fn save_is_refused_with_bits_and_theorem() {
+    fails(
+        &["prove", "CN(4,2)", "--theorem", "cn-4-2", "--save"],
+        "--save",
+    );
+    fails(
+        &[
+            "prove",
+            "CN(4,2)",
+            "--families",
+            "x.toml",
+            "--bits",
+            "8",
+            "--save",
+        ],
+        "--save",
+    );
+}
+
+#[test]
+fn proved_families_are_saved_and_answer_outcome() {
+    if !have_z3("proved_families_are_saved_and_answer_outcome") {
+        return;
+    }
+    let dir = TempDir::new("prove-save-families");
+    let db = dir.db();
+    // Dufour & Heubach's CN(4,2) theorem, written here as a families file.
+    let file = dir.write(
+        "cn42.toml",
+        "game = \"CN(4,2)\"\nreading = \"any\"\n[[family]]\nname = \"opposite equal\"\nrelations = [\"a = c\", \"b = d\"]\n",
+    );
+    let out = common::ok(&[
+        "prove",
+        "CN(4,2)",
+        "--families",
+        &file,
+        "--save",
+        "--db",
+        &db,
+    ]);
+    assert!(
+        out.contains("saved in the store as characterization #"),
+        "{out}"
+    );
+    let big = "18446744073709551615,7,18446744073709551615,7";
+    let x = parse(
+        "outcome",
+        &without_theory(&db, &["outcome", "CN(4,2)", big, "--json"]),
+    );
+    assert_eq!(x["outcome"], "P");
+    assert!(x["method"].as_str().unwrap().starts_with("proved:"), "{x}");
+    let big = "18446744073709551615,7,18446744073709551614,9";
+    let x = parse(
+        "moves",
+        &without_theory(&db, &["moves", "CN(4,2)", big, "--json"]),
+    );
+    assert_eq!(x["outcome"], "N");
+    let w = &x["winning_moves"][0];
+    assert_eq!(w[0], w[2], "{x}");
+    assert_eq!(w[1], w[3], "{x}");
+}

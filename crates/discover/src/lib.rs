@@ -823,6 +823,16 @@ fn subsets(n: usize, k: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<
 }
 
 impl Discovery {
+    /// The characterization when it is proved for every stack size: its format (`families` or
+    /// `automaton`), its text (the file `write` writes) and the prover that proved it.
+    pub fn proved(&self) -> Option<(&'static str, &str, &'static str)> {
+        if self.verdict != Verdict::Proved {
+            return None;
+        }
+        let text = self.toml.as_deref().or(self.walnut.as_deref())?;
+        Some((self.format, text, self.prover?))
+    }
+
     /// Writes the families file to `out` (when there is one to write); the path written.
     pub fn write(&self, out: Option<&std::path::Path>) -> Result<Option<String>> {
         match (out, self.toml.as_ref().or(self.walnut.as_ref())) {

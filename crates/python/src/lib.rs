@@ -707,7 +707,18 @@ fn discover(
             d
         })?;
         let file = d.write(out.as_deref())?;
-        Ok(d.to_json(file.as_deref()).to_string())
+        // As the CLI: a characterization proved for every size goes to the store.
+        let saved = match (d.proved(), &opts.store) {
+            (Some((format, text, prover)), Some(path)) => {
+                Some(nimlab_analysis::proved::save_discovered(
+                    path, &d.game, d.play, format, text, prover,
+                )?)
+            }
+            _ => None,
+        };
+        let mut v = d.to_json(file.as_deref());
+        v["saved"] = saved.map_or(serde_json::Value::Null, |id| format!("proved:{id}").into());
+        Ok(v.to_string())
     })
 }
 

@@ -115,8 +115,9 @@ const TABLES_COLUMNS: &str = "
     seconds REAL NOT NULL DEFAULT 0, created TEXT NOT NULL DEFAULT (datetime('now'))";
 
 /// Version 1: ids by `AUTOINCREMENT`; positions as LEB128 varints (version 0 wrote one byte per
-/// entry, the same bytes for entries below 128).
-const SCHEMA_VERSION: i64 = 1;
+/// entry, the same bytes for entries below 128). Version 2 adds `characterizations`, the proved
+/// characterizations of P-sets (created when the store is opened; nothing else changes).
+const SCHEMA_VERSION: i64 = 2;
 
 /// Brings a store written by an older nimlab to [`SCHEMA_VERSION`], in one transaction: the table of
 /// tables is rebuilt with `AUTOINCREMENT` (ids kept), and P-sets whose entries could reach 128 are
@@ -134,7 +135,8 @@ fn migrate(conn: &mut Connection) -> Result<(), DbError> {
     let Some(old_sql) = old_sql else {
         return Ok(()); // a new store
     };
-    if version >= SCHEMA_VERSION {
+    if version >= 1 {
+        // Version 1 to 2 only adds a table, which `Store::open` creates.
         return Ok(());
     }
     // The bundled SQLite turns foreign keys on by default: off while the parent table is rebuilt.
@@ -156,6 +158,59 @@ fn migrate(conn: &mut Connection) -> Result<(), DbError> {
     tx.commit()
 }
 
+/// The columns of `characterizations`: a P-set characterization proved for every size, as the text
+/// of its file (`families`: a families TOML; `automaton`: Walnut's text format), with the prover that
+/// proved it (`smt` or `automata`) and a hash of the text (FNV-1a, 64 bits, in hex).
+const CHAR_COLUMNS: &str = "
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL, play TEXT NOT NULL, format TEXT NOT NULL, text TEXT NOT NULL,
+    prover TEXT NOT NULL, hash TEXT NOT NULL, created TEXT NOT NULL DEFAULT (datetime('now'))";
+
+/// A proved characterization of the P-set of one game in one convention.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Characterization {
+    pub id: i64,
+    /// The game id, e.g. `CN(4,2)`.
+    pub game: String,
+    /// `normal` or `misere`.
+    pub play: String,
+    /// `families` (a families TOML) or `automaton` (Walnut's text format).
+    pub format: String,
+    /// The file's text.
+    pub text: String,
+    /// `smt` or `automata`.
+    pub prover: String,
+    /// [`content_hash`] of the text.
+    pub hash: String,
+    pub created: String,
+}
+
+/// The FNV-1a hash (64 bits) of `text`, as 16 hex digits: identifies a characterization's content.
+pub fn content_hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+const CHAR_SELECT: &str =
+    "SELECT id, game, play, format, text, prover, hash, created FROM characterizations";
+
+fn characterization_of(row: &rusqlite::Row) -> rusqlite::Result<Characterization> {
+    Ok(Characterization {
+        id: row.get(0)?,
+        game: row.get(1)?,
+        play: row.get(2)?,
+        format: row.get(3)?,
+        text: row.get(4)?,
+        prover: row.get(5)?,
+        hash: row.get(6)?,
+        created: row.get(7)?,
+    })
+}
+
 const COLUMNS: &str = "id, game, family, params, lo, hi, lengths, play, kind, engine, complete, count, canonical_count, details, positions_in_box, seconds, created";
 
 impl Store {
@@ -174,6 +229,8 @@ impl Store {
                 table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
                 seq INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (table_id, seq)
              );
+             CREATE TABLE IF NOT EXISTS characterizations ({CHAR_COLUMNS});
+             CREATE INDEX IF NOT EXISTS characterizations_key ON characterizations (game, play);
              PRAGMA user_version = {SCHEMA_VERSION};"
         ))?;
         conn.execute_batch("PRAGMA foreign_keys = ON;")?;
@@ -312,6 +369,79 @@ impl Store {
         Ok(id)
     }
 
+    /// Saves a proved characterization; returns its id (the id of the same one, when the same text
+    /// is already stored for this game, convention and format).
+    pub fn save_characterization(
+        &mut self,
+        game: &str,
+        play: &str,
+        format: &str,
+        text: &str,
+        prover: &str,
+    ) -> Result<i64, DbError> {
+        let hash = content_hash(text);
+        let tx = self.conn.transaction()?;
+        let old: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM characterizations WHERE game = ?1 AND play = ?2 AND format = ?3
+                 AND hash = ?4 AND text = ?5 ORDER BY id LIMIT 1",
+                params![game, play, format, hash, text],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let id = match old {
+            Some(id) => id,
+            None => {
+                tx.execute(
+                    "INSERT INTO characterizations (game, play, format, text, prover, hash)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![game, play, format, text, prover, hash],
+                )?;
+                tx.last_insert_rowid()
+            }
+        };
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// The proved characterizations of `game` in convention `play`, oldest first.
+    pub fn characterizations_of(
+        &self,
+        game: &str,
+        play: &str,
+    ) -> Result<Vec<Characterization>, DbError> {
+        let mut st = self.conn.prepare(&format!(
+            "{CHAR_SELECT} WHERE game = ?1 AND play = ?2 ORDER BY id"
+        ))?;
+        let rows = st.query_map(params![game, play], characterization_of)?;
+        rows.collect()
+    }
+
+    /// Every proved characterization, oldest first.
+    pub fn characterizations(&self) -> Result<Vec<Characterization>, DbError> {
+        let mut st = self.conn.prepare(&format!("{CHAR_SELECT} ORDER BY id"))?;
+        let rows = st.query_map([], characterization_of)?;
+        rows.collect()
+    }
+
+    pub fn characterization(&self, id: i64) -> Result<Option<Characterization>, DbError> {
+        self.conn
+            .query_row(
+                &format!("{CHAR_SELECT} WHERE id = ?1"),
+                params![id],
+                characterization_of,
+            )
+            .optional()
+    }
+
+    /// Removes characterization `id`; false when there is none.
+    pub fn remove_characterization(&mut self, id: i64) -> Result<bool, DbError> {
+        let n = self
+            .conn
+            .execute("DELETE FROM characterizations WHERE id = ?1", params![id])?;
+        Ok(n > 0)
+    }
+
     /// Removes table `id`; false when there is none.
     pub fn remove(&mut self, id: i64) -> Result<bool, DbError> {
         let tx = self.conn.transaction()?;
@@ -434,6 +564,57 @@ mod tests {
         let mut s = Store::open(&path).unwrap();
         let c = s.save(&key(3), "e", 0, 0, "", 0, 0.0, &[]).unwrap();
         assert!(a < b && b < c, "{a} {b} {c}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn characterizations_are_saved_once_listed_by_game_and_removed() {
+        let dir = std::env::temp_dir().join(format!("nimlab-store-char-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("t.sqlite3");
+        let mut s = Store::open(&path).unwrap();
+        let a = s
+            .save_characterization("CN(4,2)", "normal", "families", "x", "smt")
+            .unwrap();
+        let again = s
+            .save_characterization("CN(4,2)", "normal", "families", "x", "smt")
+            .unwrap();
+        assert_eq!(a, again);
+        let b = s
+            .save_characterization("CN(4,2)", "misere", "families", "x", "smt")
+            .unwrap();
+        assert_ne!(a, b);
+        let got = s.characterizations_of("CN(4,2)", "normal").unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].hash, content_hash("x"));
+        assert_ne!(content_hash("x"), content_hash("y"));
+        assert!(s
+            .characterizations_of("CN(4,3)", "normal")
+            .unwrap()
+            .is_empty());
+        assert!(s.remove_characterization(a).unwrap());
+        assert!(!s.remove_characterization(a).unwrap());
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.characterizations().unwrap().len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_version_1_store_keeps_its_large_tables() {
+        let dir = std::env::temp_dir().join(format!("nimlab-store-v1-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("t.sqlite3");
+        let mut s = Store::open(&path).unwrap();
+        let id = s.save(&key(300), "e", 0, 0, "", 0, 0.0, &[]).unwrap();
+        s.conn
+            .execute_batch("DROP TABLE characterizations; PRAGMA user_version = 1;")
+            .unwrap();
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        assert!(s.get(id).unwrap().is_some());
+        s.save_characterization("nim", "normal", "automaton", "t", "automata")
+            .unwrap();
         let _ = std::fs::remove_dir_all(&dir);
     }
 
