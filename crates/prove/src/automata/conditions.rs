@@ -192,20 +192,8 @@ fn pre_image(m: usize, s: &Dfa, w: &[usize], budget: &Budget) -> Result<Dfa, Sto
         out.truncate(kept);
         out
     };
-    let mut init: Vec<u32> = if ls[0] { vec![0] } else { Vec::new() };
     // Closed under the letter 0 (leading zero digits of x and y).
-    loop {
-        let mut more = advance(&init, 0);
-        more.extend(&init);
-        more.sort_unstable();
-        more.dedup();
-        let kept = dominant(&mut more, masks);
-        more.truncate(kept);
-        if more == init {
-            break;
-        }
-        init = more;
-    }
+    let init = closed(if ls[0] { vec![0u32] } else { Vec::new() }, &mut advance);
     let accepting = |set: &Vec<u32>| {
         set.iter()
             .any(|&e| e as usize & (masks - 1) != 0 && s.fin[e as usize / masks])

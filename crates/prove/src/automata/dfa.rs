@@ -442,10 +442,10 @@ impl Dfa {
 }
 
 /// `set` closed under the letter 0 of the kept tracks (the dropped values' extra leading digits).
-pub(super) fn closed(
-    mut set: Vec<u64>,
-    mut advance: impl FnMut(&[u64], u32) -> Vec<u64>,
-) -> Vec<u64> {
+pub(super) fn closed<T: Ord + Copy>(
+    mut set: Vec<T>,
+    mut advance: impl FnMut(&[T], u32) -> Vec<T>,
+) -> Vec<T> {
     loop {
         let mut more = advance(&set, 0);
         more.extend(&set);
