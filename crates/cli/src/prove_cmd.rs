@@ -1,10 +1,13 @@
 //! `nimlab prove`: conditions (I)-(III) of the partition theorem for every stack size, decided by an
 //! SMT solver on a union of linear families (a built-in theorem or a families file), or with
-//! `--automata` by finite automata (xor included).
+//! `--automata` by finite automata (xor included); with `--subset` (and for a partial result),
+//! condition (C), which proves that every member of the set is a P-position.
 
 use clap::Args;
 use nimlab_core::{Error, Play};
-use nimlab_prove::{Condition, ConditionReport, Conjecture, Report, Ruleset, Solver, Status};
+use nimlab_prove::{
+    Claim, Condition, ConditionReport, Conjecture, Report, Ruleset, Solver, Status,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -52,8 +55,14 @@ pub struct ProveArgs {
     misere: bool,
     /// When the verdict is proved for every stack size, save the characterization (the families or
     /// the automaton) in the store, where outcome, moves and explain use it for positions of any size.
-    #[arg(long, conflicts_with_all = ["bits", "theorem"])]
+    #[arg(long, conflicts_with_all = ["bits", "theorem", "subset"])]
     save: bool,
+    /// Prove only that every member of the set is a P-position (the set lies inside the P-set, not
+    /// necessarily all of it), by condition (C): every move from a member reaches a position with a
+    /// move back into the set (docs/rules.md). A partial result given with --theorem (such as
+    /// cn-lemma5-s1) is always proved this way.
+    #[arg(long, conflicts_with = "automaton")]
+    subset: bool,
     #[command(flatten)]
     store: crate::store_cmd::StoreArgs,
 }
@@ -113,6 +122,9 @@ fn says(c: Condition, play: Play) -> &'static str {
         Condition::III if play == Play::Misere => "the terminal position is not in the set",
         Condition::III => "the terminal position is in the set",
         Condition::Search => "the verdicts agree with exhaustive search",
+        Condition::Closure => {
+            "every move from a member reaches a position with a move back into the set"
+        }
     }
 }
 
@@ -127,6 +139,11 @@ fn line(r: &ConditionReport, play: Play) -> String {
     let t = nimlab_core::position::format_tuple;
     match (&r.counterexample, r.status) {
         (Some(cx), _) => match &cx.move_to {
+            Some(y) if r.condition == Condition::Closure => format!(
+                "{head}: {} is in the set but is an N-position: it moves to {}, a P-position (exact search)",
+                t(&cx.position),
+                t(y)
+            ),
             Some(y) => format!(
                 "{head}: {} is in the set and moves to {}, also in the set (re-checked)",
                 t(&cx.position),
@@ -152,11 +169,25 @@ fn line(r: &ConditionReport, play: Play) -> String {
 
 fn text(r: &Report) -> String {
     let below = format!("proved for entries below 2^{}", r.bits.unwrap_or(0));
+    let every = match r.method {
+        "automata" => "proved for every stack size (by automata): every member is a P-position",
+        _ => "proved for every stack size: every member is a P-position",
+    };
     let verdict = match r.verdict {
+        Status::Proved if r.claim == Claim::Subset && r.bits.is_none() => every,
         Status::Proved if r.bits.is_some() => below.as_str(),
         Status::Proved if r.method == "automata" => "proved for every stack size (by automata)",
         Status::Proved => "proved for every stack size",
         Status::Refuted => "refuted",
+        Status::Unknown
+            if r.conditions.iter().any(|c| {
+                c.reason
+                    .as_deref()
+                    .is_some_and(|w| w.starts_with("(C) fails"))
+            }) =>
+        {
+            "unknown (condition (C), which is sufficient but not necessary, fails; the set may still lie inside the P-set)"
+        }
         Status::Unknown if r.method == "automata" => {
             "unknown (the automata did not finish within the limits for some condition)"
         }
@@ -189,12 +220,29 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         return automaton(a, path);
     }
     let c = conjecture(a)?;
+    let partial = a
+        .theorem
+        .as_deref()
+        .and_then(nimlab_theory::by_id)
+        .is_some_and(|t| t.scope() == nimlab_theory::Scope::Partial);
+    let subset = a.subset || partial;
+    if partial && !a.subset && !a.json {
+        eprintln!(
+            "nimlab: {} is a partial result (it decides only some positions): proving that its members are P-positions (--subset)",
+            a.theorem.as_deref().unwrap_or_default()
+        );
+    }
+    let claim = if subset { Claim::Subset } else { Claim::PSet };
     if a.automata {
-        let report = nimlab_prove::prove_automata(&c, Duration::from_secs(a.timeout))?;
+        let report = if subset {
+            nimlab_prove::prove_subset_automata(&c, Duration::from_secs(a.timeout))?
+        } else {
+            nimlab_prove::prove_automata(&c, Duration::from_secs(a.timeout))?
+        };
         return finish(a, &report);
     }
     if let Some(dir) = &a.emit {
-        let files = nimlab_prove::emit(&c, dir)?;
+        let files = nimlab_prove::emit(&c, claim, dir)?;
         if !a.json {
             eprintln!(
                 "wrote {} to {}",
@@ -206,8 +254,13 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
     let solver = Solver {
         path: a.solver.clone(),
         timeout: Duration::from_secs(a.timeout),
+        deadline: None,
     };
-    let report = nimlab_prove::prove(&c, &solver)?;
+    let report = if subset {
+        nimlab_prove::prove_subset(&c, &solver)?
+    } else {
+        nimlab_prove::prove(&c, &solver)?
+    };
     finish(a, &report)
 }
 

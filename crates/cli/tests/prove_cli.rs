@@ -127,10 +127,6 @@ fn bad_input_is_one_line_with_status_2() {
     let dir = TempDir::new("prove-bad");
     fails(&["prove", "nim", "--theorem", "bouton"], "prove knows");
     fails(&["prove", "CN(7,4)", "--theorem", "no-such"], "no result");
-    fails(
-        &["prove", "CN(7,4)", "--theorem", "cn-lemma5-s1"],
-        "not a union of linear families",
-    );
     fails(&["prove", "CN(6,4)", "--theorem", "cn-6-4"], "--bits W");
     fails(&["prove", "CN(5,4)", "--theorem", "cn-7-4"], "CN(7,4)");
     fails(
@@ -738,4 +734,71 @@ fn proved_families_are_saved_and_answer_outcome() {
     let w = &x["winning_moves"][0];
     assert_eq!(w[0], w[2], "{x}");
     assert_eq!(w[1], w[3], "{x}");
+}
+
+/// `--subset` (and a partial result, which is proved that way): every member is a P-position, by
+/// condition (C); a member that is an N-position is refuted with its winning move; a set inside the
+/// P-set whose members' winning replies leave it is unknown (status 3), not refuted.
+#[test]
+fn subsets_are_proved_refuted_or_unknown() {
+    if !have_z3("subsets_are_proved_refuted_or_unknown") {
+        return;
+    }
+    let (code, v) = prove_json(&["CN(7,4)", "--theorem", "cn-lemma5-s1"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["claim"], "subset");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["conditions"][0]["condition"], "C");
+    let out = nimlab(&["prove", "CN(9,5)", "--theorem", "cn-lemma5-s1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("proved for every stack size: every member is a P-position"),
+        "{text}"
+    );
+    let dir = TempDir::new("prove-subset");
+    // (a,a,a,a) in CN(4,2): P-positions (a = c, b = d), but from (1,1,1,1) -> (1,1,0,1) the
+    // winning reply, to (0,1,0,1), leaves the set.
+    let equal = dir.file("equal.toml");
+    std::fs::write(
+        &equal,
+        "game = \"CN(4,2)\"\n[[family]]\nname = \"all equal\"\nrelations = [\"a = b\", \"b = c\", \"c = d\"]\n",
+    )
+    .unwrap();
+    let (code, v) = prove_json(&["CN(4,2)", "--families", &equal, "--subset"]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["verdict"], "unknown");
+    assert!(v["conditions"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("(C) fails at ("));
+    // (a,b,a,b) with b = a + 1, and one N-position: refuted with the winning move.
+    let wrong = dir.file("wrong.toml");
+    std::fs::write(
+        &wrong,
+        "game = \"CN(4,2)\"\n[[family]]\nname = \"opposite equal\"\nrelations = [\"a = c\", \"b = d\"]\n[[family]]\nname = \"an N-position\"\nrelations = [\"a = 2\", \"b = 0\", \"c = 0\", \"d = 0\"]\n",
+    )
+    .unwrap();
+    for extra in [None, Some("--automata")] {
+        let mut args = vec!["CN(4,2)", "--families", &wrong, "--subset"];
+        args.extend(extra);
+        let (code, v) = prove_json(&args);
+        assert_eq!(code, 1, "{v}");
+        let cx = &v["conditions"][0]["counterexample"];
+        let x: Vec<u64> = serde_json::from_value(cx["position"].clone()).unwrap();
+        let y: Vec<u64> = serde_json::from_value(cx["move_to"].clone()).unwrap();
+        // The member (2,0,0,0) up to symmetry, moving to the P-position (0,0,0,0).
+        assert_eq!(x.iter().sum::<u64>(), 2, "{v}");
+        assert_eq!(y, vec![0, 0, 0, 0], "{v}");
+    }
+    fails(
+        &[
+            "prove",
+            "CN(4,2)",
+            "--families",
+            &wrong,
+            "--subset",
+            "--save",
+        ],
+        "cannot be used with",
+    );
 }

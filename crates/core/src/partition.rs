@@ -19,6 +19,10 @@ pub enum Condition {
     III,
     /// A partial result's verdict that search contradicts.
     Search,
+    /// For a set claimed to lie inside the P-set (not to be all of it): a move from a member to a
+    /// position with no move back into the set. When no such move exists, every member is a
+    /// P-position (docs/rules.md, "A set inside the P-set").
+    Closure,
 }
 
 impl Condition {
@@ -31,6 +35,7 @@ impl Condition {
             Condition::II => "II",
             Condition::III => "III",
             Condition::Search => "search",
+            Condition::Closure => "C",
         }
     }
 
@@ -41,6 +46,9 @@ impl Condition {
             Condition::II => "(II) a position outside the set has no move into it",
             Condition::III => "(III) a terminal position is on the wrong side of the set",
             Condition::Search => "the result's verdict differs from exhaustive search",
+            Condition::Closure => {
+                "(C) a move leads from a member of the set to a position with no move back into it"
+            }
         }
     }
 }

@@ -300,6 +300,7 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
     let solver = Solver {
         path: opts.solver.clone(),
         timeout: Duration::from_secs(1),
+        deadline: None,
     };
     solver.check("", &[])?;
     let stopper = Stopper::new(opts.cancel.clone(), start + opts.timeout);
@@ -461,6 +462,7 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         let solver = Solver {
             path: opts.solver.clone(),
             timeout: left.max(Duration::from_secs(1)),
+            deadline: Some(stopper.deadline),
         };
         let report = nimlab_prove::prove(&conj, &solver)?;
         d.prover = Some(report.method);

@@ -53,6 +53,7 @@ fn every_discovered_file_is_proved() {
             let solver = Solver {
                 path: "z3".into(),
                 timeout: Duration::from_secs(120),
+                deadline: None,
             };
             nimlab_prove::prove(&c, &solver).unwrap().verdict
         } else {

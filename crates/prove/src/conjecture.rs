@@ -726,6 +726,17 @@ fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
                     )?,
                 ]
             }
+            // Lemma 5 of the CN(7,4) paper, on CN(2l+1, l+1): (x, 0^(l-1), x, a1, ..., al) with
+            // a1 + ... + al = x. A partial result: its members are P-positions, not all of them
+            // (proved as a subset, `prove_subset`).
+            "cn-lemma5-s1" if n % 2 == 1 && n >= 3 => {
+                let l = n / 2;
+                let v = letters(n);
+                let mut rel = vec![format!("a = {}", v[l])];
+                rel.extend((1..l).map(|i| format!("{} = 0", v[i])));
+                rel.push(format!("{} = a", v[l + 1..].join(" + ")));
+                vec![one("(x, 0^(l-1), x, a1..al), a1 + ... + al = x", n, rel)?]
+            }
             "scn-n-n" => vec![one("()", 0, vec![])?],
             "scn-n-n-1" => vec![one("()", 0, vec![])?, one("all equal", n, all_equal())?],
             _ => {

@@ -6,6 +6,13 @@
 //!   satisfiable exactly when a position outside `S` has no move into `S`;
 //! - (III) `x` terminal and not in `S` (misère play: `x` terminal and in `S`).
 //!
+//! For a set claimed only to lie inside the P-set, one more condition replaces (I) and (II):
+//!
+//! - (C) `x` in `S`, `y` an option of `x`, and for every `z`: `z` an option of `y` implies `z` not in
+//!   `S`: satisfiable exactly when a move from a member reaches a position with no move back into `S`
+//!   (in SCN one query per pair of circle lengths, since `y`'s own moves are those of its circle; in
+//!   misère play `y` is not terminal, a terminal position being an N-position there).
+//!
 //! So each condition holds for every stack size exactly when its queries are unsatisfiable.
 //!
 //! A position of length m is `x0 .. x(m-1)`. An option keeps the entries outside one window and lowers
@@ -45,6 +52,9 @@ impl Query {
     pub fn file_name(&self, kind: Kind) -> String {
         match kind {
             Kind::Cn | Kind::Complex => format!("condition-{}.smt2", self.condition.name()),
+            Kind::Scn if self.condition == Condition::Closure => {
+                format!("condition-C-length-{}-to-{}.smt2", self.len, self.y.len())
+            }
             Kind::Scn => format!(
                 "condition-{}-length-{}.smt2",
                 self.condition.name(),
@@ -321,6 +331,7 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                 y: vec![],
             });
         }
+        Condition::Closure => return closure_queries(c),
         Condition::Search => {
             return Err(Error::Unsupported(
                 "prove decides the partition theorem's conditions (I)-(III); the comparison with search is verify's".into(),
@@ -375,6 +386,137 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
                     y: if cond == Condition::I { y } else { vec![] },
                 });
             }
+        }
+    }
+    Ok(out)
+}
+
+/// Condition (C) (see the module notes): one query per circle length of `x` (CN and complexes: one),
+/// in SCN one per pair (length of `x`, length of the option `y`), `y` the circle of the piles that
+/// remain. `x` and `y` are the counterexample's variables.
+fn closure_queries(c: &Conjecture) -> Result<Vec<Query>> {
+    let ar = c.arith()?;
+    let mut out = Vec::new();
+    let check = match ar {
+        Arith::Bv { .. } => "(check-sat-using qsat)",
+        Arith::Int => "(check-sat)",
+    };
+    let states = "a move leads from a position in S to a position with no move into S";
+    // "For every option z of y, z is not in S" (y a circle of y.len() entries, or CN's tuple).
+    let stranded = |y: &[String]| -> Result<String> {
+        let z = names("z", y.len());
+        let bound: Vec<String> = z.iter().map(|v| format!("({v} {})", ar.sort())).collect();
+        Ok(format!(
+            "(forall ({}) (=> {} (not {})))",
+            bound.join(" "),
+            option(c, y, &z)?,
+            member_after_move(c, &z, None)?
+        ))
+    };
+    let lengths: Vec<usize> = c.families.iter().map(|f| f.len).collect();
+    for m in c.game.lengths().into_iter().filter(|&m| m > 0) {
+        if c.game.kind == Kind::Scn && !lengths.contains(&m) {
+            continue;
+        }
+        let x = names("x", m);
+        let head = |body: &mut String| -> Result<()> {
+            let _ = writeln!(body, "(set-option :produce-models true)");
+            declare(body, ar, &x);
+            let _ = writeln!(body, "(assert {})", domain(c, ar, &x));
+            let _ = writeln!(body, "(assert {})", symmetry_breaking(c, &x)?);
+            let _ = writeln!(body, "(assert {})", member(c, &x)?);
+            Ok(())
+        };
+        if c.game.kind != Kind::Scn {
+            let y = names("y", m);
+            let mut body = String::new();
+            head(&mut body)?;
+            declare(&mut body, ar, &y);
+            let _ = writeln!(body, "(assert {})", option(c, &x, &y)?);
+            if c.play == Play::Misere {
+                // A terminal option is an N-position in misère play: no move back is needed.
+                let _ = writeln!(
+                    body,
+                    "(assert {})",
+                    or(y.iter().map(|v| ar.lt(&ar.lit(0), v)).collect())
+                );
+            }
+            let _ = writeln!(body, "(assert {})", stranded(&y)?);
+            out.push(Query {
+                condition: Condition::Closure,
+                len: m,
+                states: states.into(),
+                body,
+                check: check.into(),
+                x: x.clone(),
+                y,
+            });
+            continue;
+        }
+        // SCN: the option y keeps the piles outside a window w, lowers the others of w to 1..x_i
+        // (some strictly when none vanishes) or empties them; the piles left form y's circle.
+        let windows = c.game.windows(m);
+        // In misère play the empty circle is an N-position: a member may empty its circle.
+        let least = usize::from(c.play == Play::Misere);
+        for t in (least..=m).rev() {
+            let y = names("y", t);
+            let mut alts: Vec<String> = Vec::new();
+            for w in &windows {
+                if w.len() < m - t {
+                    continue;
+                }
+                for mask in 0u32..1 << w.len() {
+                    if mask.count_ones() as usize != m - t {
+                        continue;
+                    }
+                    let gone: Vec<usize> = (0..w.len())
+                        .filter(|j| mask >> j & 1 == 1)
+                        .map(|j| w[j])
+                        .collect();
+                    let sources: Vec<usize> = (0..m).filter(|i| !gone.contains(i)).collect();
+                    let mut parts = Vec::new();
+                    let mut lower = Vec::new();
+                    for (j, &i) in sources.iter().enumerate() {
+                        if w.contains(&i) {
+                            parts.push(ar.le(&ar.lit(1), &y[j]));
+                            parts.push(ar.le(&y[j], &x[i]));
+                            lower.push(ar.lt(&y[j], &x[i]));
+                        } else {
+                            parts.push(ar.eq(&y[j], &x[i]));
+                        }
+                    }
+                    if gone.is_empty() {
+                        parts.push(or(lower));
+                    }
+                    let a = and(parts);
+                    if !alts.contains(&a) {
+                        alts.push(a);
+                    }
+                }
+            }
+            if alts.is_empty() {
+                continue;
+            }
+            let mut body = String::new();
+            head(&mut body)?;
+            declare(&mut body, ar, &y);
+            let _ = writeln!(body, "(assert {})", or(alts));
+            // The empty circle has no move: a member that can empty its circle fails (C).
+            if t > 0 {
+                let _ = writeln!(body, "(assert {})", stranded(&y)?);
+            }
+            out.push(Query {
+                condition: Condition::Closure,
+                len: m,
+                states: format!(
+                    "{states} (circles of {m} piles, options of {})",
+                    nimlab_core::plural_of(t, "pile", "piles")
+                ),
+                body,
+                check: check.into(),
+                x: x.clone(),
+                y,
+            });
         }
     }
     Ok(out)

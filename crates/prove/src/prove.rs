@@ -30,6 +30,25 @@ impl Status {
     }
 }
 
+/// What a proof claims about the set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// The set is the P-set: conditions (I)-(III) of the partition theorem.
+    PSet,
+    /// Every member is a P-position (the set lies inside the P-set, perhaps not all of it):
+    /// condition (C), and in misère play (III) (no terminal member). docs/rules.md has the argument.
+    Subset,
+}
+
+impl Claim {
+    pub fn name(self) -> &'static str {
+        match self {
+            Claim::PSet => "P-set",
+            Claim::Subset => "subset",
+        }
+    }
+}
+
 /// A re-checked counterexample: the position, and for (I) the move's target.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counterexample {
@@ -62,6 +81,8 @@ pub struct Report {
     pub method: &'static str,
     /// The play convention the conditions were stated for.
     pub play: Play,
+    /// The set is the P-set, or lies inside it.
+    pub claim: Claim,
 }
 
 impl Report {
@@ -75,6 +96,7 @@ impl Report {
             "bits": self.bits,
             "method": self.method,
             "play": self.play.name(),
+            "claim": self.claim.name(),
             "seconds": round(self.seconds),
             "conditions": self.conditions.iter().map(|c| json!({
                 "condition": c.condition.name(),
@@ -104,12 +126,17 @@ fn round(s: f64) -> f64 {
     (s * 1000.0).round() / 1000.0
 }
 
-/// Writes every query of the three conditions under `dir`, one SMT-LIB2 file each; returns the paths.
-pub fn emit(c: &Conjecture, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
+/// Writes every query of the conditions of `claim` (the three of the partition theorem, or those of
+/// a subset) under `dir`, one SMT-LIB2 file each; returns the paths.
+pub fn emit(c: &Conjecture, claim: Claim, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
     let mut out = Vec::new();
-    for cond in Condition::THEOREM {
+    let conditions = match claim {
+        Claim::PSet => Condition::THEOREM.to_vec(),
+        Claim::Subset => subset_conditions(c.play),
+    };
+    for cond in conditions {
         for q in queries(c, cond)? {
             let path = dir.join(q.file_name(c.game.kind));
             std::fs::write(&path, q.script(c))
@@ -168,6 +195,103 @@ pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
         conditions,
         method: "smt",
         play: c.play,
+        claim: Claim::PSet,
+    })
+}
+
+/// The conditions that decide a set inside the P-set: (C), and in misère play (III) (no terminal
+/// position in the set; in normal play a terminal member is a P-position, nothing to check).
+fn subset_conditions(play: Play) -> Vec<Condition> {
+    match play {
+        Play::Normal => vec![Condition::Closure],
+        Play::Misere => vec![Condition::Closure, Condition::III],
+    }
+}
+
+/// Decides, with `solver`, that every member of `c`'s set is a P-position ([`Claim::Subset`]): no
+/// move from a member reaches a position without a move back into the set (C), and in misère play
+/// no terminal position is a member. A counterexample to (C) is re-checked, then decided by exact
+/// search: a member that is an N-position refutes the claim; otherwise the answer is unknown (the
+/// condition is sufficient, not necessary).
+pub fn prove_subset(c: &Conjecture, solver: &Solver) -> Result<Report> {
+    c.validate()?;
+    let start = Instant::now();
+    let mut conditions = Vec::new();
+    for cond in subset_conditions(c.play) {
+        conditions.push(condition(c, cond, solver)?);
+    }
+    Ok(Report {
+        game: c.game.id(),
+        source: c.source.clone(),
+        bits: c.bits,
+        verdict: verdict_of(&conditions),
+        seconds: start.elapsed().as_secs_f64(),
+        conditions,
+        method: "smt",
+        play: c.play,
+        claim: Claim::Subset,
+    })
+}
+
+/// As [`prove_subset`], with finite automata (every entry size, `xor` included): CN, Nim and the
+/// complexes.
+pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
+    c.validate_shape()?;
+    let start = Instant::now();
+    let budget = Budget {
+        deadline: start + timeout,
+        max_states: AUTOMATA_MAX_STATES,
+        cancel: None,
+    };
+    let (found, took) = match automata::closure(c, &budget) {
+        Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
+        Err(Stop::Limit(why)) => (Err(why), start.elapsed().as_secs_f64()),
+        Ok((r, took)) => (
+            r.map_err(|e| match e {
+                Stop::Limit(why) | Stop::Unsupported(why) => why,
+            }),
+            took,
+        ),
+    };
+    let mut conditions = vec![match found {
+        Err(why) => ConditionReport {
+            condition: Condition::Closure,
+            status: Status::Unknown,
+            seconds: took,
+            counterexample: None,
+            reason: Some(why),
+        },
+        Ok(None) => proved(Condition::Closure, took),
+        Ok(Some((x, y))) => {
+            let xy: Vec<u128> = x.iter().chain(&y).copied().collect();
+            refute(c, Condition::Closure, x.len(), &xy, took)?
+        }
+    }];
+    if c.play == Play::Misere {
+        let t0 = Instant::now();
+        let zero = vec![0u64; c.game.n];
+        conditions.push(if c.contains(&zero) {
+            refute(
+                c,
+                Condition::III,
+                zero.len(),
+                &vec![0u128; zero.len()],
+                t0.elapsed().as_secs_f64(),
+            )?
+        } else {
+            proved(Condition::III, t0.elapsed().as_secs_f64())
+        });
+    }
+    Ok(Report {
+        game: c.game.id(),
+        source: c.source.clone(),
+        bits: None,
+        verdict: verdict_of(&conditions),
+        seconds: start.elapsed().as_secs_f64(),
+        conditions,
+        method: "automata",
+        play: c.play,
+        claim: Claim::Subset,
     })
 }
 
@@ -360,9 +484,107 @@ fn recheck(
                 move_to: None,
             }))
         }
+        Condition::Closure => {
+            let y =
+                to_pos(&values[m..]).ok_or_else(|| bug(format!("negative entry in {values:?}")))?;
+            if !c.contains(&x) {
+                return Err(bug(format!("{} is not in the set", shown(&x))));
+            }
+            if !is_option(game, &x, &y)? {
+                return Err(bug(format!(
+                    "{} is not an option of {}",
+                    shown(&y),
+                    shown(&x)
+                )));
+            }
+            if c.play() == Play::Misere && game.is_terminal(&y)? {
+                return Err(bug(format!(
+                    "{} is terminal (an N-position in misère play)",
+                    shown(&y)
+                )));
+            }
+            if game.branching_bound(&y) > OPTION_CAP {
+                return Ok(Err(format!(
+                    "the solver's counterexample {} -> {} has too many options to re-check",
+                    shown(&x),
+                    shown(&y)
+                )));
+            }
+            let mut back = None;
+            game.for_each_option(&y, &mut |o| {
+                if c.contains(o) {
+                    back = Some(o.to_vec());
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })?;
+            if let Some(o) = back {
+                return Err(bug(format!(
+                    "{} moves back into the set, to {}",
+                    shown(&y),
+                    shown(&o)
+                )));
+            }
+            // (C) fails at x -> y. Whether x is a P-position decides between a refutation and a
+            // gap of the sufficient condition: exact search.
+            let mut search = nimlab_core::solver::Solver::new(game);
+            let budget = nimlab_core::solver::Budget {
+                limit: RECHECK_SEARCH_LIMIT,
+                flag: "--limit",
+            };
+            let full = c.play() == Play::Misere;
+            if search.check_budget(&x, full, budget).is_err() {
+                return Ok(Err(format!(
+                    "(C) fails at {} -> {} (no move back into the set, re-checked), and {} is too large to decide by exact search",
+                    shown(&x),
+                    shown(&y),
+                    shown(&x)
+                )));
+            }
+            if search.outcome(&x, c.play())? == nimlab_core::Outcome::P {
+                return Ok(Err(format!(
+                    "(C) fails at {} -> {}: {} has no move back into the set, but it is an N-position and {} a P-position (exact search): its winning moves leave the set; the set may still lie inside the P-set",
+                    shown(&x),
+                    shown(&y),
+                    shown(&y),
+                    shown(&x)
+                )));
+            }
+            // x is an N-position: its winning move (to a P-position) refutes the claim.
+            let mut win = None;
+            let mut err = None;
+            game.for_each_option(&x, &mut |o| match search.outcome(o, c.play()) {
+                Ok(nimlab_core::Outcome::P) => {
+                    win = Some(o.to_vec());
+                    ControlFlow::Break(())
+                }
+                Ok(_) => ControlFlow::Continue(()),
+                Err(e) => {
+                    err = Some(e);
+                    ControlFlow::Break(())
+                }
+            })?;
+            if let Some(e) = err {
+                return Err(e);
+            }
+            let win = win.ok_or_else(|| {
+                bug(format!(
+                    "exact search calls {} an N-position but finds no move to a P-position",
+                    shown(&x)
+                ))
+            })?;
+            Ok(Ok(Counterexample {
+                position: x,
+                move_to: Some(win),
+            }))
+        }
         Condition::Search => Err(bug("no query states the search check".into())),
     }
 }
+
+/// Largest estimated search (option visits) that decides a member by exact search when (C) fails.
+const RECHECK_SEARCH_LIMIT: f64 = 2e8;
 
 /// Most states of any automaton of [`prove_automata`].
 pub const AUTOMATA_MAX_STATES: usize = 4_000_000;
@@ -513,6 +735,7 @@ fn automata_report(
         conditions,
         method: "automata",
         play: c.play(),
+        claim: Claim::PSet,
     })
 }
 

@@ -15,6 +15,9 @@ pub struct Solver {
     pub path: PathBuf,
     /// Time limit of one query.
     pub timeout: Duration,
+    /// When given, the end of the whole run: each query gets at most the time left before it, and
+    /// once it has passed a query answers unknown (`timeout`) without running the solver.
+    pub deadline: Option<Instant>,
 }
 
 /// The solver's answer to one query.
@@ -40,6 +43,7 @@ impl Default for Solver {
         Solver {
             path: PathBuf::from("z3"),
             timeout: Duration::from_secs(120),
+            deadline: None,
         }
     }
 }
@@ -58,8 +62,18 @@ impl Solver {
         check: &str,
         vars: &[String],
     ) -> Result<(Answer, Duration)> {
-        let secs = self.timeout.as_secs().max(1);
         let start = Instant::now();
+        let mut limit = self.timeout;
+        if let Some(end) = self.deadline {
+            let left = end.saturating_duration_since(start);
+            if left.is_zero() {
+                return Ok((Answer::Unknown("timeout".into()), Duration::ZERO));
+            }
+            limit = limit.min(left);
+        }
+        // z3 counts whole seconds (at least one); the watchdog below ends the process half a second
+        // after the limit when a deadline is given, five seconds after it otherwise.
+        let secs = limit.as_secs().max(1);
         let mut child = Command::new(&self.path)
             .args(["-in", "-smt2", &format!("-T:{secs}")])
             .stdin(Stdio::piped())
@@ -81,7 +95,12 @@ impl Solver {
                 }
             }
         });
-        let deadline = start + self.timeout + Duration::from_secs(5);
+        let grace = if self.deadline.is_some() {
+            Duration::from_millis(500)
+        } else {
+            Duration::from_secs(5)
+        };
+        let deadline = start + limit + grace;
         let next = |rx: &mpsc::Receiver<String>| -> Option<String> {
             rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
                 .ok()
@@ -288,9 +307,33 @@ mod tests {
         let s = Solver {
             path: PathBuf::from("/nonexistent/z3"),
             timeout: Duration::from_secs(1),
+            deadline: None,
         };
         let e = s.check("", &[]).unwrap_err().to_string();
         assert!(e.contains("apt-get install z3"), "{e}");
         assert_eq!(e.lines().count(), 1);
+    }
+
+    #[test]
+    fn a_passed_deadline_answers_unknown_without_the_solver() {
+        // The path does not exist: a query that ran the solver would be an error.
+        let s = Solver {
+            path: PathBuf::from("/nonexistent/z3"),
+            timeout: Duration::from_secs(60),
+            deadline: Some(Instant::now()),
+        };
+        let (a, took) = s.check("(assert true)", &[]).unwrap();
+        assert_eq!(a, Answer::Unknown("timeout".into()));
+        assert_eq!(took, Duration::ZERO);
+    }
+
+    #[test]
+    fn a_deadline_ahead_still_runs_the_query() {
+        let s = Solver {
+            path: PathBuf::from("/nonexistent/z3"),
+            timeout: Duration::from_secs(60),
+            deadline: Some(Instant::now() + Duration::from_secs(60)),
+        };
+        assert!(s.check("(assert true)", &[]).is_err());
     }
 }

@@ -349,7 +349,7 @@ fn refuted(c: &Conjecture, cond: Condition, is_member: fn(&[u64]) -> bool) {
             assert!(opts.iter().all(|y| !is_member(y)), "{x:?}");
             assert!(b.is_p(x) || opts.iter().any(|y| b.is_p(y)), "{x:?}");
         }
-        Condition::III | Condition::Search => unreachable!(),
+        Condition::III | Condition::Search | Condition::Closure => unreachable!(),
     }
 }
 

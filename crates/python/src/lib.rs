@@ -568,9 +568,11 @@ fn verify(
 /// `prove`: conditions (I)-(III) for every stack size by an SMT solver, for a built-in result
 /// (`theorem`) or a families file (`families`, TOML); with `bits`, for entries below 2^bits in
 /// bit-vectors (xor); with `automata`, by the automata prover for every size (xor included, no
-/// solver; CN, Nim, complexes and SCN); JSON text with the keys of `nimlab prove --json`.
+/// solver; CN, Nim, complexes and SCN); with `subset` (always for a partial result such as
+/// `cn-lemma5-s1`), only that every member is a P-position (condition (C)); JSON text with the keys
+/// of `nimlab prove --json`.
 #[pyfunction]
-#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false))]
+#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false, subset=false))]
 #[allow(clippy::too_many_arguments)]
 fn prove(
     py: Python<'_>,
@@ -582,6 +584,7 @@ fn prove(
     bits: Option<u32>,
     automata: bool,
     misere: bool,
+    subset: bool,
 ) -> PyResult<String> {
     if automata && bits.is_some() {
         return Err(PyValueError::new_err(
@@ -598,6 +601,12 @@ fn prove(
     }
     let rules = nimlab_prove::Ruleset::parse(game).map_err(to_py)?;
     let from_registry = theorem.clone();
+    // A partial result claims only that its members are P-positions.
+    let subset = subset
+        || theorem
+            .as_deref()
+            .and_then(nimlab_theory::by_id)
+            .is_some_and(|t| t.scope() == nimlab_theory::Scope::Partial);
     let mut c = match (theorem, families) {
         (Some(id), _) => nimlab_prove::from_theorem(&id, rules).map_err(to_py)?,
         (_, Some(path)) => {
@@ -634,20 +643,28 @@ fn prove(
     if automata {
         c.validate_shape().map_err(to_py)?;
         return blocking(py, None, move |_, _| {
-            Ok(
-                nimlab_prove::prove_automata(&c, Duration::from_secs(timeout))?
-                    .to_json()
-                    .to_string(),
-            )
+            let t = Duration::from_secs(timeout);
+            let r = if subset {
+                nimlab_prove::prove_subset_automata(&c, t)?
+            } else {
+                nimlab_prove::prove_automata(&c, t)?
+            };
+            Ok(r.to_json().to_string())
         });
     }
     c.validate().map_err(to_py)?;
     let solver = nimlab_prove::Solver {
         path: solver,
         timeout: Duration::from_secs(timeout),
+        deadline: None,
     };
     blocking(py, None, move |_, _| {
-        Ok(nimlab_prove::prove(&c, &solver)?.to_json().to_string())
+        let r = if subset {
+            nimlab_prove::prove_subset(&c, &solver)?
+        } else {
+            nimlab_prove::prove(&c, &solver)?
+        };
+        Ok(r.to_json().to_string())
     })
 }
 

@@ -311,6 +311,12 @@ def test_prove(tmp_path):
     assert r["verdict"] == "proved" and r["range"] == "entries < 2^3" and r["bits"] == 3
     r = nimlab.prove("CN(6,4)", theorem="cn-6-4", automata=True)
     assert r["verdict"] == "proved" and r["range"] == "all" and r["method"] == "automata"
+    # A partial result (Lemma 5 of the CN(7,4) paper): its members are P-positions, condition (C).
+    r = nimlab.prove("CN(7,4)", theorem="cn-lemma5-s1")
+    assert r["verdict"] == "proved" and r["claim"] == "subset", r
+    assert [c["condition"] for c in r["conditions"]] == ["C"]
+    r = nimlab.prove("CN(7,4)", theorem="cn-7-4", subset=True, automata=True)
+    assert r["verdict"] == "proved" and r["claim"] == "subset", r
     with pytest.raises(ValueError, match="bits"):
         nimlab.prove("CN(6,4)", theorem="cn-6-4", automata=True, bits=3)
     # Misère play: Bouton's misère rule proved for every heap size, the normal rule refuted under

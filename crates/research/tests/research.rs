@@ -111,7 +111,7 @@ fn check_witnesses(game: &dyn Game, r: &Report, is_p: &dyn Fn(&[u64]) -> bool, p
                 assert!(opts.is_empty());
                 assert_eq!(is_p(&c.position), play == Play::Misere, "{c:?}");
             }
-            Condition::Search => unreachable!(),
+            Condition::Search | Condition::Closure => unreachable!(),
         }
     }
 }

@@ -51,15 +51,18 @@ fn path<S>(nodes: &[Node<S>], mut i: usize) -> Vec<u32> {
     word
 }
 
-/// Condition (I): a breadth-first search of the product "x in the set, y an option of x inside one
-/// window, y in the set" for an accepted word.
+/// Condition (I): a breadth-first search of the product "x in the set `s`, y an option of x inside
+/// one window, y in `t`" for an accepted word (`t` is the set itself for (I), the positions without a
+/// move into the set for (C)).
 fn joined(
     m: usize,
     s: &Dfa,
+    t: &Dfa,
     opts: &[(Vec<usize>, Dfa)],
     budget: &Budget,
 ) -> Result<Option<Move>, Stop> {
     let ls = s.live();
+    let lt = t.live();
     for (w, opt) in opts {
         let lo = opt.live();
         let mut seen: HashMap<(u32, u32, u32), usize> = HashMap::default();
@@ -69,7 +72,7 @@ fn joined(
         while i < nodes.len() {
             budget.poll()?;
             let ((qx, o, qy), _) = nodes[i];
-            if s.fin[qx as usize] && opt.fin[o as usize] && s.fin[qy as usize] {
+            if s.fin[qx as usize] && opt.fin[o as usize] && t.fin[qy as usize] {
                 let v = decode(&path(&nodes, i), 2 * m);
                 return Ok(Some((v[..m].to_vec(), v[m..].to_vec())));
             }
@@ -81,8 +84,8 @@ fn joined(
                 for d in 0..1u32 << w.len() {
                     let l = with_window(m, lx, w, d);
                     let o2 = opt.next(o, l);
-                    let qy2 = s.next(qy, l >> m);
-                    if !lo[o2 as usize] || !ls[qy2 as usize] {
+                    let qy2 = t.next(qy, l >> m);
+                    if !lo[o2 as usize] || !lt[qy2 as usize] {
                         continue;
                     }
                     let key = (qx2, o2, qy2);
@@ -308,8 +311,14 @@ fn stranded_images(
     opts: &[(Vec<usize>, Dfa)],
     budget: &Budget,
 ) -> Result<Option<Vec<u128>>, Stop> {
+    let left = Dfa::product(&s.complement(), &nonzero(m, budget)?, false, budget)?;
+    let into = moves_into(m, s, opts, budget)?;
+    Ok(Dfa::product(&left, &into.complement(), false, budget)?.witness())
+}
+
+/// "x has an option in the set `s`": the union of every window's pre-image of the set.
+fn moves_into(m: usize, s: &Dfa, opts: &[(Vec<usize>, Dfa)], budget: &Budget) -> Result<Dfa, Stop> {
     let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
-    let mut left = Dfa::product(&s.complement(), &nonzero(m, budget)?, false, budget)?;
     // Pre-images already built, by window; and the rotations that leave the set unchanged.
     let mut built: Vec<(&[usize], Dfa)> = Vec::new();
     let mut invariant: HashMap<Vec<usize>, bool> = HashMap::default();
@@ -371,10 +380,11 @@ fn stranded_images(
             );
         }
     }
-    if let Some(e) = images.pop() {
-        left = Dfa::product(&left, &e.complement(), false, budget)?;
+    match images.pop() {
+        Some(e) => Ok(e),
+        // No window: no position has an option.
+        None => Dfa::explore(m, (), |_, _| (), |_| false, budget),
     }
-    Ok(left.witness())
 }
 
 /// Condition (II) by the antichain method: a search for x, outside the set and not all zero, such that no option of x is in
@@ -639,7 +649,7 @@ fn decide(
         .map(|w| window_options(m, &w, budget).map(|o| (w, o)))
         .collect::<Result<Vec<_>, _>>()?;
     let built = t0.elapsed().as_secs_f64();
-    let one = timed("I", built, trace, || joined(m, &s, &opts, budget))?;
+    let one = timed("I", built, trace, || joined(m, &s, &s, &opts, budget))?;
     let two = if stop_early && matches!(one.0, Ok(Some(_))) {
         (
             Err(Stop::Limit(
@@ -655,4 +665,37 @@ fn decide(
         joined: one,
         stranded: two,
     })
+}
+
+/// Condition (C) for a set claimed to lie inside the P-set, for CN, Nim or a complex: a member x
+/// with an option y that has no option in the set ([`joined`] on the set and the complement of
+/// [`moves_into`]); `Ok(None)` when there is none, for every entry size. With the seconds it took.
+pub fn closure(c: &Conjecture, budget: &Budget) -> Result<(Result<Option<Move>, Stop>, f64), Stop> {
+    if c.game.kind == Kind::Scn {
+        return Err(Stop::Unsupported(
+            "a subset of SCN's P-set is proved by the SMT prover (without --automata); the automata prover decides (C) for CN, Nim and the complexes".into(),
+        ));
+    }
+    let m = fits(&c.game)?;
+    let t0 = Instant::now();
+    let s = members(c, m, budget)?;
+    let opts = c
+        .game
+        .windows(m)
+        .into_iter()
+        .map(|w| window_options(m, &w, budget).map(|o| (w, o)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let run = || -> Result<Option<Move>, Stop> {
+        let mut stranded = moves_into(m, &s, &opts, budget)?.complement();
+        if c.play == nimlab_core::Play::Misere {
+            // A terminal option is an N-position in misère play: no move back is needed.
+            stranded = Dfa::product(&stranded, &nonzero(m, budget)?, false, budget)?;
+        }
+        joined(m, &s, &stranded, &opts, budget)
+    };
+    let r = run();
+    if let Err(Stop::Unsupported(e)) = r {
+        return Err(Stop::Unsupported(e));
+    }
+    Ok((r, t0.elapsed().as_secs_f64()))
 }

@@ -35,6 +35,6 @@ mod scn_tests;
 mod tests;
 
 pub use compile::{members, window_options};
-pub use conditions::{conditions, conditions_for, Conditions, Move};
+pub use conditions::{closure, conditions, conditions_for, Conditions, Move};
 pub use dfa::{Budget, Dfa, Stop, MAX_TRACKS};
 pub use scn::{kind_pre_image, move_kinds, moves_into, sets as scn_sets, MoveKind};

@@ -21,6 +21,7 @@ pub fn solver(test: &str) -> Option<Solver> {
         Ok(Solver {
             path: PathBuf::from(&path),
             timeout: Duration::from_secs(120),
+            deadline: None,
         })
     } else {
         Err(format!(
@@ -169,6 +170,8 @@ pub fn confirms(theorem: &str, c: &Conjecture, cond: Condition, cx: &Counterexam
         Condition::III => {
             assert!(options.is_empty() && !c.contains(x), "{x:?}");
         }
-        Condition::Search => panic!("prove reports the theorem's conditions only"),
+        Condition::Search | Condition::Closure => {
+            panic!("a wrong variant of a theorem is refuted by (I), (II) or (III)")
+        }
     }
 }

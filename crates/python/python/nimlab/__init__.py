@@ -522,6 +522,7 @@ def prove(
     bits: Optional[int] = None,
     automata: bool = False,
     misere: bool = False,
+    subset: bool = False,
 ) -> Dict[str, Any]:
     """Proves a characterization of the P-positions for every stack size: the partition theorem's
     conditions (I)-(III) for a union of linear families (a built-in result ``theorem="cn-7-4"`` or a
@@ -534,10 +535,16 @@ def prove(
     complexes), e.g. ``prove("CN(6,4)", theorem="cn-6-4", automata=True)``.
     ``misere=True`` proves the misère characterization (condition (III): no terminal position in the
     set), e.g. ``prove("nim", theorem="bouton-misere", misere=True, automata=True)``.
-    Without a solver (and without ``automata=True``): ``ValueError`` saying how to install one."""
+    ``subset=True`` proves only that every member of the set is a P-position (condition (C): every
+    move from a member reaches a position with a move back into the set; ``claim`` is ``subset``), as
+    for a partial result, e.g. ``prove("CN(7,4)", theorem="cn-lemma5-s1")`` (Lemma 5 of the CN(7,4)
+    paper). Without a solver (and without ``automata=True``): ``ValueError`` saying how to install
+    one."""
     return _tuples(
         json.loads(
-            _nimlab.prove(game, theorem, families, timeout, solver, bits, automata, misere)
+            _nimlab.prove(
+                game, theorem, families, timeout, solver, bits, automata, misere, subset
+            )
         )
     )
 

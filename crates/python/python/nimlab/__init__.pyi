@@ -133,6 +133,7 @@ def prove(
     bits: Optional[int] = ...,
     automata: bool = ...,
     misere: bool = ...,
+    subset: bool = ...,
 ) -> Dict[str, Any]: ...
 def discover(
     game: str,
