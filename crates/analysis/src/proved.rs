@@ -48,6 +48,8 @@ pub const PROVERS: [&str; 2] = ["smt", "automata"];
 enum Set {
     Families(Box<Conjecture>),
     Automaton(Dfa),
+    /// SCN: the automaton of each circle length 0..=n (every pile positive; length 0 a constant).
+    Circles(Vec<Dfa>),
 }
 
 /// The limits of building the automata a winning move is searched in (once per characterization).
@@ -81,16 +83,25 @@ fn parse(game: &Ruleset, format: Format, text: &str) -> Result<Set> {
             c.validate_shape()?;
             Ok(Set::Families(Box::new(c)))
         }
-        Format::Automaton => {
-            let d = nimlab_prove::walnut::from_walnut(text, game.n)?;
-            if game.kind == Kind::Scn {
-                return Err(Error::Unsupported(format!(
-                    "{}: an automaton describes positions of one length; SCN's are proved by families",
-                    game.id()
-                )));
-            }
-            Ok(Set::Automaton(d))
+        Format::Automaton if game.kind == Kind::Scn => {
+            // One automaton per circle length; the prover's own checks and positivity.
+            let (empty, per_length) = nimlab_prove::walnut::scn_from_walnut(text, game.n)?;
+            let budget = Budget::new(
+                Instant::now() + Duration::from_secs(BUILD_SECONDS),
+                BUILD_STATES,
+            );
+            let sets = automata::scn_given_sets(game, &per_length, empty, &budget).map_err(
+                |e| match e {
+                    automata::Stop::Unsupported(s) | automata::Stop::Limit(s) => {
+                        Error::Unsupported(s)
+                    }
+                },
+            )?;
+            Ok(Set::Circles(sets))
         }
+        Format::Automaton => Ok(Set::Automaton(nimlab_prove::walnut::from_walnut(
+            text, game.n,
+        )?)),
     }
 }
 
@@ -180,6 +191,10 @@ impl Proved {
                 let v: Vec<u128> = p.iter().map(|&x| u128::from(x)).collect();
                 d.tracks == p.len() && d.accepts(&v)
             }
+            Set::Circles(sets) => {
+                let v: Vec<u128> = p.iter().map(|&x| u128::from(x)).collect();
+                sets.get(p.len()).is_some_and(|d| d.accepts(&v))
+            }
         })
     }
 
@@ -197,6 +212,7 @@ impl Proved {
                 let set = match &self.set {
                     Set::Automaton(d) => d.clone(),
                     Set::Families(c) => automata::members(c, m, &budget).ok()?,
+                    Set::Circles(_) => return None,
                 };
                 let windows = self
                     .game

@@ -106,6 +106,14 @@ fn text(d: &Discovery, file: Option<&str>) -> String {
         .map(|h| format!("[{}..{h}]", d.box_min))
         .unwrap_or_else(|| "-".into());
     let what = match d.states {
+        Some(n) if d.format == "automaton" && !d.lengths.is_empty() => format!(
+            "automata of {n} states in all (one per circle length: {})",
+            d.lengths
+                .iter()
+                .map(|l| l.states().map_or("-".into(), |s| s.to_string()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Some(n) if d.format == "automaton" => format!("automaton of {n} states"),
         _ => count(d.families.len()),
     };

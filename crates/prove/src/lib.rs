@@ -40,6 +40,7 @@ pub use conjecture::{
 };
 pub use encode::Condition;
 pub use prove::{
-    emit, prove, prove_automata, prove_members, ConditionReport, Counterexample, Report, Status,
+    emit, prove, prove_automata, prove_members, prove_scn_members, ConditionReport, Counterexample,
+    Report, Status,
 };
 pub use solver::{Answer, Solver};
