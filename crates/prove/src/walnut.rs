@@ -395,12 +395,14 @@ pub fn scn_from_walnut(text: &str, n: usize) -> Result<(bool, Vec<Dfa>)> {
                         "the section of the empty circle holds `true` or `false`, and is empty",
                     ))
                 }
-                [(j, w), ..] => return Err(bad(
-                    *j,
-                    format!(
+                [(j, w), ..] => {
+                    return Err(bad(
+                        *j,
+                        format!(
                         "`{w}`: the section of the empty circle holds one line, `true` or `false`"
                     ),
-                )),
+                    ))
+                }
             };
             continue;
         }
