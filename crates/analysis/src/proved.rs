@@ -1,6 +1,7 @@
 //! Proved characterizations kept in the store: a P-set described by families (a families TOML,
 //! proved by the SMT solver or by automata) or by an automaton (Walnut's text format, proved by
-//! automata), for every stack size. [`save_proved`] checks a file and saves it (`nimlab prove
+//! automata; SCN: one automaton per circle length, the SCN file format of `nimlab_prove::walnut`),
+//! for every stack size. [`save_proved`] checks a file and saves it (`nimlab prove
 //! --save`, `nimlab discover`); the analysis chain ([`crate::chain`]) then answers positions of any
 //! size with it: the outcome by exact membership, a winning move by a search in the automaton of the
 //! set (linear in the entries' binary digits), or, where no automaton is built, among the options.

@@ -27,7 +27,8 @@ pub struct DiscoverArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
     timeout: u64,
     /// Write the characterization to PATH: a families file (as `prove --families` reads it) or, from
-    /// the automaton route, an automaton in Walnut's format (as `prove --automaton` reads it).
+    /// the automaton route, an automaton in Walnut's format (as `prove --automaton` reads it; SCN:
+    /// one automaton per circle length, each section headed `# length L`).
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
     /// Print one JSON object on stdout.

@@ -6,12 +6,15 @@
 //! ([`nimlab_prove::prove_members`]). The learned automaton is written in Walnut's text format.
 //!
 //! SCN ([`try_scn_automaton`]): one automaton per circle length L = 1..n, each learned from the
-//! table of the circles of L piles in `1..2^B - 1` (a tuple with a zero pile is not a circle, so
-//! not in the set), all lengths from one SCN table of the box for each B; the box grows until two
-//! consecutive boxes give the same automaton at every length, the automata are checked on one
-//! larger box when its tables are affordable (at most 2^30 entries a length), and the set is proved
-//! with [`nimlab_prove::prove_scn_members`]. The automata are written in the SCN file format of
-//! [`nimlab_prove::walnut`] (a section `# length L` each).
+//! table of `[0, 2^B)^L` made from one SCN table of the circles with piles in `1..2^B - 1` (every
+//! rotation and reflection of the canonical P-circles the tables engine lists). A tuple with a zero
+//! pile is not a circle; it is read two ways, each learned ([`READINGS`]): not in the set
+//! (`positive`), or as the shorter circle left when its zero piles are dropped (`dropped`: SCN(n,1),
+//! Nim on every circle, then needs 2 states a length). The box grows until two consecutive boxes
+//! give the same automaton at every length, in one reading or the other; the automata are checked on
+//! one larger box when its tables are affordable (at most 2^30 entries a length) and proved with
+//! [`nimlab_prove::prove_scn_members`], which ignores what they say of tuples with a zero pile. They
+//! are written in the SCN file format of [`nimlab_prove::walnut`] (a section `# length L` each).
 
 use nimlab_core::Play;
 use nimlab_prove::automata::Dfa;
@@ -39,8 +42,6 @@ pub struct Learned {
     pub counterexample: Option<Value>,
     /// Why it is not proved.
     pub reason: Option<String>,
-    /// SCN: what was learned at each circle length (empty for games of one length).
-    pub lengths: Vec<LengthLearned>,
 }
 
 /// SCN: the learning of the automaton of one circle length.
@@ -82,7 +83,8 @@ impl LengthLearned {
 }
 
 /// Learns from boxes `[0, 2^B)^m` inside `[0..=max]` and proves. `Err` says in one line why the route
-/// does not apply or found nothing.
+/// does not apply or found nothing. SCN: `lengths` receives what was learned at each circle length,
+/// box by box, whether or not the route succeeds.
 pub fn try_automaton(
     rules: &Ruleset,
     play: Play,
@@ -90,9 +92,10 @@ pub fn try_automaton(
     deadline: Instant,
     halt: &AtomicBool,
     say: &dyn Fn(&str),
+    lengths: &mut Vec<LengthLearned>,
 ) -> Result<Learned, String> {
     if rules.kind == Kind::Scn {
-        return try_scn_automaton(rules, play, max, deadline, halt, say);
+        return try_scn_automaton(rules, play, max, deadline, halt, say, lengths);
     }
     let m = rules.n;
     if 2 * m > nimlab_prove::automata::MAX_TRACKS {
@@ -190,8 +193,7 @@ pub fn try_automaton(
             proof: None,
             counterexample: None,
             reason: Some("the time limit was reached before the proof".into()),
-            lengths: Vec::new(),
-        });
+            });
     }
     say(&format!(
         "automaton: {} states, proving (automata)",
@@ -219,7 +221,6 @@ pub fn try_automaton(
         counterexample,
         reason: (!proved)
             .then(|| format!("the automata prover answered {}", report.verdict.name())),
-        lengths: Vec::new(),
     })
 }
 
@@ -341,6 +342,7 @@ fn try_scn_automaton(
     deadline: Instant,
     halt: &AtomicBool,
     say: &dyn Fn(&str),
+    out: &mut Vec<LengthLearned>,
 ) -> Result<Learned, String> {
     let n = rules.n;
     if n >= nimlab_prove::automata::MAX_TRACKS {
@@ -361,13 +363,14 @@ fn try_scn_automaton(
         ));
     }
     let box_of = |bits: u32| (1u64 << bits) - 1;
-    let mut lengths: Vec<LengthLearned> = (1..=n)
+    *out = (1..=n)
         .map(|len| LengthLearned {
             len,
             per_box: Vec::new(),
             reading: None,
         })
         .collect();
+    let lengths = out;
     let shown = |s: Option<usize>| s.map_or("-".to_string(), |s| s.to_string());
     let history = |lengths: &[LengthLearned]| -> String {
         lengths
@@ -517,7 +520,6 @@ fn try_scn_automaton(
             proof: None,
             counterexample: None,
             reason: Some("the time limit was reached before the proof".into()),
-            lengths,
         });
     }
     say(&format!(
@@ -554,6 +556,5 @@ fn try_scn_automaton(
         counterexample,
         reason: (!proved)
             .then(|| format!("the automata prover answered {}", report.verdict.name())),
-        lengths,
     })
 }

@@ -591,7 +591,17 @@ fn automaton_route(
     say(&format!(
         "no linear description: {linear_why}; trying an automaton"
     ));
-    let found = automaton::try_automaton(rules, d.play, max, stopper.deadline, &stopper.halt, say);
+    let mut lengths = Vec::new();
+    let found = automaton::try_automaton(
+        rules,
+        d.play,
+        max,
+        stopper.deadline,
+        &stopper.halt,
+        say,
+        &mut lengths,
+    );
+    d.lengths = lengths;
     if stopper.cancelled() {
         return Err(Error::Interrupted);
     }
@@ -618,7 +628,6 @@ fn automaton_route(
             d.toml = None;
             d.walnut = Some(a.walnut);
             d.states = Some(a.states);
-            d.lengths = a.lengths;
             d.box_min = rules.min_entry() as u64;
             d.box_max = Some(a.box_max);
             d.proof = a.proof;

@@ -609,7 +609,7 @@ pub fn conditions_for(
 fn fits(game: &Ruleset) -> Result<usize, Stop> {
     if game.kind == Kind::Scn {
         return Err(Stop::Unsupported(
-            "the automata prover covers CN, Nim and the complexes (one tuple length); SCN's circles shrink: use the SMT prover (--bits W for xor)".into(),
+            "SCN's circles shrink: give one automaton per circle length (prove_scn_members; the SCN file format of nimlab_prove::walnut)".into(),
         ));
     }
     let m = game.n;
