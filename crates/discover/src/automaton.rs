@@ -5,10 +5,10 @@
 //! checked), and prove it for every stack size with the automata prover
 //! ([`nimlab_prove::prove_members`]). The learned automaton is written in Walnut's text format.
 //!
-//! SCN ([`try_scn_automaton`]): one automaton per circle length L = 1..n, each learned from the
+//! SCN (`try_scn_automaton`): one automaton per circle length L = 1..n, each learned from the
 //! table of `[0, 2^B)^L` made from one SCN table of the circles with piles in `1..2^B - 1` (every
 //! rotation and reflection of the canonical P-circles the tables engine lists). A tuple with a zero
-//! pile is not a circle; it is read two ways, each learned ([`READINGS`]): not in the set
+//! pile is not a circle; it is read two ways, each learned (`READINGS`): not in the set
 //! (`positive`), or as the shorter circle left when its zero piles are dropped (`dropped`: SCN(n,1),
 //! Nim on every circle, then needs 2 states a length). The box grows until two consecutive boxes
 //! give the same automaton at every length, in one reading or the other; the automata are checked on
@@ -193,7 +193,7 @@ pub fn try_automaton(
             proof: None,
             counterexample: None,
             reason: Some("the time limit was reached before the proof".into()),
-            });
+        });
     }
     say(&format!(
         "automaton: {} states, proving (automata)",
@@ -389,7 +389,8 @@ fn try_scn_automaton(
     // Per length, the automata of the previous box in each reading.
     let mut prev: Vec<[Option<Dfa>; 2]> = vec![[None, None]; n];
     // The settled automata: (empty circle in the set, per length (reading, automaton), box bits).
-    let mut found: Option<(bool, Vec<(usize, Dfa)>, u32)> = None;
+    type Settled = (bool, Vec<(usize, Dfa)>, u32);
+    let mut found: Option<Settled> = None;
     let mut unsettled: Vec<usize> = (1..=n).collect();
     for bits in 2..=max_bits {
         if Instant::now() > deadline {
@@ -467,7 +468,7 @@ fn try_scn_automaton(
             if Instant::now() > deadline { " (the time limit was reached)" } else { "" },
             if which.len() == 1 { "length" } else { "lengths" },
             which.join(", "),
-            history(&lengths)
+            history(lengths)
         ));
     };
     for (l, (r, _)) in lengths.iter_mut().zip(&dfas) {
@@ -488,7 +489,7 @@ fn try_scn_automaton(
                     d.tracks,
                     box_of(bits),
                     box_of(bits + 1),
-                    history(&lengths)
+                    history(lengths)
                 ));
             }
         }
