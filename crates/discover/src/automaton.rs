@@ -271,7 +271,7 @@ fn scn_tables(
             q.reverse();
         }
     })
-    .map_err(|_| "interrupted".to_string())?;
+    .map_err(|_| stopped(hi))?;
     let mut dropped: Vec<Table> = positive.clone();
     // Every P-circle of each shorter length (the empty one too), with zero piles put in every way.
     for short in 0..n {
@@ -319,7 +319,7 @@ fn scn_tables(
             }
         }
         if halt.load(std::sync::atomic::Ordering::Relaxed) {
-            return Err("interrupted".into());
+            return Err(stopped(hi));
         }
     }
     let out = positive
@@ -328,6 +328,11 @@ fn scn_tables(
         .map(|(a, b)| [a, b])
         .collect();
     Ok((empty, out))
+}
+
+/// Why the tables of a box stopped (the time limit, or Ctrl-C, which the caller reports itself).
+fn stopped(hi: u64) -> String {
+    format!("the time limit was reached while tabulating the circles with piles up to {hi}")
 }
 
 /// [`try_automaton`] for SCN(n,k): one automaton per circle length (module notes). A length

@@ -520,10 +520,16 @@ pub fn given_sets(
         let s = Dfa::product(d, &positive(len, budget)?, false, budget)?
             .minimize_within(Some(budget))?;
         if let Some((w, what)) = not_invariant(&s, budget)? {
+            let image = if what == "rotation" {
+                "turn by one place"
+            } else {
+                "mirror image"
+            };
             return Err(Stop::Unsupported(format!(
-                "the automaton of circles of {len} piles is not a set of circles: it is not invariant under {what} ({} is {} but not all its turns and mirror images)",
+                "the automaton of circles of {len} piles is not a set of circles: it is not invariant under {what} ({} is {} but its {image} is {})",
                 shown(&w),
-                if s.accepts(&w) { "accepted" } else { "rejected" }
+                if s.accepts(&w) { "accepted" } else { "rejected" },
+                if s.accepts(&w) { "not" } else { "accepted" },
             )));
         }
         out.push(s);
