@@ -1,6 +1,7 @@
 //! Proved characterizations kept in the store: a P-set described by families (a families TOML,
 //! proved by the SMT solver or by automata) or by an automaton (Walnut's text format, proved by
-//! automata), for every stack size. [`save_proved`] checks a file and saves it (`nimlab prove
+//! automata; SCN: one automaton per circle length, the SCN file format of `nimlab_prove::walnut`),
+//! for every stack size. [`save_proved`] checks a file and saves it (`nimlab prove
 //! --save`, `nimlab discover`); the analysis chain ([`crate::chain`]) then answers positions of any
 //! size with it: the outcome by exact membership, a winning move by a search in the automaton of the
 //! set (linear in the entries' binary digits), or, where no automaton is built, among the options.
@@ -48,6 +49,8 @@ pub const PROVERS: [&str; 2] = ["smt", "automata"];
 enum Set {
     Families(Box<Conjecture>),
     Automaton(Dfa),
+    /// SCN: the automaton of each circle length 0..=n (every pile positive; length 0 a constant).
+    Circles(Vec<Dfa>),
 }
 
 /// The limits of building the automata a winning move is searched in (once per characterization).
@@ -81,16 +84,25 @@ fn parse(game: &Ruleset, format: Format, text: &str) -> Result<Set> {
             c.validate_shape()?;
             Ok(Set::Families(Box::new(c)))
         }
-        Format::Automaton => {
-            let d = nimlab_prove::walnut::from_walnut(text, game.n)?;
-            if game.kind == Kind::Scn {
-                return Err(Error::Unsupported(format!(
-                    "{}: an automaton describes positions of one length; SCN's are proved by families",
-                    game.id()
-                )));
-            }
-            Ok(Set::Automaton(d))
+        Format::Automaton if game.kind == Kind::Scn => {
+            // One automaton per circle length; the prover's own checks and positivity.
+            let (empty, per_length) = nimlab_prove::walnut::scn_from_walnut(text, game.n)?;
+            let budget = Budget::new(
+                Instant::now() + Duration::from_secs(BUILD_SECONDS),
+                BUILD_STATES,
+            );
+            let sets = automata::scn_given_sets(game, &per_length, empty, &budget).map_err(
+                |e| match e {
+                    automata::Stop::Unsupported(s) | automata::Stop::Limit(s) => {
+                        Error::Unsupported(s)
+                    }
+                },
+            )?;
+            Ok(Set::Circles(sets))
         }
+        Format::Automaton => Ok(Set::Automaton(nimlab_prove::walnut::from_walnut(
+            text, game.n,
+        )?)),
     }
 }
 
@@ -180,6 +192,10 @@ impl Proved {
                 let v: Vec<u128> = p.iter().map(|&x| u128::from(x)).collect();
                 d.tracks == p.len() && d.accepts(&v)
             }
+            Set::Circles(sets) => {
+                let v: Vec<u128> = p.iter().map(|&x| u128::from(x)).collect();
+                sets.get(p.len()).is_some_and(|d| d.accepts(&v))
+            }
         })
     }
 
@@ -197,6 +213,7 @@ impl Proved {
                 let set = match &self.set {
                     Set::Automaton(d) => d.clone(),
                     Set::Families(c) => automata::members(c, m, &budget).ok()?,
+                    Set::Circles(_) => return None,
                 };
                 let windows = self
                     .game

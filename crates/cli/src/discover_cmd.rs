@@ -27,7 +27,8 @@ pub struct DiscoverArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
     timeout: u64,
     /// Write the characterization to PATH: a families file (as `prove --families` reads it) or, from
-    /// the automaton route, an automaton in Walnut's format (as `prove --automaton` reads it).
+    /// the automaton route, an automaton in Walnut's format (as `prove --automaton` reads it; SCN:
+    /// one automaton per circle length, each section headed `# length L`).
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
     /// Print one JSON object on stdout.
@@ -106,6 +107,14 @@ fn text(d: &Discovery, file: Option<&str>) -> String {
         .map(|h| format!("[{}..{h}]", d.box_min))
         .unwrap_or_else(|| "-".into());
     let what = match d.states {
+        Some(n) if d.format == "automaton" && !d.lengths.is_empty() => format!(
+            "automata of {n} states in all (one per circle length: {})",
+            d.lengths
+                .iter()
+                .map(|l| l.states().map_or("-".into(), |s| s.to_string()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Some(n) if d.format == "automaton" => format!("automaton of {n} states"),
         _ => count(d.families.len()),
     };

@@ -25,7 +25,8 @@ pub struct ProveArgs {
     #[arg(long, value_name = "FILE")]
     families: Option<PathBuf>,
     /// An automaton in Walnut's text format (one msd_2 input per stack, input i = stack i, most
-    /// significant digit first; README): the set it accepts is proved by the automata prover.
+    /// significant digit first; README): the set it accepts is proved by the automata prover. For
+    /// SCN, one automaton per circle length, each section headed `# length L` (README).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["bits", "solver", "emit"])]
     automaton: Option<PathBuf>,
     /// Print one JSON object on stdout.
@@ -301,11 +302,19 @@ fn automaton(a: &ProveArgs, path: &std::path::Path) -> Result<ExitCode, Error> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let shown = path.display().to_string();
-    let members = nimlab_prove::walnut::from_walnut(&text, game.n)
-        .map_err(|e| Error::Unsupported(format!("{shown}: {e}")))?;
     let play = Play::from_misere(a.misere);
-    let mut report =
-        nimlab_prove::prove_members(&game, &members, play, Duration::from_secs(a.timeout))?;
+    let timeout = Duration::from_secs(a.timeout);
+    let mut report = if game.kind == nimlab_prove::Kind::Scn {
+        // One automaton per circle length (walnut's SCN sections).
+        let (empty, sets) = nimlab_prove::walnut::scn_from_walnut(&text, game.n)
+            .map_err(|e| Error::Unsupported(format!("{shown}: {e}")))?;
+        nimlab_prove::prove_scn_members(&game, &sets, empty, play, timeout)
+            .map_err(|e| Error::Unsupported(format!("{shown}: {e}")))?
+    } else {
+        let members = nimlab_prove::walnut::from_walnut(&text, game.n)
+            .map_err(|e| Error::Unsupported(format!("{shown}: {e}")))?;
+        nimlab_prove::prove_members(&game, &members, play, timeout)?
+    };
     report.source = format!("automaton {shown}");
     finish(a, &report)
 }

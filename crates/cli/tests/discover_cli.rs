@@ -105,3 +105,43 @@ fn a_proved_discovery_answers_from_the_store() {
     assert_eq!(to[0] ^ to[1] ^ to[2], 0, "{v}");
     assert_eq!(to.iter().zip(&heaps).filter(|(a, b)| a != b).count(), 1);
 }
+
+/// SCN's automaton route through the CLI: SCN(3,1) (Nim on every circle, no linear description) is
+/// proved with one automaton per circle length, written in the SCN file format that `prove
+/// --automaton` proves again, saved, and the store answers a circle of huge piles from it.
+#[test]
+fn scn_automata_are_discovered_saved_and_proved_again() {
+    if !have_z3("scn_automata_are_discovered_saved_and_proved_again") {
+        return;
+    }
+    let dir = TempDir::new("discover-scn");
+    let db = dir.db();
+    let file = dir.file("scn31.txt");
+    let out = nimlab(&[
+        "discover", "SCN(3,1)", "--max", "15", "--out", &file, "--db", &db, "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v = parse(["discover"], &String::from_utf8(out.stdout).unwrap());
+    assert_eq!(
+        (v["verdict"].as_str(), v["format"].as_str()),
+        (Some("proved"), Some("automaton")),
+        "{v}"
+    );
+    assert_eq!(v["lengths"].as_array().map(|l| l.len()), Some(3), "{v}");
+    let saved = v["saved"].as_str().expect("saved").to_string();
+    let again = nimlab(&["prove", "SCN(3,1)", "--automaton", &file, "--json"]);
+    assert_eq!(again.status.code(), Some(0), "{again:?}");
+    let (a, b) = (u64::MAX - 6, (1u64 << 63) + 12345);
+    let pos = format!("{a},{b},{}", a ^ b);
+    let o = common::cmd()
+        .args(["outcome", "SCN(3,1)", &pos, "--db", &db, "--json"])
+        .env("NIMLAB_THEORY", "off")
+        .output()
+        .unwrap();
+    let v = parse(["outcome"], &String::from_utf8(o.stdout).unwrap());
+    assert_eq!(
+        (v["outcome"].as_str(), v["method"].as_str()),
+        (Some("P"), Some(saved.as_str())),
+        "{v}"
+    );
+}

@@ -802,3 +802,64 @@ fn subsets_are_proved_refuted_or_unknown() {
         "cannot be used with",
     );
 }
+
+/// Nim's automaton on `len` piles in Walnut's format: one state, the letters of even parity.
+fn nim_walnut(len: usize) -> String {
+    let mut t = vec!["msd_2"; len].join(" ");
+    t.push_str("\n0 1\n");
+    for l in 0..1u32 << len {
+        if l.count_ones() % 2 == 0 {
+            let d: Vec<String> = (0..len).map(|i| ((l >> i) & 1).to_string()).collect();
+            t.push_str(&format!("{} -> 0\n", d.join(" ")));
+        }
+    }
+    t
+}
+
+/// SCN(3,1) is Nim on every circle (k = 1 never sees the circle): its file of one automaton per
+/// circle length is proved, saved, and answers huge circles from the store; a wrong one is refuted;
+/// bad files are refused in one line.
+#[test]
+fn scn_automata_files_are_proved_or_refused() {
+    let dir = TempDir::new("prove-scn-automaton");
+    let db = dir.db();
+    let mut text = String::from("# SCN(3,1): Nim on every circle\n# length 0\ntrue\n");
+    for len in 1..=3 {
+        text.push_str(&format!("# length {len}\n{}", nim_walnut(len)));
+    }
+    let good = dir.write("scn31.txt", &text);
+    let (code, v) = prove_json(&["SCN(3,1)", "--automaton", &good, "--save", "--db", &db]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["method"], "automata");
+    let id = v["saved"].as_str().expect("saved").to_string();
+    let (a, b) = (18446744073709551557u64, 13835058055282163729u64);
+    let pos = format!("{a},{b},{}", a ^ b);
+    let out = without_theory(&db, &["outcome", "SCN(3,1)", &pos, "--json"]);
+    let x = parse("outcome", &out);
+    assert_eq!(
+        (x["outcome"].as_str(), x["method"].as_str()),
+        (Some("P"), Some(id.as_str()))
+    );
+    let out = without_theory(
+        &db,
+        &["outcome", "SCN(3,1)", &format!("{a},{b},5"), "--json"],
+    );
+    assert_eq!(parse("outcome", &out)["outcome"], "N");
+    // The empty circle left out of the set: (1) has no move into it (II), and (III) fails.
+    let wrong = dir.write("wrong.txt", &text.replace("true", "false"));
+    let (code, v) = prove_json(&["SCN(3,1)", "--automaton", &wrong]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["verdict"], "refuted");
+    // Bad files: one line naming what is wrong, status 2.
+    let missing = dir.write("missing.txt", &text.replace("# length 2\n", ""));
+    fails(
+        &["prove", "SCN(3,1)", "--automaton", &missing],
+        "# length 2",
+    );
+    let digit = dir.write("digit.txt", &text.replacen("0 1 1 -> 0", "0 1 2 -> 0", 1));
+    fails(&["prove", "SCN(3,1)", "--automaton", &digit], "line");
+    fails(&["prove", "SCN(4,1)", "--automaton", &good], "# length 4");
+    let one = dir.write("one.txt", &nim_walnut(3));
+    fails(&["prove", "SCN(3,1)", "--automaton", &one], "line 1");
+}

@@ -119,7 +119,7 @@ pub struct Discovery {
     /// The play convention the characterization is about.
     pub play: Play,
     pub verdict: Verdict,
-    /// `families` (the only description this build writes; `automaton` once that route is wired).
+    /// `families`, or `automaton` (the automaton route; SCN: one automaton per circle length).
     pub format: &'static str,
     /// The prover that decided (`smt`), if one ran.
     pub prover: Option<&'static str>,
@@ -135,8 +135,10 @@ pub struct Discovery {
     /// The automaton (Walnut's text format, `nimlab prove --automaton`), when the automaton route
     /// found the description (`format` is then `automaton`).
     pub walnut: Option<String>,
-    /// The automaton's states (automaton route).
+    /// The automaton's states (automaton route; SCN: the sum over the circle lengths).
     pub states: Option<usize>,
+    /// SCN's automaton route: the states learned at each circle length, box by box.
+    pub lengths: Vec<automaton::LengthLearned>,
     /// The prover's report of the last proof attempt.
     pub proof: Option<Value>,
     /// The last re-checked counterexample of the prover.
@@ -173,6 +175,7 @@ impl Discovery {
             "seconds": (self.seconds * 1000.0).round() / 1000.0,
             "families": self.families,
             "states": self.states,
+            "lengths": (!self.lengths.is_empty()).then(|| self.lengths.iter().map(|l| l.to_json()).collect::<Vec<_>>()),
             "counterexample": self.counterexample,
             "reason": self.reason,
             "tables": self.tables.iter().map(|t| json!({
@@ -322,6 +325,7 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         toml: None,
         walnut: None,
         states: None,
+        lengths: Vec::new(),
         proof: None,
         counterexample: None,
         reason: None,
@@ -589,11 +593,29 @@ fn automaton_route(
     say(&format!(
         "no linear description: {linear_why}; trying an automaton"
     ));
-    let found = automaton::try_automaton(rules, d.play, max, stopper.deadline, &stopper.halt, say);
+    let mut lengths = Vec::new();
+    let found = automaton::try_automaton(
+        rules,
+        d.play,
+        max,
+        stopper.deadline,
+        &stopper.halt,
+        say,
+        &mut lengths,
+    );
+    d.lengths = lengths;
     if stopper.cancelled() {
         return Err(Error::Interrupted);
     }
     d.seconds = start.elapsed().as_secs_f64();
+    match &found {
+        Err(why) => say(&format!("automaton: {why}")),
+        Ok(a) if !a.proved => say(&format!(
+            "automaton: not proved: {}",
+            a.reason.as_deref().unwrap_or("-")
+        )),
+        Ok(_) => {}
+    }
     match found {
         Err(why) => {
             d.reason = Some(format!("{linear_why}; automaton: {why}"));
@@ -608,7 +630,7 @@ fn automaton_route(
             d.toml = None;
             d.walnut = Some(a.walnut);
             d.states = Some(a.states);
-            d.box_min = 0;
+            d.box_min = rules.min_entry() as u64;
             d.box_max = Some(a.box_max);
             d.proof = a.proof;
             d.counterexample = a.counterexample;

@@ -40,7 +40,7 @@ pub use conjecture::{
 };
 pub use encode::Condition;
 pub use prove::{
-    emit, prove, prove_automata, prove_members, prove_subset, prove_subset_automata, Claim,
-    ConditionReport, Counterexample, Report, Status,
+    emit, prove, prove_automata, prove_members, prove_scn_members, prove_subset,
+    prove_subset_automata, Claim, ConditionReport, Counterexample, Report, Status,
 };
 pub use solver::{Answer, Solver};

@@ -622,7 +622,8 @@ impl Claimed for AutomatonSet<'_> {
 
 /// Decides the three conditions of the partition theorem for the set of positions of `game` that the
 /// automaton `members` accepts (one track per stack, track `i` = stack `i`, most significant digit
-/// first), for every entry size, with finite automata: CN, Nim and complexes. The automaton must give
+/// first), for every entry size, with finite automata: CN, Nim and complexes (SCN:
+/// [`prove_scn_members`]). The automaton must give
 /// the same answer with or without leading zero letters (refused otherwise). Counterexamples are
 /// re-checked by exact search, membership being the automaton's [`Dfa::accepts`]; a time limit or
 /// state cap reached makes the conditions not yet decided `unknown`; once (I) is refuted, (II) is not
@@ -657,6 +658,89 @@ pub fn prove_members(
     };
     automata_report(&set, "automaton".into(), timeout, |budget| {
         automata::conditions_for(game, members.clone(), true, budget)
+    })
+}
+
+/// A set of SCN positions given as one automaton per circle length (already intersected with
+/// "every pile positive", [`automata::scn_given_sets`]): `sets[L]` reads circles of L piles; the
+/// empty circle is in the set when `sets[0]` accepts.
+struct ScnAutomatonSet<'a> {
+    game: &'a Ruleset,
+    sets: &'a [Dfa],
+    play: Play,
+}
+
+impl Claimed for ScnAutomatonSet<'_> {
+    fn ruleset(&self) -> &Ruleset {
+        self.game
+    }
+    fn play(&self) -> Play {
+        self.play
+    }
+    fn contains(&self, p: &[u64]) -> bool {
+        let Some(s) = self.sets.get(p.len()) else {
+            return false;
+        };
+        let v: Vec<u128> = p.iter().map(|&x| x as u128).collect();
+        s.accepts(&v)
+    }
+}
+
+/// Decides the three conditions of the partition theorem for a set of SCN(n,k) positions given as
+/// one automaton per circle length, for every pile size, with finite automata: `per_length[L - 1]`
+/// reads circles of L piles (track `i` = pile `i`, most significant digit first, the same answer
+/// with or without leading zero letters), `empty` says whether the empty circle is in the set. What
+/// an automaton accepts with a zero pile is not a circle and is left out. Refused in one line when
+/// the automata are not a set of circles (not invariant under rotation and reflection), or their
+/// number or inputs do not fit the game. Conditions (I) and (II) over every circle length as for a
+/// families file ([`prove_automata`]); (III) by the empty circle; counterexamples re-checked by
+/// exact search against the automata's own membership; once (I) is refuted, (II) is not searched.
+pub fn prove_scn_members(
+    game: &Ruleset,
+    per_length: &[Dfa],
+    empty: bool,
+    play: Play,
+    timeout: Duration,
+) -> Result<Report> {
+    let start = Instant::now();
+    let budget = Budget::new(start + timeout, AUTOMATA_MAX_STATES);
+    let sets = match automata::scn_given_sets(game, per_length, empty, &budget) {
+        Ok(s) => s,
+        Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
+        Err(Stop::Limit(why)) => {
+            // The checks themselves ran out of time or states: nothing is decided.
+            let unknown = |condition| ConditionReport {
+                condition,
+                status: Status::Unknown,
+                seconds: start.elapsed().as_secs_f64(),
+                counterexample: None,
+                reason: Some(why.clone()),
+            };
+            return Ok(Report {
+                game: game.id(),
+                source: "automaton".into(),
+                bits: None,
+                verdict: Status::Unknown,
+                seconds: start.elapsed().as_secs_f64(),
+                conditions: vec![
+                    unknown(Condition::I),
+                    unknown(Condition::II),
+                    unknown(Condition::III),
+                ],
+                method: "automata",
+                play,
+                claim: Claim::PSet,
+            });
+        }
+    };
+    let set = ScnAutomatonSet {
+        game,
+        sets: &sets,
+        play,
+    };
+    let left = timeout.saturating_sub(start.elapsed());
+    automata_report(&set, "automaton".into(), left, |budget| {
+        automata::scn_conditions_for_sets(game, per_length, empty, true, budget)
     })
 }
 

@@ -25,6 +25,35 @@
 //! each letter holding one binary digit of every stack; a position is accepted when its word is, with
 //! leading zero letters or without (the automaton must give the same answer either way, as Walnut's
 //! msd automata do; [`crate::prove_members`] refuses one that does not).
+//!
+//! ## SCN: one automaton per circle length
+//!
+//! A set of positions of SCN(n,k) is written as one file of sections, one per circle length L = 0..n,
+//! each headed by the comment line `# length L` (exactly that: `#`, the word `length`, the number).
+//! The section of length 0 (the empty circle) holds `true` (in the set) or `false`; the section of
+//! length L ≥ 1 is an automaton in the format above with L msd_2 inputs, input i = pile i of the
+//! circle. Every pile of a circle is at least 1: what an automaton accepts with a zero pile is not a
+//! circle and is ignored. Lines before the first section may only be comments or blank. The set
+//! must be one of circles (each automaton invariant under rotation and reflection;
+//! [`crate::prove_scn_members`] refuses it otherwise). [`scn_to_walnut`] writes such a file and
+//! [`scn_from_walnut`] reads it, naming the file's line in every error:
+//!
+//! ```text
+//! # SCN(3,1): the P-positions (Nim's on every circle)
+//! # length 0
+//! true
+//! # length 1
+//! false
+//! # length 2
+//! msd_2 msd_2
+//!
+//! 0 1
+//! 0 0 -> 0
+//! 1 1 -> 0
+//! # length 3
+//! msd_2 msd_2 msd_2
+//! ...
+//! ```
 
 use crate::automata::Dfa;
 use nimlab_core::{Error, Result};
@@ -281,6 +310,110 @@ pub fn from_walnut(text: &str, tracks: usize) -> Result<Dfa> {
     let d =
         Dfa::from_parts(tracks, trans, fin).map_err(|e| Error::Unsupported(format!("{e:?}")))?;
     Ok(d.minimize())
+}
+
+/// The header of a section of an SCN file: `# length L`.
+fn section_header(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix('#')?.trim_start();
+    let num = rest.strip_prefix("length")?;
+    if !num.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let num = num.trim();
+    (!num.is_empty() && num.bytes().all(|b| b.is_ascii_digit())).then_some(num)
+}
+
+/// The sets of an SCN(n,k) characterization in the SCN file format (module notes): `empty` (the
+/// empty circle in the set or not) and `per_length[L - 1]`, the automaton of circles of L piles.
+pub fn scn_to_walnut(empty: bool, per_length: &[Dfa]) -> String {
+    let mut out = format!("# length 0\n{empty}\n");
+    for (i, d) in per_length.iter().enumerate() {
+        out.push_str(&format!("# length {}\n{}", i + 1, to_walnut(d)));
+    }
+    out
+}
+
+/// Reads a file in the SCN format (module notes) for circles of at most `n` piles: whether the empty
+/// circle is in the set, and the automaton of each length 1..=n (index L - 1), each complete,
+/// deterministic and minimal. Errors are one line naming the file's line.
+pub fn scn_from_walnut(text: &str, n: usize) -> Result<(bool, Vec<Dfa>)> {
+    // (length, header line, body lines).
+    let mut sections: Vec<(usize, usize, Vec<&str>)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let no = i + 1;
+        if let Some(num) = section_header(line) {
+            let len: usize = num.parse().ok().filter(|&l| l <= n).ok_or_else(|| {
+                bad(
+                    no,
+                    format!("`{}`: circles have 0 to {n} piles", line.trim()),
+                )
+            })?;
+            if let Some((_, at, _)) = sections.iter().find(|s| s.0 == len) {
+                return Err(bad(
+                    no,
+                    format!("a second section for length {len} (the first is at line {at})"),
+                ));
+            }
+            sections.push((len, no, Vec::new()));
+            continue;
+        }
+        match sections.last_mut() {
+            Some(s) => s.2.push(line),
+            None => {
+                let t = line.split('#').next().unwrap_or("").trim();
+                if !t.is_empty() {
+                    return Err(bad(
+                        no,
+                        "text before the first section: an SCN file is sections headed `# length L` (L = 0 to n)",
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(len) = (0..=n).find(|l| !sections.iter().any(|s| s.0 == *l)) {
+        return Err(Error::Unsupported(format!(
+            "no section `# length {len}`: an SCN file has one section per circle length 0 to {n}"
+        )));
+    }
+    sections.sort_by_key(|s| s.0);
+    let mut empty = false;
+    let mut per_length = Vec::with_capacity(n);
+    for (len, at, body) in sections {
+        if len == 0 {
+            let words: Vec<(usize, &str)> = body
+                .iter()
+                .enumerate()
+                .map(|(j, l)| (at + 1 + j, l.split('#').next().unwrap_or("").trim()))
+                .filter(|(_, l)| !l.is_empty())
+                .collect();
+            empty = match words.as_slice() {
+                [(_, "true")] => true,
+                [(_, "false")] => false,
+                [] => {
+                    return Err(bad(
+                        at,
+                        "the section of the empty circle holds `true` or `false`, and is empty",
+                    ))
+                }
+                [(j, w), ..] => {
+                    return Err(bad(
+                        *j,
+                        format!(
+                        "`{w}`: the section of the empty circle holds one line, `true` or `false`"
+                    ),
+                    ))
+                }
+            };
+            continue;
+        }
+        // Blank lines in front, so that the errors name the file's lines.
+        let padded = format!("{}{}", "\n".repeat(at), body.join("\n"));
+        let d = from_walnut(&padded, len).map_err(|e| {
+            Error::Unsupported(format!("the section of length {len} (line {at}): {}", e))
+        })?;
+        per_length.push(d);
+    }
+    Ok((empty, per_length))
 }
 
 #[cfg(test)]

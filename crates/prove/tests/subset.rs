@@ -405,6 +405,34 @@ fn scn_subsets_agree_with_a_box_check() {
         assert_eq!(r.verdict, want, "{text}\n{:?}", r.to_json());
         let b = box_check(&c, n, k, 5, true);
         agrees(&c, r.verdict, &r, &b, k, true);
+        // The automata prover (one set automaton per circle length) gives the same verdict.
+        let a = prove_subset_automata(&c, Duration::from_secs(120)).unwrap();
+        assert_eq!(a.verdict, want, "{text}\n{:?}", a.to_json());
+        agrees(&c, a.verdict, &a, &b, k, true);
+    }
+    // Sets with xor, which only the automata prover decides for every size: in SCN(3,1) (Nim, the
+    // circle does not matter for k = 1) the pairs (a,a) and the triples of nim-sum 0 are P-positions;
+    // with the 1-circles added, (C) fails (a 1-circle moves to the empty circle).
+    let pairs = (2, vec!["a = b"]);
+    let triples = (3, vec!["xor(a, b, c) = 0"]);
+    for (fams, want) in [
+        (vec![empty.clone(), pairs.clone()], Status::Proved),
+        (
+            vec![empty.clone(), pairs.clone(), triples.clone()],
+            Status::Proved,
+        ),
+        (
+            vec![empty.clone(), triples.clone(), (1, vec![])],
+            Status::Refuted,
+        ),
+    ] {
+        let text = families_file("SCN(3,1)", &fams);
+        let c = from_toml(&text, "SCN(3,1)").unwrap();
+        let a = prove_subset_automata(&c, Duration::from_secs(120)).unwrap();
+        assert_eq!(a.verdict, want, "{text}\n{:?}", a.to_json());
+        let b = box_check(&c, 3, 1, 12, true);
+        assert!(b.members > 12, "{text}");
+        agrees(&c, a.verdict, &a, &b, 1, true);
     }
 }
 

@@ -619,7 +619,7 @@ pub fn conditions_for(
 fn fits(game: &Ruleset) -> Result<usize, Stop> {
     if game.kind == Kind::Scn {
         return Err(Stop::Unsupported(
-            "the automata prover covers CN, Nim and the complexes (one tuple length); SCN's circles shrink: use the SMT prover (--bits W for xor)".into(),
+            "SCN's circles shrink: give one automaton per circle length (prove_scn_members; the SCN file format of nimlab_prove::walnut)".into(),
         ));
     }
     let m = game.n;
@@ -667,14 +667,13 @@ fn decide(
     })
 }
 
-/// Condition (C) for a set claimed to lie inside the P-set, for CN, Nim or a complex: a member x
+/// Condition (C) for a set claimed to lie inside the P-set, for CN, Nim or a complex (SCN:
+/// [`super::scn::closure`]): a member x
 /// with an option y that has no option in the set ([`joined`] on the set and the complement of
 /// [`moves_into`]); `Ok(None)` when there is none, for every entry size. With the seconds it took.
 pub fn closure(c: &Conjecture, budget: &Budget) -> Result<(Result<Option<Move>, Stop>, f64), Stop> {
     if c.game.kind == Kind::Scn {
-        return Err(Stop::Unsupported(
-            "a subset of SCN's P-set is proved by the SMT prover (without --automata); the automata prover decides (C) for CN, Nim and the complexes".into(),
-        ));
+        return super::scn::closure(c, budget);
     }
     let m = fits(&c.game)?;
     let t0 = Instant::now();

@@ -37,4 +37,7 @@ mod tests;
 pub use compile::{members, window_options};
 pub use conditions::{closure, conditions, conditions_for, Conditions, Move};
 pub use dfa::{Budget, Dfa, Stop, MAX_TRACKS};
-pub use scn::{kind_pre_image, move_kinds, moves_into, sets as scn_sets, MoveKind};
+pub use scn::{
+    conditions_for_sets as scn_conditions_for_sets, given_sets as scn_given_sets, kind_pre_image,
+    move_kinds, moves_into, sets as scn_sets, MoveKind,
+};

@@ -33,7 +33,7 @@
 use super::compile::{linear, members, Lin, Sign};
 use super::conditions::{Conditions, Move};
 use super::dfa::{Budget, Dfa, Stop, MAX_TRACKS};
-use crate::conjecture::Conjecture;
+use crate::conjecture::{Conjecture, Kind, Ruleset};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
@@ -252,24 +252,35 @@ pub fn sets(c: &Conjecture, budget: &Budget) -> Result<Vec<Dfa>, Stop> {
     Ok(out)
 }
 
-/// True when `s` (a circle's set automaton) accepts the same words read on the tracks turned by one
-/// place, so that it is invariant under every rotation.
-fn invariant(s: &Dfa, budget: &Budget) -> Result<bool, Stop> {
+/// The circle that shows `s` (a circle's set automaton) is not invariant under rotation and
+/// reflection: a tuple it accepts whose turn by one place (`"rotation"`) or mirror image
+/// (`"reflection"`) it rejects, or the other way round; `None` when it is invariant (the turn by one
+/// place and one reflection generate every rotation and reflection).
+fn not_invariant(s: &Dfa, budget: &Budget) -> Result<Option<(Vec<u128>, &'static str)>, Stop> {
     let len = s.tracks;
     if len < 2 {
-        return Ok(true);
+        return Ok(None);
     }
-    let map: Vec<usize> = (0..len).map(|i| (i + 1) % len).collect();
-    let turned = s.embed(&map, len);
-    let one = Dfa::product(s, &turned.complement(), false, budget)?;
-    let two = Dfa::product(&s.complement(), &turned, false, budget)?;
-    Ok(!one.live()[0] && !two.live()[0])
+    let turn: Vec<usize> = (0..len).map(|i| (i + 1) % len).collect();
+    let mirror: Vec<usize> = (0..len).map(|i| len - 1 - i).collect();
+    for (map, what) in [(turn, "rotation"), (mirror, "reflection")] {
+        let moved = s.embed(&map, len);
+        let one = Dfa::product(s, &moved.complement(), false, budget)?;
+        if let Some(w) = one.witness() {
+            return Ok(Some((w, what)));
+        }
+        let two = Dfa::product(&s.complement(), &moved, false, budget)?;
+        if let Some(w) = two.witness() {
+            return Ok(Some((w, what)));
+        }
+    }
+    Ok(None)
 }
 
 /// The turns of the circle of `len` piles that carry the first window onto each window: track `i`
 /// of an automaton about the first window is pile `map[i]` for the window that starts at pile `s`.
-fn turns(c: &Conjecture, len: usize) -> Vec<Vec<usize>> {
-    let windows = c.game.windows(len);
+fn turns(game: &Ruleset, len: usize) -> Vec<Vec<usize>> {
+    let windows = game.windows(len);
     (0..windows.len())
         .map(|s| {
             debug_assert_eq!(windows[s][0], s);
@@ -287,7 +298,7 @@ pub fn moves_into(c: &Conjecture, len: usize, sets: &[Dfa], budget: &Budget) -> 
     let mut acc = constant_on(len, false, budget)?;
     for kind in move_kinds(len, &windows[0]) {
         let e = kind_pre_image(&kind, sets, budget)?;
-        for map in turns(c, len) {
+        for map in turns(&c.game, len) {
             acc = Dfa::product(&acc, &e.embed(&map, len), true, budget)?;
         }
     }
@@ -298,7 +309,7 @@ pub fn moves_into(c: &Conjecture, len: usize, sets: &[Dfa], budget: &Budget) -> 
 /// from "positive piles, outside the set", each kind's pre-image ([`kind_pre_image`]), on each window,
 /// is taken away in turn, minimal after each step; what is left is the answer (a shortest word).
 fn stranded(
-    c: &Conjecture,
+    game: &Ruleset,
     len: usize,
     sets: &[Dfa],
     budget: &Budget,
@@ -310,7 +321,7 @@ fn stranded(
         false,
         budget,
     )?;
-    let windows = c.game.windows(len);
+    let windows = game.windows(len);
     for kind in move_kinds(len, &windows[0]) {
         if !left.live()[0] {
             return Ok(None);
@@ -320,7 +331,7 @@ fn stranded(
         if !e.live()[0] {
             continue;
         }
-        for map in turns(c, len) {
+        for map in turns(game, len) {
             left = Dfa::product(&left, &e.embed(&map, len).complement(), false, budget)?;
         }
         if trace {
@@ -338,10 +349,16 @@ fn stranded(
 
 /// Condition (I) for one move kind: a breadth-first search of the product "x in `S_L`, the kept
 /// piles' new values at most x's (the set of those already strictly lower), the target circle in
-/// `S_{L'}`" over pairs of letters (x's digits, the kept piles' new digits) for an accepted word: a
+/// `T_{L'}`" (`targets`: the sets themselves for (I); for (C) the circles with no move into the set)
+/// over pairs of letters (x's digits, the kept piles' new digits) for an accepted word: a
 /// member with a move of this kind into the set, as (x, y).
-fn joined(kind: &MoveKind, sets: &[Dfa], budget: &Budget) -> Result<Option<Move>, Stop> {
-    let (sx, sy) = (&sets[kind.len], &sets[kind.target()]);
+fn joined(
+    kind: &MoveKind,
+    sets: &[Dfa],
+    targets: &[Dfa],
+    budget: &Budget,
+) -> Result<Option<Move>, Stop> {
+    let (sx, sy) = (&sets[kind.len], &targets[kind.target()]);
     let (lx_live, ly_live) = (sx.live(), sy.live());
     if !lx_live[0] || !ly_live[0] {
         return Ok(None);
@@ -430,26 +447,128 @@ fn joined(kind: &MoveKind, sets: &[Dfa], budget: &Budget) -> Result<Option<Move>
 
 /// Decides conditions (I) and (II) for a conjecture about SCN(n,k), over every circle length.
 pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
-    let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
     let t0 = Instant::now();
     let sets = sets(c, budget)?;
     for (len, s) in sets.iter().enumerate() {
-        if !invariant(s, budget)? {
+        if let Some((w, what)) = not_invariant(s, budget)? {
             return Err(Stop::Unsupported(format!(
-                "internal error: the set automaton of circles of {len} piles is not invariant under rotation"
+                "internal error: the set automaton of circles of {len} piles is not invariant under {what} (at {w:?})"
             )));
         }
-        if trace {
+    }
+    decide(&c.game, &sets, t0, false, budget)
+}
+
+/// Decides conditions (I) and (II) over every circle length for a set of SCN(n,k) positions given
+/// as one automaton per circle length: `per_length[L - 1]` reads circles of L piles on L tracks
+/// (track `i` = pile `i`, most significant digit first, the same answer with or without leading
+/// zero letters), `empty` says whether the empty circle is in the set. What an automaton accepts
+/// with a zero pile is not a circle and is left out (intersected with "every pile positive"). The
+/// set must be one of circles: every automaton invariant under rotation and reflection (refused in
+/// one line otherwise, with a tuple that shows it). With `stop_early`, (II) is not searched once
+/// (I) has a counterexample. `members` of the answer is the automaton of the longest circles.
+pub fn conditions_for_sets(
+    game: &Ruleset,
+    per_length: &[Dfa],
+    empty: bool,
+    stop_early: bool,
+    budget: &Budget,
+) -> Result<Conditions, Stop> {
+    let t0 = Instant::now();
+    let sets = given_sets(game, per_length, empty, budget)?;
+    decide(game, &sets, t0, stop_early, budget)
+}
+
+/// The set automata `S_0..=S_n` of a set given per circle length ([`conditions_for_sets`]): checked
+/// (kind, lengths, tracks, leading zeros, invariance) and intersected with "every pile positive".
+pub fn given_sets(
+    game: &Ruleset,
+    per_length: &[Dfa],
+    empty: bool,
+    budget: &Budget,
+) -> Result<Vec<Dfa>, Stop> {
+    let n = game.n;
+    if game.kind != Kind::Scn {
+        return Err(Stop::Unsupported(format!(
+            "{} has positions of one length: give one automaton, not one per circle length",
+            game.id()
+        )));
+    }
+    if n >= MAX_TRACKS {
+        return Err(Stop::Unsupported(format!(
+            "{} has circles of {n} piles; the automata prover handles SCN circles of at most {}",
+            game.id(),
+            MAX_TRACKS - 1
+        )));
+    }
+    if per_length.len() != n {
+        return Err(Stop::Unsupported(format!(
+            "{} automata given; {} has circles of 1 to {n} piles, one automaton each",
+            per_length.len(),
+            game.id()
+        )));
+    }
+    let mut out = vec![constant(empty)];
+    for (i, d) in per_length.iter().enumerate() {
+        let len = i + 1;
+        if d.tracks != len {
+            return Err(Stop::Unsupported(format!(
+                "the automaton of circles of {len} piles reads {} inputs, not {len}",
+                d.tracks
+            )));
+        }
+        if let Some(w) = d.leading_zeros_matter() {
+            return Err(Stop::Unsupported(format!(
+                "the automaton of circles of {len} piles answers differently with leading zero letters (e.g. on {}): msd_2 automata must give the same answer with or without them",
+                shown(&w)
+            )));
+        }
+        let s = Dfa::product(d, &positive(len, budget)?, false, budget)?
+            .minimize_within(Some(budget))?;
+        if let Some((w, what)) = not_invariant(&s, budget)? {
+            let image = if what == "rotation" {
+                "turn by one place"
+            } else {
+                "mirror image"
+            };
+            return Err(Stop::Unsupported(format!(
+                "the automaton of circles of {len} piles is not a set of circles: it is not invariant under {what} ({} is {} but its {image} is {})",
+                shown(&w),
+                if s.accepts(&w) { "accepted" } else { "rejected" },
+                if s.accepts(&w) { "not" } else { "accepted" },
+            )));
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
+fn shown(w: &[u128]) -> String {
+    let parts: Vec<String> = w.iter().map(|x| x.to_string()).collect();
+    format!("({})", parts.join(","))
+}
+
+/// The two searches on the set automata `S_0..=S_n` (built from `t0` on).
+fn decide(
+    game: &Ruleset,
+    sets: &[Dfa],
+    t0: Instant,
+    stop_early: bool,
+    budget: &Budget,
+) -> Result<Conditions, Stop> {
+    let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
+    if trace {
+        for (len, s) in sets.iter().enumerate() {
             eprintln!("members of length {len}: {} states", s.states());
         }
     }
     let built = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let joined = (|| -> Result<Option<Move>, Stop> {
-        for len in 1..=c.game.n {
+        for len in 1..=game.n {
             // The first window is enough: the sets are invariant under rotation.
-            for kind in move_kinds(len, &c.game.windows(len)[0]) {
-                if let Some(m) = joined(&kind, &sets, budget)? {
+            for kind in move_kinds(len, &game.windows(len)[0]) {
+                if let Some(m) = joined(&kind, sets, sets, budget)? {
                     return Ok(Some(m));
                 }
             }
@@ -461,15 +580,24 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
         return Err(Stop::Unsupported(e));
     }
     let t2 = Instant::now();
-    let stranded = (|| -> Result<Option<Vec<u128>>, Stop> {
-        for len in 1..=c.game.n {
-            if let Some(x) = stranded(c, len, &sets, budget)? {
-                return Ok(Some(x));
+    let two = if stop_early && matches!(one.0, Ok(Some(_))) {
+        (
+            Err(Stop::Limit(
+                "not searched: condition (I) is already refuted".into(),
+            )),
+            0.0,
+        )
+    } else {
+        let stranded = (|| -> Result<Option<Vec<u128>>, Stop> {
+            for len in 1..=game.n {
+                if let Some(x) = stranded(game, len, sets, budget)? {
+                    return Ok(Some(x));
+                }
             }
-        }
-        Ok(None)
-    })();
-    let two = (stranded, built + t2.elapsed().as_secs_f64());
+            Ok(None)
+        })();
+        (stranded, built + t2.elapsed().as_secs_f64())
+    };
     if trace {
         eprintln!(
             "conditions: built {built:.2} s, (I) {:.2} s, (II) {:.2} s",
@@ -478,8 +606,51 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
         );
     }
     Ok(Conditions {
-        members: sets[c.game.n].clone(),
+        members: sets[game.n].clone(),
         joined: one,
         stranded: two,
     })
+}
+
+/// Condition (C) for a set of SCN(n,k) positions claimed to lie inside the P-set: a member x with a
+/// move to a circle y (of any length) that has no move into the set — for y of L' >= 1 piles the
+/// complement of [`moves_into`] among positive circles; the empty circle (normal play: it has no
+/// move, so a member that empties its circle fails; misère play: it is an N-position). One product
+/// search per move kind of the first window ([`joined`] against those targets). With its seconds.
+pub fn closure(c: &Conjecture, budget: &Budget) -> Result<(Result<Option<Move>, Stop>, f64), Stop> {
+    let t0 = Instant::now();
+    let sets = sets(c, budget)?;
+    for (len, s) in sets.iter().enumerate() {
+        if let Some((w, what)) = not_invariant(s, budget)? {
+            return Err(Stop::Unsupported(format!(
+                "internal error: the set automaton of circles of {len} piles is not invariant under {what} (at {w:?})"
+            )));
+        }
+    }
+    let run = || -> Result<Option<Move>, Stop> {
+        let mut targets = vec![constant(c.play == nimlab_core::Play::Normal)];
+        for len in 1..=c.game.n {
+            let into = moves_into(c, len, &sets, budget)?;
+            targets.push(
+                Dfa::product(&positive(len, budget)?, &into.complement(), false, budget)?
+                    .minimize_within(Some(budget))?,
+            );
+        }
+        for len in 1..=c.game.n {
+            if !sets[len].live()[0] {
+                continue;
+            }
+            for kind in move_kinds(len, &c.game.windows(len)[0]) {
+                if let Some(m) = joined(&kind, &sets, &targets, budget)? {
+                    return Ok(Some(m));
+                }
+            }
+        }
+        Ok(None)
+    };
+    let r = run();
+    if let Err(Stop::Unsupported(e)) = r {
+        return Err(Stop::Unsupported(e));
+    }
+    Ok((r, t0.elapsed().as_secs_f64()))
 }
