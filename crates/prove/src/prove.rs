@@ -233,8 +233,8 @@ pub fn prove_subset(c: &Conjecture, solver: &Solver) -> Result<Report> {
     })
 }
 
-/// As [`prove_subset`], with finite automata (every entry size, `xor` included): CN, Nim and the
-/// complexes.
+/// As [`prove_subset`], with finite automata (every entry size, `xor` included): CN, Nim, the
+/// complexes and SCN (one set automaton per circle length).
 pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report> {
     c.validate_shape()?;
     let start = Instant::now();
