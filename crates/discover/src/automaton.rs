@@ -203,15 +203,7 @@ pub fn try_automaton(
         .map_err(|e| e.to_string())?;
     let proved = report.verdict == Status::Proved;
     let proof = report.to_json();
-    let counterexample = report.conditions.iter().find_map(|c| {
-        c.counterexample.as_ref().map(|cx| {
-            serde_json::json!({
-                "condition": c.condition.name(),
-                "position": cx.position,
-                "move_to": cx.move_to,
-            })
-        })
-    });
+    let counterexample = counterexample_json(&report);
     Ok(Learned {
         proved,
         walnut: text,
@@ -544,15 +536,7 @@ fn try_scn_automaton(
     )
     .map_err(|e| e.to_string())?;
     let proved = report.verdict == Status::Proved;
-    let counterexample = report.conditions.iter().find_map(|c| {
-        c.counterexample.as_ref().map(|cx| {
-            serde_json::json!({
-                "condition": c.condition.name(),
-                "position": cx.position,
-                "move_to": cx.move_to,
-            })
-        })
-    });
+    let counterexample = counterexample_json(&report);
     Ok(Learned {
         proved,
         walnut: text,
@@ -562,5 +546,18 @@ fn try_scn_automaton(
         counterexample,
         reason: (!proved)
             .then(|| format!("the automata prover answered {}", report.verdict.name())),
+    })
+}
+
+/// The prover's first counterexample, as discover's JSON gives it.
+fn counterexample_json(report: &nimlab_prove::Report) -> Option<Value> {
+    report.conditions.iter().find_map(|c| {
+        c.counterexample.as_ref().map(|cx| {
+            serde_json::json!({
+                "condition": c.condition.name(),
+                "position": cx.position,
+                "move_to": cx.move_to,
+            })
+        })
     })
 }

@@ -445,9 +445,9 @@ fn joined(
     Ok(None)
 }
 
-/// Decides conditions (I) and (II) for a conjecture about SCN(n,k), over every circle length.
-pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
-    let t0 = Instant::now();
+/// The set automata of a conjecture ([`sets`]), each checked to be invariant under rotation and
+/// reflection (the searches look at the first window only).
+fn invariant_sets(c: &Conjecture, budget: &Budget) -> Result<Vec<Dfa>, Stop> {
     let sets = sets(c, budget)?;
     for (len, s) in sets.iter().enumerate() {
         if let Some((w, what)) = not_invariant(s, budget)? {
@@ -456,6 +456,13 @@ pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
             )));
         }
     }
+    Ok(sets)
+}
+
+/// Decides conditions (I) and (II) for a conjecture about SCN(n,k), over every circle length.
+pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
+    let t0 = Instant::now();
+    let sets = invariant_sets(c, budget)?;
     decide(&c.game, &sets, t0, false, budget)
 }
 
@@ -619,14 +626,7 @@ fn decide(
 /// search per move kind of the first window ([`joined`] against those targets). With its seconds.
 pub fn closure(c: &Conjecture, budget: &Budget) -> Result<(Result<Option<Move>, Stop>, f64), Stop> {
     let t0 = Instant::now();
-    let sets = sets(c, budget)?;
-    for (len, s) in sets.iter().enumerate() {
-        if let Some((w, what)) = not_invariant(s, budget)? {
-            return Err(Stop::Unsupported(format!(
-                "internal error: the set automaton of circles of {len} piles is not invariant under {what} (at {w:?})"
-            )));
-        }
-    }
+    let sets = invariant_sets(c, budget)?;
     let run = || -> Result<Option<Move>, Stop> {
         let mut targets = vec![constant(c.play == nimlab_core::Play::Normal)];
         for len in 1..=c.game.n {
