@@ -668,9 +668,9 @@ fn decide(
 }
 
 /// Condition (C) for a set claimed to lie inside the P-set, for CN, Nim or a complex (SCN:
-/// [`super::scn::closure`]): a member x
-/// with an option y that has no option in the set ([`joined`] on the set and the complement of
-/// [`moves_into`]); `Ok(None)` when there is none, for every entry size. With the seconds it took.
+/// `scn::closure`): a member x
+/// with an option y that has no option in the set (the search of condition (I) on the set and the
+/// complement of the union of the windows' pre-images); `Ok(None)` when there is none, for every entry size. With the seconds it took.
 pub fn closure(c: &Conjecture, budget: &Budget) -> Result<(Result<Option<Move>, Stop>, f64), Stop> {
     if c.game.kind == Kind::Scn {
         return super::scn::closure(c, budget);
