@@ -268,19 +268,7 @@ pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report
         }
     }];
     if c.play == Play::Misere {
-        let t0 = Instant::now();
-        let zero = vec![0u64; c.game.n];
-        conditions.push(if c.contains(&zero) {
-            refute(
-                c,
-                Condition::III,
-                zero.len(),
-                &vec![0u128; zero.len()],
-                t0.elapsed().as_secs_f64(),
-            )?
-        } else {
-            proved(Condition::III, t0.elapsed().as_secs_f64())
-        });
+        conditions.push(terminal(c)?);
     }
     Ok(Report {
         game: c.game.id(),
@@ -790,25 +778,7 @@ fn automata_report(
             });
         }
     }
-    // (III): the terminal position (CN and complexes: all zero; SCN: the empty circle), by exact
-    // membership: in the set in normal play, outside it in misère play.
-    let t0 = Instant::now();
-    let m = match c.ruleset().kind {
-        Kind::Cn | Kind::Complex => c.ruleset().n,
-        Kind::Scn => 0,
-    };
-    let three = if c.contains(&vec![0u64; m]) == (c.play() == Play::Normal) {
-        proved(Condition::III, t0.elapsed().as_secs_f64())
-    } else {
-        refute(
-            c,
-            Condition::III,
-            m,
-            &vec![0u128; m],
-            t0.elapsed().as_secs_f64(),
-        )?
-    };
-    conditions.push(three);
+    conditions.push(terminal(c)?);
     let verdict = verdict_of(&conditions);
     Ok(Report {
         game: c.ruleset().id(),
@@ -821,6 +791,27 @@ fn automata_report(
         play: c.play(),
         claim: Claim::PSet,
     })
+}
+
+/// Condition (III) by exact membership of the terminal position (CN and complexes: all zero; SCN: the
+/// empty circle): in the set in normal play, outside it in misère play.
+fn terminal(c: &dyn Claimed) -> Result<ConditionReport> {
+    let t0 = Instant::now();
+    let m = match c.ruleset().kind {
+        Kind::Cn | Kind::Complex => c.ruleset().n,
+        Kind::Scn => 0,
+    };
+    if c.contains(&vec![0u64; m]) == (c.play() == Play::Normal) {
+        Ok(proved(Condition::III, t0.elapsed().as_secs_f64()))
+    } else {
+        refute(
+            c,
+            Condition::III,
+            m,
+            &vec![0u128; m],
+            t0.elapsed().as_secs_f64(),
+        )
+    }
 }
 
 fn proved(condition: Condition, seconds: f64) -> ConditionReport {

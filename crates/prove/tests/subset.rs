@@ -462,4 +462,25 @@ fn misere_subsets() {
             assert_eq!(b.n_member, Some(vec![0, 0, 0]));
         }
     }
+    // SCN: the terminal position is the empty circle (not a circle of zeros); a set holding it is
+    // refuted by (III) in misère play, by both provers.
+    let text = families_file("SCN(3,1)", &[(0, vec![]), (2, vec!["a = b"])]);
+    let mut c = from_toml(&text, "misère SCN").unwrap();
+    c.play = Play::Misere;
+    for r in [
+        prove_subset(&c, &s).unwrap(),
+        prove_subset_automata(&c, Duration::from_secs(60)).unwrap(),
+    ] {
+        assert_eq!(r.verdict, Status::Refuted, "{:?}", r.to_json());
+        let three = r
+            .conditions
+            .iter()
+            .find(|x| x.condition == nimlab_prove::Condition::III);
+        assert_eq!(
+            three
+                .and_then(|x| x.counterexample.as_ref())
+                .map(|x| x.position.clone()),
+            Some(vec![])
+        );
+    }
 }
