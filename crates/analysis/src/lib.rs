@@ -833,8 +833,8 @@ impl Analyzer {
             };
         }
         let by = &a.method;
-        if let (Method::Characterization { id, .. }, false) = (by, a.terminal) {
-            let reason = if a.outcome.is_p() {
+        let reason = if let (Method::Characterization { id, .. }, false) = (by, a.terminal) {
+            if a.outcome.is_p() {
                 format!("P: in the proved set (characterization #{id}), so every move leaves it")
             } else if let Some(q) = first {
                 format!(
@@ -843,21 +843,8 @@ impl Analyzer {
                 )
             } else {
                 format!("N: outside the proved set (characterization #{id}), which holds every P-position")
-            };
-            return Explanation {
-                method: by.clone(),
-                statement: None,
-                source: None,
-                family: None,
-                reason,
-                winning_move: if a.outcome.is_p() {
-                    None
-                } else {
-                    first.cloned()
-                },
-            };
-        }
-        let reason = if a.terminal {
+            }
+        } else if a.terminal {
             match play {
                 Play::Normal => {
                     "P: no move is left, and in normal play the player to move loses".to_string()

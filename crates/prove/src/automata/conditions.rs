@@ -615,6 +615,18 @@ pub fn conditions_for(
     decide(game, members, Instant::now(), stop_early, budget)
 }
 
+/// Every move window of `game` (positions of `m` stacks) with its option relation.
+fn windows_with_options(
+    game: &Ruleset,
+    m: usize,
+    budget: &Budget,
+) -> Result<Vec<(Vec<usize>, Dfa)>, Stop> {
+    game.windows(m)
+        .into_iter()
+        .map(|w| window_options(m, &w, budget).map(|o| (w, o)))
+        .collect()
+}
+
 /// The number of tracks of `game`'s positions, when the automata prover covers it.
 fn fits(game: &Ruleset) -> Result<usize, Stop> {
     if game.kind == Kind::Scn {
@@ -643,11 +655,7 @@ fn decide(
 ) -> Result<Conditions, Stop> {
     let m = game.n;
     let trace = std::env::var_os("NIMLAB_AUTOMATA_TRACE").is_some();
-    let opts = game
-        .windows(m)
-        .into_iter()
-        .map(|w| window_options(m, &w, budget).map(|o| (w, o)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let opts = windows_with_options(game, m, budget)?;
     let built = t0.elapsed().as_secs_f64();
     let one = timed("I", built, trace, || joined(m, &s, &s, &opts, budget))?;
     let two = if stop_early && matches!(one.0, Ok(Some(_))) {
@@ -678,12 +686,7 @@ pub fn closure(c: &Conjecture, budget: &Budget) -> Result<(Result<Option<Move>, 
     let m = fits(&c.game)?;
     let t0 = Instant::now();
     let s = members(c, m, budget)?;
-    let opts = c
-        .game
-        .windows(m)
-        .into_iter()
-        .map(|w| window_options(m, &w, budget).map(|o| (w, o)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let opts = windows_with_options(&c.game, m, budget)?;
     let run = || -> Result<Option<Move>, Stop> {
         let mut stranded = moves_into(m, &s, &opts, budget)?.complement();
         if c.play == nimlab_core::Play::Misere {
