@@ -221,19 +221,14 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         return automaton(a, path);
     }
     let c = conjecture(a)?;
-    let partial = a
-        .theorem
-        .as_deref()
-        .and_then(nimlab_theory::by_id)
-        .is_some_and(|t| t.scope() == nimlab_theory::Scope::Partial);
-    let subset = a.subset || partial;
-    if partial && !a.subset && !a.json {
+    let claim = Claim::of(a.theorem.as_deref(), a.subset);
+    let subset = claim == Claim::Subset;
+    if subset && !a.subset && !a.json {
         eprintln!(
             "nimlab: {} is a partial result (it decides only some positions): proving that its members are P-positions (--subset)",
             a.theorem.as_deref().unwrap_or_default()
         );
     }
-    let claim = if subset { Claim::Subset } else { Claim::PSet };
     if a.automata {
         let report = if subset {
             nimlab_prove::prove_subset_automata(&c, Duration::from_secs(a.timeout))?

@@ -41,6 +41,19 @@ pub enum Claim {
 }
 
 impl Claim {
+    /// What `prove` claims for a set given as the registry result `theorem` (if any), with `--subset`
+    /// asked or not: a partial result claims only that its members are P-positions.
+    pub fn of(theorem: Option<&str>, subset: bool) -> Claim {
+        let partial = theorem
+            .and_then(nimlab_theory::by_id)
+            .is_some_and(|t| t.scope() == nimlab_theory::Scope::Partial);
+        if subset || partial {
+            Claim::Subset
+        } else {
+            Claim::PSet
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Claim::PSet => "P-set",

@@ -602,11 +602,7 @@ fn prove(
     let rules = nimlab_prove::Ruleset::parse(game).map_err(to_py)?;
     let from_registry = theorem.clone();
     // A partial result claims only that its members are P-positions.
-    let subset = subset
-        || theorem
-            .as_deref()
-            .and_then(nimlab_theory::by_id)
-            .is_some_and(|t| t.scope() == nimlab_theory::Scope::Partial);
+    let subset = nimlab_prove::Claim::of(theorem.as_deref(), subset) == nimlab_prove::Claim::Subset;
     let mut c = match (theorem, families) {
         (Some(id), _) => nimlab_prove::from_theorem(&id, rules).map_err(to_py)?,
         (_, Some(path)) => {
