@@ -8,7 +8,7 @@
 //! sets differ, the conditions are checked one by one for witnesses
 //! ([`nimlab_research::verify::verify`]).
 
-use nimlab_core::{Error, Game, Play, Pos, Result};
+use nimlab_core::{interrupt, Error, Game, Play, Pos, Result};
 use nimlab_games::chip;
 use nimlab_research::conjecture::ScriptPredicate;
 use nimlab_research::domain::{positions, Bound};
@@ -41,18 +41,23 @@ pub struct Checked {
 }
 
 /// The canonical P-positions of the box by the tables engine, where it covers the game and box.
-fn engine_p_set(game: &dyn Game, bound: Bound, play: Play) -> Option<HashSet<Pos>> {
-    if chip::is_chip_game(game) {
-        return None;
+/// An interruption (the caller's cancel scope) is an error, not a missing table.
+fn engine_p_set(game: &dyn Game, bound: Bound, play: Play) -> Result<Option<HashSet<Pos>>> {
+    let Some(max) = bound.max.filter(|_| !chip::is_chip_game(game)) else {
+        return Ok(None);
+    };
+    let Ok(domain) = game.table_domain(max, bound.heaps) else {
+        return Ok(None);
+    };
+    if pset::rules_for(game, &domain).is_none() {
+        return Ok(None);
     }
-    let domain = game.table_domain(bound.max?, bound.heaps).ok()?;
-    pset::rules_for(game, &domain)?;
     let mut set = HashSet::new();
-    pset::tabulate(game, &domain, play, Default::default(), &mut |p| {
+    let r = pset::tabulate(game, &domain, play, Default::default(), &mut |p| {
         set.insert(p.to_vec());
-    })
-    .ok()?;
-    Some(set)
+    });
+    interrupt::check()?;
+    Ok(r.ok().map(|_| set))
 }
 
 fn checked(
@@ -63,7 +68,14 @@ fn checked(
     keep: usize,
     member: &mut Membership,
 ) -> Result<(Report, bool)> {
-    if let Some(pset) = engine_p_set(game, bound, play) {
+    // Every membership test first looks at the caller's cancel scope (Ctrl-C from a front end).
+    let mut member = |p: &[u64]| {
+        interrupt::hold_here("verify");
+        interrupt::check()?;
+        member(p)
+    };
+    let member: &mut Membership = &mut member;
+    if let Some(pset) = engine_p_set(game, bound, play)? {
         let mut report = Report {
             positions: ps.len() as u64,
             ..Default::default()

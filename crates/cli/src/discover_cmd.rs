@@ -8,7 +8,6 @@ use nimlab_core::Error;
 use nimlab_discover::{Discovery, Options, Verdict};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -54,9 +53,7 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
         ));
     }
     let game = nimlab_discover::game_name(&a.game, a.heaps)?;
-    let cancel = Arc::new(AtomicBool::new(false));
-    let c = cancel.clone();
-    let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
+    let cancel = crate::interrupt::cancel_flag();
     let store = if a.store.no_store {
         None
     } else {
@@ -67,7 +64,7 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
         timeout: Duration::from_secs(a.timeout),
         solver: a.solver.clone(),
         store,
-        cancel: Some(cancel),
+        cancel: Some(cancel.clone()),
         progress: Some(Arc::new(|s: &str| eprintln!("nimlab: {s}"))),
         play: if a.misere {
             nimlab_core::Play::Misere
@@ -76,7 +73,8 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
         },
         ..Options::default()
     };
-    let d = nimlab_discover::discover(&game, &opts)?;
+    // The scope lets the solver's process and the automata see Ctrl-C too.
+    let d = nimlab_core::interrupt::scope(cancel, || nimlab_discover::discover(&game, &opts))?;
     let file = d.write(a.out.as_deref())?;
     // A characterization proved for every size goes to the store, where the analysis chain answers
     // positions of any size from it (method `proved:ID`).

@@ -7,6 +7,7 @@ mod args;
 mod cli;
 mod discover_cmd;
 mod explain;
+mod interrupt;
 mod output;
 mod play;
 mod prove_cmd;

@@ -20,8 +20,6 @@ use nimlab_tables::plan::{self, Bounds, Kind, Request};
 use nimlab_tables::sink::{self, Format as SinkFormat};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -236,7 +234,7 @@ fn run_planned(
     plan: plan::Plan,
     cluster: &dyn Cluster,
 ) -> Result<ExitCode, Error> {
-    let cancel = cancel_flag();
+    let cancel = crate::interrupt::cancel_flag();
     // An error on one rank after the others started computing: end them all.
     let fatal = |e: Error| {
         if cluster.size() > 1 && !matches!(e, Error::Interrupted) {
@@ -411,11 +409,4 @@ impl Progress {
             self.bar.set_position(done);
         }
     }
-}
-
-fn cancel_flag() -> Arc<AtomicBool> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let c = cancel.clone();
-    let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
-    cancel
 }

@@ -22,9 +22,16 @@ impl<'a> Hooks<'a> {
         Hooks { cancel, progress }
     }
 
-    /// True once the cancel flag is set.
+    /// True once the cancel flag is set, or the cancel scope of this thread
+    /// ([`crate::interrupt::scope`]) is cancelled.
     pub fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || crate::interrupt::requested()
+    }
+
+    /// The start of a named phase of the run, for the interruption tests
+    /// ([`crate::interrupt::hold`]).
+    pub fn phase(&self, name: &str) {
+        crate::interrupt::hold(name, &|| self.cancelled())
     }
 
     /// Reports progress, when a callback is set.

@@ -8,6 +8,7 @@
 //! * [`solver`]: an exact memoizing solver over any [`Game`] (Grundy value, normal and misère outcome,
 //!   remoteness, winning moves), with an up-front refusal of searches that would not finish;
 //! * [`hooks`]: progress and cancellation, one type for every long computation;
+//! * [`interrupt`]: a front end's Ctrl-C for computations without hooks (a thread's cancel scope);
 //! * [`table`]: bounded tabulation of the P-positions of a whole box;
 //! * [`partition`]: the conditions of the partition theorem, the checks of a conjectured P-set;
 //! * [`position`]: the shared position syntax.
@@ -18,6 +19,7 @@
 pub mod error;
 pub mod game;
 pub mod hooks;
+pub mod interrupt;
 pub mod partition;
 pub mod position;
 pub mod solver;

@@ -226,9 +226,11 @@ impl<'g> Solver<'g> {
             if let Some(f) = self.progress.as_mut() {
                 f(self.solved);
             }
+            crate::interrupt::hold_here("search");
             if self
                 .cancel
                 .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+                || crate::interrupt::requested()
             {
                 return Err(Error::Interrupted);
             }

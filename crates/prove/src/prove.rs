@@ -255,6 +255,7 @@ pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report
         deadline: start + timeout,
         max_states: AUTOMATA_MAX_STATES,
         cancel: None,
+        interrupt: nimlab_core::interrupt::current(),
     };
     let (found, took) = match automata::closure(c, &budget) {
         Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
@@ -283,6 +284,8 @@ pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report
     if c.play == Play::Misere {
         conditions.push(terminal(c)?);
     }
+    // Interrupted through the caller's cancel scope: no report.
+    nimlab_core::interrupt::check()?;
     Ok(Report {
         game: c.game.id(),
         source: c.source.clone(),
@@ -717,6 +720,8 @@ pub fn prove_scn_members(
                 counterexample: None,
                 reason: Some(why.clone()),
             };
+            // Interrupted through the caller's cancel scope: no report.
+            nimlab_core::interrupt::check()?;
             return Ok(Report {
                 game: game.id(),
                 source: "automaton".into(),
@@ -758,6 +763,7 @@ fn automata_report(
         deadline: start + timeout,
         max_states: AUTOMATA_MAX_STATES,
         cancel: None,
+        interrupt: nimlab_core::interrupt::current(),
     };
     let unknown = |cond: Condition, why: String| ConditionReport {
         condition: cond,
@@ -793,6 +799,8 @@ fn automata_report(
     }
     conditions.push(terminal(c)?);
     let verdict = verdict_of(&conditions);
+    // Interrupted through the caller's cancel scope: no report.
+    nimlab_core::interrupt::check()?;
     Ok(Report {
         game: c.ruleset().id(),
         source,

@@ -1,7 +1,7 @@
 //! The external SMT solver: a `z3 -in -smt2` process per query, with z3's own time limit (`-T:`) and a
 //! watchdog that ends the process a little later should it not stop by itself.
 
-use nimlab_core::{Error, Result};
+use nimlab_core::{interrupt, Error, Result};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -101,12 +101,29 @@ impl Solver {
             Duration::from_secs(5)
         };
         let deadline = start + limit + grace;
+        // The next line of output; none at the deadline, at the end of the output, or once the
+        // caller's cancel scope is cancelled (then `interrupted` is set).
+        let interrupted = std::cell::Cell::new(false);
         let next = |rx: &mpsc::Receiver<String>| -> Option<String> {
-            rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                .ok()
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return None;
+                }
+                match rx.recv_timeout(left.min(Duration::from_millis(50))) {
+                    Ok(line) => return Some(line),
+                    Err(mpsc::RecvTimeoutError::Timeout) if interrupt::requested() => {
+                        interrupted.set(true);
+                        return None;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+                }
+            }
         };
         let result = (|| -> Result<Answer> {
             send(format!("{body}{check}\n"));
+            interrupt::hold_here("solver");
             let answer = loop {
                 let Some(line) = next(&rx) else {
                     return Ok(Answer::Unknown("timeout".into()));
@@ -155,7 +172,7 @@ impl Solver {
         loop {
             match child.try_wait() {
                 Ok(Some(_)) => break,
-                Ok(None) if Instant::now() < deadline => {
+                Ok(None) if Instant::now() < deadline && !interrupted.get() => {
                     std::thread::sleep(Duration::from_millis(10))
                 }
                 _ => {
@@ -167,6 +184,9 @@ impl Solver {
         }
         let _ = reader.join();
         let _ = writer.join();
+        if interrupted.get() {
+            return Err(Error::Interrupted);
+        }
         Ok((result?, start.elapsed()))
     }
 }

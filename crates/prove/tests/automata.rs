@@ -20,6 +20,7 @@ fn budget() -> Budget {
         deadline: Instant::now() + Duration::from_secs(120),
         max_states: 1 << 22,
         cancel: None,
+        interrupt: None,
     }
 }
 

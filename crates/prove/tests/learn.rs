@@ -174,6 +174,7 @@ fn cn_6_4_is_learned_from_16_and_equals_the_theorem() {
         deadline: std::time::Instant::now() + Duration::from_secs(60),
         max_states: 1 << 20,
         cancel: None,
+        interrupt: None,
     };
     let thm = nimlab_prove::automata::members(&c, 6, &budget).unwrap();
     assert_eq!(l.dfa.differs_from(&thm), None);

@@ -3,8 +3,10 @@
 //! and sink (`nimlab_tables::plan`, `nimlab_tables::sink`), exactly as for the command line.
 //!
 //! Long calls run on a worker thread while the calling thread waits without the GIL, wakes every
-//! 50 ms to let Python handle signals (Ctrl-C raises `KeyboardInterrupt` and cancels a table, which
-//! then stores nothing) and to report progress to an optional callback `progress(done, total)`.
+//! 50 ms to let Python handle signals (Ctrl-C raises `KeyboardInterrupt` and cancels the call: a
+//! table, the search, `verify`, `prove` with its solver process, `discover`; a table then stores
+//! nothing and keeps its checkpoint) and to report progress to an optional callback
+//! `progress(done, total)`.
 //! Answers cross as JSON text (small) or as raw little-endian bytes (tables), so no per-position
 //! Python object is made here; `nimlab/__init__.py` turns them into dicts and NumPy arrays.
 
@@ -132,18 +134,23 @@ fn non_negative<T: TryFrom<i128>>(name: &str, v: Option<i128>) -> PyResult<Optio
 #[derive(Default)]
 struct Progress(AtomicU64, AtomicU64);
 
-/// Runs `job` on a worker thread; see the module notes.
+/// Runs `job` on a worker thread; see the module notes. The job runs inside a cancel scope
+/// ([`nimlab_core::interrupt`]) whose flag it is also handed; Ctrl-C (a signal Python reports), or
+/// an exception from the progress callback (a `KeyboardInterrupt` raised while it ran, too), sets the
+/// flag, waits for the job to stop (a table writes its checkpoint first and stores nothing) and
+/// raises that exception. A job that finished is answered even if the signal comes later.
 fn blocking<T, F>(py: Python<'_>, progress: Option<Py<PyAny>>, job: F) -> PyResult<T>
 where
     T: Send + 'static,
-    F: FnOnce(&AtomicBool, &Progress) -> Result<T, Error> + Send + 'static,
+    F: FnOnce(&Arc<AtomicBool>, &Progress) -> Result<T, Error> + Send + 'static,
 {
     let cancel = Arc::new(AtomicBool::new(false));
     let shared = Arc::new(Progress::default());
     let (tx, rx) = mpsc::channel();
     let (c, s) = (cancel.clone(), shared.clone());
     std::thread::spawn(move || {
-        let _ = tx.send(job(&c, &s));
+        let r = nimlab_core::interrupt::scope(c.clone(), || job(&c, &s));
+        let _ = tx.send(r);
     });
     // `detach` needs what it borrows to be `Sync`; a receiver is only `Send`.
     let rx = std::sync::Mutex::new(rx);
@@ -162,21 +169,22 @@ where
                 ))
             }
             Err(RecvTimeoutError::Timeout) => {
-                if let Err(e) = py.check_signals() {
-                    // Ctrl-C: cancel, and wait for a table to stop so that nothing is stored.
-                    cancel.store(true, Ordering::Relaxed);
-                    let _ = py.detach(|| recv(Duration::from_secs(60)));
-                    return Err(e);
-                }
-                if let Some(cb) = &progress {
+                let mut stop = py.check_signals().err();
+                if let (None, Some(cb)) = (&stop, &progress) {
                     let now = (
                         shared.0.load(Ordering::Relaxed),
                         shared.1.load(Ordering::Relaxed),
                     );
                     if now.1 > 0 && now != last {
                         last = now;
-                        cb.call1(py, now)?;
+                        stop = cb.call1(py, now).err();
                     }
+                }
+                if let Some(e) = stop {
+                    // Every long computation polls the flag; the wait is a cap, not a delay.
+                    cancel.store(true, Ordering::Relaxed);
+                    let _ = py.detach(|| recv(Duration::from_secs(60)));
+                    return Err(e);
                 }
             }
         }
@@ -398,8 +406,10 @@ impl PyGame {
             backend: plan::Backend::Cpu,
             remoteness: false,
             limit,
-            // No checkpoints from Python (a stopped table starts over).
-            resume: plan::ResumeMode::Off,
+            // As the command line without --resume/--restart: with a store, a checkpoint is kept
+            // next to it while the table runs, stays when it is interrupted, and is continued from
+            // by the next call for the same table.
+            resume: plan::ResumeMode::Auto,
         };
         let game = self.game.clone();
         let plan = plan::plan(game.as_ref(), &req).map_err(to_py)?;
@@ -417,7 +427,7 @@ impl PyGame {
                 game.as_ref(),
                 &plan,
                 store.as_mut(),
-                Hooks::new(Some(cancel), Some(&report)),
+                Hooks::new(Some(cancel.as_ref()), Some(&report)),
             )?;
             let mut text = Vec::new();
             sink::write(
@@ -438,6 +448,8 @@ impl PyGame {
                 head["hi"] = json!(d.hi);
             }
             head["chips"] = json!(plan.is_chips());
+            // Continued from a checkpoint: how far the interrupted run had come (percent).
+            head["resumed"] = json!(a.resumed.as_ref().map(|h| h.percent()));
             let data: Vec<u8> = match &a.solved {
                 plan::Solved::PSet { .. } => {
                     let mut ps = a.solved.positions();
@@ -693,32 +705,16 @@ fn discover(
         None
     };
     blocking(py, None, move |cancel, _| {
-        // The run polls its own flag; a watcher mirrors Ctrl-C (the caller's `cancel`) into it.
-        let flag = Arc::new(AtomicBool::new(false));
         let opts = nimlab_discover::Options {
             max,
             timeout: Duration::from_secs(timeout),
             solver,
             store,
-            cancel: Some(flag.clone()),
+            cancel: Some(cancel.clone()),
             play,
             ..Default::default()
         };
-        let done = AtomicBool::new(false);
-        let d = std::thread::scope(|s| {
-            s.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    if cancel.load(Ordering::Relaxed) {
-                        flag.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-            });
-            let d = nimlab_discover::discover(&game, &opts);
-            done.store(true, Ordering::Relaxed);
-            d
-        })?;
+        let d = nimlab_discover::discover(&game, &opts)?;
         let file = d.write(out.as_deref())?;
         // As the CLI: a characterization proved for every size goes to the store.
         let saved = match (d.proved(), &opts.store) {

@@ -7,6 +7,8 @@ The CLI binary is $NIMLAB_BIN, else target/release/nimlab or target/debug/nimlab
 
 import json
 import os
+import pathlib
+import shutil
 import signal
 import subprocess
 import sys
@@ -229,28 +231,136 @@ def test_theory_and_games():
     assert "CN(n,k)" in names
 
 
-def test_ctrl_c_stops_a_table_and_stores_nothing(tmp_path):
-    db = tmp_path / "t.sqlite3"
+def _interrupted_at(phase, call, tmp_path, env=None):
+    """Runs `call` (Python source, with `nimlab`, `REPO` and `DB` defined) in a child that holds at
+    `phase` (NIMLAB_HOLD_AT: the run writes "nimlab: holding at PHASE" and waits there until it is
+    cancelled), sends SIGINT once it holds, and returns what the child printed: "interrupted" when
+    the call raised KeyboardInterrupt. No timing is involved: the signal arrives inside the phase
+    on a fast or a slow machine alike."""
     script = textwrap.dedent(
         f"""
-        import sys, nimlab
-        g = nimlab.game("CN(7,4)", db={str(db)!r}, limit=1e12)
-        print("started", flush=True)
+        import nimlab, pathlib
+        REPO = pathlib.Path({str(REPO)!r})
+        DB = {str(tmp_path / "t.sqlite3")!r}
         try:
-            g.table(max=34, progress=False)
+            {call}
             print("finished")
         except KeyboardInterrupt:
             print("interrupted")
         """
     )
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    assert child.stdout.readline().strip() == "started"
-    time.sleep(1.5)
+    child = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, NIMLAB_HOLD_AT=phase, **(env or {})),
+        # A child of a shell's background job inherits SIGINT ignored, and Python then leaves it
+        # ignored (no KeyboardInterrupt): what failed in CI. The child starts as a terminal's does.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    seen = []
+    for line in child.stderr:
+        seen.append(line)
+        if line.strip() == f"nimlab: holding at {phase}":
+            break
+    else:
+        out, _ = child.communicate(timeout=120)
+        pytest.fail(f"the call never reached the phase {phase}: {out!r} {''.join(seen)!r}")
     child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=120)
-    assert out.strip() == "interrupted"
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    return out.strip()
+
+
+def _stored(db):
     listed = subprocess.run([_cli_path(), "store", "list", "--json", "--db", str(db)], capture_output=True, text=True)
-    assert json.loads(listed.stdout) == []
+    assert listed.returncode == 0, listed.stderr
+    # `store list` also shows checkpoints (unfinished tables, "complete": false): not stored tables.
+    return [e for e in json.loads(listed.stdout) if e.get("complete", True)]
+
+
+def _checkpoints(db):
+    folder = pathlib.Path(str(db) + ".checkpoints")
+    return sorted(folder.iterdir()) if folder.exists() else []
+
+
+@pytest.mark.parametrize("phase", ["table-lookup", "table-compute"])
+def test_ctrl_c_stops_a_table_stores_nothing_and_keeps_its_checkpoint(tmp_path, phase):
+    db = tmp_path / "t.sqlite3"
+    call = 'nimlab.game("CN(7,4)", db=DB).table(max=11, progress=False)'
+    assert _interrupted_at(phase, call, tmp_path) == "interrupted"
+    assert _stored(db) == []
+    if phase == "table-lookup":
+        assert _checkpoints(db) == []
+        return
+    # The engine had finished a diagonal: its checkpoint stays, and the next call continues from it.
+    assert len(_checkpoints(db)) == 1
+    t = nimlab.game("CN(7,4)", db=str(db)).table(max=11, progress=False)
+    assert t.info["resumed"] is not None and t.info["method"] == "engine"
+    fresh = nimlab.game("CN(7,4)", store=False).table(max=11, progress=False)
+    assert fresh.info["resumed"] is None
+    assert np.array_equal(t, fresh) and t.info["count"] == fresh.info["count"]
+    assert _checkpoints(db) == [] and len(_stored(db)) == 1
+
+
+def test_ctrl_c_while_a_finished_table_is_saved_loses_nothing(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    call = 'nimlab.game("CN(4,2)", db=DB).table(max=6, progress=False)'
+    assert _interrupted_at("table-save", call, tmp_path) == "interrupted"
+    # The table was complete: it is stored whole. CN(4,2): (a,b,a,b), 49 ordered tuples in [0..6]^4.
+    assert len(_stored(db)) == 1
+    again = nimlab.game("CN(4,2)", db=str(db)).table(max=6, progress=False)
+    assert again.info["method"] == "store" and again.info["count"] == 49
+
+
+def test_ctrl_c_stops_a_grundy_table(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    call = 'nimlab.game("CN(5,3)", db=DB).table(max=14, grundy=True, progress=False)'
+    assert _interrupted_at("table-compute", call, tmp_path) == "interrupted"
+    assert _stored(db) == []
+
+
+def test_ctrl_c_stops_the_search_and_verify(tmp_path):
+    game = 'nimlab.game(str(REPO / "examples" / "subtraction.rhai"), store=False, limit=1e12)'
+    assert _interrupted_at("search", f"{game}.analyse((20000,))", tmp_path) == "interrupted"
+    call = 'nimlab.verify("CN(4,2)", conjecture=str(REPO / "examples" / "cn42-wrong.rhai"), max=6)'
+    assert _interrupted_at("verify", call, tmp_path) == "interrupted"
+
+
+def test_ctrl_c_stops_prove_and_discover(tmp_path):
+    call = 'nimlab.prove("CN(6,4)", theorem="cn-6-4", automata=True)'
+    assert _interrupted_at("automata", call, tmp_path) == "interrupted"
+    _need("z3", shutil.which("z3") is not None, "z3 is not installed")
+    # The solver's process is stopped with the call, not left to its own time limit.
+    call = 'nimlab.prove("CN(7,4)", theorem="cn-7-4")'
+    assert _interrupted_at("solver", call, tmp_path) == "interrupted"
+    call = 'nimlab.discover("CN(5,4)", store=False)'
+    assert _interrupted_at("solver", call, tmp_path) == "interrupted"
+
+
+def test_ctrl_c_inside_the_progress_callback_cancels_the_table(tmp_path):
+    # The signal arrives while the callback runs (here it sends it itself), so KeyboardInterrupt is
+    # raised from the callback: the table must still be cancelled, not left to finish and be stored.
+    db = tmp_path / "t.sqlite3"
+    script = textwrap.dedent(
+        f"""
+        import os, signal, nimlab
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        def progress(done, total):
+            os.kill(os.getpid(), signal.SIGINT)
+        try:
+            nimlab.game("CN(7,4)", db={str(db)!r}).table(max=16, progress=progress)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip() == "interrupted", run.stderr
+    assert _stored(db) == []
+    # Cancelled (not abandoned to run on): it stopped at its next diagonal and wrote its checkpoint.
+    assert len(_checkpoints(db)) == 1
 
 
 def _need(tool, found, why):

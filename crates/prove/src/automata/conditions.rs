@@ -524,6 +524,7 @@ fn stranded(
         deadline: budget.deadline,
         max_states: budget.max_states,
         cancel: Some(done.clone()),
+        interrupt: budget.interrupt.clone(),
     };
     let (a, b) = (own(), own());
     let run = |name: &'static str, r: Result<Option<Vec<u128>>, Stop>| {

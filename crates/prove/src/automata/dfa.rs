@@ -22,12 +22,19 @@ pub enum Stop {
     Limit(String),
 }
 
+/// The reason of a [`Stop::Limit`] when the caller's cancel scope was cancelled (the prover turns it
+/// into [`nimlab_core::Error::Interrupted`]).
+pub const INTERRUPTED: &str = "interrupted";
+
 /// The limits of one proof: a deadline and a cap on the states of any automaton; and, for one of
 /// two searches run side by side, a flag the other sets when it has the answer.
 pub struct Budget {
     pub deadline: Instant,
     pub max_states: usize,
     pub cancel: Option<Arc<AtomicBool>>,
+    /// The cancel scope of the thread that made the budget ([`nimlab_core::interrupt`]): a front
+    /// end's Ctrl-C, seen by every thread the proof uses.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
@@ -37,6 +44,7 @@ impl Budget {
             deadline,
             max_states,
             cancel: None,
+            interrupt: nimlab_core::interrupt::current(),
         }
     }
 
@@ -56,6 +64,12 @@ impl Budget {
     /// Past the deadline: the answer is unknown. Every long loop calls this once a round (a state
     /// expanded, a refinement pass, a search node), so a proof stops soon after its time limit.
     pub(super) fn poll(&self) -> Result<(), Stop> {
+        if let Some(flag) = &self.interrupt {
+            nimlab_core::interrupt::hold("automata", &|| flag.load(Ordering::Relaxed));
+            if flag.load(Ordering::Relaxed) {
+                return Err(Stop::Limit(INTERRUPTED.into()));
+            }
+        }
         if self
             .cancel
             .as_ref()

@@ -10,6 +10,7 @@ fn budget() -> Budget {
         deadline: Instant::now() + Duration::from_secs(60),
         max_states: 1 << 20,
         cancel: None,
+        interrupt: None,
     }
 }
 

@@ -345,6 +345,11 @@ class Game:
         callable ``f(done, total)``. ``ordered=True``: every ordered P-position of the box (every
         rotation and reflection of a circle, every order of heaps; ``info["count"]`` rows) instead of
         the least tuple of each symmetry class. A negative bound is a ``ValueError``.
+
+        Ctrl-C raises ``KeyboardInterrupt``: nothing unfinished is stored and, with a store, the
+        table's checkpoint stays next to it; the next call for the same table continues from it
+        (``info["resumed"]``: how far, in percent, the interrupted call had come; ``None`` when
+        computed from the start).
         """
         head_text, data = self._g.table(
             max, max_sum, heaps, misere, grundy, method, self.limit, _progress_callback(progress), ordered

@@ -225,6 +225,10 @@ fn run_inner(
     hooks: Hooks,
     from: Option<Resumption>,
 ) -> Result<Answer> {
+    hooks.phase("table-lookup");
+    if hooks.cancelled() {
+        return Err(Error::Interrupted);
+    }
     if let Some(s) = store.as_deref() {
         if let Some(e) = s
             .find(&plan.key)
@@ -255,12 +259,19 @@ fn run_inner(
     if let (Some(s), Some(h)) = (saver.as_mut(), &resumed) {
         s.seconds_before = h.seconds;
     }
+    // The phase "table-compute" starts with the first progress the engine reports.
+    let report = |done: u64, total: u64| {
+        if done > 0 {
+            hooks.phase("table-compute");
+        }
+        hooks.report(done, total);
+    };
     let start = Instant::now();
     let computed = compute(
         cluster,
         game,
         plan,
-        hooks,
+        Hooks::new(hooks.cancel, Some(&report)),
         saver.as_mut(),
         from.map(|r| r.reader),
     );
@@ -276,6 +287,9 @@ fn run_inner(
         Route::Search => Source::Search,
     };
     let (mut store_id, mut store_error) = (None, None);
+    // A finished table is saved even when the run is interrupted now: nothing is lost, and the
+    // store never holds an unfinished one.
+    hooks.phase("table-save");
     if let Some(s) = store {
         match save(s, plan, &solved, seconds, adapter.is_some()) {
             Ok(id) => {
