@@ -139,6 +139,15 @@ fn line(r: &ConditionReport, play: Play) -> String {
     );
     let t = nimlab_core::position::format_tuple;
     match (&r.counterexample, r.status) {
+        // The exact check on a box contradicted a proof: its reason says so.
+        (Some(cx), _) if r.condition == Condition::Search => format!(
+            "{head}: {}{}",
+            r.reason.as_deref().unwrap_or("exact search disagrees"),
+            cx.move_to
+                .as_ref()
+                .map(|y| format!(" (it moves to {}, a P-position)", t(y)))
+                .unwrap_or_default()
+        ),
         (Some(cx), _) => match &cx.move_to {
             Some(y) if r.condition == Condition::Closure => format!(
                 "{head}: {} is in the set but is an N-position: it moves to {}, a P-position (exact search)",
@@ -206,6 +215,19 @@ fn text(r: &Report) -> String {
     for c in &r.conditions {
         out.push_str(&line(c, r.play));
         out.push('\n');
+    }
+    if let Some(b) = &r.box_check {
+        out.push_str(&format!(
+            "  checked by exact search on the box [{}..{}] ({} positions): {}\n",
+            b.lo,
+            b.hi,
+            b.positions,
+            if r.claim == Claim::Subset {
+                "every member is a P-position"
+            } else {
+                "the set is the P-set there"
+            }
+        ));
     }
     out
 }

@@ -41,6 +41,6 @@ pub use conjecture::{
 pub use encode::Condition;
 pub use prove::{
     emit, prove, prove_automata, prove_members, prove_scn_members, prove_subset,
-    prove_subset_automata, Claim, ConditionReport, Counterexample, Report, Status,
+    prove_subset_automata, BoxCheck, Claim, ConditionReport, Counterexample, Report, Status,
 };
 pub use solver::{Answer, Solver};

@@ -78,6 +78,29 @@ pub struct ConditionReport {
     pub counterexample: Option<Counterexample>,
     /// Why the answer is unknown (`timeout`, ...).
     pub reason: Option<String>,
+    /// SMT proofs: each query the condition was decided by, with every solver's answer (empty for
+    /// automata).
+    pub queries: Vec<QueryRecord>,
+}
+
+/// One query of a condition and what each solver answered.
+#[derive(Debug, Clone)]
+pub struct QueryRecord {
+    /// The query's file name in `--emit` and certificate bundles.
+    pub file: String,
+    pub answers: Vec<SolverAnswer>,
+}
+
+/// One solver's answer to one query.
+#[derive(Debug, Clone)]
+pub struct SolverAnswer {
+    /// The solver's executable name (`z3`, `cvc5`).
+    pub solver: String,
+    /// `unsat`, `sat` or `unknown`.
+    pub answer: &'static str,
+    /// Why unknown, in the solver's words or how it failed.
+    pub reason: Option<String>,
+    pub seconds: f64,
 }
 
 /// The result of a proof.
@@ -96,6 +119,17 @@ pub struct Report {
     pub play: Play,
     /// The set is the P-set, or lies inside it.
     pub claim: Claim,
+    /// The exact search on a small box that a "proved" passed ([`guarded`]); none otherwise.
+    pub box_check: Option<BoxCheck>,
+}
+
+/// The box of the exact check made before a proof is reported: every position with entries in
+/// `lo..=hi` (SCN: every circle of at most n piles in `lo..=hi`), `positions` of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoxCheck {
+    pub lo: u64,
+    pub hi: u64,
+    pub positions: u64,
 }
 
 impl Report {
@@ -111,6 +145,11 @@ impl Report {
             "play": self.play.name(),
             "claim": self.claim.name(),
             "seconds": round(self.seconds),
+            "box_check": self.box_check.as_ref().map(|b| json!({
+                "lo": b.lo,
+                "hi": b.hi,
+                "positions": b.positions,
+            })),
             "conditions": self.conditions.iter().map(|c| json!({
                 "condition": c.condition.name(),
                 "status": c.status.name(),
@@ -120,6 +159,15 @@ impl Report {
                     "position": x.position,
                     "move_to": x.move_to,
                 })),
+                "queries": c.queries.iter().map(|q| json!({
+                    "file": q.file,
+                    "answers": q.answers.iter().map(|a| json!({
+                        "solver": a.solver,
+                        "answer": a.answer,
+                        "reason": a.reason,
+                        "seconds": round(a.seconds),
+                    })).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         })
     }
@@ -192,14 +240,20 @@ fn verdict_of(conditions: &[ConditionReport]) -> Status {
 
 /// Decides the three conditions for `c` with `solver`.
 pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
+    prove_with(c, std::slice::from_ref(solver))
+}
+
+/// Decides the three conditions for `c` with every solver of `solvers` (a cross-check: a query
+/// holds only when each of them answers unsat; see [`condition_with`]).
+pub fn prove_with(c: &Conjecture, solvers: &[Solver]) -> Result<Report> {
     c.validate()?;
     let start = Instant::now();
     let mut conditions = Vec::new();
     for cond in Condition::THEOREM {
-        conditions.push(condition(c, cond, solver)?);
+        conditions.push(condition_with(c, cond, solvers)?);
     }
     let verdict = verdict_of(&conditions);
-    Ok(Report {
+    guarded(c, Report {
         game: c.game.id(),
         source: c.source.clone(),
         bits: c.bits,
@@ -207,6 +261,7 @@ pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
         seconds: start.elapsed().as_secs_f64(),
         conditions,
         method: "smt",
+        box_check: None,
         play: c.play,
         claim: Claim::PSet,
     })
@@ -227,13 +282,18 @@ fn subset_conditions(play: Play) -> Vec<Condition> {
 /// search: a member that is an N-position refutes the claim; otherwise the answer is unknown (the
 /// condition is sufficient, not necessary).
 pub fn prove_subset(c: &Conjecture, solver: &Solver) -> Result<Report> {
+    prove_subset_with(c, std::slice::from_ref(solver))
+}
+
+/// As [`prove_subset`], with every solver of `solvers` ([`prove_with`]).
+pub fn prove_subset_with(c: &Conjecture, solvers: &[Solver]) -> Result<Report> {
     c.validate()?;
     let start = Instant::now();
     let mut conditions = Vec::new();
     for cond in subset_conditions(c.play) {
-        conditions.push(condition(c, cond, solver)?);
+        conditions.push(condition_with(c, cond, solvers)?);
     }
-    Ok(Report {
+    guarded(c, Report {
         game: c.game.id(),
         source: c.source.clone(),
         bits: c.bits,
@@ -241,6 +301,7 @@ pub fn prove_subset(c: &Conjecture, solver: &Solver) -> Result<Report> {
         seconds: start.elapsed().as_secs_f64(),
         conditions,
         method: "smt",
+        box_check: None,
         play: c.play,
         claim: Claim::Subset,
     })
@@ -274,6 +335,7 @@ pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report
             seconds: took,
             counterexample: None,
             reason: Some(why),
+            queries: Vec::new(),
         },
         Ok(None) => proved(Condition::Closure, took),
         Ok(Some((x, y))) => {
@@ -286,7 +348,7 @@ pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report
     }
     // Interrupted through the caller's cancel scope: no report.
     nimlab_core::interrupt::check()?;
-    Ok(Report {
+    guarded(c, Report {
         game: c.game.id(),
         source: c.source.clone(),
         bits: None,
@@ -294,6 +356,7 @@ pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report
         seconds: start.elapsed().as_secs_f64(),
         conditions,
         method: "automata",
+        box_check: None,
         play: c.play,
         claim: Claim::Subset,
     })
@@ -301,37 +364,95 @@ pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report
 
 /// One condition: its queries in order of circle length, stopping at the first counterexample.
 pub fn condition(c: &Conjecture, cond: Condition, solver: &Solver) -> Result<ConditionReport> {
+    condition_with(c, cond, std::slice::from_ref(solver))
+}
+
+/// One condition decided by every solver of `solvers` in turn: a query holds when each answers
+/// unsat; a counterexample from any of them, re-checked by exact search, refutes the condition (and
+/// when another solver had answered unsat, the reason names that solver's error); otherwise the
+/// condition is unknown with each solver's reason.
+pub fn condition_with(
+    c: &Conjecture,
+    cond: Condition,
+    solvers: &[Solver],
+) -> Result<ConditionReport> {
+    if solvers.is_empty() {
+        return Err(Error::Unsupported("no SMT solver given".into()));
+    }
+    let several = solvers.len() > 1;
     let mut report = ConditionReport {
         condition: cond,
         status: Status::Proved,
         seconds: 0.0,
         counterexample: None,
         reason: None,
+        queries: Vec::new(),
     };
     for q in queries(c, cond)? {
-        let (answer, took) = solve_small(c, &q, solver)?;
-        report.seconds += took.as_secs_f64();
-        match answer {
-            Answer::Unsat => {}
-            Answer::Unknown(why) => {
-                report.status = Status::Unknown;
-                report.reason = Some(match c.game.kind {
-                    Kind::Cn | Kind::Complex => why,
-                    Kind::Scn => format!("{why} (circles of {} piles)", q.len),
-                });
+        let mut record = QueryRecord {
+            file: q.file_name(c.game.kind),
+            answers: Vec::new(),
+        };
+        let mut reasons = Vec::new();
+        let mut refuted = None;
+        for solver in solvers {
+            let (answer, took) = solve_small(c, &q, solver)?;
+            report.seconds += took.as_secs_f64();
+            record.answers.push(SolverAnswer {
+                solver: solver.name(),
+                answer: answer.word(),
+                reason: match &answer {
+                    Answer::Unknown(why) => Some(why.clone()),
+                    _ => None,
+                },
+                seconds: took.as_secs_f64(),
+            });
+            let named = |why: String| {
+                if several {
+                    format!("{}: {why}", solver.name())
+                } else {
+                    why
+                }
+            };
+            match answer {
+                Answer::Unsat => {}
+                Answer::Unknown(why) => reasons.push(named(why)),
+                Answer::Sat(values) => match recheck(c, q.condition, q.x.len(), &values)? {
+                    Ok(cx) => {
+                        refuted = Some(cx);
+                        break;
+                    }
+                    Err(why) => reasons.push(named(why)),
+                },
             }
-            Answer::Sat(values) => match recheck(c, q.condition, q.x.len(), &values)? {
-                Ok(cx) => {
-                    report.status = Status::Refuted;
-                    report.counterexample = Some(cx);
-                    report.reason = None;
-                    return Ok(report);
-                }
-                Err(why) => {
-                    report.status = Status::Unknown;
-                    report.reason = Some(why);
-                }
-            },
+        }
+        let unsat: Vec<&str> = record
+            .answers
+            .iter()
+            .filter(|a| a.answer == "unsat")
+            .map(|a| a.solver.as_str())
+            .collect();
+        if let Some(cx) = refuted {
+            report.status = Status::Refuted;
+            report.counterexample = Some(cx);
+            report.reason = (!unsat.is_empty()).then(|| {
+                format!(
+                    "{} answered unsat, but another solver's counterexample re-checks by exact search: an error of {}",
+                    unsat.join(" and "),
+                    if unsat.len() == 1 { "that solver" } else { "those solvers" }
+                )
+            });
+            report.queries.push(record);
+            return Ok(report);
+        }
+        report.queries.push(record);
+        if !reasons.is_empty() {
+            let why = reasons.join("; ");
+            report.status = Status::Unknown;
+            report.reason = Some(match c.game.kind {
+                Kind::Cn | Kind::Complex => why,
+                Kind::Scn => format!("{why} (circles of {} piles)", q.len),
+            });
         }
     }
     Ok(report)
@@ -501,34 +622,39 @@ fn recheck(
                     shown(&x)
                 )));
             }
-            if c.play() == Play::Misere && game.is_terminal(&y)? {
-                return Err(bug(format!(
-                    "{} is terminal (an N-position in misère play)",
-                    shown(&y)
-                )));
-            }
-            if game.branching_bound(&y) > OPTION_CAP {
-                return Ok(Err(format!(
-                    "the solver's counterexample {} -> {} has too many options to re-check",
-                    shown(&x),
-                    shown(&y)
-                )));
-            }
-            let mut back = None;
-            game.for_each_option(&y, &mut |o| {
-                if c.contains(o) {
-                    back = Some(o.to_vec());
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
+            // A move between two members breaks (C) whatever y's options: one of x and y is not
+            // a P-position. Otherwise y must have no move back into the set.
+            let y_member = c.contains(&y);
+            if !y_member {
+                if c.play() == Play::Misere && game.is_terminal(&y)? {
+                    return Err(bug(format!(
+                        "{} is terminal (an N-position in misère play)",
+                        shown(&y)
+                    )));
                 }
-            })?;
-            if let Some(o) = back {
-                return Err(bug(format!(
-                    "{} moves back into the set, to {}",
-                    shown(&y),
-                    shown(&o)
-                )));
+                if game.branching_bound(&y) > OPTION_CAP {
+                    return Ok(Err(format!(
+                        "the solver's counterexample {} -> {} has too many options to re-check",
+                        shown(&x),
+                        shown(&y)
+                    )));
+                }
+                let mut back = None;
+                game.for_each_option(&y, &mut |o| {
+                    if c.contains(o) {
+                        back = Some(o.to_vec());
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })?;
+                if let Some(o) = back {
+                    return Err(bug(format!(
+                        "{} moves back into the set, to {}",
+                        shown(&y),
+                        shown(&o)
+                    )));
+                }
             }
             // (C) fails at x -> y. Whether x is a P-position decides between a refutation and a
             // gap of the sufficient condition: exact search.
@@ -538,15 +664,32 @@ fn recheck(
                 flag: "--limit",
             };
             let full = c.play() == Play::Misere;
-            if search.check_budget(&x, full, budget).is_err() {
-                return Ok(Err(format!(
-                    "(C) fails at {} -> {} (no move back into the set, re-checked), and {} is too large to decide by exact search",
-                    shown(&x),
-                    shown(&y),
-                    shown(&x)
-                )));
+            let too_large = |search: &nimlab_core::solver::Solver, p: &Pos| {
+                search.check_budget(p, full, budget).is_err()
+            };
+            if too_large(&search, &x) || (y_member && too_large(&search, &y)) {
+                return Ok(Err(if y_member {
+                    format!(
+                        "(C) fails at {} -> {}: both are in the set, so one of them is an N-position, but they are too large to tell which by exact search",
+                        shown(&x),
+                        shown(&y)
+                    )
+                } else {
+                    format!(
+                        "(C) fails at {} -> {} (no move back into the set, re-checked), and {} is too large to decide by exact search",
+                        shown(&x),
+                        shown(&y),
+                        shown(&x)
+                    )
+                }));
             }
-            if search.outcome(&x, c.play())? == nimlab_core::Outcome::P {
+            // The member that is an N-position: x, or else (x being P) its option y when y is a
+            // member; its winning move (to a P-position) refutes the claim.
+            let loser = if search.outcome(&x, c.play())? == nimlab_core::Outcome::N {
+                x
+            } else if y_member {
+                y
+            } else {
                 return Ok(Err(format!(
                     "(C) fails at {} -> {}: {} has no move back into the set, but it is an N-position and {} a P-position (exact search): its winning moves leave the set; the set may still lie inside the P-set",
                     shown(&x),
@@ -554,11 +697,10 @@ fn recheck(
                     shown(&y),
                     shown(&x)
                 )));
-            }
-            // x is an N-position: its winning move (to a P-position) refutes the claim.
+            };
             let mut win = None;
             let mut err = None;
-            game.for_each_option(&x, &mut |o| match search.outcome(o, c.play()) {
+            game.for_each_option(&loser, &mut |o| match search.outcome(o, c.play()) {
                 Ok(nimlab_core::Outcome::P) => {
                     win = Some(o.to_vec());
                     ControlFlow::Break(())
@@ -575,16 +717,117 @@ fn recheck(
             let win = win.ok_or_else(|| {
                 bug(format!(
                     "exact search calls {} an N-position but finds no move to a P-position",
-                    shown(&x)
+                    shown(&loser)
                 ))
             })?;
             Ok(Ok(Counterexample {
-                position: x,
+                position: loser,
                 move_to: Some(win),
             }))
         }
         Condition::Search => Err(bug("no query states the search check".into())),
     }
+}
+
+/// Most positions of the box that [`guarded`] searches.
+const GUARD_POSITIONS: u64 = 20_000;
+
+/// Defence in depth: a report that says "proved" is checked first by exact search on the largest box
+/// of at most [`GUARD_POSITIONS`] positions (entries below `2^bits` for a bit-vector proof): the set
+/// must be the P-set there (a subset claim: inside it). A disagreement is an error of the prover's
+/// encoding or decision procedure: the verdict becomes "refuted", with a condition "search" that
+/// names the position (re-checked by that exact search) and says that the prover had said proved.
+/// Otherwise the box is recorded in the report.
+fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
+    if r.verdict != Status::Proved {
+        return Ok(r);
+    }
+    let start = Instant::now();
+    let rules = c.ruleset();
+    let scn = rules.kind == Kind::Scn;
+    let lo = u64::from(scn);
+    let count = |hi: u64| -> u64 {
+        let side = hi + 1 - lo;
+        if scn {
+            (0..=rules.n as u32).map(|m| side.saturating_pow(m)).fold(0u64, u64::saturating_add)
+        } else {
+            side.saturating_pow(rules.n as u32)
+        }
+    };
+    let mut hi = lo.max(1);
+    while count(hi + 1) <= GUARD_POSITIONS {
+        hi += 1;
+    }
+    if let Some(w) = r.bits {
+        hi = hi.min(1u64.checked_shl(w).map_or(u64::MAX, |b| b - 1));
+    }
+    let game = rules.game();
+    let mut search = nimlab_core::solver::Solver::new(game.as_ref());
+    let play = c.play();
+    let lengths: Vec<usize> = if scn { (0..=rules.n).collect() } else { vec![rules.n] };
+    let mut positions = 0u64;
+    for len in lengths {
+        let mut p = vec![lo; len];
+        loop {
+            nimlab_core::interrupt::check()?;
+            positions += 1;
+            let member = c.contains(&p);
+            let is_p = search.outcome(&p, play)? == nimlab_core::Outcome::P;
+            if member != is_p && (member || r.claim == Claim::PSet) {
+                let move_to = if member {
+                    let mut win = None;
+                    let mut err = None;
+                    game.for_each_option(&p, &mut |o| match search.outcome(o, play) {
+                        Ok(nimlab_core::Outcome::P) => {
+                            win = Some(o.to_vec());
+                            ControlFlow::Break(())
+                        }
+                        Ok(_) => ControlFlow::Continue(()),
+                        Err(e) => {
+                            err = Some(e);
+                            ControlFlow::Break(())
+                        }
+                    })?;
+                    if let Some(e) = err {
+                        return Err(e);
+                    }
+                    win
+                } else {
+                    None
+                };
+                let shown = nimlab_core::position::format_tuple(&p);
+                r.verdict = Status::Refuted;
+                r.conditions.push(ConditionReport {
+                    condition: Condition::Search,
+                    status: Status::Refuted,
+                    seconds: start.elapsed().as_secs_f64(),
+                    reason: Some(format!(
+                        "the {} prover said proved, but exact search on the box [{lo}..{hi}] finds {shown} {}: not proved (an error of the prover, please report it)",
+                        r.method,
+                        if member {
+                            "in the set and an N-position"
+                        } else {
+                            "outside the set and a P-position"
+                        }
+                    )),
+                    counterexample: Some(Counterexample {
+                        position: p,
+                        move_to,
+                    }),
+                    queries: Vec::new(),
+                });
+                return Ok(r);
+            }
+            // The next tuple of the box (the last entry fastest); none after the last.
+            let Some(i) = p.iter().rposition(|&v| v < hi) else {
+                break;
+            };
+            p[i] += 1;
+            p[i + 1..].fill(lo);
+        }
+    }
+    r.box_check = Some(BoxCheck { lo, hi, positions });
+    Ok(r)
 }
 
 /// Largest estimated search (option visits) that decides a member by exact search when (C) fails.
@@ -719,6 +962,7 @@ pub fn prove_scn_members(
                 seconds: start.elapsed().as_secs_f64(),
                 counterexample: None,
                 reason: Some(why.clone()),
+                queries: Vec::new(),
             };
             // Interrupted through the caller's cancel scope: no report.
             nimlab_core::interrupt::check()?;
@@ -734,6 +978,7 @@ pub fn prove_scn_members(
                     unknown(Condition::III),
                 ],
                 method: "automata",
+                box_check: None,
                 play,
                 claim: Claim::PSet,
             });
@@ -771,6 +1016,7 @@ fn automata_report(
         seconds: start.elapsed().as_secs_f64(),
         counterexample: None,
         reason: Some(why),
+        queries: Vec::new(),
     };
     let mut conditions = Vec::new();
     match build(&budget) {
@@ -801,7 +1047,7 @@ fn automata_report(
     let verdict = verdict_of(&conditions);
     // Interrupted through the caller's cancel scope: no report.
     nimlab_core::interrupt::check()?;
-    Ok(Report {
+    guarded(c, Report {
         game: c.ruleset().id(),
         source,
         bits: None,
@@ -809,6 +1055,7 @@ fn automata_report(
         seconds: start.elapsed().as_secs_f64(),
         conditions,
         method: "automata",
+        box_check: None,
         play: c.play(),
         claim: Claim::PSet,
     })
@@ -842,6 +1089,7 @@ fn proved(condition: Condition, seconds: f64) -> ConditionReport {
         seconds,
         counterexample: None,
         reason: None,
+        queries: Vec::new(),
     }
 }
 
@@ -873,4 +1121,86 @@ fn refute(
         }
     }
     Ok(r)
+}
+
+#[cfg(test)]
+mod guard_tests {
+    use super::*;
+
+    /// A report that says "proved" for `text`, as a prover with an encoding error would give.
+    fn said_proved(text: &str, claim: Claim) -> (Conjecture, Report) {
+        let c = crate::from_toml(text, "test").unwrap();
+        let r = Report {
+            game: c.game.id(),
+            source: "test".into(),
+            bits: None,
+            verdict: Status::Proved,
+            seconds: 0.0,
+            conditions: vec![proved(Condition::I, 0.0)],
+            method: "smt",
+            play: c.play,
+            claim,
+            box_check: None,
+        };
+        (c, r)
+    }
+
+    #[test]
+    fn a_false_proof_is_caught_by_the_box() {
+        // Nim on two heaps (CN(2,1)): the P-positions are a = b (Bouton). "a <= b" holds (0,1),
+        // an N-position that moves to (0,0): the first member in the box's order that is wrong.
+        let le = "game = \"CN(2,1)\"\n[[family]]\nname = \"le\"\nlength = 2\nrelations = [\"a <= b\"]\n";
+        let (c, r) = said_proved(le, Claim::PSet);
+        let g = guarded(&c, r).unwrap();
+        assert_eq!(g.verdict, Status::Refuted);
+        let last = g.conditions.last().unwrap();
+        assert_eq!(last.condition, Condition::Search);
+        assert_eq!(
+            last.counterexample,
+            Some(Counterexample {
+                position: vec![0, 1],
+                move_to: Some(vec![0, 0]),
+            })
+        );
+        assert!(last.reason.as_deref().unwrap().contains("said proved"));
+        // "a = b, a <= 3" lies inside the P-set (a subset claim passes, with its box recorded) but
+        // is not all of it: (4,4) is a P-position outside it.
+        let small = "game = \"CN(2,1)\"\n[[family]]\nname = \"eq\"\nlength = 2\nrelations = [\"a = b\", \"a <= 3\"]\n";
+        let (c, r) = said_proved(small, Claim::Subset);
+        let g = guarded(&c, r).unwrap();
+        assert_eq!(g.verdict, Status::Proved);
+        // The largest box of at most 20000 positions: [0..140]^2 (141^2 = 19881).
+        assert_eq!(
+            g.box_check,
+            Some(BoxCheck {
+                lo: 0,
+                hi: 140,
+                positions: 19881
+            })
+        );
+        let (c, r) = said_proved(small, Claim::PSet);
+        let g = guarded(&c, r).unwrap();
+        assert_eq!(g.verdict, Status::Refuted);
+        assert_eq!(
+            g.conditions.last().unwrap().counterexample,
+            Some(Counterexample {
+                position: vec![4, 4],
+                move_to: None,
+            })
+        );
+    }
+
+    #[test]
+    fn a_false_scn_subset_proof_is_caught_by_the_box() {
+        // The set that the automata prover of SCN once called inside the P-set: (), every (a,a,a)
+        // and (1,2,1), which moves to (1,1,1) (an N-position of SCN(3,2)).
+        let text = "game = \"SCN(3,2)\"\n[[family]]\nname = \"empty\"\nlength = 0\nrelations = []\n[[family]]\nname = \"aaa\"\nlength = 3\nrelations = [\"a = b\", \"b = c\"]\n[[family]]\nname = \"121\"\nlength = 3\nrelations = [\"a = 1\", \"b = 2\", \"c = 1\"]\n";
+        let (c, r) = said_proved(text, Claim::Subset);
+        let g = guarded(&c, r).unwrap();
+        assert_eq!(g.verdict, Status::Refuted);
+        let cx = g.conditions.last().unwrap().counterexample.clone().unwrap();
+        // The file's reading takes every rotation and reflection: the box meets (1,1,2) first.
+        assert_eq!(cx.position, vec![1, 1, 2]);
+        assert!(cx.move_to.is_some());
+    }
 }

@@ -1,9 +1,13 @@
-//! The external SMT solver: a `z3 -in -smt2` process per query, with z3's own time limit (`-T:`) and a
-//! watchdog that ends the process a little later should it not stop by itself.
+//! The external SMT solver: one process per query, reading SMT-LIB 2 on its standard input. z3 and
+//! cvc5 are run with their own per-query time limit and option syntax ([`Dialect`]); any other
+//! SMT-LIB 2 solver that reads its standard input is run without options. A watchdog ends the
+//! process a little after the limit should it not stop by itself; the caller's cancel scope
+//! ([`nimlab_core::interrupt`]) ends it at once. A solver that fails (refuses its options, exits
+//! without answering, reports an error) gives an unknown answer that says so, never "timeout".
 
 use nimlab_core::{interrupt, Error, Result};
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -11,7 +15,7 @@ use std::time::{Duration, Instant};
 /// How to run the solver.
 #[derive(Debug, Clone)]
 pub struct Solver {
-    /// The executable (`z3` on the PATH by default).
+    /// The executable (`z3` on the PATH by default; `cvc5`, or any SMT-LIB 2 solver).
     pub path: PathBuf,
     /// Time limit of one query.
     pub timeout: Duration,
@@ -26,16 +30,98 @@ pub enum Answer {
     Unsat,
     /// Satisfiable, with the values of the requested variables in order.
     Sat(Vec<i128>),
-    /// No answer: the reason (`timeout`, or the solver's own reason).
+    /// No answer: the reason (`timeout`, the solver's own reason, or how the solver failed).
     Unknown(String),
+}
+
+impl Answer {
+    /// `unsat`, `sat` or `unknown`, as the solver says it.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Answer::Unsat => "unsat",
+            Answer::Sat(_) => "sat",
+            Answer::Unknown(_) => "unknown",
+        }
+    }
+}
+
+/// The command-line conventions of a solver, told by its executable's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// `z3 -in -smt2 -T:SECONDS`; decides `(check-sat-using qsat)`.
+    Z3,
+    /// `cvc5 --lang=smt2 --incremental --produce-models --tlimit-per=MS`.
+    Cvc5,
+    /// Any other solver: the script on standard input, no options, plain `(check-sat)`.
+    Other,
+}
+
+impl Dialect {
+    /// By the executable's file name: `z3…` is z3, `cvc5…` is cvc5, anything else [`Dialect::Other`].
+    pub fn of(path: &Path) -> Dialect {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        if name.starts_with("z3") {
+            Dialect::Z3
+        } else if name.starts_with("cvc5") {
+            Dialect::Cvc5
+        } else {
+            Dialect::Other
+        }
+    }
+
+    /// The arguments that make the solver read SMT-LIB 2 from standard input, answer each command
+    /// as it comes and stop a query after `limit`.
+    pub fn args(self, limit: Duration) -> Vec<String> {
+        match self {
+            Dialect::Z3 => vec![
+                "-in".into(),
+                "-smt2".into(),
+                format!("-T:{}", limit.as_secs().max(1)),
+            ],
+            Dialect::Cvc5 => vec![
+                "--lang=smt2".into(),
+                "--incremental".into(),
+                "--produce-models".into(),
+                format!("--tlimit-per={}", limit.as_millis().max(1)),
+            ],
+            Dialect::Other => vec![],
+        }
+    }
+
+    /// The command that decides a query: z3 takes nimlab's `check` as written; the others get
+    /// plain `(check-sat)` for z3's `(check-sat-using …)`.
+    pub fn check<'a>(self, check: &'a str) -> &'a str {
+        if self != Dialect::Z3 && check.trim_start().starts_with("(check-sat-using") {
+            "(check-sat)"
+        } else {
+            check
+        }
+    }
+
+    /// The command that prints the solver's version, as a reader of a certificate runs it.
+    pub fn version_args(self) -> &'static [&'static str] {
+        match self {
+            Dialect::Z3 => &["-version"],
+            Dialect::Cvc5 | Dialect::Other => &["--version"],
+        }
+    }
 }
 
 /// The one-line message for a missing solver.
 pub fn install_hint(path: &std::path::Path) -> String {
-    format!(
-        "no SMT solver: {} could not be run; install z3 (Debian/Ubuntu: apt-get install z3) or pass --solver PATH",
-        path.display()
-    )
+    match Dialect::of(path) {
+        Dialect::Cvc5 => format!(
+            "no SMT solver: {} could not be run; install cvc5 (Debian/Ubuntu: apt-get install cvc5) or pass --solver PATH",
+            path.display()
+        ),
+        _ => format!(
+            "no SMT solver: {} could not be run; install z3 (Debian/Ubuntu: apt-get install z3) or pass --solver PATH",
+            path.display()
+        ),
+    }
 }
 
 impl Default for Solver {
@@ -49,13 +135,47 @@ impl Default for Solver {
 }
 
 impl Solver {
+    /// A solver at `path` with a time limit per query.
+    pub fn new(path: impl Into<PathBuf>, timeout: Duration) -> Solver {
+        Solver {
+            path: path.into(),
+            timeout,
+            deadline: None,
+        }
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        Dialect::of(&self.path)
+    }
+
+    /// The solver's name as its executable is called (`z3`, `cvc5`, ...).
+    pub fn name(&self) -> String {
+        self.path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| self.path.display().to_string())
+    }
+
+    /// The first line the solver prints for its version (`Z3 version 4.8.12 - 64 bit`, `This is
+    /// cvc5 version 1.0.3`); an error when it cannot be run.
+    pub fn version(&self) -> Result<String> {
+        let out = Command::new(&self.path)
+            .args(self.dialect().version_args())
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|_| Error::Unsupported(install_hint(&self.path)))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        Ok(text.lines().next().unwrap_or("").trim().to_string())
+    }
+
     /// Runs `body` (declarations and assertions) with `check-sat`; when satisfiable, reads the values of
     /// `vars`. Returns the answer and the time the solver took.
     pub fn check(&self, body: &str, vars: &[String]) -> Result<(Answer, Duration)> {
         self.check_with(body, "(check-sat)", vars)
     }
 
-    /// As [`Solver::check`], deciding with the command `check` (e.g. `(check-sat-using qsat)`).
+    /// As [`Solver::check`], deciding with the command `check` (e.g. `(check-sat-using qsat)`, which
+    /// a solver other than z3 is given as `(check-sat)`).
     pub fn check_with(
         &self,
         body: &str,
@@ -71,14 +191,16 @@ impl Solver {
             }
             limit = limit.min(left);
         }
-        // z3 counts whole seconds (at least one); the watchdog below ends the process half a second
-        // after the limit when a deadline is given, five seconds after it otherwise.
-        let secs = limit.as_secs().max(1);
+        let dialect = self.dialect();
+        let check = dialect.check(check);
+        let name = self.name();
+        // The watchdog below ends the process half a second after the limit when a deadline is
+        // given, five seconds after it otherwise.
         let mut child = Command::new(&self.path)
-            .args(["-in", "-smt2", &format!("-T:{secs}")])
+            .args(dialect.args(limit))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|_| Error::Unsupported(install_hint(&self.path)))?;
         let (feed, writer) = feeder(child.stdin.take().expect("piped stdin"));
@@ -86,6 +208,12 @@ impl Solver {
             let _ = feed.send(text);
         };
         let stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        let errors = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
         let (tx, rx) = mpsc::channel::<String>();
         let reader = std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -101,24 +229,41 @@ impl Solver {
             Duration::from_secs(5)
         };
         let deadline = start + limit + grace;
-        // The next line of output; none at the deadline, at the end of the output, or once the
-        // caller's cancel scope is cancelled (then `interrupted` is set).
-        let interrupted = std::cell::Cell::new(false);
+        // Why no line came: the deadline, the end of the output (the solver exited), or the
+        // caller's cancel scope.
+        #[derive(Clone, Copy, PartialEq)]
+        enum Silence {
+            Deadline,
+            Ended,
+            Interrupted,
+        }
+        let silence = std::cell::Cell::new(None);
         let next = |rx: &mpsc::Receiver<String>| -> Option<String> {
             loop {
                 let left = deadline.saturating_duration_since(Instant::now());
                 if left.is_zero() {
+                    silence.set(Some(Silence::Deadline));
                     return None;
                 }
                 match rx.recv_timeout(left.min(Duration::from_millis(50))) {
                     Ok(line) => return Some(line),
                     Err(mpsc::RecvTimeoutError::Timeout) if interrupt::requested() => {
-                        interrupted.set(true);
+                        silence.set(Some(Silence::Interrupted));
                         return None;
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        silence.set(Some(Silence::Ended));
+                        return None;
+                    }
                 }
+            }
+        };
+        // The answer when no line came (the solver's failure is completed below from its stderr).
+        let silent = || -> Answer {
+            match silence.get() {
+                Some(Silence::Ended) => Answer::Unknown(format!("{name} ended without an answer")),
+                _ => Answer::Unknown("timeout".into()),
             }
         };
         let result = (|| -> Result<Answer> {
@@ -126,13 +271,16 @@ impl Solver {
             interrupt::hold_here("solver");
             let answer = loop {
                 let Some(line) = next(&rx) else {
-                    return Ok(Answer::Unknown("timeout".into()));
+                    return Ok(silent());
                 };
                 let line = line.trim().to_string();
                 if line.starts_with("(error") {
-                    return Err(Error::Unsupported(format!(
-                        "the solver rejected a query nimlab wrote (a bug in prove's encoding): {line}"
-                    )));
+                    if dialect == Dialect::Z3 {
+                        return Err(Error::Unsupported(format!(
+                            "the solver rejected a query nimlab wrote (a bug in prove's encoding): {line}"
+                        )));
+                    }
+                    return Ok(Answer::Unknown(format!("{name} reported an error: {line}")));
                 }
                 if !line.is_empty() {
                     break line;
@@ -154,25 +302,30 @@ impl Solver {
                     let mut text = String::new();
                     while depth(&text) != Some(0) {
                         let Some(line) = next(&rx) else {
-                            return Ok(Answer::Unknown("timeout".into()));
+                            return Ok(silent());
                         };
                         text.push_str(&line);
                         text.push('\n');
                     }
                     parse_values(&text, vars).map(Answer::Sat)
                 }
-                other => Err(Error::Unsupported(format!(
-                    "the solver answered {other:?} instead of sat, unsat or unknown"
+                other => Ok(Answer::Unknown(format!(
+                    "{name} answered {other:?} instead of sat, unsat or unknown"
                 ))),
             }
         })();
         send("(exit)\n".into());
         drop(feed);
+        let interrupted = silence.get() == Some(Silence::Interrupted);
         // Wait for the process until the deadline, then end it.
+        let mut status = None;
         loop {
             match child.try_wait() {
-                Ok(Some(_)) => break,
-                Ok(None) if Instant::now() < deadline && !interrupted.get() => {
+                Ok(Some(s)) => {
+                    status = Some(s);
+                    break;
+                }
+                Ok(None) if Instant::now() < deadline && !interrupted => {
                     std::thread::sleep(Duration::from_millis(10))
                 }
                 _ => {
@@ -184,10 +337,28 @@ impl Solver {
         }
         let _ = reader.join();
         let _ = writer.join();
-        if interrupted.get() {
+        let errors = errors.join().unwrap_or_default();
+        if interrupted {
             return Err(Error::Interrupted);
         }
-        Ok((result?, start.elapsed()))
+        let result = match result? {
+            // A solver that ended without answering: say how, with its own first line of error.
+            Answer::Unknown(why) if silence.get() == Some(Silence::Ended) => {
+                let code = status
+                    .and_then(|s| s.code())
+                    .map(|c| format!(" (exit status {c})"))
+                    .unwrap_or_default();
+                let said = errors
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty())
+                    .map(|l| format!(": {l}"))
+                    .unwrap_or_default();
+                Answer::Unknown(format!("{why}{code}{said}"))
+            }
+            other => other,
+        };
+        Ok((result, start.elapsed()))
     }
 }
 

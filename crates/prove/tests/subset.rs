@@ -24,6 +24,13 @@ fn options(p: &[u64], k: usize, scn: bool) -> Vec<Pos> {
             .map(|s| (0..k).map(|j| (s + j) % m).collect())
             .collect()
     };
+    options_in(p, &windows, scn)
+}
+
+/// The options of `p` when a move lowers any stacks of one of `windows` (the facets of a simplicial
+/// complex, the windows of a circle), removing at least one token.
+fn options_in(p: &[u64], windows: &[Vec<usize>], scn: bool) -> Vec<Pos> {
+    let windows = windows.to_vec();
     let mut out = Vec::new();
     for w in windows {
         let mut vals: Vec<u64> = vec![0; w.len()];
@@ -482,5 +489,189 @@ fn misere_subsets() {
                 .map(|x| x.position.clone()),
             Some(vec![])
         );
+    }
+}
+
+/// Exact outcomes by memoized search in a game whose moves lower the stacks of one window or facet
+/// (`facets`, fixed; CN and complexes) or of one window of the circle (`scn`: SCN(n,k)).
+struct Exact {
+    facets: Option<Vec<Vec<usize>>>,
+    k: usize,
+    play: Play,
+    memo: HashMap<Pos, bool>,
+}
+
+impl Exact {
+    fn options(&self, p: &[u64]) -> Vec<Pos> {
+        match &self.facets {
+            Some(f) => options_in(p, f, false),
+            None => options(p, self.k, true),
+        }
+    }
+
+    fn is_p(&mut self, p: &[u64]) -> bool {
+        if let Some(&v) = self.memo.get(p) {
+            return v;
+        }
+        let opts = self.options(p);
+        let v = if opts.is_empty() {
+            self.play == Play::Normal
+        } else {
+            !opts.iter().any(|o| self.is_p(o))
+        };
+        self.memo.insert(p.to_vec(), v);
+        v
+    }
+}
+
+/// Sets that hold an N-position whose winning move lands inside the set (a move between two
+/// members), for CN, SCN and a simplicial complex, in both plays: every prover refutes them with a
+/// member that exhaustive search finds to be an N-position and a winning move to a P-position, and
+/// the box holds such a member. (The automata prover of SCN once said "proved" for such sets: its
+/// targets of (C) left the members out.)
+#[test]
+fn members_that_move_to_members_are_refuted() {
+    let Some(s) = common::solver("members_that_move_to_members_are_refuted") else {
+        return;
+    };
+    let cn = |n: usize, k: usize| -> Option<Vec<Vec<usize>>> {
+        Some(
+            (0..n)
+                .map(|s| (0..k).map(|j| (s + j) % n).collect())
+                .collect(),
+        )
+    };
+    // (game, play, families, the brute force's rules, SCN's n and k or CN's, box bound)
+    type Case<'a> = (&'a str, Play, Vec<(usize, Vec<&'a str>)>, Option<Vec<Vec<usize>>>, usize, usize, u64);
+    let cases: Vec<Case> = vec![
+        // SCN(3,2): (1,2,1) moves to (1,1,1).
+        (
+            "SCN(3,2)",
+            Play::Normal,
+            vec![(0, vec![]), (3, vec!["a = b", "b = c"]), (3, vec!["a = 1", "b = 2", "c = 1"])],
+            None,
+            3,
+            2,
+            4,
+        ),
+        // Misère SCN(3,3): (2) moves to (1), a misère P-position (its only move empties the circle).
+        ("SCN(3,3)", Play::Misere, vec![(1, vec!["a <= 2"])], None, 3, 3, 4),
+        // SCN(4,2): (a,b,a,b) with a < b, and (1,3,1,2), which moves to (1,2,1,2).
+        (
+            "SCN(4,2)",
+            Play::Normal,
+            vec![
+                (0, vec![]),
+                (4, vec!["a = c", "b = d", "a < b"]),
+                (4, vec!["a = 1", "b = 3", "c = 1", "d = 2"]),
+            ],
+            None,
+            4,
+            2,
+            4,
+        ),
+        // CN(4,2): (a,b,a,b), and (1,2,1,1), which moves to (1,1,1,1).
+        (
+            "CN(4,2)",
+            Play::Normal,
+            vec![(4, vec!["a = c", "b = d"]), (4, vec!["a = 1", "b = 2", "c = 1", "d = 1"])],
+            cn(4, 2),
+            4,
+            2,
+            4,
+        ),
+        // Misère Nim (CN(3,1)): heaps of at most 1 with an odd number of ones, and (1,1,0), which
+        // moves to (1,0,0).
+        (
+            "CN(3,1)",
+            Play::Misere,
+            vec![
+                (3, vec!["max(a, b, c) <= 1", "mod(a + b + c, 2) = 1"]),
+                (3, vec!["a = 1", "b = 1", "c = 0"]),
+            ],
+            cn(3, 1),
+            3,
+            1,
+            4,
+        ),
+        // The path complex {1,2},{2,3}: (a,0,a) is two-heap Nim; (2,0,1) moves to (1,0,1).
+        (
+            "simplicial({1,2},{2,3})",
+            Play::Normal,
+            vec![(3, vec!["b = 0", "a = c"]), (3, vec!["a = 2", "b = 0", "c = 1"])],
+            Some(vec![vec![0, 1], vec![1, 2]]),
+            3,
+            2,
+            4,
+        ),
+        // Misère: (a,0,a) with a >= 2, (1,0,0) and (0,0,1) (misère two-heap Nim), and (3,0,2),
+        // which moves to (2,0,2).
+        (
+            "simplicial({1,2},{2,3})",
+            Play::Misere,
+            vec![
+                (3, vec!["b = 0", "a = c", "a >= 2"]),
+                (3, vec!["a = 1", "b = 0", "c = 0"]),
+                (3, vec!["a = 0", "b = 0", "c = 1"]),
+                (3, vec!["a = 3", "b = 0", "c = 2"]),
+            ],
+            Some(vec![vec![0, 1], vec![1, 2]]),
+            3,
+            2,
+            4,
+        ),
+    ];
+    for (game, play, fams, facets, n, k, hi) in cases {
+        let text = families_file(game, &fams);
+        let mut c = from_toml(&text, game).unwrap();
+        c.play = play;
+        let scn = facets.is_none();
+        let mut exact = Exact {
+            facets,
+            k,
+            play,
+            memo: HashMap::new(),
+        };
+        // The box holds a member that is an N-position.
+        let members: Vec<Pos> = box_positions(n, hi, scn)
+            .into_iter()
+            .filter(|x| c.contains(x))
+            .collect();
+        assert!(
+            members.iter().any(|x| !exact.is_p(x)),
+            "{game} {play:?}: the case has no N-member in the box"
+        );
+        let smt = prove_subset(&c, &s).unwrap();
+        let automata = prove_subset_automata(&c, Duration::from_secs(120)).unwrap();
+        let mut refuted = 0;
+        for r in [smt, automata] {
+            let what = format!("{game} {play:?} ({}): {}", r.method, r.to_json());
+            assert_ne!(r.verdict, Status::Proved, "{what}");
+            if r.verdict == Status::Unknown {
+                // (C) is sufficient, not necessary: a prover may stop at a failure of (C) whose
+                // member is a P-position (exact search), and say so.
+                assert!(
+                    r.conditions.iter().any(|x| x
+                        .reason
+                        .as_deref()
+                        .is_some_and(|w| w.starts_with("(C) fails at"))),
+                    "{what}"
+                );
+                continue;
+            }
+            refuted += 1;
+            assert_eq!(r.verdict, Status::Refuted, "{what}");
+            let cx = r
+                .conditions
+                .iter()
+                .find_map(|x| x.counterexample.clone())
+                .expect("a counterexample");
+            assert!(c.contains(&cx.position), "{what}");
+            assert!(!exact.is_p(&cx.position), "{what}: the member is a P-position");
+            let y = cx.move_to.expect("a winning move");
+            assert!(exact.options(&cx.position).contains(&y), "{what}");
+            assert!(exact.is_p(&y), "{what}: the move is not winning");
+        }
+        assert!(refuted > 0, "{game} {play:?}: neither prover refutes");
     }
 }

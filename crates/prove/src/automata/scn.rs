@@ -628,11 +628,18 @@ pub fn closure(c: &Conjecture, budget: &Budget) -> Result<(Result<Option<Move>, 
     let t0 = Instant::now();
     let sets = invariant_sets(c, budget)?;
     let run = || -> Result<Option<Move>, Stop> {
-        let mut targets = vec![constant(c.play == nimlab_core::Play::Normal)];
+        // The targets of a move from a member that break (C): circles with no move into the set,
+        // and members themselves (a move between two members: one of them is not a P-position).
+        // `moves_into` is "in the set or has a move into it", so the members are added back.
+        let empty_member = sets[0].accepts(&[]);
+        let mut targets = vec![constant(
+            c.play == nimlab_core::Play::Normal || empty_member,
+        )];
         for len in 1..=c.game.n {
             let into = moves_into(c, len, &sets, budget)?;
+            let bad = Dfa::product(&into.complement(), &sets[len], true, budget)?;
             targets.push(
-                Dfa::product(&positive(len, budget)?, &into.complement(), false, budget)?
+                Dfa::product(&positive(len, budget)?, &bad, false, budget)?
                     .minimize_within(Some(budget))?,
             );
         }
