@@ -6,7 +6,7 @@
 use clap::Args;
 use nimlab_core::{Error, Play};
 use nimlab_prove::{
-    Claim, Condition, ConditionReport, Conjecture, Report, Ruleset, Solver, Status,
+    Claim, Condition, ConditionReport, Conjecture, Prover, Report, Ruleset, Status,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,7 +27,7 @@ pub struct ProveArgs {
     /// An automaton in Walnut's text format (one msd_2 input per stack, input i = stack i, most
     /// significant digit first; README): the set it accepts is proved by the automata prover. For
     /// SCN, one automaton per circle length, each section headed `# length L` (README).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["bits", "solver", "emit"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bits", "solver", "emit", "cross_check"])]
     automaton: Option<PathBuf>,
     /// Print one JSON object on stdout.
     #[arg(long)]
@@ -35,9 +35,14 @@ pub struct ProveArgs {
     /// Time limit of each solver query, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     timeout: u64,
-    /// The SMT solver (z3 or a compatible one reading SMT-LIB2 with `-in -smt2 -T:SECONDS`).
+    /// The SMT solver: z3, cvc5 (each run with its own time-limit option), or any other solver that
+    /// reads SMT-LIB 2 on its standard input (run without options; the watchdog enforces --timeout).
     #[arg(long, value_name = "PATH", default_value = "z3")]
     solver: PathBuf,
+    /// Decide every query with a second solver as well (cvc5 with z3, z3 with cvc5): "proved" only
+    /// when both answer unsat to every query; the report gives each solver's answers.
+    #[arg(long)]
+    cross_check: bool,
     /// Prove only for entries below 2^W, in bit-vector arithmetic (needed for xor relations, e.g.
     /// CN(6,4) or Nim); without it, linear families are proved for every entry size.
     #[arg(long, value_name = "W")]
@@ -48,7 +53,7 @@ pub struct ProveArgs {
     /// Decide the conditions with finite automata on the entries' binary digits instead of the SMT
     /// solver: for every entry size, xor included (CN, Nim, complexes, SCN with circles of at most 15
     /// piles); --timeout bounds the whole run.
-    #[arg(long, conflicts_with_all = ["bits", "solver", "emit"])]
+    #[arg(long, conflicts_with_all = ["bits", "solver", "emit", "cross_check"])]
     automata: bool,
     /// Misère play (the player who makes the last move loses): condition (III) becomes "no terminal
     /// position is in the set"; (I) and (II) are unchanged (docs/rules.md).
@@ -201,7 +206,14 @@ fn text(r: &Report) -> String {
         Status::Unknown if r.method == "automata" => {
             "unknown (the automata did not finish within the limits for some condition)"
         }
-        Status::Unknown => "unknown (the solver gave no answer for some condition)",
+        Status::Unknown
+            if r.conditions.iter().all(|c| {
+                c.status != Status::Unknown || c.reason.as_deref().is_some_and(|w| w.contains("timeout"))
+            }) =>
+        {
+            "unknown (the solver reached its time limit for some condition)"
+        }
+        Status::Unknown => "unknown (some condition is not decided; the reasons follow)",
     };
     let play = if r.play == Play::Misere {
         ", misère play"
@@ -215,6 +227,17 @@ fn text(r: &Report) -> String {
     for c in &r.conditions {
         out.push_str(&line(c, r.play));
         out.push('\n');
+    }
+    if r.solvers.len() > 1 {
+        let names: Vec<String> = r
+            .solvers
+            .iter()
+            .map(|(name, version)| format!("{name} ({version})"))
+            .collect();
+        out.push_str(&format!(
+            "  cross-checked: every query was put to {}; proved needs unsat from each\n",
+            names.join(" and ")
+        ));
     }
     if let Some(b) = &r.box_check {
         out.push_str(&format!(
@@ -251,15 +274,13 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
             a.theorem.as_deref().unwrap_or_default()
         );
     }
-    if a.automata {
-        let report = if subset {
-            nimlab_prove::prove_subset_automata(&c, Duration::from_secs(a.timeout))?
-        } else {
-            nimlab_prove::prove_automata(&c, Duration::from_secs(a.timeout))?
-        };
-        return finish(a, &report);
-    }
-    if let Some(dir) = &a.emit {
+    let prover = Prover::from_options(
+        a.automata,
+        &a.solver,
+        a.cross_check,
+        Duration::from_secs(a.timeout),
+    )?;
+    if let (Some(dir), Prover::Smt(_)) = (&a.emit, &prover) {
         let files = nimlab_prove::emit(&c, claim, dir)?;
         if !a.json {
             eprintln!(
@@ -269,16 +290,7 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
             );
         }
     }
-    let solver = Solver {
-        path: a.solver.clone(),
-        timeout: Duration::from_secs(a.timeout),
-        deadline: None,
-    };
-    let report = if subset {
-        nimlab_prove::prove_subset(&c, &solver)?
-    } else {
-        nimlab_prove::prove(&c, &solver)?
-    };
+    let report = nimlab_prove::run(&c, claim, &prover)?;
     finish(a, &report)
 }
 

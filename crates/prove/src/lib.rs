@@ -21,7 +21,7 @@
 //! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`automata`] (the
 //! automata prover), [`learn`] (automata learned from tables), [`walnut`] (Walnut's format), [`conjecture`] (families, membership, the families file
 //! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`](mod@prove)
-//! (running, re-checking, the report), [`proved`] (the registry entries it proves, for `nimlab theory`).
+//! (running, re-checking, the report), [`prover`] (the one entry: the prover chosen, [`run`]), [`proved`] (the registry entries it proves, for `nimlab theory`).
 
 pub mod arith;
 pub mod automata;
@@ -31,6 +31,7 @@ pub mod expr;
 pub mod learn;
 pub mod prove;
 pub mod proved;
+pub mod prover;
 pub mod solver;
 pub mod walnut;
 
@@ -41,6 +42,8 @@ pub use conjecture::{
 pub use encode::Condition;
 pub use prove::{
     emit, prove, prove_automata, prove_members, prove_scn_members, prove_subset,
-    prove_subset_automata, BoxCheck, Claim, ConditionReport, Counterexample, Report, Status,
+    prove_subset_automata, prove_subset_with, prove_with, BoxCheck, Claim, ConditionReport,
+    Counterexample, QueryRecord, Report, SolverAnswer, Status,
 };
-pub use solver::{Answer, Solver};
+pub use prover::{run, Prover};
+pub use solver::{Answer, Dialect, Solver};

@@ -121,6 +121,8 @@ pub struct Report {
     pub claim: Claim,
     /// The exact search on a small box that a "proved" passed ([`guarded`]); none otherwise.
     pub box_check: Option<BoxCheck>,
+    /// SMT proofs run through [`crate::run`]: each solver's name and the version it reported.
+    pub solvers: Vec<(String, String)>,
 }
 
 /// The box of the exact check made before a proof is reported: every position with entries in
@@ -145,6 +147,10 @@ impl Report {
             "play": self.play.name(),
             "claim": self.claim.name(),
             "seconds": round(self.seconds),
+            "solvers": self.solvers.iter().map(|(name, version)| json!({
+                "name": name,
+                "version": version,
+            })).collect::<Vec<_>>(),
             "box_check": self.box_check.as_ref().map(|b| json!({
                 "lo": b.lo,
                 "hi": b.hi,
@@ -253,18 +259,22 @@ pub fn prove_with(c: &Conjecture, solvers: &[Solver]) -> Result<Report> {
         conditions.push(condition_with(c, cond, solvers)?);
     }
     let verdict = verdict_of(&conditions);
-    guarded(c, Report {
-        game: c.game.id(),
-        source: c.source.clone(),
-        bits: c.bits,
-        verdict,
-        seconds: start.elapsed().as_secs_f64(),
-        conditions,
-        method: "smt",
-        box_check: None,
-        play: c.play,
-        claim: Claim::PSet,
-    })
+    guarded(
+        c,
+        Report {
+            game: c.game.id(),
+            source: c.source.clone(),
+            bits: c.bits,
+            verdict,
+            seconds: start.elapsed().as_secs_f64(),
+            conditions,
+            method: "smt",
+            box_check: None,
+            solvers: Vec::new(),
+            play: c.play,
+            claim: Claim::PSet,
+        },
+    )
 }
 
 /// The conditions that decide a set inside the P-set: (C), and in misère play (III) (no terminal
@@ -293,18 +303,22 @@ pub fn prove_subset_with(c: &Conjecture, solvers: &[Solver]) -> Result<Report> {
     for cond in subset_conditions(c.play) {
         conditions.push(condition_with(c, cond, solvers)?);
     }
-    guarded(c, Report {
-        game: c.game.id(),
-        source: c.source.clone(),
-        bits: c.bits,
-        verdict: verdict_of(&conditions),
-        seconds: start.elapsed().as_secs_f64(),
-        conditions,
-        method: "smt",
-        box_check: None,
-        play: c.play,
-        claim: Claim::Subset,
-    })
+    guarded(
+        c,
+        Report {
+            game: c.game.id(),
+            source: c.source.clone(),
+            bits: c.bits,
+            verdict: verdict_of(&conditions),
+            seconds: start.elapsed().as_secs_f64(),
+            conditions,
+            method: "smt",
+            box_check: None,
+            solvers: Vec::new(),
+            play: c.play,
+            claim: Claim::Subset,
+        },
+    )
 }
 
 /// As [`prove_subset`], with finite automata (every entry size, `xor` included): CN, Nim, the
@@ -348,18 +362,22 @@ pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report
     }
     // Interrupted through the caller's cancel scope: no report.
     nimlab_core::interrupt::check()?;
-    guarded(c, Report {
-        game: c.game.id(),
-        source: c.source.clone(),
-        bits: None,
-        verdict: verdict_of(&conditions),
-        seconds: start.elapsed().as_secs_f64(),
-        conditions,
-        method: "automata",
-        box_check: None,
-        play: c.play,
-        claim: Claim::Subset,
-    })
+    guarded(
+        c,
+        Report {
+            game: c.game.id(),
+            source: c.source.clone(),
+            bits: None,
+            verdict: verdict_of(&conditions),
+            seconds: start.elapsed().as_secs_f64(),
+            conditions,
+            method: "automata",
+            box_check: None,
+            solvers: Vec::new(),
+            play: c.play,
+            claim: Claim::Subset,
+        },
+    )
 }
 
 /// One condition: its queries in order of circle length, stopping at the first counterexample.
@@ -506,6 +524,20 @@ fn is_option(game: &dyn Game, p: &[u64], q: &[u64]) -> Result<bool> {
     Ok(found)
 }
 
+/// Whether one move of `rules` leads from `x` to `y` (as many entries as `x`; in SCN the circle
+/// before the piles lowered to 0 vanish): `y` equals `x` outside one window (or facet), is at most
+/// `x` inside it, and differs from `x`. Decided from the rules alone, so entries of any size cost
+/// nothing.
+fn is_move(rules: &Ruleset, x: &[u64], y: &[u64]) -> bool {
+    if x.len() != y.len() || x == y || y.iter().zip(x).any(|(b, a)| b > a) {
+        return false;
+    }
+    rules
+        .windows(x.len())
+        .iter()
+        .any(|w| (0..x.len()).all(|i| w.contains(&i) || x[i] == y[i]))
+}
+
 /// Re-checks the model `values` of a satisfiable query. `Ok(Ok(cx))`: a confirmed counterexample;
 /// `Ok(Err(why))`: too large to confirm by enumeration (reported as unknown); `Err`: the model is not a
 /// counterexample, so the encoding is wrong.
@@ -523,12 +555,26 @@ fn recheck(
             condition.name()
         ))
     };
+    // Entries are never negative (the queries say so); entries of 2^64 or more are past the exact
+    // search that re-checks a counterexample here.
+    if values.iter().any(|&v| v < 0) {
+        return Err(bug(format!("negative entry in {values:?}")));
+    }
+    if values.iter().any(|&v| v > i128::from(u64::MAX)) {
+        let shown: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        return Ok(Err(format!(
+            "the counterexample ({}) has an entry of 2^64 or more, past the 64-bit entries that nimlab re-checks counterexamples on, so it is not reported",
+            shown.join(",")
+        )));
+    }
     let x = to_pos(&values[..m]).ok_or_else(|| bug(format!("negative entry in {values:?}")))?;
     game.validate(&x)
         .map_err(|e| bug(format!("{x:?} is not a position: {e}")))?;
-    if game.branching_bound(&x) > OPTION_CAP {
+    // (I) is re-checked by the move itself; the other conditions list options.
+    if condition != Condition::I && game.branching_bound(&x) > OPTION_CAP {
         return Ok(Err(format!(
-            "the solver's counterexample {x:?} has too many options to re-check"
+            "the solver's counterexample {} has too many options to re-check",
+            nimlab_core::position::format_tuple(&x)
         )));
     }
     let shown = nimlab_core::position::format_tuple;
@@ -536,23 +582,29 @@ fn recheck(
         Condition::I => {
             let yv =
                 to_pos(&values[m..]).ok_or_else(|| bug(format!("negative entry in {values:?}")))?;
-            // In SCN the piles lowered to 0 vanish.
+            // The move itself, from the rules (no listing of options, so entries of any size):
+            // SCN's y is the circle of x with the lowered piles, those lowered to 0 then vanish.
+            // Where x has few options, listing them also decides it.
+            let by_rules = is_move(c.ruleset(), &x, &yv);
             let y: Pos = match c.ruleset().kind {
                 Kind::Cn | Kind::Complex => yv,
                 Kind::Scn => yv.into_iter().filter(|&a| a > 0).collect(),
             };
-            if !c.contains(&x) {
-                return Err(bug(format!("{} is not in the set", shown(&x))));
-            }
-            if !c.contains(&y) {
-                return Err(bug(format!("{} is not in the set", shown(&y))));
-            }
-            if !is_option(game, &x, &y)? {
+            let listed = || -> Result<bool> {
+                Ok(game.branching_bound(&x) <= OPTION_CAP && is_option(game, &x, &y)?)
+            };
+            if !by_rules && !listed()? {
                 return Err(bug(format!(
                     "{} is not an option of {}",
                     shown(&y),
                     shown(&x)
                 )));
+            }
+            if !c.contains(&x) {
+                return Err(bug(format!("{} is not in the set", shown(&x))));
+            }
+            if !c.contains(&y) {
+                return Err(bug(format!("{} is not in the set", shown(&y))));
             }
             Ok(Ok(Counterexample {
                 position: x,
@@ -749,7 +801,9 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
     let count = |hi: u64| -> u64 {
         let side = hi + 1 - lo;
         if scn {
-            (0..=rules.n as u32).map(|m| side.saturating_pow(m)).fold(0u64, u64::saturating_add)
+            (0..=rules.n as u32)
+                .map(|m| side.saturating_pow(m))
+                .fold(0u64, u64::saturating_add)
         } else {
             side.saturating_pow(rules.n as u32)
         }
@@ -764,7 +818,11 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
     let game = rules.game();
     let mut search = nimlab_core::solver::Solver::new(game.as_ref());
     let play = c.play();
-    let lengths: Vec<usize> = if scn { (0..=rules.n).collect() } else { vec![rules.n] };
+    let lengths: Vec<usize> = if scn {
+        (0..=rules.n).collect()
+    } else {
+        vec![rules.n]
+    };
     let mut positions = 0u64;
     for len in lengths {
         let mut p = vec![lo; len];
@@ -979,6 +1037,7 @@ pub fn prove_scn_members(
                 ],
                 method: "automata",
                 box_check: None,
+                solvers: Vec::new(),
                 play,
                 claim: Claim::PSet,
             });
@@ -1047,18 +1106,22 @@ fn automata_report(
     let verdict = verdict_of(&conditions);
     // Interrupted through the caller's cancel scope: no report.
     nimlab_core::interrupt::check()?;
-    guarded(c, Report {
-        game: c.ruleset().id(),
-        source,
-        bits: None,
-        verdict,
-        seconds: start.elapsed().as_secs_f64(),
-        conditions,
-        method: "automata",
-        box_check: None,
-        play: c.play(),
-        claim: Claim::PSet,
-    })
+    guarded(
+        c,
+        Report {
+            game: c.ruleset().id(),
+            source,
+            bits: None,
+            verdict,
+            seconds: start.elapsed().as_secs_f64(),
+            conditions,
+            method: "automata",
+            box_check: None,
+            solvers: Vec::new(),
+            play: c.play(),
+            claim: Claim::PSet,
+        },
+    )
 }
 
 /// Condition (III) by exact membership of the terminal position (CN and complexes: all zero; SCN: the
@@ -1141,6 +1204,7 @@ mod guard_tests {
             play: c.play,
             claim,
             box_check: None,
+            solvers: Vec::new(),
         };
         (c, r)
     }
@@ -1149,7 +1213,8 @@ mod guard_tests {
     fn a_false_proof_is_caught_by_the_box() {
         // Nim on two heaps (CN(2,1)): the P-positions are a = b (Bouton). "a <= b" holds (0,1),
         // an N-position that moves to (0,0): the first member in the box's order that is wrong.
-        let le = "game = \"CN(2,1)\"\n[[family]]\nname = \"le\"\nlength = 2\nrelations = [\"a <= b\"]\n";
+        let le =
+            "game = \"CN(2,1)\"\n[[family]]\nname = \"le\"\nlength = 2\nrelations = [\"a <= b\"]\n";
         let (c, r) = said_proved(le, Claim::PSet);
         let g = guarded(&c, r).unwrap();
         assert_eq!(g.verdict, Status::Refuted);

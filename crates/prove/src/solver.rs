@@ -93,7 +93,7 @@ impl Dialect {
 
     /// The command that decides a query: z3 takes nimlab's `check` as written; the others get
     /// plain `(check-sat)` for z3's `(check-sat-using …)`.
-    pub fn check<'a>(self, check: &'a str) -> &'a str {
+    pub fn check(self, check: &str) -> &str {
         if self != Dialect::Z3 && check.trim_start().starts_with("(check-sat-using") {
             "(check-sat)"
         } else {

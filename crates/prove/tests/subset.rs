@@ -542,20 +542,40 @@ fn members_that_move_to_members_are_refuted() {
         )
     };
     // (game, play, families, the brute force's rules, SCN's n and k or CN's, box bound)
-    type Case<'a> = (&'a str, Play, Vec<(usize, Vec<&'a str>)>, Option<Vec<Vec<usize>>>, usize, usize, u64);
+    type Case<'a> = (
+        &'a str,
+        Play,
+        Vec<(usize, Vec<&'a str>)>,
+        Option<Vec<Vec<usize>>>,
+        usize,
+        usize,
+        u64,
+    );
     let cases: Vec<Case> = vec![
         // SCN(3,2): (1,2,1) moves to (1,1,1).
         (
             "SCN(3,2)",
             Play::Normal,
-            vec![(0, vec![]), (3, vec!["a = b", "b = c"]), (3, vec!["a = 1", "b = 2", "c = 1"])],
+            vec![
+                (0, vec![]),
+                (3, vec!["a = b", "b = c"]),
+                (3, vec!["a = 1", "b = 2", "c = 1"]),
+            ],
             None,
             3,
             2,
             4,
         ),
         // Misère SCN(3,3): (2) moves to (1), a misère P-position (its only move empties the circle).
-        ("SCN(3,3)", Play::Misere, vec![(1, vec!["a <= 2"])], None, 3, 3, 4),
+        (
+            "SCN(3,3)",
+            Play::Misere,
+            vec![(1, vec!["a <= 2"])],
+            None,
+            3,
+            3,
+            4,
+        ),
         // SCN(4,2): (a,b,a,b) with a < b, and (1,3,1,2), which moves to (1,2,1,2).
         (
             "SCN(4,2)",
@@ -574,7 +594,10 @@ fn members_that_move_to_members_are_refuted() {
         (
             "CN(4,2)",
             Play::Normal,
-            vec![(4, vec!["a = c", "b = d"]), (4, vec!["a = 1", "b = 2", "c = 1", "d = 1"])],
+            vec![
+                (4, vec!["a = c", "b = d"]),
+                (4, vec!["a = 1", "b = 2", "c = 1", "d = 1"]),
+            ],
             cn(4, 2),
             4,
             2,
@@ -598,7 +621,10 @@ fn members_that_move_to_members_are_refuted() {
         (
             "simplicial({1,2},{2,3})",
             Play::Normal,
-            vec![(3, vec!["b = 0", "a = c"]), (3, vec!["a = 2", "b = 0", "c = 1"])],
+            vec![
+                (3, vec!["b = 0", "a = c"]),
+                (3, vec!["a = 2", "b = 0", "c = 1"]),
+            ],
             Some(vec![vec![0, 1], vec![1, 2]]),
             3,
             2,
@@ -667,7 +693,10 @@ fn members_that_move_to_members_are_refuted() {
                 .find_map(|x| x.counterexample.clone())
                 .expect("a counterexample");
             assert!(c.contains(&cx.position), "{what}");
-            assert!(!exact.is_p(&cx.position), "{what}: the member is a P-position");
+            assert!(
+                !exact.is_p(&cx.position),
+                "{what}: the member is a P-position"
+            );
             let y = cx.move_to.expect("a winning move");
             assert!(exact.options(&cx.position).contains(&y), "{what}");
             assert!(exact.is_p(&y), "{what}: the move is not winning");

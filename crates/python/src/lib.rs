@@ -584,7 +584,7 @@ fn verify(
 /// `cn-lemma5-s1`), only that every member is a P-position (condition (C)); JSON text with the keys
 /// of `nimlab prove --json`.
 #[pyfunction]
-#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false, subset=false))]
+#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false, subset=false, cross_check=false))]
 #[allow(clippy::too_many_arguments)]
 fn prove(
     py: Python<'_>,
@@ -597,6 +597,7 @@ fn prove(
     automata: bool,
     misere: bool,
     subset: bool,
+    cross_check: bool,
 ) -> PyResult<String> {
     if automata && bits.is_some() {
         return Err(PyValueError::new_err(
@@ -650,29 +651,23 @@ fn prove(
     c.bits = bits;
     if automata {
         c.validate_shape().map_err(to_py)?;
-        return blocking(py, None, move |_, _| {
-            let t = Duration::from_secs(timeout);
-            let r = if subset {
-                nimlab_prove::prove_subset_automata(&c, t)?
-            } else {
-                nimlab_prove::prove_automata(&c, t)?
-            };
-            Ok(r.to_json().to_string())
-        });
+    } else {
+        c.validate().map_err(to_py)?;
     }
-    c.validate().map_err(to_py)?;
-    let solver = nimlab_prove::Solver {
-        path: solver,
-        timeout: Duration::from_secs(timeout),
-        deadline: None,
+    let prover = nimlab_prove::Prover::from_options(
+        automata,
+        &solver,
+        cross_check,
+        Duration::from_secs(timeout),
+    )
+    .map_err(to_py)?;
+    let claim = if subset {
+        nimlab_prove::Claim::Subset
+    } else {
+        nimlab_prove::Claim::PSet
     };
     blocking(py, None, move |_, _| {
-        let r = if subset {
-            nimlab_prove::prove_subset(&c, &solver)?
-        } else {
-            nimlab_prove::prove(&c, &solver)?
-        };
-        Ok(r.to_json().to_string())
+        Ok(nimlab_prove::run(&c, claim, &prover)?.to_json().to_string())
     })
 }
 

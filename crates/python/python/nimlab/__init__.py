@@ -528,6 +528,7 @@ def prove(
     automata: bool = False,
     misere: bool = False,
     subset: bool = False,
+    cross_check: bool = False,
 ) -> Dict[str, Any]:
     """Proves a characterization of the P-positions for every stack size: the partition theorem's
     conditions (I)-(III) for a union of linear families (a built-in result ``theorem="cn-7-4"`` or a
@@ -543,12 +544,16 @@ def prove(
     ``subset=True`` proves only that every member of the set is a P-position (condition (C): every
     move from a member reaches a position with a move back into the set; ``claim`` is ``subset``), as
     for a partial result, e.g. ``prove("CN(7,4)", theorem="cn-lemma5-s1")`` (Lemma 5 of the CN(7,4)
-    paper). Without a solver (and without ``automata=True``): ``ValueError`` saying how to install
-    one."""
+    paper). ``solver`` is z3, cvc5 or any SMT-LIB 2 solver reading its standard input;
+    ``cross_check=True`` puts every query to a second solver too (cvc5 with z3, z3 with cvc5) and
+    says proved only when both answer unsat (``solvers`` names them with their versions, each
+    condition's ``queries`` gives every answer). Before a "proved", the set is checked by exact
+    search on a small box (``box_check``). Without a solver (and without ``automata=True``):
+    ``ValueError`` saying how to install one."""
     return _tuples(
         json.loads(
             _nimlab.prove(
-                game, theorem, families, timeout, solver, bits, automata, misere, subset
+                game, theorem, families, timeout, solver, bits, automata, misere, subset, cross_check
             )
         )
     )

@@ -134,6 +134,7 @@ def prove(
     automata: bool = ...,
     misere: bool = ...,
     subset: bool = ...,
+    cross_check: bool = ...,
 ) -> Dict[str, Any]: ...
 def discover(
     game: str,

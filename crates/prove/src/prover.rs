@@ -1,0 +1,90 @@
+//! One entry for every front end (the CLI, Python, discover): the prover as a typed choice
+//! ([`Prover`]: SMT solvers, one or a cross-check, or finite automata) and [`run`], which proves a
+//! characterization's claim (the P-set, or a set inside it) with it. Front ends only translate their
+//! options into a [`Prover`] ([`Prover::from_options`]).
+//!
+//! A new prover method is a new variant here, a function that returns a [`Report`] for each
+//! [`Claim`], and a line in [`run`]; every report then passes the same exact check on a box before
+//! it may say "proved" (`guarded` in [`crate::prove`](mod@crate::prove)).
+
+use crate::conjecture::Conjecture;
+use crate::prove::{self, Claim, Report};
+use crate::solver::{Dialect, Solver};
+use nimlab_core::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How the conditions are decided.
+#[derive(Debug, Clone)]
+pub enum Prover {
+    /// SMT: every query is decided by each solver in turn, and holds only when each answers unsat
+    /// (one solver, or several for a cross-check); each query has the solver's own time limit.
+    Smt(Vec<Solver>),
+    /// Finite automata on the entries' binary digits, with a time limit for the whole run.
+    Automata(Duration),
+}
+
+impl Prover {
+    /// From a front end's options: `automata` (the automata prover, time limit `timeout` for the
+    /// run), else the SMT solver `solver` with `timeout` per query; `cross_check` adds the other of
+    /// z3 and cvc5 (both when `solver` is neither), so that "proved" needs every solver's unsat.
+    pub fn from_options(
+        automata: bool,
+        solver: &Path,
+        cross_check: bool,
+        timeout: Duration,
+    ) -> Result<Prover> {
+        if automata {
+            if cross_check {
+                return Err(Error::Unsupported(
+                    "--cross-check runs a second SMT solver; the automata prover uses none: give one of --automata and --cross-check".into(),
+                ));
+            }
+            return Ok(Prover::Automata(timeout));
+        }
+        let mut solvers = vec![Solver::new(solver, timeout)];
+        if cross_check {
+            let others: &[&str] = match Dialect::of(solver) {
+                Dialect::Z3 => &["cvc5"],
+                Dialect::Cvc5 => &["z3"],
+                Dialect::Other => &["z3", "cvc5"],
+            };
+            solvers.extend(
+                others
+                    .iter()
+                    .map(|name| Solver::new(PathBuf::from(name), timeout)),
+            );
+        }
+        Ok(Prover::Smt(solvers))
+    }
+
+    /// `smt` or `automata`, as reports name their method.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Prover::Smt(_) => "smt",
+            Prover::Automata(_) => "automata",
+        }
+    }
+}
+
+/// Proves `claim` about `c`'s set with `prover`; the report names the solvers and their versions.
+pub fn run(c: &Conjecture, claim: Claim, prover: &Prover) -> Result<Report> {
+    match prover {
+        Prover::Smt(solvers) => {
+            let mut versions = Vec::new();
+            for s in solvers {
+                versions.push((s.name(), s.version()?));
+            }
+            let mut r = match claim {
+                Claim::PSet => prove::prove_with(c, solvers)?,
+                Claim::Subset => prove::prove_subset_with(c, solvers)?,
+            };
+            r.solvers = versions;
+            Ok(r)
+        }
+        Prover::Automata(timeout) => match claim {
+            Claim::PSet => prove::prove_automata(c, *timeout),
+            Claim::Subset => prove::prove_subset_automata(c, *timeout),
+        },
+    }
+}
