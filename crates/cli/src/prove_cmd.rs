@@ -47,13 +47,16 @@ pub struct ProveArgs {
     /// CN(6,4) or Nim); without it, linear families are proved for every entry size.
     #[arg(long, value_name = "W")]
     bits: Option<u32>,
-    /// Also write each query as an SMT-LIB2 file in DIR (a header comment says what it states).
+    /// Write a proof certificate in DIR that others can check without nimlab: each query as an
+    /// SMT-LIB 2 file (a header comment says what it states), the characterization, manifest.json
+    /// (each query with every solver's answer and version) and README.md (the commands that
+    /// re-check it). With --automata: the set automaton (Walnut's format) and the manifest.
     #[arg(long, value_name = "DIR")]
     emit: Option<PathBuf>,
     /// Decide the conditions with finite automata on the entries' binary digits instead of the SMT
     /// solver: for every entry size, xor included (CN, Nim, complexes, SCN with circles of at most 15
     /// piles); --timeout bounds the whole run.
-    #[arg(long, conflicts_with_all = ["bits", "solver", "emit", "cross_check"])]
+    #[arg(long, conflicts_with_all = ["bits", "solver", "cross_check"])]
     automata: bool,
     /// Misère play (the player who makes the last move loses): condition (III) becomes "no terminal
     /// position is in the set"; (I) and (II) are unchanged (docs/rules.md).
@@ -291,6 +294,26 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         }
     }
     let report = nimlab_prove::run(&c, claim, &prover)?;
+    if let Some(dir) = &a.emit {
+        let text = match &a.families {
+            Some(path) => Some(
+                std::fs::read_to_string(path)
+                    .map_err(|e| Error::io(format!("reading {}", path.display()), e))?,
+            ),
+            None => None,
+        };
+        let kept = match &text {
+            Some(t) => nimlab_prove::certificate::Characterization::File(t),
+            None => nimlab_prove::certificate::Characterization::Registry,
+        };
+        nimlab_prove::certificate::write(&c, &report, dir, kept)?;
+        if !a.json {
+            eprintln!(
+                "wrote the proof certificate to {} (README.md says how to re-check it)",
+                dir.display()
+            );
+        }
+    }
     finish(a, &report)
 }
 

@@ -93,33 +93,130 @@ fn a_wrong_file_is_refuted_with_a_move() {
     );
 }
 
+fn have_cvc5(test: &str) -> bool {
+    let found =
+        common::which("cvc5").ok_or("cvc5 is not on the PATH (apt-get install cvc5)".to_string());
+    nimlab_testkit::tools::need(test, "cvc5", found).is_some()
+}
+
+/// `--emit DIR` writes a certificate that is re-checked here without nimlab: every query the
+/// manifest lists is run by z3 (and by cvc5 where it is installed) as the bundle's README says, and
+/// each prints `unsat`; the manifest records each solver's answer and version.
 #[test]
-fn emit_writes_one_commented_query_per_condition() {
-    if !have_z3("emit_writes_one_commented_query_per_condition") {
+fn emit_writes_a_certificate_that_solvers_recheck() {
+    if !have_z3("emit_writes_a_certificate_that_solvers_recheck") {
         return;
     }
+    let cvc5 = have_cvc5("emit_writes_a_certificate_that_solvers_recheck");
     let dir = TempDir::new("prove-emit");
-    let out_dir = dir.file("queries");
-    let (code, _) = prove_json(&["SCN(4,2)", "--theorem", "scn-4-2", "--emit", &out_dir]);
-    assert_eq!(code, 0);
+    let out_dir = dir.file("certificate");
+    let mut args = vec!["SCN(4,2)", "--theorem", "scn-4-2", "--emit", &out_dir];
+    if cvc5 {
+        args.push("--cross-check");
+    }
+    let (code, report) = prove_json(&args);
+    assert_eq!(code, 0, "{report}");
     let mut names: Vec<String> = std::fs::read_dir(&out_dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".smt2"))
         .collect();
     names.sort();
     // (I) and (II) for circles of 1..4 piles, (III) for the empty circle.
     assert_eq!(names.len(), 9, "{names:?}");
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("certificate/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(manifest["game"], "SCN(4,2)");
+    assert_eq!(manifest["claim"], "P-set");
+    assert_eq!(manifest["verdict"], "proved");
+    let solvers: Vec<&str> = manifest["solvers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(solvers, if cvc5 { vec!["z3", "cvc5"] } else { vec!["z3"] });
+    assert!(manifest["solvers"][0]["version"]
+        .as_str()
+        .unwrap()
+        .contains("Z3"));
+    let readme = std::fs::read_to_string(dir.path().join("certificate/README.md")).unwrap();
+    assert!(readme.contains("z3 -smt2 FILE") && readme.contains("cvc5 --lang=smt2 FILE"));
+    assert!(dir.path().join("certificate/characterization.txt").exists());
+    let mut listed = Vec::new();
+    for c in manifest["conditions"].as_array().unwrap() {
+        for q in c["queries"].as_array().unwrap() {
+            assert_eq!(q["expected"], "unsat");
+            let answers = q["answers"].as_array().unwrap();
+            assert_eq!(answers.len(), solvers.len(), "{q}");
+            assert!(answers.iter().all(|a| a["answer"] == "unsat"), "{q}");
+            listed.push(q["file"].as_str().unwrap().to_string());
+        }
+    }
+    listed.sort();
+    assert_eq!(listed, names);
     for n in &names {
-        let text = std::fs::read_to_string(dir.path().join("queries").join(n)).unwrap();
+        let path = dir.path().join("certificate").join(n);
+        let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("; nimlab prove: SCN(4,2)"), "{n}");
         assert!(text.contains("Satisfiable exactly when") && text.contains("(check-sat)"));
-        // Each file runs by itself and is unsatisfiable (the theorem holds).
-        let out = std::process::Command::new("z3")
-            .arg(dir.path().join("queries").join(n))
+        assert!(text.contains("(set-logic "), "{n}");
+        // Each file runs by itself and is unsatisfiable (the theorem holds), with each solver.
+        let mut runs = vec![std::process::Command::new("z3")
+            .args(["-smt2", path.to_str().unwrap()])
             .output()
-            .unwrap();
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat", "{n}");
+            .unwrap()];
+        if cvc5 {
+            runs.push(
+                std::process::Command::new("cvc5")
+                    .args(["--lang=smt2", path.to_str().unwrap()])
+                    .output()
+                    .unwrap(),
+            );
+        }
+        for out in runs {
+            assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat", "{n}");
+        }
     }
+}
+
+/// `--solver cvc5` proves with cvc5 (its own options), and a solver that cannot run its options is
+/// reported as failing, not as a time-out.
+#[test]
+fn cvc5_proves_and_a_failing_solver_says_so() {
+    let dir = TempDir::new("prove-solvers");
+    // A "solver" that refuses its options, as a solver given z3's options once did.
+    let fake = dir.write(
+        "fakesolver",
+        "#!/bin/sh\necho 'unrecognized option' >&2\nexit 1\n",
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let (code, v) = prove_json(&["CN(4,2)", "--theorem", "cn-4-2", "--solver", &fake]);
+    assert_eq!(code, 3, "{v}");
+    for c in v["conditions"].as_array().unwrap() {
+        let why = c["reason"].as_str().unwrap();
+        assert!(
+            why.contains("ended without an answer") && why.contains("unrecognized option"),
+            "{why}"
+        );
+        assert!(!why.contains("timeout"), "{why}");
+    }
+    if !have_cvc5("cvc5_proves_and_a_failing_solver_says_so") {
+        return;
+    }
+    let (code, v) = prove_json(&["CN(4,2)", "--theorem", "cn-4-2", "--solver", "cvc5"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["solvers"][0]["name"], "cvc5");
+    // A wrong file is refuted through cvc5's counterexample, re-checked as z3's are.
+    let wrong = dir.write("wrong.toml", CN42_WRONG);
+    let (code, v) = prove_json(&["CN(4,2)", "--families", &wrong, "--solver", "cvc5"]);
+    assert_eq!(code, 1, "{v}");
 }
 
 #[test]

@@ -48,6 +48,32 @@ pub struct Query {
 }
 
 impl Query {
+    /// The SMT-LIB logic of the query: linear integer arithmetic (`LIA`) or bit-vectors (`BV`),
+    /// quantifier-free (`QF_`) when it has no `forall`.
+    pub fn logic(&self) -> &'static str {
+        let quantified = self.body.contains("(forall");
+        let bv = self.body.contains("(_ BitVec");
+        match (quantified, bv) {
+            (false, false) => "QF_LIA",
+            (true, false) => "LIA",
+            (false, true) => "QF_BV",
+            (true, true) => "BV",
+        }
+    }
+
+    /// The query with its logic set, as any SMT-LIB 2 solver reads it: `(set-option
+    /// :produce-models true)` first, then `(set-logic ...)`, then the rest.
+    pub fn with_logic(&self) -> String {
+        let opt = "(set-option :produce-models true)\n";
+        let rest = self.body.strip_prefix(opt).unwrap_or(&self.body);
+        let head = if rest.len() < self.body.len() {
+            opt
+        } else {
+            ""
+        };
+        format!("{head}(set-logic {})\n{rest}", self.logic())
+    }
+
     /// A file name for `--emit`.
     pub fn file_name(&self, kind: Kind) -> String {
         match kind {
@@ -104,7 +130,7 @@ impl Query {
                 f.relations.join(", ")
             );
         }
-        s.push_str(&self.body);
+        s.push_str(&self.with_logic());
         s.push_str(&self.check);
         s.push('\n');
         let vars: Vec<&String> = self.x.iter().chain(&self.y).collect();

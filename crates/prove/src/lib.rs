@@ -25,6 +25,7 @@
 
 pub mod arith;
 pub mod automata;
+pub mod certificate;
 pub mod conjecture;
 pub mod encode;
 pub mod expr;
@@ -41,7 +42,7 @@ pub use conjecture::{
 };
 pub use encode::Condition;
 pub use prove::{
-    emit, prove, prove_automata, prove_members, prove_scn_members, prove_subset,
+    emit, portable_name, prove, prove_automata, prove_members, prove_scn_members, prove_subset,
     prove_subset_automata, prove_subset_with, prove_with, BoxCheck, Claim, ConditionReport,
     Counterexample, QueryRecord, Report, SolverAnswer, Status,
 };

@@ -205,13 +205,30 @@ pub fn emit(c: &Conjecture, claim: Claim, dir: &Path) -> Result<Vec<std::path::P
     };
     for cond in conditions {
         for q in queries(c, cond)? {
-            let path = dir.join(q.file_name(c.game.kind));
-            std::fs::write(&path, q.script(c))
-                .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
-            out.push(path);
+            let name = q.file_name(c.game.kind);
+            let mut files = vec![(name.clone(), q.script(c))];
+            // z3's `(check-sat-using qsat)`: a second file with plain `(check-sat)` for other solvers.
+            if q.check.trim() != "(check-sat)" {
+                let portable = q.script(c).replace(q.check.trim(), "(check-sat)");
+                files.push((portable_name(&name), portable));
+            }
+            for (name, text) in files {
+                let path = dir.join(name);
+                std::fs::write(&path, text)
+                    .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+                out.push(path);
+            }
         }
     }
     Ok(out)
+}
+
+/// The file of a query with plain `(check-sat)` when its own file asks z3 for another procedure.
+pub fn portable_name(file: &str) -> String {
+    format!(
+        "{}.check-sat.smt2",
+        file.strip_suffix(".smt2").unwrap_or(file)
+    )
 }
 
 /// What a counterexample is re-checked against: the game, the play convention and exact membership.
@@ -481,7 +498,9 @@ pub fn condition_with(
 fn solve_small(c: &Conjecture, q: &Query, solver: &Solver) -> Result<(Answer, Duration)> {
     let ar = c.arith()?;
     let vars: Vec<String> = q.x.iter().chain(&q.y).cloned().collect();
-    let (answer, mut took) = solver.check_with(&q.body, &q.check, &vars)?;
+    // The query with its logic set, as emitted (z3 and cvc5 both read it).
+    let body = q.with_logic();
+    let (answer, mut took) = solver.check_with(&body, &q.check, &vars)?;
     let Answer::Sat(values) = &answer else {
         return Ok((answer, took));
     };
@@ -490,7 +509,7 @@ fn solve_small(c: &Conjecture, q: &Query, solver: &Solver) -> Result<(Answer, Du
         if largest <= bound {
             break;
         }
-        let mut body = q.body.clone();
+        let mut body = body.clone();
         for v in &q.x {
             body.push_str(&format!("(assert {})\n", ar.le(v, &ar.lit(bound))));
         }
