@@ -960,3 +960,60 @@ fn scn_automata_files_are_proved_or_refused() {
     let one = dir.write("one.txt", &nim_walnut(3));
     fails(&["prove", "SCN(3,1)", "--automaton", &one], "line 1");
 }
+
+/// Counterexamples past 2^64: one whose entries reach 2^64 is unknown with the reason (never an
+/// internal error); a move (I) between members at 2^64 - 1 is re-checked by the move itself and
+/// refutes, its entries exact in the JSON.
+#[test]
+fn counterexamples_past_2_64_are_exact_or_unknown() {
+    if !have_z3("counterexamples_past_2_64_are_exact_or_unknown") {
+        return;
+    }
+    let dir = TempDir::new("prove-past-64");
+    // a = b misses (M, M) with M = 2^64 - 1: (M, M + 1) has no move into the set (II).
+    let missing = dir.write(
+        "missing.toml",
+        "game = \"CN(2,1)\"\n[[family]]\nname = \"eq\"\nlength = 2\nrelations = [\"a = b\", \"a != 18446744073709551615\"]\n",
+    );
+    let (code, v) = prove_json(&["CN(2,1)", "--families", &missing]);
+    assert_eq!(code, 3, "{v}");
+    let two = &v["conditions"][1];
+    assert_eq!(two["status"], "unknown");
+    let why = two["reason"].as_str().unwrap();
+    assert!(why.contains("2^64 or more"), "{why}");
+    // (M, M) and (M, M - 1) are both members: Nim's move between them refutes (I).
+    let joined = dir.write(
+        "joined.toml",
+        "game = \"CN(2,1)\"\n[[family]]\nname = \"eq\"\nlength = 2\nrelations = [\"a = b\"]\n[[family]]\nname = \"one more\"\nlength = 2\nrelations = [\"a = 18446744073709551615\", \"b = 18446744073709551614\"]\n",
+    );
+    let out = nimlab(&["prove", "CN(2,1)", "--families", &joined, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let one = &v["conditions"][0];
+    assert_eq!(one["status"], "refuted", "{v}");
+    // Exact numbers in the JSON text (not rounded through a float); the file reads a pair either
+    // way round, so the move lowers either heap.
+    assert!(
+        text.contains("\"position\":[18446744073709551615,18446744073709551615]")
+            && (text.contains("\"move_to\":[18446744073709551615,18446744073709551614]")
+                || text.contains("\"move_to\":[18446744073709551614,18446744073709551615]")),
+        "{text}"
+    );
+}
+
+/// JSON numbers past 2^64 are exact, as the text answer is: the Grundy value 2^64 of a sum.
+#[test]
+fn json_numbers_past_2_64_are_exact() {
+    let out = nimlab(&[
+        "outcome",
+        "simplicial({1,2},{3})",
+        "18446744073709551615,1,0",
+        "--json",
+        "--no-store",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The facet totals are 2^64 and 0: the Grundy value is 2^64 (Bouton on the facet totals).
+    assert!(text.contains("\"grundy\":18446744073709551616"), "{text}");
+}
