@@ -17,30 +17,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// How a characterization is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// A families file (TOML).
-    Families,
-    /// An automaton in Walnut's text format, one msd_2 input per stack.
-    Automaton,
-}
-
-impl Format {
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Families => "families",
-            Format::Automaton => "automaton",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Format> {
-        match s {
-            "families" => Some(Format::Families),
-            "automaton" => Some(Format::Automaton),
-            _ => None,
-        }
-    }
-}
+pub use nimlab_prove::Format;
 
 /// The provers whose verdict `proved` (for every size) a characterization may be saved with.
 pub const PROVERS: [&str; 2] = ["smt", "automata"];
@@ -130,20 +107,23 @@ pub fn save_proved(
         .map_err(|e| Error::store("saving the characterization", e))
 }
 
-/// Saves what `nimlab discover` proved (`format`, `text`, `prover` as [`save_proved`] takes them) in
-/// the store at `path`; its id.
+/// Saves what `nimlab discover` proved (its typed [`nimlab_prove::Proven`]) in the store at `path`;
+/// its id.
 pub fn save_discovered(
     path: &std::path::Path,
     game: &str,
     play: Play,
-    format: &str,
-    text: &str,
-    prover: &str,
+    proven: nimlab_prove::Proven,
 ) -> Result<i64> {
-    let format = Format::parse(format)
-        .ok_or_else(|| Error::Unsupported(format!("format {format}: families or automaton")))?;
     let mut store = Store::open(path).map_err(|e| Error::store("opening the store", e))?;
-    save_proved(&mut store, game, play, format, text, prover)
+    save_proved(
+        &mut store,
+        game,
+        play,
+        proven.format,
+        proven.text,
+        proven.method,
+    )
 }
 
 impl Proved {

@@ -79,9 +79,9 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
     // A characterization proved for every size goes to the store, where the analysis chain answers
     // positions of any size from it (method `proved:ID`).
     let saved = match (d.proved(), &opts.store) {
-        (Some((format, text, prover)), Some(path)) => Some(
-            nimlab_analysis::proved::save_discovered(path, &d.game, d.play, format, text, prover)?,
-        ),
+        (Some(proven), Some(path)) => Some(nimlab_analysis::proved::save_discovered(
+            path, &d.game, d.play, proven,
+        )?),
         _ => None,
     };
     if a.json {
@@ -105,7 +105,7 @@ fn text(d: &Discovery, file: Option<&str>) -> String {
         .map(|h| format!("[{}..{h}]", d.box_min))
         .unwrap_or_else(|| "-".into());
     let what = match d.states {
-        Some(n) if d.format == "automaton" && !d.lengths.is_empty() => format!(
+        Some(n) if d.format == nimlab_prove::Format::Automaton && !d.lengths.is_empty() => format!(
             "automata of {n} states in all (one per circle length: {})",
             d.lengths
                 .iter()
@@ -113,7 +113,9 @@ fn text(d: &Discovery, file: Option<&str>) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        Some(n) if d.format == "automaton" => format!("automaton of {n} states"),
+        Some(n) if d.format == nimlab_prove::Format::Automaton => {
+            format!("automaton of {n} states")
+        }
         _ => count(d.families.len()),
     };
     let game = if d.play == nimlab_core::Play::Misere {
@@ -139,7 +141,7 @@ fn text(d: &Discovery, file: Option<&str>) -> String {
         ),
     };
     let mut out = head + "\n";
-    let kind = if d.format == "automaton" {
+    let kind = if d.format == nimlab_prove::Format::Automaton {
         "automaton (Walnut's format)"
     } else {
         "families file"

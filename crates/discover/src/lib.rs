@@ -120,7 +120,7 @@ pub struct Discovery {
     pub play: Play,
     pub verdict: Verdict,
     /// `families`, or `automaton` (the automaton route; SCN: one automaton per circle length).
-    pub format: &'static str,
+    pub format: nimlab_prove::Format,
     /// The prover that decided (`smt`), if one ran.
     pub prover: Option<&'static str>,
     /// The smallest entry of the box.
@@ -168,7 +168,7 @@ impl Discovery {
             "game": self.game,
             "play": if self.play == Play::Misere { "misere" } else { "normal" },
             "verdict": self.verdict.name(),
-            "format": self.format,
+            "format": self.format.name(),
             "file": file,
             "prover": self.prover,
             "box": self.box_max.map(|h| json!({"min": self.box_min, "max": h})),
@@ -316,7 +316,7 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         game: rules.id(),
         play: opts.play,
         verdict: Verdict::None,
-        format: "families",
+        format: nimlab_prove::Format::Families,
         prover: None,
         box_min: lo,
         box_max: None,
@@ -468,7 +468,8 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
             timeout: left.max(Duration::from_secs(1)),
             deadline: Some(stopper.deadline),
         };
-        let report = nimlab_prove::prove(&conj, &solver)?;
+        let prover = nimlab_prove::Prover::Smt(vec![solver]);
+        let report = nimlab_prove::run(&conj, nimlab_prove::Claim::PSet, &prover)?;
         d.prover = Some(report.method);
         d.proof = Some(report.to_json());
         match report.verdict {
@@ -624,7 +625,7 @@ fn automaton_route(
             }
         }
         Ok(a) => {
-            d.format = "automaton";
+            d.format = nimlab_prove::Format::Automaton;
             d.prover = a.proof.as_ref().map(|_| "automata");
             d.families.clear();
             d.toml = None;
@@ -849,12 +850,16 @@ fn subsets(n: usize, k: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<
 impl Discovery {
     /// The characterization when it is proved for every stack size: its format (`families` or
     /// `automaton`), its text (the file `write` writes) and the prover that proved it.
-    pub fn proved(&self) -> Option<(&'static str, &str, &'static str)> {
+    pub fn proved(&self) -> Option<nimlab_prove::Proven<'_>> {
         if self.verdict != Verdict::Proved {
             return None;
         }
         let text = self.toml.as_deref().or(self.walnut.as_deref())?;
-        Some((self.format, text, self.prover?))
+        Some(nimlab_prove::Proven {
+            format: self.format,
+            text,
+            method: self.prover?,
+        })
     }
 
     /// Writes the families file to `out` (when there is one to write); the path written.

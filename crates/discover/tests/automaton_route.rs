@@ -73,7 +73,7 @@ fn run(game: &str, play: Play) -> Discovery {
 fn check(game: &str, m: usize, windows: &[Vec<usize>], h: u64, play: Play) {
     let d = run(game, play);
     assert_eq!(d.verdict, Verdict::Proved, "{game}: {:?}", d.reason);
-    assert_eq!(d.format, "automaton", "{game}");
+    assert_eq!(d.format, nimlab_prove::Format::Automaton, "{game}");
     assert_eq!(d.prover, Some("automata"));
     let text = d.walnut.as_deref().expect("an automaton");
     let dfa = walnut::from_walnut(text, m).unwrap();
@@ -126,7 +126,7 @@ fn misere_nim_by_automata_and_misere_cn52_by_families() {
     // plain misère search on [0..9]^5.
     let d = run("CN(5,2)", Play::Misere);
     assert_eq!(d.verdict, Verdict::Proved, "{:?}", d.reason);
-    assert_eq!(d.format, "families");
+    assert_eq!(d.format, nimlab_prove::Format::Families);
     let text = d.toml.as_deref().unwrap();
     assert!(text.contains("Misère play"), "{text}");
     let c = nimlab_prove::from_toml(text, "test").unwrap();

@@ -100,7 +100,7 @@ fn check(game: &str, n: usize, k: usize, max: u64, h: u64, play: Play) {
         "{game} {play:?}: {:?}",
         d.reason
     );
-    assert_eq!(d.format, "automaton", "{game}");
+    assert_eq!(d.format, nimlab_prove::Format::Automaton, "{game}");
     assert_eq!(d.prover, Some("automata"));
     assert_eq!(d.lengths.len(), n, "{game}: one learning per circle length");
     let text = d.walnut.as_deref().expect("the automata");

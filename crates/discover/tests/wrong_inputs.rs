@@ -68,7 +68,7 @@ fn xor_games_are_never_proved_as_linear() {
     // route (boxes inside --max) proves its automaton.
     let d = run("CN(3,1)", Some(8));
     assert_eq!(d.verdict, Verdict::Proved, "{:?}", d.reason);
-    assert_eq!(d.format, "automaton");
+    assert_eq!(d.format, nimlab_prove::Format::Automaton);
     assert!(d.toml.is_none() && d.families.is_empty());
     // CN(6,4): too many families for a linear description, and boxes up to [0..14] are too small for
     // its automaton to settle (it does from [0..15] to [0..31]).

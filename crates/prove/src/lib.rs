@@ -46,5 +46,5 @@ pub use prove::{
     prove_subset_automata, prove_subset_with, prove_with, BoxCheck, Claim, ConditionReport,
     Counterexample, QueryRecord, Report, SolverAnswer, Status,
 };
-pub use prover::{run, Prover};
+pub use prover::{run, Format, Proven, Prover};
 pub use solver::{Answer, Dialect, Solver};

@@ -24,6 +24,19 @@ pub const PROVED: &[(&str, &[&str])] = &[
     ("scn-8-6", &["SCN(8,6)"]),
 ];
 
+/// The pairs of [`PROVED`] and [`PROVED_SUBSET`] that cvc5 takes more than a few seconds to prove:
+/// the test `every_entry_listed_as_proved_is_proved_by_cvc5_too` (tests/proofs.rs) re-proves every
+/// other pair with cvc5 and z3 together (`--cross-check`); these are re-proved by
+/// `scripts/bench-solvers.sh`, whose figures are in docs/benchmarks.md.
+pub const SLOW_WITH_CVC5: &[(&str, &str)] = &[
+    ("cn-7-4", "CN(7,4)"),
+    ("cn-8-6", "CN(8,6)"),
+    ("scn-8-6", "SCN(8,6)"),
+    ("cn-lemma5-s1", "CN(7,4)"),
+    ("cn-lemma5-s1", "CN(9,5)"),
+    ("cn-lemma5-s1", "CN(11,6)"),
+];
+
 /// Registry entries whose families use xor, proved in bit-vectors for entries below `2^w` on the games
 /// listed (the test `every_entry_listed_as_proved_below_2_w_is_proved` runs each): evidence for all
 /// sizes, not a proof.

@@ -88,3 +88,39 @@ pub fn run(c: &Conjecture, claim: Claim, prover: &Prover) -> Result<Report> {
         },
     }
 }
+
+/// How a characterization is written: a families file or an automaton (Walnut's format; SCN: one
+/// per circle length). The store keeps proved characterizations with their format's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A families file (TOML).
+    Families,
+    /// An automaton in Walnut's text format, one msd_2 input per stack.
+    Automaton,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Families => "families",
+            Format::Automaton => "automaton",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "families" => Some(Format::Families),
+            "automaton" => Some(Format::Automaton),
+            _ => None,
+        }
+    }
+}
+
+/// A characterization proved for every size, as discover hands it to the store: its format, its
+/// text, and the method that proved it (`smt` or `automata`).
+#[derive(Debug, Clone, Copy)]
+pub struct Proven<'a> {
+    pub format: Format,
+    pub text: &'a str,
+    pub method: &'static str,
+}

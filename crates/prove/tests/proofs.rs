@@ -264,6 +264,57 @@ fn every_entry_listed_as_proved_is_proved() {
     );
 }
 
+/// The registry's proofs again with two solvers: every query must be unsat for z3 and for cvc5
+/// (`--cross-check`), except the pairs cvc5 takes long on (`SLOW_WITH_CVC5`, re-proved by
+/// scripts/bench-solvers.sh). Needs cvc5 (CI installs it: NIMLAB_REQUIRE_CVC5=1).
+#[test]
+fn every_entry_listed_as_proved_is_proved_by_cvc5_too() {
+    let test = "every_entry_listed_as_proved_is_proved_by_cvc5_too";
+    let Some(z3) = common::solver(test) else {
+        return;
+    };
+    let found = nimlab_testkit::tools::which("cvc5")
+        .ok_or("cvc5 is not on the PATH (apt-get install cvc5)".to_string());
+    let Some(cvc5) = nimlab_testkit::tools::need(test, "cvc5", found) else {
+        return;
+    };
+    let solvers = [
+        z3,
+        nimlab_prove::Solver::new(cvc5, std::time::Duration::from_secs(120)),
+    ];
+    let slow = nimlab_prove::proved::SLOW_WITH_CVC5;
+    let mut proved = 0;
+    let lists = [
+        (nimlab_prove::proved::PROVED, nimlab_prove::Claim::PSet),
+        (
+            nimlab_prove::proved::PROVED_SUBSET,
+            nimlab_prove::Claim::Subset,
+        ),
+    ];
+    for (list, claim) in lists {
+        for (id, games) in list {
+            for game in *games {
+                if slow.contains(&(id, game)) {
+                    continue;
+                }
+                let c = from_theorem(id, Ruleset::parse(game).unwrap()).unwrap();
+                let prover = nimlab_prove::Prover::Smt(solvers.to_vec());
+                let r = nimlab_prove::run(&c, claim, &prover).unwrap();
+                assert_eq!(r.verdict, Status::Proved, "{id} on {game}: {}", r.to_json());
+                for cond in &r.conditions {
+                    for q in &cond.queries {
+                        let who: Vec<&str> = q.answers.iter().map(|a| a.solver.as_str()).collect();
+                        assert_eq!(who, ["z3", "cvc5"], "{id} on {game}");
+                        assert!(q.answers.iter().all(|a| a.answer == "unsat"));
+                    }
+                }
+                proved += 1;
+            }
+        }
+    }
+    assert!(proved >= 20, "{proved}");
+}
+
 #[test]
 fn every_entry_listed_as_proved_below_2_w_is_proved() {
     let Some(s) = common::solver("every_entry_listed_as_proved_below_2_w_is_proved") else {

@@ -713,11 +713,9 @@ fn discover(
         let file = d.write(out.as_deref())?;
         // As the CLI: a characterization proved for every size goes to the store.
         let saved = match (d.proved(), &opts.store) {
-            (Some((format, text, prover)), Some(path)) => {
-                Some(nimlab_analysis::proved::save_discovered(
-                    path, &d.game, d.play, format, text, prover,
-                )?)
-            }
+            (Some(proven), Some(path)) => Some(nimlab_analysis::proved::save_discovered(
+                path, &d.game, d.play, proven,
+            )?),
             _ => None,
         };
         let mut v = d.to_json(file.as_deref());
