@@ -244,9 +244,8 @@ fn text(r: &Report) -> String {
     }
     if let Some(b) = &r.box_check {
         out.push_str(&format!(
-            "  checked by exact search on the box [{}..{}] ({} positions): {}\n",
-            b.lo,
-            b.hi,
+            "  checked by exact search on {} ({} positions): {}\n",
+            b.describe(),
             b.positions,
             if r.claim == Claim::Subset {
                 "every member is a P-position"

@@ -943,6 +943,18 @@ fn scn_automata_files_are_proved_or_refused() {
         &["outcome", "SCN(3,1)", &format!("{a},{b},5"), "--json"],
     );
     assert_eq!(parse("outcome", &out)["outcome"], "N");
+    // A length-1 automaton that accepts the zero pile only when it is written with a digit: its
+    // answer depends on leading zeros there, but a zero pile is not a circle, so the file describes
+    // the same set of circles and is proved (it was once refused, citing (0)).
+    let quirk = text.replacen(
+        "# length 1\nmsd_2\n0 1\n0 -> 0\n",
+        "# length 1\nmsd_2\n0 0\n0 -> 1\n1 1\n0 -> 1\n",
+        1,
+    );
+    assert_ne!(quirk, text);
+    let quirk = dir.write("quirk.txt", &quirk);
+    let (code, v) = prove_json(&["SCN(3,1)", "--automaton", &quirk]);
+    assert_eq!(code, 0, "{v}");
     // The empty circle left out of the set: (1) has no move into it (II), and (III) fails.
     let wrong = dir.write("wrong.txt", &text.replace("true", "false"));
     let (code, v) = prove_json(&["SCN(3,1)", "--automaton", &wrong]);

@@ -43,7 +43,7 @@ fn cn_3_3_and_cn_4_3() {
     assert!(agrees_with_theory("CN(4,3)", 14) >= 20_000);
 }
 
-/// Two of the larger acceptance games of issue 26. (CN(8,6) tabulates [0..9]^8 before its proof,
+/// Two of the larger games discover was accepted on. (CN(8,6) tabulates [0..9]^8 before its proof,
 /// 7 s in a release build and far more on a loaded CI machine: scripts/bench-discover.sh runs it.)
 #[test]
 fn cn_6_3_and_cn_7_4() {

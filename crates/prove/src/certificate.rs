@@ -157,7 +157,7 @@ fn manifest(
             "command": command(name, "FILE"),
         })).collect::<Vec<_>>(),
         "box_check": report.box_check.as_ref().map(|b| json!({
-            "lo": b.lo, "hi": b.hi, "positions": b.positions,
+            "lo": b.lo, "hi": b.hi, "max_sum": b.max_sum, "positions": b.positions,
         })),
         "conditions": conditions,
     }))
@@ -228,9 +228,8 @@ fn readme(
     if let Some(b) = &report.box_check {
         let _ = writeln!(
             s,
-            "Before reporting the proof, nimlab also compared the set with the P-positions found by exact search on the box [{}..{}] ({} positions){}.\n",
-            b.lo,
-            b.hi,
+            "Before reporting the proof, nimlab also compared the set with the P-positions found by exact search on {} ({} positions){}.\n",
+            b.describe(),
             b.positions,
             if c.game.kind == Kind::Scn {
                 ", circles of every length up to n"

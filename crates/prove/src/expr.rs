@@ -325,6 +325,34 @@ enum Tok {
     Comma,
 }
 
+impl fmt::Display for Tok {
+    /// The token as a message names it: `'*'`, `the number 3`, `b`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tok::Num(v) => write!(f, "the number {v}"),
+            Tok::Ident(name) => write!(f, "{name}"),
+            Tok::Op(op) => write!(
+                f,
+                "the comparison {}",
+                match op {
+                    Cmp::Eq => "=",
+                    Cmp::Ne => "!=",
+                    Cmp::Lt => "<",
+                    Cmp::Le => "<=",
+                    Cmp::Gt => ">",
+                    Cmp::Ge => ">=",
+                }
+            ),
+            Tok::Plus => write!(f, "'+'"),
+            Tok::Minus => write!(f, "'-'"),
+            Tok::Star => write!(f, "'*'"),
+            Tok::Open => write!(f, "'('"),
+            Tok::Close => write!(f, "')'"),
+            Tok::Comma => write!(f, "','"),
+        }
+    }
+}
+
 fn lex(s: &str) -> Result<Vec<Tok>, ParseError> {
     let cs: Vec<char> = s.chars().collect();
     let mut out = Vec::new();
@@ -495,21 +523,51 @@ impl Parser {
         })
     }
 
-    /// term := NUM | NUM ['*'] atom | atom
+    /// term := factor (['*'] factor)*, a factor being a number or an atom: a product in which at
+    /// most one factor is not a number (the relation stays linear); `2*3`, `(2)*(3)`, `2*a`, `a*2`
+    /// and `2a` are all accepted, the numbers multiplied exactly. The `*` may be left out only
+    /// after a number (`2a`, `3(a + b)`).
     fn term(&mut self) -> Result<(i128, Expr), ParseError> {
-        if let Some(Tok::Num(v)) = self.peek().cloned() {
-            self.bump();
-            let starred = self.peek() == Some(&Tok::Star);
-            if starred {
-                self.bump();
-            }
-            return match self.peek() {
-                Some(Tok::Ident(_)) | Some(Tok::Open) => Ok((v, self.atom()?)),
-                _ if starred => Err(ParseError("expected a term after '*'".into())),
-                _ => Ok((1, Expr::Num(v))),
+        let mut coef: i128 = 1;
+        let mut other: Option<Expr> = None;
+        loop {
+            let factor = match self.peek().cloned() {
+                Some(Tok::Num(v)) => {
+                    self.bump();
+                    Expr::Num(v)
+                }
+                Some(_) => self.atom()?,
+                None => return Err(ParseError("the relation ends too early".into())),
             };
+            let was_number = matches!(factor, Expr::Num(_));
+            match factor {
+                Expr::Num(v) => coef = exact(&[coef, v])?,
+                e if other.is_none() => other = Some(e),
+                _ => {
+                    return Err(ParseError(
+                        "a product of two terms that are not numbers is not linear: multiply terms by numbers only (2*a, 3*(a + b))"
+                            .into(),
+                    ))
+                }
+            }
+            match self.peek() {
+                Some(Tok::Star) => {
+                    self.bump();
+                    if !matches!(
+                        self.peek(),
+                        Some(Tok::Num(_)) | Some(Tok::Ident(_)) | Some(Tok::Open)
+                    ) {
+                        return Err(ParseError("expected a number or a term after '*'".into()));
+                    }
+                }
+                Some(Tok::Ident(_)) | Some(Tok::Open) if was_number => {}
+                _ => break,
+            }
         }
-        Ok((1, self.atom()?))
+        Ok(match other {
+            Some(e) => (coef, e),
+            None => (1, Expr::Num(coef)),
+        })
     }
 
     /// atom := letter | min(...) | max(...) | xor(...) | mod(expr, NUM) | '(' expr ')'
@@ -555,7 +613,7 @@ impl Parser {
                     ))),
                 }
             }
-            Some(t) => Err(ParseError(format!("unexpected {t:?}"))),
+            Some(t) => Err(ParseError(format!("unexpected {t}"))),
             None => Err(ParseError("the relation ends too early".into())),
         }
     }
@@ -577,7 +635,7 @@ pub fn parse_relation(text: &str, len: usize) -> Result<Vec<Atom>, ParseError> {
         exprs.push(p.expr().map_err(wrap)?);
     }
     if let Some(t) = p.peek() {
-        return Err(wrap(ParseError(format!("unexpected {t:?}"))));
+        return Err(wrap(ParseError(format!("unexpected {t}"))));
     }
     if ops.is_empty() {
         return Err(wrap(ParseError(
@@ -614,6 +672,26 @@ pub fn parse_relation(text: &str, len: usize) -> Result<Vec<Atom>, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn products_of_numbers_fold_and_products_of_terms_are_refused() {
+        // 2*3 and (2)*(3) are the number 6; a*2 is 2a; a*b is not linear.
+        for (text, at) in [
+            ("a = 2*3", [6u64, 0]),
+            ("a = (2)*(3)", [6, 0]),
+            ("a = b*2 + 1", [7, 3]),
+        ] {
+            let atoms = parse_relation(text, 2).unwrap();
+            let v: Vec<i128> = at.iter().map(|&x| x as i128).collect();
+            assert!(atoms.iter().all(|a| a.holds(&v)), "{text}");
+        }
+        let e = parse_relation("a = b*c", 3).unwrap_err().0;
+        assert!(e.contains("not linear"), "{e}");
+        let e = parse_relation("a = 2*", 2).unwrap_err().0;
+        assert!(e.contains("after '*'"), "{e}");
+        let e = parse_relation("a = 2 )", 2).unwrap_err().0;
+        assert!(e.contains("unexpected ')'"), "{e}");
+    }
 
     fn holds(rel: &str, t: &[i128]) -> bool {
         parse_relation(rel, t.len())

@@ -126,12 +126,24 @@ pub struct Report {
 }
 
 /// The box of the exact check made before a proof is reported: every position with entries in
-/// `lo..=hi` (SCN: every circle of at most n piles in `lo..=hi`), `positions` of them.
+/// `lo..=hi` (SCN: every circle of at most n piles in `lo..=hi`) and, for games with many stacks,
+/// entries summing to at most `max_sum`; `positions` of them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BoxCheck {
     pub lo: u64,
     pub hi: u64,
+    pub max_sum: Option<u64>,
     pub positions: u64,
+}
+
+impl BoxCheck {
+    /// "the box [0..3]", or "the positions whose entries sum to at most 3".
+    pub fn describe(&self) -> String {
+        match self.max_sum {
+            None => format!("the box [{}..{}]", self.lo, self.hi),
+            Some(s) => format!("the positions whose entries sum to at most {s}"),
+        }
+    }
 }
 
 impl Report {
@@ -154,6 +166,7 @@ impl Report {
             "box_check": self.box_check.as_ref().map(|b| json!({
                 "lo": b.lo,
                 "hi": b.hi,
+                "max_sum": b.max_sum,
                 "positions": b.positions,
             })),
             "conditions": self.conditions.iter().map(|c| json!({
@@ -817,19 +830,40 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
     let rules = c.ruleset();
     let scn = rules.kind == Kind::Scn;
     let lo = u64::from(scn);
-    let count = |hi: u64| -> u64 {
-        let side = hi + 1 - lo;
-        if scn {
-            (0..=rules.n as u32)
-                .map(|m| side.saturating_pow(m))
-                .fold(0u64, u64::saturating_add)
-        } else {
-            side.saturating_pow(rules.n as u32)
-        }
+    let lengths: Vec<usize> = if scn {
+        (0..=rules.n).collect()
+    } else {
+        vec![rules.n]
     };
-    let mut hi = lo.max(1);
-    while count(hi + 1) <= GUARD_POSITIONS {
-        hi += 1;
+    // Positions with entries in lo..=hi and (when given) entries summing to at most `sum`.
+    let count = |hi: u64, sum: Option<u64>| -> u64 {
+        lengths
+            .iter()
+            .map(|&m| match sum {
+                None => (hi + 1 - lo).saturating_pow(m as u32),
+                // Tuples of m entries >= lo summing to at most s: C(s - lo*m + m, m).
+                Some(s) => match s.checked_sub(lo * m as u64) {
+                    Some(free) => binomial(free + m as u64, m as u64),
+                    None => 0,
+                },
+            })
+            .fold(0u64, u64::saturating_add)
+    };
+    // The largest box with at least three values per entry; for many stacks, where even that is
+    // too large, the positions whose entries sum to at most the largest s that fits.
+    let mut hi = lo + 2;
+    let mut sum = None;
+    if count(hi, None) <= GUARD_POSITIONS {
+        while count(hi + 1, None) <= GUARD_POSITIONS {
+            hi += 1;
+        }
+    } else {
+        let mut s = lo * rules.n as u64 + 1;
+        while count(s + 1, Some(s + 1)) <= GUARD_POSITIONS {
+            s += 1;
+        }
+        hi = s;
+        sum = Some(s);
     }
     if let Some(w) = r.bits {
         hi = hi.min(1u64.checked_shl(w).map_or(u64::MAX, |b| b - 1));
@@ -837,13 +871,25 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
     let game = rules.game();
     let mut search = nimlab_core::solver::Solver::new(game.as_ref());
     let play = c.play();
-    let lengths: Vec<usize> = if scn {
-        (0..=rules.n).collect()
-    } else {
-        vec![rules.n]
+    // The next tuple after `p` in lexicographic order within the bounds; false after the last.
+    let next = |p: &mut Vec<u64>| -> bool {
+        let mut prefix: u64 = p.iter().sum();
+        for i in (0..p.len()).rev() {
+            prefix -= p[i];
+            let rest = lo * (p.len() - i - 1) as u64;
+            if p[i] < hi && sum.is_none_or(|s| prefix + p[i] + 1 + rest <= s) {
+                p[i] += 1;
+                p[i + 1..].fill(lo);
+                return true;
+            }
+        }
+        false
     };
     let mut positions = 0u64;
-    for len in lengths {
+    for &len in &lengths {
+        if sum.is_some_and(|s| lo * len as u64 > s) {
+            continue;
+        }
         let mut p = vec![lo; len];
         loop {
             nimlab_core::interrupt::check()?;
@@ -879,8 +925,9 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
                     status: Status::Refuted,
                     seconds: start.elapsed().as_secs_f64(),
                     reason: Some(format!(
-                        "the {} prover said proved, but exact search on the box [{lo}..{hi}] finds {shown} {}: not proved (an error of the prover, please report it)",
+                        "the {} prover said proved, but exact search on {} finds {shown} {}: not proved (an error of the prover, please report it)",
                         r.method,
+                        BoxCheck { lo, hi, max_sum: sum, positions: 0 }.describe(),
                         if member {
                             "in the set and an N-position"
                         } else {
@@ -895,16 +942,31 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
                 });
                 return Ok(r);
             }
-            // The next tuple of the box (the last entry fastest); none after the last.
-            let Some(i) = p.iter().rposition(|&v| v < hi) else {
+            if !next(&mut p) {
                 break;
-            };
-            p[i] += 1;
-            p[i + 1..].fill(lo);
+            }
         }
     }
-    r.box_check = Some(BoxCheck { lo, hi, positions });
+    r.box_check = Some(BoxCheck {
+        lo,
+        hi,
+        max_sum: sum,
+        positions,
+    });
     Ok(r)
+}
+
+/// C(n, k), saturating at `u64::MAX`.
+fn binomial(n: u64, k: u64) -> u64 {
+    let k = k.min(n - k.min(n));
+    let mut r: u128 = 1;
+    for i in 0..k {
+        r = r * u128::from(n - i) / u128::from(i + 1);
+        if r > u128::from(u64::MAX) {
+            return u64::MAX;
+        }
+    }
+    r as u64
 }
 
 /// Largest estimated search (option visits) that decides a member by exact search when (C) fails.
@@ -1259,6 +1321,7 @@ mod guard_tests {
             Some(BoxCheck {
                 lo: 0,
                 hi: 140,
+                max_sum: None,
                 positions: 19881
             })
         );
@@ -1271,6 +1334,47 @@ mod guard_tests {
                 position: vec![4, 4],
                 move_to: None,
             })
+        );
+    }
+
+    #[test]
+    fn many_stacks_are_checked_on_a_bounded_sum() {
+        // Nim on 12 heaps: [0..2]^12 has 531441 positions, so the check takes the positions whose
+        // heaps sum to at most 6: C(18,12) = 18564 (sum 7: C(19,12) = 50388, too many).
+        let slots = "abcdefghijkl";
+        let zero: Vec<String> = slots.chars().map(|v| format!("\"{v} = 0\"")).collect();
+        let text = format!(
+            "game = \"CN(12,1)\"\n[[family]]\nname = \"zero\"\nlength = 12\nrelations = [{}]\n",
+            zero.join(", ")
+        );
+        let (c, r) = said_proved(&text, Claim::Subset);
+        let g = guarded(&c, r).unwrap();
+        assert_eq!(g.verdict, Status::Proved);
+        assert_eq!(
+            g.box_check,
+            Some(BoxCheck {
+                lo: 0,
+                hi: 6,
+                max_sum: Some(6),
+                positions: 18564
+            })
+        );
+        // "a = b" on 12 heaps holds (0,...,0,1), an N-position.
+        let eq = "game = \"CN(12,1)\"\n[[family]]\nname = \"eq\"\nlength = 12\nrelations = [\"a = b\"]\n";
+        let (c, r) = said_proved(eq, Claim::Subset);
+        let g = guarded(&c, r).unwrap();
+        assert_eq!(g.verdict, Status::Refuted);
+        let mut want = vec![0u64; 12];
+        want[11] = 1;
+        assert_eq!(
+            g.conditions
+                .last()
+                .unwrap()
+                .counterexample
+                .as_ref()
+                .unwrap()
+                .position,
+            want
         );
     }
 

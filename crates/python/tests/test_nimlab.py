@@ -363,6 +363,25 @@ def test_ctrl_c_inside_the_progress_callback_cancels_the_table(tmp_path):
     assert len(_checkpoints(db)) == 1
 
 
+def test_prove_cross_checks_with_two_solvers_and_checks_a_box():
+    _need("z3", shutil.which("z3") is not None, "z3 is not installed")
+    _need("cvc5", shutil.which("cvc5") is not None, "cvc5 is not installed")
+    r = nimlab.prove("CN(4,2)", theorem="cn-4-2", cross_check=True)
+    assert r["verdict"] == "proved"
+    assert [s["name"] for s in r["solvers"]] == ["z3", "cvc5"]
+    for c in r["conditions"]:
+        for q in c["queries"]:
+            assert [a["answer"] for a in q["answers"]] == ["unsat", "unsat"]
+    # The exact check on a box before "proved": [0..10]^4 (11^4 = 14641; 12^4 = 20736 > 20000).
+    assert r["box_check"] == {"lo": 0, "hi": 10, "max_sum": None, "positions": 14641}
+
+
+def test_json_numbers_past_2_64_are_exact():
+    # Nim on the complex {1,2},{3}: the facet totals 2^64 and 0, so the Grundy value is 2^64.
+    a = nimlab.game("simplicial({1,2},{3})", store=False).analyse((2**64 - 1, 1, 0))
+    assert a["grundy"] == 2**64 and a["outcome"] == "N"
+
+
 def _need(tool, found, why):
     """A test that needs an outside tool, by the rule of nimlab_testkit::tools: with
     NIMLAB_REQUIRE_<TOOL>=1 it fails without the tool; unset, empty or 0, it is skipped; any other

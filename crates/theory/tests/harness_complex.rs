@@ -395,7 +395,7 @@ fn antipodal_complexes_are_p_exactly_at_equal_pairs() {
 }
 
 /// The explanation of a sum with one N part names the move its reasoning gives: the verdict's first
-/// winning move, which changes only the N part (issue 25: `explain 'ECN(6,{2},2)' 1,2,1,2,1,3` said
+/// winning move, which changes only the N part (an earlier build's `explain 'ECN(6,{2},2)' 1,2,1,2,1,3` said
 /// "win in the N part" next to a move in the P part).
 #[test]
 fn a_sum_with_one_n_part_names_its_move_in_the_n_part() {

@@ -580,7 +580,7 @@ proptest! {
     }
 }
 
-/// The wrong answer of issue 25: a 2-stack facet with stacks 2^64 - 1 and 1 holds 2^64, so Nim on
+/// A wrong answer an earlier build gave: a 2-stack facet with stacks 2^64 - 1 and 1 holds 2^64, so Nim on
 /// the complex {1,2},{3} at (2^64 - 1, 1, 0) has Grundy value 2^64 and is N; the sum wrapped to 0.
 #[test]
 fn a_facet_of_2_64_tokens_is_n() {
