@@ -816,8 +816,14 @@ fn recheck(
 /// Most positions of the box that [`guarded`] searches.
 const GUARD_POSITIONS: u64 = 20_000;
 
+/// Most options that the search of [`guarded`] visits (estimated: positions × the options of the
+/// box's largest position).
+const GUARD_WORK: f64 = 5e7;
+
 /// Defence in depth: a report that says "proved" is checked first by exact search on the largest box
-/// of at most [`GUARD_POSITIONS`] positions (entries below `2^bits` for a bit-vector proof): the set
+/// of at most [`GUARD_POSITIONS`] positions and [`GUARD_WORK`] option visits (entries below `2^bits`
+/// for a bit-vector proof; a bound on the entries' sum where a box with three values per entry is too
+/// large): the set
 /// must be the P-set there (a subset claim: inside it). A disagreement is an error of the prover's
 /// encoding or decision procedure: the verdict becomes "refuted", with a condition "search" that
 /// names the position (re-checked by that exact search) and says that the prover had said proved.
@@ -849,17 +855,27 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
             })
             .fold(0u64, u64::saturating_add)
     };
-    // The largest box with at least three values per entry; for many stacks, where even that is
-    // too large, the positions whose entries sum to at most the largest s that fits.
+    // A bound fits when it has at most GUARD_POSITIONS positions and the search over them visits
+    // at most GUARD_WORK options (positions × the options of the largest).
+    let game = rules.game();
+    let fits = |hi: u64, sum: Option<u64>| -> bool {
+        let positions = count(hi, sum);
+        let top = vec![hi; rules.n];
+        positions <= GUARD_POSITIONS
+            && positions as f64 * game.branching_bound(&top).max(1.0) <= GUARD_WORK
+    };
+    // The largest box with at least three values per entry; for many stacks (or many options),
+    // where even that is too large, the positions whose entries sum to at most the largest s that
+    // fits.
     let mut hi = lo + 2;
     let mut sum = None;
-    if count(hi, None) <= GUARD_POSITIONS {
-        while count(hi + 1, None) <= GUARD_POSITIONS {
+    if fits(hi, None) {
+        while fits(hi + 1, None) {
             hi += 1;
         }
     } else {
         let mut s = lo * rules.n as u64 + 1;
-        while count(s + 1, Some(s + 1)) <= GUARD_POSITIONS {
+        while fits(s + 1, Some(s + 1)) {
             s += 1;
         }
         hi = s;
@@ -868,7 +884,6 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
     if let Some(w) = r.bits {
         hi = hi.min(1u64.checked_shl(w).map_or(u64::MAX, |b| b - 1));
     }
-    let game = rules.game();
     let mut search = nimlab_core::solver::Solver::new(game.as_ref());
     let play = c.play();
     // The next tuple after `p` in lexicographic order within the bounds; false after the last.
@@ -920,6 +935,7 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
                 };
                 let shown = nimlab_core::position::format_tuple(&p);
                 r.verdict = Status::Refuted;
+                r.seconds += start.elapsed().as_secs_f64();
                 r.conditions.push(ConditionReport {
                     condition: Condition::Search,
                     status: Status::Refuted,
@@ -953,6 +969,8 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
         max_sum: sum,
         positions,
     });
+    // The report's time includes the check.
+    r.seconds += start.elapsed().as_secs_f64();
     Ok(r)
 }
 
