@@ -119,7 +119,7 @@ pub struct Report {
     pub play: Play,
     /// The set is the P-set, or lies inside it.
     pub claim: Claim,
-    /// The exact search on a small box that a "proved" passed ([`guarded`]); none otherwise.
+    /// The exact search on a small box that a "proved" passed (`guarded`); none otherwise.
     pub box_check: Option<BoxCheck>,
     /// SMT proofs run through [`crate::run`]: each solver's name and the version it reported.
     pub solvers: Vec<(String, String)>,
