@@ -32,7 +32,6 @@ pub const SLOW_WITH_CVC5: &[(&str, &str)] = &[
     ("cn-7-4", "CN(7,4)"),
     ("cn-8-6", "CN(8,6)"),
     ("scn-8-6", "SCN(8,6)"),
-    ("cn-lemma5-s1", "CN(7,4)"),
     ("cn-lemma5-s1", "CN(9,5)"),
     ("cn-lemma5-s1", "CN(11,6)"),
 ];
