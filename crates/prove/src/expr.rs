@@ -298,17 +298,23 @@ impl fmt::Display for Expr {
     }
 }
 
-impl fmt::Display for Atom {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let op = match self.op {
+impl Cmp {
+    /// The comparison as a relation writes it: `=`, `!=`, `<`, `<=`, `>`, `>=`.
+    pub fn symbol(self) -> &'static str {
+        match self {
             Cmp::Eq => "=",
             Cmp::Ne => "!=",
             Cmp::Lt => "<",
             Cmp::Le => "<=",
             Cmp::Gt => ">",
             Cmp::Ge => ">=",
-        };
-        write!(f, "{} {op} {}", self.left, self.right)
+        }
+    }
+}
+
+impl fmt::Display for Atom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} {}", self.left, self.op.symbol(), self.right)
     }
 }
 
@@ -331,18 +337,7 @@ impl fmt::Display for Tok {
         match self {
             Tok::Num(v) => write!(f, "the number {v}"),
             Tok::Ident(name) => write!(f, "{name}"),
-            Tok::Op(op) => write!(
-                f,
-                "the comparison {}",
-                match op {
-                    Cmp::Eq => "=",
-                    Cmp::Ne => "!=",
-                    Cmp::Lt => "<",
-                    Cmp::Le => "<=",
-                    Cmp::Gt => ">",
-                    Cmp::Ge => ">=",
-                }
-            ),
+            Tok::Op(op) => write!(f, "the comparison {}", op.symbol()),
             Tok::Plus => write!(f, "'+'"),
             Tok::Minus => write!(f, "'-'"),
             Tok::Star => write!(f, "'*'"),

@@ -542,6 +542,46 @@ fn to_pos(v: &[i128]) -> Option<Pos> {
     v.iter().map(|&a| u64::try_from(a).ok()).collect()
 }
 
+/// The first option of `p` that `keep` accepts.
+fn first_option(game: &dyn Game, p: &[u64], keep: &dyn Fn(&[u64]) -> bool) -> Result<Option<Pos>> {
+    let mut found = None;
+    game.for_each_option(p, &mut |o| {
+        if keep(o) {
+            found = Some(o.to_vec());
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })?;
+    Ok(found)
+}
+
+/// A move of `p` to a P-position in `play`, by exact search (none when `p` is a P-position).
+fn winning_move(
+    search: &mut nimlab_core::solver::Solver,
+    game: &dyn Game,
+    p: &[u64],
+    play: Play,
+) -> Result<Option<Pos>> {
+    let mut win = None;
+    let mut err = None;
+    game.for_each_option(p, &mut |o| match search.outcome(o, play) {
+        Ok(nimlab_core::Outcome::P) => {
+            win = Some(o.to_vec());
+            ControlFlow::Break(())
+        }
+        Ok(_) => ControlFlow::Continue(()),
+        Err(e) => {
+            err = Some(e);
+            ControlFlow::Break(())
+        }
+    })?;
+    match err {
+        Some(e) => Err(e),
+        None => Ok(win),
+    }
+}
+
 /// Whether `q` is an option of `p`, by enumerating the options of `p`.
 fn is_option(game: &dyn Game, p: &[u64], q: &[u64]) -> Result<bool> {
     let mut found = false;
@@ -650,16 +690,7 @@ fn recheck(
             if game.is_terminal(&x)? {
                 return Err(bug(format!("{} is terminal", shown(&x))));
             }
-            let mut into = None;
-            game.for_each_option(&x, &mut |o| {
-                if c.contains(o) {
-                    into = Some(o.to_vec());
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })?;
-            if let Some(o) = into {
+            if let Some(o) = first_option(game, &x, &|o| c.contains(o))? {
                 return Err(bug(format!(
                     "{} moves to {} in the set",
                     shown(&x),
@@ -723,16 +754,7 @@ fn recheck(
                         shown(&y)
                     )));
                 }
-                let mut back = None;
-                game.for_each_option(&y, &mut |o| {
-                    if c.contains(o) {
-                        back = Some(o.to_vec());
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })?;
-                if let Some(o) = back {
+                if let Some(o) = first_option(game, &y, &|o| c.contains(o))? {
                     return Err(bug(format!(
                         "{} moves back into the set, to {}",
                         shown(&y),
@@ -782,23 +804,7 @@ fn recheck(
                     shown(&x)
                 )));
             };
-            let mut win = None;
-            let mut err = None;
-            game.for_each_option(&loser, &mut |o| match search.outcome(o, c.play()) {
-                Ok(nimlab_core::Outcome::P) => {
-                    win = Some(o.to_vec());
-                    ControlFlow::Break(())
-                }
-                Ok(_) => ControlFlow::Continue(()),
-                Err(e) => {
-                    err = Some(e);
-                    ControlFlow::Break(())
-                }
-            })?;
-            if let Some(e) = err {
-                return Err(e);
-            }
-            let win = win.ok_or_else(|| {
+            let win = winning_move(&mut search, game, &loser, c.play())?.ok_or_else(|| {
                 bug(format!(
                     "exact search calls {} an N-position but finds no move to a P-position",
                     shown(&loser)
@@ -913,23 +919,7 @@ fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
             let is_p = search.outcome(&p, play)? == nimlab_core::Outcome::P;
             if member != is_p && (member || r.claim == Claim::PSet) {
                 let move_to = if member {
-                    let mut win = None;
-                    let mut err = None;
-                    game.for_each_option(&p, &mut |o| match search.outcome(o, play) {
-                        Ok(nimlab_core::Outcome::P) => {
-                            win = Some(o.to_vec());
-                            ControlFlow::Break(())
-                        }
-                        Ok(_) => ControlFlow::Continue(()),
-                        Err(e) => {
-                            err = Some(e);
-                            ControlFlow::Break(())
-                        }
-                    })?;
-                    if let Some(e) = err {
-                        return Err(e);
-                    }
-                    win
+                    winning_move(&mut search, game.as_ref(), &p, play)?
                 } else {
                     None
                 };
