@@ -77,21 +77,10 @@ fn families_text(c: &Conjecture) -> String {
         c.game.id(),
         c.source,
         c.play.name(),
-        match c.reading {
-            crate::ReadingRule::Any => "any rotation or reflection (a complex: any automorphism)",
-            crate::ReadingRule::Plain => "the position as it is",
-            crate::ReadingRule::MinFirst =>
-                "the rotations and reflections that start at a minimal entry",
-        }
+        c.reading_words()
     );
     for f in &c.families {
-        let _ = writeln!(
-            s,
-            "{} (length {}): {}",
-            f.name,
-            f.len,
-            f.relations.join(", ")
-        );
+        let _ = writeln!(s, "{}", f.describe());
     }
     s
 }

@@ -186,6 +186,16 @@ pub struct PFamily {
 }
 
 impl PFamily {
+    /// `name (length L): relation, relation, ...`, as query headers and certificates list it.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} (length {}): {}",
+            self.name,
+            self.len,
+            self.relations.join(", ")
+        )
+    }
+
     /// A family from relations in the language of [`crate::expr`].
     pub fn parse(name: &str, len: usize, relations: &[String]) -> Result<PFamily> {
         if len > 26 {
@@ -261,6 +271,16 @@ pub fn readings(m: usize) -> Vec<Vec<usize>> {
 }
 
 impl Conjecture {
+    /// The readings of a position that may satisfy a family, in words.
+    pub fn reading_words(&self) -> &'static str {
+        match (self.reading, self.game.kind) {
+            (ReadingRule::Any, Kind::Complex) => "any automorphism of the complex",
+            (ReadingRule::Plain, _) => "the position as it is (no symmetry)",
+            (ReadingRule::Any, _) => "any rotation or reflection",
+            (ReadingRule::MinFirst, _) => "rotations and reflections that start at a minimal entry",
+        }
+    }
+
     /// The readings of a position of `m` entries the families are tried on, each as the list of entry
     /// indices of its slots: CN and SCN, the rotations and reflections; a complex, its automorphisms
     /// (reading `any`) or the identity (reading `plain`).

@@ -113,22 +113,10 @@ impl Query {
         let _ = writeln!(
             s,
             "; Unsatisfiable: the condition holds for {range}. Readings: {}.",
-            match (c.reading, c.game.kind) {
-                (ReadingRule::Any, Kind::Complex) => "any automorphism of the complex",
-                (ReadingRule::Plain, _) => "the position as it is (no symmetry)",
-                (ReadingRule::Any, _) => "any rotation or reflection",
-                (ReadingRule::MinFirst, _) =>
-                    "rotations and reflections that start at a minimal entry",
-            }
+            c.reading_words()
         );
         for f in &c.families {
-            let _ = writeln!(
-                s,
-                "; family {} (length {}): {}",
-                f.name,
-                f.len,
-                f.relations.join(", ")
-            );
+            let _ = writeln!(s, "; family {}", f.describe());
         }
         s.push_str(&self.with_logic());
         s.push_str(&self.check);

@@ -390,8 +390,6 @@ pub fn prove_subset_automata(c: &Conjecture, timeout: Duration) -> Result<Report
     if c.play == Play::Misere {
         conditions.push(terminal(c)?);
     }
-    // Interrupted through the caller's cancel scope: no report.
-    nimlab_core::interrupt::check()?;
     guarded(
         c,
         Report {
@@ -835,6 +833,8 @@ const GUARD_WORK: f64 = 5e7;
 /// names the position (re-checked by that exact search) and says that the prover had said proved.
 /// Otherwise the box is recorded in the report.
 fn guarded(c: &dyn Claimed, mut r: Report) -> Result<Report> {
+    // Interrupted through the caller's cancel scope (a proof stopped early): no report.
+    nimlab_core::interrupt::check()?;
     if r.verdict != Status::Proved {
         return Ok(r);
     }
@@ -1193,8 +1193,6 @@ fn automata_report(
     }
     conditions.push(terminal(c)?);
     let verdict = verdict_of(&conditions);
-    // Interrupted through the caller's cancel scope: no report.
-    nimlab_core::interrupt::check()?;
     guarded(
         c,
         Report {
@@ -1279,6 +1277,19 @@ fn refute(
 mod guard_tests {
     use super::*;
 
+    /// A families file for `game`: one family per (length, relations).
+    fn file(game: &str, families: &[(usize, &[&str])]) -> String {
+        let mut s = format!("game = \"{game}\"\n");
+        for (i, (len, rels)) in families.iter().enumerate() {
+            let rels: Vec<String> = rels.iter().map(|r| format!("\"{r}\"")).collect();
+            s += &format!(
+                "[[family]]\nname = \"f{i}\"\nlength = {len}\nrelations = [{}]\n",
+                rels.join(", ")
+            );
+        }
+        s
+    }
+
     /// A report that says "proved" for `text`, as a prover with an encoding error would give.
     fn said_proved(text: &str, claim: Claim) -> (Conjecture, Report) {
         let c = crate::from_toml(text, "test").unwrap();
@@ -1302,9 +1313,8 @@ mod guard_tests {
     fn a_false_proof_is_caught_by_the_box() {
         // Nim on two heaps (CN(2,1)): the P-positions are a = b (Bouton). "a <= b" holds (0,1),
         // an N-position that moves to (0,0): the first member in the box's order that is wrong.
-        let le =
-            "game = \"CN(2,1)\"\n[[family]]\nname = \"le\"\nlength = 2\nrelations = [\"a <= b\"]\n";
-        let (c, r) = said_proved(le, Claim::PSet);
+        let le = file("CN(2,1)", &[(2, &["a <= b"])]);
+        let (c, r) = said_proved(&le, Claim::PSet);
         let g = guarded(&c, r).unwrap();
         assert_eq!(g.verdict, Status::Refuted);
         let last = g.conditions.last().unwrap();
@@ -1319,8 +1329,8 @@ mod guard_tests {
         assert!(last.reason.as_deref().unwrap().contains("said proved"));
         // "a = b, a <= 3" lies inside the P-set (a subset claim passes, with its box recorded) but
         // is not all of it: (4,4) is a P-position outside it.
-        let small = "game = \"CN(2,1)\"\n[[family]]\nname = \"eq\"\nlength = 2\nrelations = [\"a = b\", \"a <= 3\"]\n";
-        let (c, r) = said_proved(small, Claim::Subset);
+        let small = file("CN(2,1)", &[(2, &["a = b", "a <= 3"])]);
+        let (c, r) = said_proved(&small, Claim::Subset);
         let g = guarded(&c, r).unwrap();
         assert_eq!(g.verdict, Status::Proved);
         // The largest box of at most 20000 positions: [0..140]^2 (141^2 = 19881).
@@ -1333,7 +1343,7 @@ mod guard_tests {
                 positions: 19881
             })
         );
-        let (c, r) = said_proved(small, Claim::PSet);
+        let (c, r) = said_proved(&small, Claim::PSet);
         let g = guarded(&c, r).unwrap();
         assert_eq!(g.verdict, Status::Refuted);
         assert_eq!(
@@ -1349,12 +1359,9 @@ mod guard_tests {
     fn many_stacks_are_checked_on_a_bounded_sum() {
         // Nim on 12 heaps: [0..2]^12 has 531441 positions, so the check takes the positions whose
         // heaps sum to at most 6: C(18,12) = 18564 (sum 7: C(19,12) = 50388, too many).
-        let slots = "abcdefghijkl";
-        let zero: Vec<String> = slots.chars().map(|v| format!("\"{v} = 0\"")).collect();
-        let text = format!(
-            "game = \"CN(12,1)\"\n[[family]]\nname = \"zero\"\nlength = 12\nrelations = [{}]\n",
-            zero.join(", ")
-        );
+        let zero: Vec<String> = "abcdefghijkl".chars().map(|v| format!("{v} = 0")).collect();
+        let zero: Vec<&str> = zero.iter().map(String::as_str).collect();
+        let text = file("CN(12,1)", &[(12, &zero)]);
         let (c, r) = said_proved(&text, Claim::Subset);
         let g = guarded(&c, r).unwrap();
         assert_eq!(g.verdict, Status::Proved);
@@ -1368,8 +1375,8 @@ mod guard_tests {
             })
         );
         // "a = b" on 12 heaps holds (0,...,0,1), an N-position.
-        let eq = "game = \"CN(12,1)\"\n[[family]]\nname = \"eq\"\nlength = 12\nrelations = [\"a = b\"]\n";
-        let (c, r) = said_proved(eq, Claim::Subset);
+        let eq = file("CN(12,1)", &[(12, &["a = b"])]);
+        let (c, r) = said_proved(&eq, Claim::Subset);
         let g = guarded(&c, r).unwrap();
         assert_eq!(g.verdict, Status::Refuted);
         let mut want = vec![0u64; 12];
@@ -1390,8 +1397,15 @@ mod guard_tests {
     fn a_false_scn_subset_proof_is_caught_by_the_box() {
         // The set that the automata prover of SCN once called inside the P-set: (), every (a,a,a)
         // and (1,2,1), which moves to (1,1,1) (an N-position of SCN(3,2)).
-        let text = "game = \"SCN(3,2)\"\n[[family]]\nname = \"empty\"\nlength = 0\nrelations = []\n[[family]]\nname = \"aaa\"\nlength = 3\nrelations = [\"a = b\", \"b = c\"]\n[[family]]\nname = \"121\"\nlength = 3\nrelations = [\"a = 1\", \"b = 2\", \"c = 1\"]\n";
-        let (c, r) = said_proved(text, Claim::Subset);
+        let text = file(
+            "SCN(3,2)",
+            &[
+                (0, &[]),
+                (3, &["a = b", "b = c"]),
+                (3, &["a = 1", "b = 2", "c = 1"]),
+            ],
+        );
+        let (c, r) = said_proved(&text, Claim::Subset);
         let g = guarded(&c, r).unwrap();
         assert_eq!(g.verdict, Status::Refuted);
         let cx = g.conditions.last().unwrap().counterexample.clone().unwrap();

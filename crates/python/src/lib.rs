@@ -649,11 +649,7 @@ fn prove(
     }
     c.play = play;
     c.bits = bits;
-    if automata {
-        c.validate_shape().map_err(to_py)?;
-    } else {
-        c.validate().map_err(to_py)?;
-    }
+    // `run` validates the conjecture for the prover it uses.
     let prover = nimlab_prove::Prover::from_options(
         automata,
         &solver,
