@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Method {
-    /// The engine where it applies (CN, SCN, Nim, Moore's Nim, entries up to 63), else plain search.
+    /// The engine where it applies (CN, SCN, Nim, Moore's Nim, complexes; up to 65535 values per entry), else plain search.
     Auto,
     /// The bit-parallel engine (an error where it does not apply).
     Fast,

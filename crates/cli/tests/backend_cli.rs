@@ -181,7 +181,7 @@ fn the_gpu_is_refused_where_it_does_not_apply() {
     } else {
         "built without the `gpu` feature"
     };
-    // Entries past 63: the plain search computes this box, on the CPU.
+    // Entries past 63: lines of more than one word, which the GPU back end does not take.
     fails(
         &[
             "table",

@@ -31,6 +31,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Largest entry of the automaton route's learning boxes when `--max` is not given.
+pub const DEFAULT_LEARNING_MAX: u64 = 63;
+
 /// The verdict of a discovery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -291,8 +294,9 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
     let lo = rules.min_entry() as u64;
     let max = opts.max.unwrap_or_else(|| default_max(&rules));
     // The automaton route learns from boxes of 2^B values a stack (tables of at most 2^30 entries):
-    // bounded by --max when it is given, not by the linear route's default box.
-    let auto_max = opts.max.unwrap_or(u64::MAX);
+    // bounded by --max when it is given (the engine takes entries far past 63), else by entries up
+    // to 63, not by the linear route's default box.
+    let auto_max = opts.max.unwrap_or(DEFAULT_LEARNING_MAX);
     if max < lo + 2 {
         return Err(Error::Unsupported(format!(
             "--max {max}: the box must reach at least {} (a box to conjecture from and a larger one to check it on)",

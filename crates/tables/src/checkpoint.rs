@@ -26,6 +26,7 @@
 //! most every [`DEFAULT_INTERVAL`] seconds and never more often than [`COST_FACTOR`] times the time
 //! the last one held the engine up (so they cost under 3% of the run).
 
+use crate::lines::PLine;
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -35,8 +36,8 @@ use std::time::{Duration, Instant};
 /// The first bytes of a checkpoint file.
 pub const MAGIC: &[u8; 8] = b"NIMLABCK";
 /// Version of the file layout and of every engine's section in it (2: SCN checkpoints between
-/// circle lengths).
-pub const FORMAT: u32 = 2;
+/// circle lengths; 3: lines longer than one word, P-positions at any offset on their line).
+pub const FORMAT: u32 = 3;
 /// Default shortest time between two checkpoints (seconds).
 pub const DEFAULT_INTERVAL: f64 = 20.0;
 /// A checkpoint comes at most once per this many times the time the last one held the engine up.
@@ -687,28 +688,31 @@ pub fn get_u16s(r: &mut dyn Read, max: usize) -> io::Result<Vec<u16>> {
     get_values(r, max)
 }
 
-/// P-lines (line index, bit), with their count.
-pub fn put_lines(w: &mut dyn Write, v: &[(u64, u8)]) -> io::Result<()> {
+/// P-lines (line index, offset on the line), with their count.
+pub fn put_lines(w: &mut dyn Write, v: &[PLine]) -> io::Result<()> {
     put_u64(w, v.len() as u64)?;
-    let mut buf = Vec::with_capacity(CHUNK * 9);
+    let mut buf = Vec::with_capacity(CHUNK * 12);
     for c in v.chunks(CHUNK) {
         buf.clear();
         for &(l, b) in c {
             buf.extend_from_slice(&l.to_le_bytes());
-            buf.push(b);
+            buf.extend_from_slice(&b.to_le_bytes());
         }
         w.write_all(&buf)?;
     }
     Ok(())
 }
 
-pub fn get_lines(r: &mut dyn Read, max: usize) -> io::Result<Vec<(u64, u8)>> {
+pub fn get_lines(r: &mut dyn Read, max: usize) -> io::Result<Vec<PLine>> {
     let n = get_len(r, max)?;
     let mut v = Vec::with_capacity(n);
-    let mut b = [0u8; 9];
+    let mut b = [0u8; 12];
     for _ in 0..n {
         r.read_exact(&mut b)?;
-        v.push((u64::from_le_bytes(b[..8].try_into().unwrap()), b[8]));
+        v.push((
+            u64::from_le_bytes(b[..8].try_into().unwrap()),
+            u32::from_le_bytes(b[8..].try_into().unwrap()),
+        ));
     }
     Ok(v)
 }

@@ -277,6 +277,23 @@ pub fn words_as_bytes(w: &[u64]) -> &[u8] {
     unsafe { std::slice::from_raw_parts(w.as_ptr().cast::<u8>(), std::mem::size_of_val(w)) }
 }
 
+/// The bytes of 16-bit values, in this machine's byte order (every rank runs on the same kind).
+pub fn halves_as_bytes(h: &[u16]) -> &[u8] {
+    // SAFETY: u8 has alignment 1 and every byte of a u16 is initialised.
+    unsafe { std::slice::from_raw_parts(h.as_ptr().cast::<u8>(), std::mem::size_of_val(h)) }
+}
+
+/// Fills `h` from bytes written by [`halves_as_bytes`]; false when the lengths differ.
+pub fn bytes_into_halves(b: &[u8], h: &mut [u16]) -> bool {
+    if b.len() != h.len() * 2 {
+        return false;
+    }
+    for (x, c) in h.iter_mut().zip(b.chunks_exact(2)) {
+        *x = u16::from_ne_bytes(c.try_into().expect("2 bytes"));
+    }
+    true
+}
+
 /// Fills `w` from bytes written by [`words_as_bytes`]; false when the lengths differ.
 pub fn bytes_into_words(b: &[u8], w: &mut [u64]) -> bool {
     if b.len() != w.len() * 8 {

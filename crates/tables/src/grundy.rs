@@ -94,6 +94,15 @@ impl Geometry {
 /// A value did not fit in the sets.
 struct Overflow;
 
+/// Words of the largest value sets: values up to 65535, the largest a table stores.
+const MAX_WORDS: usize = 1024;
+
+fn beyond() -> Stop {
+    Stop::Beyond(
+        "a Grundy value of this box exceeds 65535, the largest a Grundy table stores; use a smaller --max".into(),
+    )
+}
+
 /// Values of options that leave the box (SCN's vanishing piles): given the engine coordinates of a
 /// position, OR the set of their Grundy values into the words.
 type Extra<'e> = Option<&'e (dyn Fn(&[u32], &mut [u64]) + Sync)>;
@@ -444,10 +453,8 @@ fn solve_with(
                 let top = values.iter().copied().max().unwrap_or(0) as usize;
                 return Ok((values, top / 64 + 1));
             }
-            Err(Overflow) => {
-                assert!(words < 1024, "Grundy values beyond 65535");
-                words *= 2;
-            }
+            Err(Overflow) if words >= MAX_WORDS => return Err(beyond()),
+            Err(Overflow) => words *= 2,
         }
     }
 }

@@ -8,10 +8,13 @@
 //! For a window `w` let `D_w(p)` mean "some P-position `q <= p` agrees with `p` outside `w`". Then
 //! `p` is N iff for some window `w` and some `i` in `w` with `p_i > lo`, `D_w(p - e_i)`; and
 //! `D_w(p) = P(p) or OR_{i in w, p_i > lo} D_w(p - e_i)`. Two positions that differ on one axis are
-//! joined by a move, so a line of the box along axis 0 holds at most one P-position: a line is one
-//! machine word (bit `j` is the position with `x_0 = lo + j`), `D_w` of a line is one word, and for
-//! a window that contains axis 0 it is a prefix (every bit from the lowest set one on), stored as one
-//! byte. A line costs one word operation per (window, axis of the window).
+//! joined by a move, so a line of the box along axis 0 holds at most one P-position: a line is a bit
+//! set of `r = hi - lo + 1` bits in `ceil(r / 64)` machine words (bit `j` is the position with
+//! `x_0 = lo + j`), `D_w` of a line is such a bit set, and for a window that contains axis 0 it is a
+//! prefix (every bit from the lowest set one on), stored as its start (two bytes). A line costs
+//! `ceil(r / 64)` word operations per (window without axis 0, axis of the window), and one
+//! comparison per (window with axis 0, axis): memory and time grow with the lines, and with the
+//! length of a line only in steps of 64.
 //!
 //! Look-ups reach back one step along each axis, so the lines are processed in blocks: a block fixes
 //! the two outermost axes `(A, B) = (m-2, m-1)`; the blocks of one anti-diagonal `a + b = d` do not
@@ -23,33 +26,59 @@ use crate::cluster::{self as cl, Cluster, Solo, Topic};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
 
+/// A P-position found by the engine: (global line index, offset of the P-position on its line).
+pub type PLine = (u64, u32);
+
+/// Largest number of values per axis (`hi - lo + 1`) the engine takes: prefix starts are two bytes.
+pub const MAX_RADIX: usize = u16::MAX as usize;
+
+/// The start of an empty prefix.
+const NONE: u16 = u16::MAX;
+
 /// Extra N-positions of a line from moves that leave the box (SCN's vanishing piles).
 pub trait LineOracle: Sync {
-    /// `x[1..m]`: the line's offsets from `lo` on axes `1..m` (`x[0]` is unused). Returns the bits of
-    /// the line (bit `j`: `x_0 = lo + j`) that have a winning move out of the box.
-    fn n_mask(&self, x: &[u32]) -> u64;
+    /// `x[1..m]`: the line's offsets from `lo` on axes `1..m` (`x[0]` is unused). ORs into `out`
+    /// (the line's `ceil(r / 64)` words; bit `j` of the line is bit `j % 64` of word `j / 64`) the
+    /// positions of the line that have a winning move out of the box. Bits past the line's end are
+    /// ignored.
+    fn n_mask(&self, x: &[u32], out: &mut [u64]);
 }
 
 /// No move leaves the box.
 pub struct NoOracle;
 impl LineOracle for NoOracle {
     #[inline]
-    fn n_mask(&self, _x: &[u32]) -> u64 {
-        0
-    }
+    fn n_mask(&self, _x: &[u32], _out: &mut [u64]) {}
 }
 
-/// A window game on a box, in engine axes (axis 0 is the bit axis).
+/// A window game on a box, in engine axes (axis 0 is the line axis).
 #[derive(Debug, Clone)]
 pub struct LineSpec {
     /// Number of axes, at least 1.
     pub m: usize,
-    /// Values per axis (`hi - lo + 1`), 1 to 64.
+    /// Values per axis (`hi - lo + 1`), 1 to [`MAX_RADIX`].
     pub r: usize,
     /// The windows, as lists of distinct axes; every axis lies in some window.
     pub windows: Vec<Vec<usize>>,
     /// The all-`lo` position is terminal and counts as N (misère play).
     pub origin_n: bool,
+}
+
+impl LineSpec {
+    /// Words per line.
+    pub fn words_per_line(&self) -> usize {
+        self.r.div_ceil(64)
+    }
+
+    /// Bytes the sweep keeps: the stores of two diagonals of blocks and one scratch store per
+    /// thread (an estimate for refusals and `--help`, within a few percent).
+    pub fn working_bytes(&self, threads: usize) -> f64 {
+        let g = Geometry::new(self);
+        let per_line = |w: usize, b: usize| (w * g.l * 8 + b * 2) as f64;
+        let store = g.padded as f64 * per_line(g.pw, g.pb);
+        let scratch = g.padded as f64 * per_line(g.lw, g.lb);
+        2.0 * g.ra as f64 * store + threads as f64 * scratch
+    }
 }
 
 /// Cancellation and progress for a run: the workspace's one hook type.
@@ -68,7 +97,8 @@ enum Src {
     PrevB,
 }
 
-/// One look-up `D_w(line - e_i)`: element `idx * width + delta` of `src` (idx: padded line index).
+/// One look-up `D_w(line - e_i)`: record `idx * width + delta` of `src` (idx: padded line index; a
+/// record of a word window is `l` words, of a prefix window one start).
 #[derive(Clone, Copy, Debug)]
 struct Look {
     src: Src,
@@ -83,19 +113,20 @@ struct Plan {
     looks: Vec<Look>,
 }
 
-/// Storage of one block: words for windows without axis 0, prefix starts (bytes) for the others.
-/// Lines are laid out with one padding row in front on every inner axis, never written, so a look-up
-/// one step below coordinate 0 reads "nothing" (0, or 64 for a prefix start) without a test.
+/// Storage of one block: words for windows without axis 0 (`l` per line and window), prefix starts
+/// for the others. Lines are laid out with one padding row in front on every inner axis, never
+/// written, so a look-up one step below coordinate 0 reads "nothing" (0, or [`NONE`] for a prefix
+/// start) without a test.
 struct Store {
     w: Vec<u64>,
-    b: Vec<u8>,
+    b: Vec<u16>,
 }
 
 impl Store {
-    fn new(lines: usize, nw: usize, nb: usize) -> Store {
+    fn new(lines: usize, nw: usize, nb: usize, l: usize) -> Store {
         Store {
-            w: vec![0; lines * nw],
-            b: vec![64; lines * nb],
+            w: vec![0; lines * nw * l],
+            b: vec![NONE; lines * nb],
         }
     }
 }
@@ -103,6 +134,8 @@ impl Store {
 struct Geometry {
     m: usize,
     r: usize,
+    /// Words per line.
+    l: usize,
     n_inner: usize,
     /// Real lines per block, and padded lines per block.
     block: usize,
@@ -113,7 +146,6 @@ struct Geometry {
     rb: usize,
     stride_a: u64,
     stride_b: u64,
-    full: u64,
     words: Vec<Plan>,
     prefixes: Vec<Plan>,
     /// Record widths: persistent words, persistent bytes, local words, local bytes.
@@ -126,7 +158,7 @@ struct Geometry {
 impl Geometry {
     fn new(spec: &LineSpec) -> Geometry {
         let (m, r) = (spec.m, spec.r);
-        assert!(m >= 1 && (1..=64).contains(&r));
+        assert!(m >= 1 && (1..=MAX_RADIX).contains(&r));
         let n_inner = m.saturating_sub(3);
         let a_axis = if m >= 3 { Some(m - 2) } else { None };
         let b_axis = if m >= 2 { Some(m - 1) } else { None };
@@ -204,6 +236,7 @@ impl Geometry {
         Geometry {
             m,
             r,
+            l: r.div_ceil(64),
             n_inner,
             block,
             padded,
@@ -212,7 +245,6 @@ impl Geometry {
             rb,
             stride_a: block as u64,
             stride_b: (block * ra) as u64,
-            full: if r == 64 { !0 } else { (1u64 << r) - 1 },
             words,
             prefixes,
             pw,
@@ -221,19 +253,41 @@ impl Geometry {
             lb,
         }
     }
+
+    fn store(&self) -> Store {
+        Store::new(self.padded, self.pw, self.pb, self.l)
+    }
 }
 
-/// The bits from `start` on (none when `start` is 64).
-#[inline(always)]
-fn prefix_mask(start: u8, full: u64) -> u64 {
-    let keep = 0u64.wrapping_sub((start < 64) as u64);
-    (!0u64 << (start & 63)) & keep & full
+/// Words per line, known at compile time for lines of one word (the common case, kept as fast as a
+/// single-word engine) or read at run time.
+trait Width: Copy + Send + Sync {
+    fn get(self) -> usize;
 }
 
-/// Solves the block `(a, b)`; returns its P-lines as (global line index, bit).
+#[derive(Clone, Copy)]
+struct OneWord;
+impl Width for OneWord {
+    #[inline(always)]
+    fn get(self) -> usize {
+        1
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Words(usize);
+impl Width for Words {
+    #[inline(always)]
+    fn get(self) -> usize {
+        self.0
+    }
+}
+
+/// Solves the block `(a, b)`; returns its P-lines.
 #[allow(clippy::too_many_arguments)]
-fn solve_block<O: LineOracle>(
+fn solve_block<O: LineOracle, W: Width>(
     g: &Geometry,
+    width: W,
     origin_n: bool,
     oracle: &O,
     a: usize,
@@ -241,8 +295,9 @@ fn solve_block<O: LineOracle>(
     cur: &mut Store,
     prev_a: &Store,
     prev_b: &Store,
-) -> Vec<(u64, u8)> {
-    let mut local = Store::new(g.padded, g.lw, g.lb);
+) -> Vec<PLine> {
+    let l = width.get();
+    let mut local = Store::new(g.padded, g.lw, g.lb, l);
     let mut out = Vec::new();
     let mut x = vec![0u32; g.m.max(3)];
     if g.m >= 3 {
@@ -251,8 +306,9 @@ fn solve_block<O: LineOracle>(
     if g.m >= 2 {
         x[g.m - 1] = b as u32;
     }
-    let mut acc_w = vec![0u64; g.words.len()];
-    let mut acc_b = vec![0u64; g.prefixes.len()];
+    let mut acc_w = vec![0u64; g.words.len() * l];
+    let mut acc_b = vec![NONE; g.prefixes.len()];
+    let mut nmask = vec![0u64; l];
     let base = a as u64 * g.stride_a + b as u64 * g.stride_b;
     let outer_zero = a == 0 && b == 0;
     // Raw pointers: the current block is read (earlier lines) and written (this line) in one pass.
@@ -263,62 +319,90 @@ fn solve_block<O: LineOracle>(
     let (pa_w, pa_b) = (prev_a.w.as_ptr(), prev_a.b.as_ptr());
     let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr());
     let bases_w: [*const u64; 4] = [cur_w, loc_w, pa_w, pb_w];
-    let bases_b: [*const u8; 4] = [cur_b, loc_b, pa_b, pb_b];
+    let bases_b: [*const u16; 4] = [cur_b, loc_b, pa_b, pb_b];
     // Padded index of the current line.
     let mut pidx: usize = (1..=g.n_inner).map(|i| g.pstride[i]).sum();
     for idx in 0..g.block {
-        let mut nmask = oracle.n_mask(&x[..g.m]);
+        nmask.fill(0);
+        oracle.n_mask(&x[..g.m], &mut nmask);
         let (atp_w, atl_w) = ((pidx * g.pw) as isize, (pidx * g.lw) as isize);
         for (j, p) in g.words.iter().enumerate() {
             let at = if p.persistent { atp_w } else { atl_w };
-            let mut e = 0u64;
+            let acc = &mut acc_w[j * l..(j + 1) * l];
+            acc.fill(0);
             for lk in &p.looks {
                 // SAFETY: every look-up lands inside its block (padding rows included): the padded
-                // index is at least one stride above 0 on each inner axis, and A/B read the same index.
-                e |= unsafe { *bases_w[lk.src as usize].offset(at + lk.delta) };
+                // index is at least one stride above 0 on each inner axis, and A/B read the same
+                // index; a record is `l` words.
+                let src = unsafe { bases_w[lk.src as usize].offset((at + lk.delta) * l as isize) };
+                for (t, e) in acc.iter_mut().enumerate() {
+                    // SAFETY: as above.
+                    *e |= unsafe { *src.add(t) };
+                }
             }
-            acc_w[j] = e;
-            nmask |= e;
+            for (n, e) in nmask.iter_mut().zip(acc.iter()) {
+                *n |= e;
+            }
         }
+        // Every position above the lowest one reached moves along axis 0 into the same set: the
+        // windows with axis 0 make every bit from the smallest start on N.
         let (atp_b, atl_b) = ((pidx * g.pb) as isize, (pidx * g.lb) as isize);
+        let mut lowest = NONE;
         for (j, p) in g.prefixes.iter().enumerate() {
             let at = if p.persistent { atp_b } else { atl_b };
-            let mut start = 64u8;
+            let mut start = NONE;
             for lk in &p.looks {
                 // SAFETY: as above.
                 start = start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
             }
-            // Every position above the lowest one reached moves along axis 0 into the same set.
-            let e = prefix_mask(start, g.full);
-            acc_b[j] = e;
-            nmask |= e;
+            acc_b[j] = start;
+            lowest = lowest.min(start);
         }
         if origin_n && outer_zero && idx == 0 {
-            nmask |= 1;
+            nmask[0] |= 1;
         }
-        let free = !nmask & g.full;
-        let pbit = free & free.wrapping_neg();
-        if pbit != 0 {
-            out.push((base + idx as u64, pbit.trailing_zeros() as u8));
+        // The lowest bit below `lowest` that no move reaches is the line's P-position.
+        let end = (lowest as usize).min(g.r);
+        let mut pos = NONE;
+        for (t, &n) in nmask.iter().enumerate().take(end.div_ceil(64)) {
+            let free = !n;
+            if free != 0 {
+                let at = t * 64 + free.trailing_zeros() as usize;
+                if at < end {
+                    pos = at as u16;
+                }
+                break;
+            }
         }
+        if pos != NONE {
+            out.push((base + idx as u64, pos as u32));
+        }
+        let (pw_at, pbit) = (pos as usize / 64, 1u64 << (pos % 64));
         for (j, p) in g.words.iter().enumerate() {
-            let (ptr, width) = if p.persistent {
+            let (ptr, wd) = if p.persistent {
                 (cur_w, g.pw)
             } else {
                 (loc_w, g.lw)
             };
+            let acc = &mut acc_w[j * l..(j + 1) * l];
+            if pos != NONE {
+                acc[pw_at] |= pbit;
+            }
             // SAFETY: the record of this line, inside the block.
-            unsafe { *ptr.add(pidx * width + p.slot) = acc_w[j] | pbit };
+            let dst = unsafe { ptr.add((pidx * wd + p.slot) * l) };
+            for (t, &e) in acc.iter().enumerate() {
+                // SAFETY: as above.
+                unsafe { *dst.add(t) = e };
+            }
         }
         for (j, p) in g.prefixes.iter().enumerate() {
-            let (ptr, width) = if p.persistent {
+            let (ptr, wd) = if p.persistent {
                 (cur_b, g.pb)
             } else {
                 (loc_b, g.lb)
             };
-            let d = acc_b[j] | pbit;
             // SAFETY: as above.
-            unsafe { *ptr.add(pidx * width + p.slot) = d.trailing_zeros() as u8 };
+            unsafe { *ptr.add(pidx * wd + p.slot) = acc_b[j].min(pos) };
         }
         // Next inner line (odometer over axes 1..=n_inner, axis 1 fastest).
         #[allow(clippy::needless_range_loop)] // `axis` indexes two arrays in step
@@ -343,6 +427,8 @@ pub enum Stop {
     Interrupted,
     /// The checkpoint to resume from does not fit this sweep.
     Damaged(String),
+    /// The table does not fit what the engine represents (a Grundy value past 65535).
+    Beyond(String),
 }
 
 impl From<Interrupted> for Stop {
@@ -366,7 +452,7 @@ pub fn solve<O: LineOracle>(
     spec: &LineSpec,
     oracle: &O,
     hooks: Hooks,
-    emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
+    emit: &mut dyn FnMut(usize, Vec<PLine>),
 ) -> Result<(), Interrupted> {
     match solve_resumable(spec, oracle, hooks, emit, Resume::default()) {
         Ok(()) => Ok(()),
@@ -412,17 +498,21 @@ fn on_diagonal(g: &Geometry, d: usize, a: usize) -> bool {
 
 /// The geometry fields a checkpoint starts with, and its diagonal.
 fn write_head(w: &mut dyn Write, g: &Geometry, d: usize) -> io::Result<()> {
-    for x in [g.m, g.r, g.padded, g.pw, g.pb] {
+    for x in [g.m, g.r, g.padded, g.pw, g.pb, g.l] {
         ck::put_u64(w, x as u64)?;
     }
     ck::put_u64(w, d as u64)
 }
 
 fn read_head(r: &mut dyn Read, g: &Geometry) -> io::Result<usize> {
-    for (x, what) in [g.m, g.r, g.padded, g.pw, g.pb]
-        .into_iter()
-        .zip(["axes", "radix", "block", "words", "bytes"])
-    {
+    for (x, what) in [g.m, g.r, g.padded, g.pw, g.pb, g.l].into_iter().zip([
+        "axes",
+        "radix",
+        "block",
+        "words",
+        "starts",
+        "words per line",
+    ]) {
         ck::expect(r, x as u64, what)?;
     }
     ck::get_len(r, g.ra + g.rb - 2)
@@ -430,33 +520,25 @@ fn read_head(r: &mut dyn Read, g: &Geometry) -> io::Result<usize> {
 
 fn write_store(w: &mut dyn Write, s: &Store) -> io::Result<()> {
     ck::put_u64s(w, &s.w)?;
-    ck::put_bytes(w, &s.b)
+    ck::put_u16s(w, &s.b)
 }
 
 fn read_store(r: &mut dyn Read, s: &mut Store) -> io::Result<()> {
     ck::get_u64s_into(r, &mut s.w)?;
-    ck::get_bytes_into(r, &mut s.b)
+    ck::get_u16s_into(r, &mut s.b)
 }
 
 /// The P-lines of the slabs not yet emitted, and the next slab to emit.
-fn write_tail(
-    w: &mut dyn Write,
-    pending: &[Vec<Vec<(u64, u8)>>],
-    next_emit: usize,
-) -> io::Result<()> {
+fn write_tail(w: &mut dyn Write, pending: &[Vec<Vec<PLine>>], next_emit: usize) -> io::Result<()> {
     ck::put_u64(w, next_emit as u64)?;
     for p in &pending[next_emit..] {
-        let all: Vec<(u64, u8)> = p.iter().flatten().copied().collect();
+        let all: Vec<PLine> = p.iter().flatten().copied().collect();
         ck::put_lines(w, &all)?;
     }
     Ok(())
 }
 
-fn read_tail(
-    r: &mut dyn Read,
-    g: &Geometry,
-    pending: &mut [Vec<Vec<(u64, u8)>>],
-) -> io::Result<usize> {
+fn read_tail(r: &mut dyn Read, g: &Geometry, pending: &mut [Vec<Vec<PLine>>]) -> io::Result<usize> {
     let next_emit = ck::get_len(r, g.rb)?;
     let max_lines = g.block * g.ra;
     for p in &mut pending[next_emit..] {
@@ -467,35 +549,32 @@ fn read_tail(
 
 /// A block's store as the two messages that carry it.
 fn store_messages(to: usize, s: &Store) -> [(usize, &[u8]); 2] {
-    [(to, cl::words_as_bytes(&s.w)), (to, &s.b[..])]
+    [
+        (to, cl::words_as_bytes(&s.w)),
+        (to, cl::halves_as_bytes(&s.b)),
+    ]
 }
 
 /// A block's store from its two messages; `None` when they do not fit this geometry.
-fn store_of(g: &Geometry, w: &[u8], b: Vec<u8>, spare: &mut Vec<Store>) -> Option<Store> {
-    let mut s = spare
-        .pop()
-        .unwrap_or_else(|| Store::new(g.padded, g.pw, g.pb));
-    if b.len() != s.b.len() || !cl::bytes_into_words(w, &mut s.w) {
-        return None;
-    }
-    s.b = b;
-    Some(s)
+fn store_of(g: &Geometry, w: &[u8], b: &[u8], spare: &mut Vec<Store>) -> Option<Store> {
+    let mut s = spare.pop().unwrap_or_else(|| g.store());
+    (cl::bytes_into_words(w, &mut s.w) && cl::bytes_into_halves(b, &mut s.b)).then_some(s)
 }
 
 /// The P-lines of a rank's blocks of one diagonal, as one message (rank 0 knows which blocks).
-fn lines_message(blocks: &[(usize, Vec<(u64, u8)>)]) -> Vec<u8> {
+fn lines_message(blocks: &[(usize, Vec<PLine>)]) -> Vec<u8> {
     let mut m = Vec::new();
     for (_, lines) in blocks {
         m.extend_from_slice(&(lines.len() as u64).to_le_bytes());
         for &(l, bit) in lines {
             m.extend_from_slice(&l.to_le_bytes());
-            m.push(bit);
+            m.extend_from_slice(&bit.to_le_bytes());
         }
     }
     m
 }
 
-fn lines_of_message(m: &[u8], blocks: usize) -> Vec<Vec<(u64, u8)>> {
+fn lines_of_message(m: &[u8], blocks: usize) -> Vec<Vec<PLine>> {
     let mut at = 0;
     let word = |at: &mut usize| {
         let x = u64::from_le_bytes(m[*at..*at + 8].try_into().expect("8 bytes"));
@@ -508,8 +587,9 @@ fn lines_of_message(m: &[u8], blocks: usize) -> Vec<Vec<(u64, u8)>> {
             (0..n)
                 .map(|_| {
                     let l = word(&mut at);
-                    at += 1;
-                    (l, m[at - 1])
+                    at += 4;
+                    let bit = u32::from_le_bytes(m[at - 4..at].try_into().expect("4 bytes"));
+                    (l, bit)
                 })
                 .collect()
         })
@@ -528,7 +608,7 @@ pub fn solve_resumable<O: LineOracle>(
     spec: &LineSpec,
     oracle: &O,
     hooks: Hooks,
-    emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
+    emit: &mut dyn FnMut(usize, Vec<PLine>),
     resume: Resume,
 ) -> Result<(), Stop> {
     solve_on(&Solo, spec, oracle, hooks, emit, resume)
@@ -546,7 +626,7 @@ pub fn solve_on<O: LineOracle>(
     spec: &LineSpec,
     oracle: &O,
     hooks: Hooks,
-    emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
+    emit: &mut dyn FnMut(usize, Vec<PLine>),
     resume: Resume,
 ) -> Result<(), Stop> {
     let mut sweep = Sweep::new(cluster, spec, oracle);
@@ -596,7 +676,7 @@ struct Sweep<'a, O> {
     prev: Vec<Option<Store>>,
     spare: Vec<Store>,
     /// Rank 0: the P-lines of each slab not yet emitted, and the next slab to emit.
-    pending: Vec<Vec<Vec<(u64, u8)>>>,
+    pending: Vec<Vec<Vec<PLine>>>,
     next_emit: usize,
 }
 
@@ -614,7 +694,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
             total: (g.block * g.ra * g.rb * g.r) as u64,
             done: 0,
             n_diag: g.ra + g.rb - 1,
-            nothing: Store::new(g.padded, g.pw, g.pb),
+            nothing: g.store(),
             prev: (0..g.ra).map(|_| None).collect(),
             spare: Vec::new(),
             pending: vec![Vec::new(); g.rb],
@@ -625,9 +705,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
 
     /// A store to fill: a spare one, or a new one.
     fn fresh_store(&mut self) -> Store {
-        self.spare
-            .pop()
-            .unwrap_or_else(|| Store::new(self.g.padded, self.g.pw, self.g.pb))
+        self.spare.pop().unwrap_or_else(|| self.g.store())
     }
 
     /// Where to start, the first diagonal to compute: rank 0 reads the checkpoint's diagonal from
@@ -696,7 +774,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
             } else if q == self.me {
                 let mut m = self.cluster.exchange(Topic::Checkpoint, &[], &[0, 0]);
                 let b = m.pop().unwrap_or_default();
-                match store_of(&self.g, &m.pop().unwrap_or_default(), b, &mut self.spare) {
+                match store_of(&self.g, &m.pop().unwrap_or_default(), &b, &mut self.spare) {
                     Some(s) => self.prev[a] = Some(s),
                     None => failed = 1,
                 }
@@ -778,16 +856,18 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
                 for a in owned(g, d, 0, ranks) {
                     write_store(w, held(a))?;
                 }
-                let mut words = vec![0u64; g.padded * g.pw];
+                let mut block = g.store();
                 for &(q, _) in &theirs {
                     let mut m = cluster.exchange(Topic::Checkpoint, &[], &[q, q]);
                     received += 1;
                     let b = m.pop().unwrap_or_default();
-                    if !cl::bytes_into_words(&m.pop().unwrap_or_default(), &mut words) {
+                    let w_ = m.pop().unwrap_or_default();
+                    if !cl::bytes_into_words(&w_, &mut block.w)
+                        || !cl::bytes_into_halves(&b, &mut block.b)
+                    {
                         return Err(io::Error::other("a rank sent a block of another size"));
                     }
-                    ck::put_u64s(w, &words)?;
-                    ck::put_bytes(w, &b)?;
+                    write_store(w, &block)?;
                 }
                 write_tail(w, &self.pending, self.next_emit)
             };
@@ -841,7 +921,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
                 got.next().unwrap_or_default(),
                 got.next().unwrap_or_default(),
             );
-            let s = store_of(&self.g, &w, b, &mut self.spare)
+            let s = store_of(&self.g, &w, &b, &mut self.spare)
                 .expect("a neighbour's block has this geometry (every rank runs the same build)");
             self.prev[x] = Some(s);
         }
@@ -850,10 +930,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
     /// This rank's blocks of diagonal `d`, computed in parallel: their stores, by block, and their
     /// P-lines, by slab `b`.
     #[allow(clippy::type_complexity)]
-    fn compute_diagonal(
-        &mut self,
-        d: usize,
-    ) -> (Vec<(usize, Store)>, Vec<(usize, Vec<(u64, u8)>)>) {
+    fn compute_diagonal(&mut self, d: usize) -> (Vec<(usize, Store)>, Vec<(usize, Vec<PLine>)>) {
         let mine = owned(&self.g, d, self.me, self.ranks);
         let mut cur: Vec<(usize, Store)> = mine.map(|a| (a, self.fresh_store())).collect();
         let (g, prev, nothing) = (&self.g, &self.prev, &self.nothing);
@@ -865,7 +942,12 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
                 let held = |x: usize| prev[x].as_ref().expect("the blocks read are held");
                 let pa = if a > 0 { held(a - 1) } else { nothing };
                 let pb = if b > 0 { held(a) } else { nothing };
-                (b, solve_block(g, origin_n, oracle, a, b, store, pa, pb))
+                let found = if g.l == 1 {
+                    solve_block(g, OneWord, origin_n, oracle, a, b, store, pa, pb)
+                } else {
+                    solve_block(g, Words(g.l), origin_n, oracle, a, b, store, pa, pb)
+                };
+                (b, found)
             })
             .collect();
         (cur, results)
@@ -876,9 +958,9 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
     fn send_lines(
         &mut self,
         d: usize,
-        results: Vec<(usize, Vec<(u64, u8)>)>,
+        results: Vec<(usize, Vec<PLine>)>,
         hooks: &Hooks,
-        emit: &mut dyn FnMut(usize, Vec<(u64, u8)>),
+        emit: &mut dyn FnMut(usize, Vec<PLine>),
     ) {
         let (g, ranks) = (&self.g, self.ranks);
         if !self.root {
@@ -904,7 +986,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
         }
         // Slab b is complete once the diagonal b + ra - 1 is done.
         while self.next_emit < g.rb && self.next_emit + g.ra - 1 <= d {
-            let mut all: Vec<(u64, u8)> = std::mem::take(&mut self.pending[self.next_emit])
+            let mut all: Vec<PLine> = std::mem::take(&mut self.pending[self.next_emit])
                 .into_iter()
                 .flatten()
                 .collect();

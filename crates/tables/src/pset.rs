@@ -12,7 +12,7 @@
 
 use crate::checkpoint::{self as ck, Layer, Saver};
 use crate::cluster::{self as cl, Cluster, Solo, Topic};
-use crate::lines::{self, Hooks, Interrupted, LineOracle, LineSpec, NoOracle, Resume, Stop};
+use crate::lines::{self, Hooks, Interrupted, LineOracle, LineSpec, NoOracle, PLine, Resume, Stop};
 use nimlab_core::{BoxDomain, Game, MoveStructure, Play};
 use rayon::prelude::*;
 use std::cell::{Cell, RefCell};
@@ -37,8 +37,8 @@ pub enum Rules {
     Shrinking { n: usize, k: usize },
 }
 
-/// Largest `hi - lo + 1` the engine takes (a line is one 64-bit word).
-pub const MAX_RADIX: u64 = 64;
+/// Largest `hi - lo + 1` the engine takes (see [`lines::MAX_RADIX`]).
+pub const MAX_RADIX: u64 = lines::MAX_RADIX as u64;
 
 pub use nimlab_core::game::cyclic_windows;
 
@@ -69,6 +69,37 @@ pub fn rules_for(game: &dyn Game, domain: &BoxDomain) -> Option<Rules> {
     }
 }
 
+/// Bytes the P-set engine keeps while it tabulates `rules` on a box of `r` values per entry with
+/// `threads` threads: the stores of two diagonals of blocks (see [`LineSpec::working_bytes`]), and
+/// for SCN the P-lines and `D_arc` tables of the shorter circles. The P-positions found are streamed
+/// out slab by slab and are not counted.
+pub fn engine_bytes(rules: &Rules, r: usize, threads: usize) -> f64 {
+    let spec = |m: usize, windows: Vec<Vec<usize>>| LineSpec {
+        m,
+        r,
+        windows: engine_windows(m, &windows),
+        origin_n: false,
+    };
+    match rules {
+        Rules::Windows { m, windows } => spec(*m, windows.clone()).working_bytes(threads),
+        Rules::Shrinking { n, k } => {
+            let line = (r.div_ceil(64) * 8) as f64;
+            (1..=*n)
+                .map(|m| {
+                    let kept: f64 = (1..m)
+                        .map(|mm| {
+                            // The P-lines and one table per arc of the circle of mm piles.
+                            let arcs = (mm * mm.saturating_sub(1) + 1) as f64;
+                            (r as f64).powi(mm as i32 - 1) * line * (1.0 + arcs)
+                        })
+                        .sum();
+                    kept + spec(m, cyclic_windows(m, *k)).working_bytes(threads)
+                })
+                .fold(0.0, f64::max)
+        }
+    }
+}
+
 /// Windows in engine axes: tuple index `c` is engine axis `m-1-c`, so the engine's line index is the
 /// lexicographic index of the tuple (see the module notes).
 pub fn engine_windows(m: usize, windows: &[Vec<usize>]) -> Vec<Vec<usize>> {
@@ -79,7 +110,7 @@ pub fn engine_windows(m: usize, windows: &[Vec<usize>]) -> Vec<Vec<usize>> {
 }
 
 /// The tuple of a P-line: `line` is the lexicographic index of the first m-1 entries.
-fn tuple_of(m: usize, r: u64, lo: u64, line: u64, bit: u8) -> Vec<u64> {
+fn tuple_of(m: usize, r: u64, lo: u64, line: u64, bit: u32) -> Vec<u64> {
     let mut p = vec![0u64; m];
     let mut v = line;
     for i in (0..m.saturating_sub(1)).rev() {
@@ -97,7 +128,7 @@ fn take_slab(
     game: &dyn Game,
     m: usize,
     domain: &BoxDomain,
-    lines: &[(u64, u8)],
+    lines: &[PLine],
     counts: &mut (u64, u64),
     sink: &mut dyn FnMut(&[u64]),
 ) {
@@ -123,7 +154,7 @@ pub fn summarise(
     game: &dyn Game,
     domain: &BoxDomain,
     m: usize,
-    lines: &[(u64, u8)],
+    lines: &[PLine],
     sink: &mut dyn FnMut(&[u64]),
 ) -> Summary {
     let r = domain.radix();
@@ -321,7 +352,7 @@ pub(crate) struct Length<'a, 'r> {
     pub(crate) resume: Resume<'a, 'r>,
     /// Receives the P-lines in slabs of one value of the first tuple entry, in order, each sorted by
     /// line index (as [`lines::solve_on`] emits them).
-    pub(crate) emit: &'a mut dyn FnMut(Vec<(u64, u8)>),
+    pub(crate) emit: &'a mut dyn FnMut(Vec<PLine>),
 }
 
 /// Solves one circle length of SCN (see [`Length`]).
@@ -352,13 +383,16 @@ fn read_start(rd: &mut dyn Read, n: usize, r: usize) -> io::Result<Start> {
     }
     let mut lower = Vec::with_capacity(first);
     for mm in 1..first {
-        lower.push(ck::get_u64s(rd, r.pow(mm as u32 - 1))?);
+        lower.push(ck::get_u64s(rd, r.pow(mm as u32 - 1) * r.div_ceil(64))?);
     }
     let inside = match ck::get_u64(rd)? {
         0 => None,
         1 => {
             let c = (ck::get_u64(rd)?, ck::get_u64(rd)?);
-            Some((c, ck::get_u64s(rd, r.pow(first as u32 - 1))?))
+            Some((
+                c,
+                ck::get_u64s(rd, r.pow(first as u32 - 1) * r.div_ceil(64))?,
+            ))
         }
         x => {
             return Err(io::Error::new(
@@ -428,6 +462,8 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
     solve_len: &mut LengthSolver<E>,
 ) -> Result<Summary, E> {
     let r = domain.radix() as usize;
+    // Words per line.
+    let l = r.div_ceil(64);
     let Resume {
         mut saver,
         mut from,
@@ -476,7 +512,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
         let mut at = 8;
         lower.truncate(1);
         for mm in 1..first {
-            let mut p = vec![0u64; r.pow(mm as u32 - 1)];
+            let mut p = vec![0u64; r.pow(mm as u32 - 1) * l];
             let end = at + p.len() * 8;
             if !cl::bytes_into_words(&msg[at..end], &mut p) {
                 return Err(Stop::Damaged("rank 0 sent tables of another size".into()).into());
@@ -491,7 +527,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
         // The counts and P-lines of this length so far.
         let state = RefCell::new(inside.take().unwrap_or_else(|| {
             let p = if keep {
-                vec![0u64; r.pow(m as u32 - 1)]
+                vec![0u64; r.pow(m as u32 - 1) * l]
             } else {
                 Vec::new()
             };
@@ -527,12 +563,12 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
             total: Some(total + 1),
             stage: stage.clone(),
         });
-        let mut emit = |lines: Vec<(u64, u8)>| {
+        let mut emit = |lines: Vec<PLine>| {
             listed.set(true);
             let mut st = state.borrow_mut();
             if keep {
                 for &(line, bit) in &lines {
-                    st.1[line as usize] = 1u64 << bit;
+                    st.1[line as usize * l + bit as usize / 64] = 1u64 << (bit % 64);
                 }
             }
             take_slab(game, m, domain, &lines, &mut st.0, sink)
@@ -575,7 +611,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
             if cluster.size() > 1 {
                 // Rank 0 collected this length's P-lines; the next lengths read them.
                 let all = cluster.broadcast(Topic::Control, cl::words_as_bytes(&p_lines).to_vec());
-                p_lines = vec![0u64; r.pow(m as u32 - 1)];
+                p_lines = vec![0u64; r.pow(m as u32 - 1) * l];
                 if !cl::bytes_into_words(&all, &mut p_lines) {
                     return Err(Stop::Damaged("rank 0 sent tables of another size".into()).into());
                 }
@@ -610,9 +646,10 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
 /// The P-lines of one circle length of SCN, and `D_arc` for every arc of that circle.
 struct LenTable {
     m: usize,
-    /// P-line words (bit j: last entry lo + j), by lexicographic index of the other entries.
+    /// P-lines, `ceil(r / 64)` words each (bit j: last entry lo + j), by lexicographic index of the
+    /// other entries.
     p: Vec<u64>,
-    /// D tables by arc (bit mask of tuple indices).
+    /// D tables by arc (bit mask of tuple indices), laid out as `p`.
     arcs: HashMap<u64, Vec<u64>>,
 }
 
@@ -626,7 +663,7 @@ impl LenTable {
     }
 
     fn new(m: usize, r: usize, p: Vec<u64>) -> LenTable {
-        let full = if r == 64 { !0 } else { (1u64 << r) - 1 };
+        let l = r.div_ceil(64);
         let mut masks: Vec<u64> = Vec::new();
         for len in 1..=m {
             for s in 0..m {
@@ -637,7 +674,7 @@ impl LenTable {
             }
         }
         let strides: Vec<usize> = (0..m.saturating_sub(1))
-            .map(|i| r.pow((m - 2 - i) as u32))
+            .map(|i| r.pow((m - 2 - i) as u32) * l)
             .collect();
         let arcs = masks
             .par_iter()
@@ -645,17 +682,23 @@ impl LenTable {
                 let mut d = vec![0u64; p.len()];
                 let mut c = vec![0usize; m.saturating_sub(1)];
                 let last_in = mask >> (m - 1) & 1 == 1;
-                for idx in 0..p.len() {
-                    let mut v = p[idx];
+                for at in (0..p.len()).step_by(l) {
+                    let mut v = p[at..at + l].to_vec();
                     for (i, &ci) in c.iter().enumerate() {
                         if ci > 0 && mask >> i & 1 == 1 {
-                            v |= d[idx - strides[i]];
+                            for (t, x) in v.iter_mut().enumerate() {
+                                *x |= d[at - strides[i] + t];
+                            }
                         }
                     }
-                    if last_in && v != 0 {
-                        v = (!0u64 << v.trailing_zeros()) & full;
+                    if last_in {
+                        // Every value above the lowest one reached lowers to it: a prefix.
+                        if let Some(t0) = v.iter().position(|&x| x != 0) {
+                            v[t0] = !0u64 << v[t0].trailing_zeros();
+                            v[t0 + 1..].fill(!0);
+                        }
                     }
-                    d[idx] = v;
+                    d[at..at + l].copy_from_slice(&v);
                     for i in (0..c.len()).rev() {
                         c[i] += 1;
                         if c[i] < r {
@@ -721,7 +764,7 @@ pub(crate) fn vanishings(m: usize, k: usize) -> Vec<Vanish> {
 
 /// One way of emptying piles: zero `Z`, lower the rest of the window.
 struct Zeroing<'t> {
-    /// The table queried (length m - |Z| > 0), and its words for the arc.
+    /// The table queried (length m - |Z| > 0), and its lines for the arc.
     words: &'t [u64],
     /// (tuple index of the m-circle, stride in the smaller table) of the kept entries but the last.
     coef: Vec<(usize, usize)>,
@@ -731,6 +774,8 @@ struct Zeroing<'t> {
 
 pub(crate) struct ShrinkOracle<'t> {
     m: usize,
+    /// Words per line.
+    l: usize,
     /// Some move empties the circle and the empty circle is P: every position is N.
     all_n: bool,
     zeroings: Vec<Zeroing<'t>>,
@@ -760,33 +805,43 @@ impl<'t> ShrinkOracle<'t> {
                 bit_from: last_zeroed.then(|| v.kept[mp - 1]),
             });
         }
-        ShrinkOracle { m, all_n, zeroings }
+        ShrinkOracle {
+            m,
+            l: r.div_ceil(64),
+            all_n,
+            zeroings,
+        }
     }
 }
 
 impl LineOracle for ShrinkOracle<'_> {
-    fn n_mask(&self, x: &[u32]) -> u64 {
+    fn n_mask(&self, x: &[u32], out: &mut [u64]) {
         if self.all_n {
-            return !0;
+            out.fill(!0);
+            return;
         }
-        let m = self.m;
+        let (m, l) = (self.m, self.l);
         // Tuple index i has offset x[m-1-i].
-        let mut mask = 0u64;
         for z in &self.zeroings {
             let mut idx = 0usize;
             for &(i, s) in &z.coef {
                 idx += x[m - 1 - i] as usize * s;
             }
-            let w = z.words[idx];
+            let w = &z.words[idx * l..(idx + 1) * l];
             match z.bit_from {
-                None => mask |= w,
+                None => {
+                    for (o, &e) in out.iter_mut().zip(w) {
+                        *o |= e;
+                    }
+                }
                 Some(i) => {
-                    if w >> x[m - 1 - i] & 1 == 1 {
-                        return !0;
+                    let j = x[m - 1 - i] as usize;
+                    if w[j / 64] >> (j % 64) & 1 == 1 {
+                        out.fill(!0);
+                        return;
                     }
                 }
             }
         }
-        mask
     }
 }

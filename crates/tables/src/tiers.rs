@@ -11,7 +11,7 @@
 //!
 //! No misère or SCN oracle here: window games with `lo` at 0 (CN, Nim, Moore's Nim), both conventions.
 
-use crate::lines::{Hooks, Interrupted, LineSpec};
+use crate::lines::{Hooks, Interrupted, LineSpec, PLine};
 use rayon::prelude::*;
 
 /// Counts of bounded compositions: `count[j][s]` tuples of `j` entries in `0..r` with sum `s`, and
@@ -119,7 +119,7 @@ impl Ranking {
 
 /// The P-lines of a window game (see [`crate::lines::solve`]): (global line index, bit), sorted. The
 /// global line index is `sum_{j>=1} x_j r^(j-1)`, as in [`crate::lines`].
-pub fn solve(spec: &LineSpec, hooks: Hooks) -> Result<Vec<(u64, u8)>, Interrupted> {
+pub fn solve(spec: &LineSpec, hooks: Hooks) -> Result<Vec<PLine>, Interrupted> {
     let (m, r) = (spec.m, spec.r);
     let n = m - 1;
     let rk = Ranking::new(n, r);
@@ -153,7 +153,7 @@ pub fn solve(spec: &LineSpec, hooks: Hooks) -> Result<Vec<(u64, u8)>, Interrupte
         }
         let size = rk.size(t) as usize;
         let mut cur = vec![0u64; size * nw];
-        let found: Vec<(u64, u8)> = cur
+        let found: Vec<PLine> = cur
             .par_chunks_mut(nw)
             .enumerate()
             .filter_map(|(rank, d)| {
@@ -189,7 +189,7 @@ pub fn solve(spec: &LineSpec, hooks: Hooks) -> Result<Vec<(u64, u8)>, Interrupte
                 }
                 (pbit != 0).then(|| {
                     let line: u64 = x.iter().zip(&weights).map(|(&v, &w)| v as u64 * w).sum();
-                    (line, pbit.trailing_zeros() as u8)
+                    (line, pbit.trailing_zeros())
                 })
             })
             .collect();

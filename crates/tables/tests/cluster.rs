@@ -316,6 +316,27 @@ fn checkpoints_continue_on_any_number_of_ranks() {
     checkpoints_move_between_rank_counts(&g, &domain(&g, 9, None), Play::Misere);
 }
 
+/// Lines longer than one word (entries past 63): ranks and checkpoints as with one word. The engine
+/// itself is checked against references past 63 in tests/wide_lines.rs.
+#[test]
+fn lines_past_one_word_on_ranks_and_through_checkpoints() {
+    let g = CircularNim::new(3, 2).unwrap();
+    let big = domain(&g, 130, None);
+    for play in BOTH {
+        let one = solo(&g, &big, play);
+        for ranks in 2..=3 {
+            assert_eq!(
+                threads(ranks, &g, &big, play),
+                one,
+                "CN(3,2) {play:?} on {ranks} ranks"
+            );
+        }
+    }
+    checkpoints_move_between_rank_counts(&g, &domain(&g, 70, None), Play::Misere);
+    let g = ShrinkingCircularNim::new(3, 2).unwrap();
+    checkpoints_move_between_rank_counts(&g, &domain(&g, 70, None), Play::Normal);
+}
+
 /// Saves only when the sweep is cancelled.
 struct OnCancel(Memory);
 

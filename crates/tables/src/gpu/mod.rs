@@ -28,7 +28,7 @@ pub mod schedule;
 
 use crate::cluster::Solo;
 use crate::grundy;
-use crate::lines::{Hooks, LineOracle, LineSpec, Resume, Stop};
+use crate::lines::{Hooks, LineOracle, LineSpec, PLine, Resume, Stop};
 use crate::pset::{self, Rules, Summary};
 use nimlab_core::{BoxDomain, Game, Play};
 
@@ -90,7 +90,7 @@ pub fn solve(
     spec: &LineSpec,
     opts: &Options,
     hooks: Hooks,
-) -> Result<Vec<(u64, u8)>, GpuError> {
+) -> Result<Vec<PLine>, GpuError> {
     run::solve(dev, spec, None, opts, hooks)
 }
 
@@ -164,7 +164,12 @@ pub fn tabulate_resumable(
                         spec.m
                     )));
                 }
-                let extra = |x: &[u32]| len.oracle.n_mask(x);
+                // Lines of one word: the GPU back end takes entries up to 63 (plan::choice).
+                let extra = |x: &[u32]| {
+                    let mut w = [0u64];
+                    len.oracle.n_mask(x, &mut w);
+                    w[0]
+                };
                 let lines = run::solve(dev, spec, Some(&extra), opts, len.hooks)?;
                 // Slabs of one value of the first tuple entry, as the CPU engine sends them.
                 let per_slab = (r as u64).pow(spec.m.saturating_sub(2) as u32);
@@ -238,6 +243,7 @@ impl From<Stop> for GpuError {
         match s {
             Stop::Interrupted => GpuError::Interrupted,
             Stop::Damaged(e) => GpuError::Checkpoint(e),
+            Stop::Beyond(e) => GpuError::TooLarge(e),
         }
     }
 }

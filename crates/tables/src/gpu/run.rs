@@ -11,7 +11,7 @@
 use super::device::{Device, Kernel};
 use super::schedule::{self, Slab};
 use super::{GpuError, Options};
-use crate::lines::{Hooks, LineSpec};
+use crate::lines::{Hooks, LineSpec, PLine};
 use crate::tiers::Ranking;
 use rayon::prelude::*;
 use wgpu::BufferUsages as U;
@@ -346,7 +346,7 @@ pub fn solve(
     extra: Option<Extra>,
     opts: &Options,
     hooks: Hooks,
-) -> Result<Vec<(u64, u8)>, GpuError> {
+) -> Result<Vec<PLine>, GpuError> {
     let (m, r) = (spec.m, spec.r);
     if m == 0 || m > 32 {
         return Err(GpuError::TooLarge(format!(
@@ -395,13 +395,13 @@ pub fn solve(
     let weights: Vec<u64> = (0..n).map(|j| (r as u64).pow(j as u32)).collect();
     let mut out = Vec::new();
     sweep(dev, &sw, None, opts, hooks, &mut |t, slab, bits| {
-        let found: Vec<(u64, u8)> = bits
+        let found: Vec<PLine> = bits
             .par_iter()
             .enumerate()
             .filter(|&(_, &b)| b != 0)
             .map(|(i, &b)| {
                 let line = index_of(&rk, slab.first + i as u64, t, &weights);
-                (line, (b - 1) as u8)
+                (line, b - 1)
             })
             .collect();
         out.extend(found);

@@ -110,22 +110,24 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
             return Err(unsupported(format!(
                 "the engine does not cover {id}{} with --max {max}{}; leave out --method fast or use --method naive",
                 if req.kind == Kind::Grundy { " Grundy tables" } else { "" },
-                if engine_covers_below(game, &domain) { " (it takes entries up to 63)" } else { "" }
+                if engine_covers_below(game, &domain) { format!(" (it takes boxes of at most {} values per entry)", pset::MAX_RADIX) } else { String::new() }
             )))
         }
     };
     let total = domain.size_f64();
     let r = domain.radix() as f64;
+    // Words in a line of the engine.
+    let words = (domain.radix().div_ceil(64)) as f64;
     let grundy = req.kind == Kind::Grundy;
-    // The engine costs about one word operation per (line, window entry), the plain search one
-    // option visit per option of each position.
+    // The engine costs about one word operation per (line, word of the line, window entry), the
+    // plain search one option visit per option of each position.
     let steps = match &route {
         Route::Engine(Rules::Windows { windows, .. }) => {
             let per: usize = windows.iter().map(|w| w.len()).sum();
             if grundy {
                 total * per as f64 / 4.0
             } else {
-                total / r * per as f64 / 16.0
+                total / r * words * per as f64 / 16.0
             }
         }
         Route::Engine(Rules::Shrinking { n, k }) => {
@@ -133,7 +135,7 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
             if grundy {
                 total * (per + (n * k) as f64) / 4.0
             } else {
-                total / r * per / 4.0
+                total / r * words * per / 4.0
             }
         }
         Route::Search => {
@@ -145,7 +147,8 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
     if steps > req.limit {
         let engine_note = if route == Route::Search && engine_covers_below(game, &domain) {
             format!(
-                "the engine covers {id} with entries up to 63; above that the plain search runs, and "
+                "the engine covers {id} on boxes of at most {} values per entry; above that the plain search runs, and ",
+                pset::MAX_RADIX
             )
         } else {
             String::new()
@@ -171,7 +174,19 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
             "a Grundy table of {total:.1e} positions is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller --max"
         )));
     }
-    let backend = choose_backend(&id, req, &route, total)?;
+    let backend = choose_backend(&id, req, &route, total, domain.radix())?;
+    if let (false, Backend::Cpu, Route::Engine(rules)) = (grundy, backend, &route) {
+        let bytes =
+            pset::engine_bytes(rules, domain.radix() as usize, rayon::current_num_threads());
+        let allowed = engine_memory();
+        if bytes > allowed {
+            return Err(Error::TooLarge(format!(
+                "the engine needs about {:.1} GiB of working memory to tabulate {id} with --max {max} (two diagonals of blocks of lines; --backend mpi shares them among ranks), above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
+                bytes / GIB,
+                allowed / GIB
+            )));
+        }
+    }
     let key = box_key(game, &domain, req.play, req.kind);
     let p = Plan {
         game: id,
@@ -194,6 +209,29 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
     Ok(p)
 }
 
+/// Most values per entry of a box the GPU back end takes (its lines are one word).
+pub const GPU_MAX_RADIX: u64 = 64;
+
+/// Bytes the P-set engine may keep: 3/4 of the machine's memory (`/proc/meminfo`), or 12 GiB where
+/// that cannot be read; `NIMLAB_ENGINE_MEMORY` (bytes) overrides it.
+pub fn engine_memory() -> f64 {
+    if let Some(b) = std::env::var("NIMLAB_ENGINE_MEMORY")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+    {
+        return b;
+    }
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(12.0 * GIB, |kb| kb * 1024.0 * 0.75)
+}
+
 /// The line `--backend gpu` gets from a binary built without the feature.
 pub const NO_GPU_FEATURE: &str = "--backend gpu: this nimlab was built without the `gpu` feature; rebuild it with `cargo build --release -p nimlab-cli --features gpu`, or use --backend cpu";
 
@@ -201,9 +239,16 @@ pub const NO_GPU_FEATURE: &str = "--backend gpu: this nimlab was built without t
 pub const NO_MPI_FEATURE: &str = "--backend mpi: this nimlab was built without the `mpi` feature; install Open MPI and libclang (Debian: openmpi-bin libopenmpi-dev libclang-dev) and rebuild it with `cargo build --release -p nimlab-cli --features mpi`, or use --backend cpu";
 
 /// Resolves the back end of a box table, refusing `--backend gpu` where it cannot run.
-fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Result<Backend> {
-    // P-sets and Grundy values of window games and SCN (crate::gpu::covers).
+fn choose_backend(
+    id: &str,
+    req: &Request,
+    route: &Route,
+    positions: f64,
+    radix: u64,
+) -> Result<Backend> {
+    // P-sets and Grundy values of window games and SCN (crate::gpu::covers), on lines of one word.
     let gpu_route = matches!(route, Route::Engine(_));
+    let gpu_radix = radix <= GPU_MAX_RADIX;
     match req.backend {
         Backend::Cpu => Ok(Backend::Cpu),
         Backend::Mpi if !cfg!(feature = "mpi") => Err(unsupported(NO_MPI_FEATURE.into())),
@@ -223,6 +268,10 @@ fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Res
             "--backend gpu computes the engine's P-sets and Grundy values (CN, SCN, Nim, Moore's Nim, complexes); {} on the CPU: use --backend cpu",
             if req.kind == Kind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
         ))),
+        Backend::Gpu if !gpu_radix => Err(unsupported(format!(
+            "--backend gpu takes boxes of at most {GPU_MAX_RADIX} values per entry (entries up to {} from 0); this box has {radix}: use --backend cpu",
+            GPU_MAX_RADIX - 1
+        ))),
         Backend::Gpu => Ok(Backend::Gpu),
         // Auto: only P-sets of window games go to a GPU on their own; SCN (whose masks of moves out
         // of the box the host computes) and Grundy values (value sets of many words per position)
@@ -231,6 +280,7 @@ fn choose_backend(id: &str, req: &Request, route: &Route, positions: f64) -> Res
             if cfg!(feature = "gpu")
                 && req.kind == Kind::PSet
                 && matches!(route, Route::Engine(Rules::Windows { .. }))
+                && gpu_radix
                 && positions >= AUTO_GPU_POSITIONS =>
         {
             Ok(Backend::Auto)

@@ -106,6 +106,7 @@ fn stopped(s: Stop) -> Error {
         Stop::Damaged(s) => unsupported(format!(
             "{s}; it was not used: rerun with --restart to discard it and start over"
         )),
+        Stop::Beyond(s) => Error::TooLarge(s),
     }
 }
 
