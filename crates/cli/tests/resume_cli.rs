@@ -103,6 +103,13 @@ fn scn_pset_killed_and_resumed() {
     check(&["table", "SCN(5,3)", "--max", "7"], &[10.0, 60.0]);
 }
 
+/// Entries past 63: lines of two words and more, checkpointed and resumed as with one.
+#[test]
+fn pset_past_63_killed_and_resumed() {
+    check(&["table", "nim", "--heaps", "3", "--max", "70"], &[50.0]);
+    check(&["table", "SCN(2,2)", "--max", "80", "--misere"], &[40.0]);
+}
+
 #[test]
 fn cn_grundy_killed_and_resumed() {
     check(

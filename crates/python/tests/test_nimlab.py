@@ -160,6 +160,22 @@ def test_table_ordered_lists_every_ordered_p_position():
         assert g.table(**bound, progress=False).info["listed"] == "canonical"
 
 
+def test_tables_past_63():
+    """Entries past 63 (the engine's lines longer than one word): Nim's P-positions are the XOR-zero
+    triples (Bouton), its Grundy values their XOR, CN(4,2)'s P-positions the (a,b,a,b) (Dufour and
+    Heubach)."""
+    g = nimlab.game("nim", store=False)
+    t = g.table(max=100, heaps=3, ordered=True, progress=False)
+    assert t.info["method"] == "engine", t.info
+    want = {(a, b, a ^ b) for a in range(101) for b in range(101) if a ^ b <= 100}
+    assert {tuple(int(x) for x in r) for r in t.tolist()} == want
+    v = g.table(max=70, heaps=2, grundy=True, progress=False)
+    assert v.info["method"] == "engine", v.info
+    assert [int(x) for x in v.flatten().tolist()] == [a ^ b for a in range(71) for b in range(71)]
+    c = nimlab.game("CN(4,2)", store=False).table(max=90, ordered=True, progress=False)
+    assert {tuple(int(x) for x in r) for r in c.tolist()} == {(a, b, a, b) for a in range(91) for b in range(91)}
+
+
 def test_grundy_is_remembered():
     """Asking again gives the same answer (from the game's memory: the analysis crate's test
     grundy_routes checks that nothing is searched again)."""

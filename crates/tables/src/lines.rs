@@ -25,6 +25,7 @@ use crate::checkpoint::{self as ck, Progress, Saver};
 use crate::cluster::{self as cl, Cluster, Solo, Topic};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
+use std::sync::{Mutex, RwLock};
 
 /// A P-position found by the engine: (global line index, offset of the P-position on its line).
 pub type PLine = (u64, u32);
@@ -70,14 +71,16 @@ impl LineSpec {
         self.r.div_ceil(64)
     }
 
-    /// Bytes the sweep keeps: the stores of two diagonals of blocks and one scratch store per
-    /// thread (an estimate for refusals and `--help`, within a few percent).
+    /// Bytes the sweep keeps with `threads` threads: the stores of one diagonal of blocks, one more
+    /// per task (see `Sweep::compute_diagonal`), and one scratch store per thread (an estimate for
+    /// refusals, within a few percent).
     pub fn working_bytes(&self, threads: usize) -> f64 {
         let g = Geometry::new(self);
         let per_line = |w: usize, b: usize| (w * g.l * 8 + b * 2) as f64;
         let store = g.padded as f64 * per_line(g.pw, g.pb);
         let scratch = g.padded as f64 * per_line(g.lw, g.lb);
-        2.0 * g.ra as f64 * store + threads as f64 * scratch
+        let tasks = (threads * TASKS_PER_THREAD).min(g.ra);
+        (g.ra + tasks) as f64 * store + threads as f64 * scratch
     }
 }
 
@@ -417,6 +420,14 @@ fn solve_block<O: LineOracle, W: Width>(
         }
     }
     out
+}
+
+/// Runs of blocks per thread in a diagonal (balance against blocks held twice at run boundaries).
+const TASKS_PER_THREAD: usize = 4;
+
+/// A block of the previous diagonal that a block reads, or the empty block outside the box.
+fn held<'s>(s: Option<&'s Option<Store>>, nothing: &'s Store) -> &'s Store {
+    s.map_or(nothing, |s| s.as_ref().expect("the blocks read are held"))
 }
 
 /// Why a resumable sweep stopped before the end.
@@ -928,28 +939,69 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
     }
 
     /// This rank's blocks of diagonal `d`, computed in parallel: their stores, by block, and their
-    /// P-lines, by slab `b`.
+    /// P-lines, by slab `b`. The blocks run in contiguous runs, one run per task, each in increasing
+    /// `a`; block `x` of diagonal `d - 1` is read by blocks `x` and `x + 1` of `d`, so within a run it
+    /// is handed back as soon as block `x + 1` is done, and its store is reused for the next block
+    /// computed: the sweep holds about one diagonal of blocks, not two.
     #[allow(clippy::type_complexity)]
     fn compute_diagonal(&mut self, d: usize) -> (Vec<(usize, Store)>, Vec<(usize, Vec<PLine>)>) {
         let mine = owned(&self.g, d, self.me, self.ranks);
-        let mut cur: Vec<(usize, Store)> = mine.map(|a| (a, self.fresh_store())).collect();
-        let (g, prev, nothing) = (&self.g, &self.prev, &self.nothing);
+        let (g, nothing) = (&self.g, &self.nothing);
         let (origin_n, oracle) = (self.origin_n, self.oracle);
-        let results = cur
-            .par_iter_mut()
-            .map(|(a, store)| {
-                let (a, b) = (*a, d - *a);
-                let held = |x: usize| prev[x].as_ref().expect("the blocks read are held");
-                let pa = if a > 0 { held(a - 1) } else { nothing };
-                let pb = if b > 0 { held(a) } else { nothing };
-                let found = if g.l == 1 {
-                    solve_block(g, OneWord, origin_n, oracle, a, b, store, pa, pb)
-                } else {
-                    solve_block(g, Words(g.l), origin_n, oracle, a, b, store, pa, pb)
-                };
-                (b, found)
+        let prev: Vec<RwLock<Option<Store>>> = std::mem::take(&mut self.prev)
+            .into_iter()
+            .map(RwLock::new)
+            .collect();
+        let spare = Mutex::new(std::mem::take(&mut self.spare));
+        let blocks: Vec<usize> = mine.collect();
+        let tasks = (rayon::current_num_threads() * TASKS_PER_THREAD).clamp(1, blocks.len().max(1));
+        let runs: Vec<&[usize]> = blocks.chunks(blocks.len().div_ceil(tasks).max(1)).collect();
+        let done: Vec<Vec<(usize, Store, usize, Vec<PLine>)>> = runs
+            .par_iter()
+            .map(|run| {
+                let mut out = Vec::with_capacity(run.len());
+                for (i, &a) in run.iter().enumerate() {
+                    let b = d - a;
+                    let mut store = spare
+                        .lock()
+                        .expect("no task panics holding the pool")
+                        .pop()
+                        .unwrap_or_else(|| g.store());
+                    let found = {
+                        let ga = (a > 0).then(|| prev[a - 1].read().expect("not poisoned"));
+                        let gb = (b > 0).then(|| prev[a].read().expect("not poisoned"));
+                        let pa = held(ga.as_deref(), nothing);
+                        let pb = held(gb.as_deref(), nothing);
+                        if g.l == 1 {
+                            solve_block(g, OneWord, origin_n, oracle, a, b, &mut store, pa, pb)
+                        } else {
+                            solve_block(g, Words(g.l), origin_n, oracle, a, b, &mut store, pa, pb)
+                        }
+                    };
+                    // Block a - 1 of the previous diagonal has had both its readers (a - 1 and a,
+                    // this run) unless a - 1 begins the run (another run read it as block a - 1).
+                    if i > 0 {
+                        let freed = prev[a - 1].write().expect("not poisoned").take();
+                        if let Some(s) = freed {
+                            spare.lock().expect("not poisoned").push(s);
+                        }
+                    }
+                    out.push((a, store, b, found));
+                }
+                out
             })
             .collect();
+        self.spare = spare.into_inner().expect("not poisoned");
+        self.prev = prev
+            .into_iter()
+            .map(|s| s.into_inner().expect("not poisoned"))
+            .collect();
+        let mut cur = Vec::with_capacity(blocks.len());
+        let mut results = Vec::with_capacity(blocks.len());
+        for (a, store, b, found) in done.into_iter().flatten() {
+            cur.push((a, store));
+            results.push((b, found));
+        }
         (cur, results)
     }
 

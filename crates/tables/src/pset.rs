@@ -83,14 +83,19 @@ pub fn engine_bytes(rules: &Rules, r: usize, threads: usize) -> f64 {
     match rules {
         Rules::Windows { m, windows } => spec(*m, windows.clone()).working_bytes(threads),
         Rules::Shrinking { n, k } => {
-            let line = (r.div_ceil(64) * 8) as f64;
+            let words = (r.div_ceil(64) * 8) as f64;
             (1..=*n)
                 .map(|m| {
                     let kept: f64 = (1..m)
                         .map(|mm| {
-                            // The P-lines and one table per arc of the circle of mm piles.
-                            let arcs = (mm * mm.saturating_sub(1) + 1) as f64;
-                            (r as f64).powi(mm as i32 - 1) * line * (1.0 + arcs)
+                            // The P-offsets and the table of each arc read (a prefix start per
+                            // line when the arc holds the last pile, else a bit set).
+                            let per_line: f64 = 2.0
+                                + arcs_read(mm, *n, *k)
+                                    .iter()
+                                    .map(|a| if a >> (mm - 1) & 1 == 1 { 2.0 } else { words })
+                                    .sum::<f64>();
+                            (r as f64).powi(mm as i32 - 1) * per_line
                         })
                         .sum();
                     kept + spec(m, cyclic_windows(m, *k)).working_bytes(threads)
@@ -364,11 +369,11 @@ struct Start {
     first: usize,
     /// (length, ordered count, canonical count) of the lengths before `first`.
     by_length: Vec<(usize, u64, u64)>,
-    /// The P-lines of the lengths `1..first`.
-    lower: Vec<Vec<u64>>,
+    /// The P-lines of the lengths `1..first` (the P-position's offset on each line, or [`NONE`]).
+    lower: Vec<Vec<u16>>,
     /// When the checkpoint stopped inside length `first`: its counts and P-lines so far (the
     /// engine's section follows).
-    inside: Option<((u64, u64), Vec<u64>)>,
+    inside: Option<((u64, u64), Vec<u16>)>,
 }
 
 /// Reads this layer's section (see [`tabulate_resumable`]).
@@ -383,16 +388,13 @@ fn read_start(rd: &mut dyn Read, n: usize, r: usize) -> io::Result<Start> {
     }
     let mut lower = Vec::with_capacity(first);
     for mm in 1..first {
-        lower.push(ck::get_u64s(rd, r.pow(mm as u32 - 1) * r.div_ceil(64))?);
+        lower.push(ck::get_u16s(rd, r.pow(mm as u32 - 1))?);
     }
     let inside = match ck::get_u64(rd)? {
         0 => None,
         1 => {
             let c = (ck::get_u64(rd)?, ck::get_u64(rd)?);
-            Some((
-                c,
-                ck::get_u64s(rd, r.pow(first as u32 - 1) * r.div_ceil(64))?,
-            ))
+            Some((c, ck::get_u16s(rd, r.pow(first as u32 - 1))?))
         }
         x => {
             return Err(io::Error::new(
@@ -417,7 +419,7 @@ fn write_start(
     m: usize,
     by_length: &[(usize, u64, u64)],
     lower: &[LenTable],
-    inside: Option<&((u64, u64), Vec<u64>)>,
+    inside: Option<&((u64, u64), Vec<u16>)>,
 ) -> io::Result<()> {
     ck::put_u64(w, TAG_SHRINKING)?;
     ck::put_u64(w, m as u64)?;
@@ -428,7 +430,7 @@ fn write_start(
         }
     }
     for t in &lower[1..m] {
-        ck::put_u64s(w, &t.p)?;
+        ck::put_u16s(w, &t.p)?;
     }
     match inside {
         None => ck::put_u64(w, 0),
@@ -436,7 +438,7 @@ fn write_start(
             ck::put_u64(w, 1)?;
             ck::put_u64(w, *c0)?;
             ck::put_u64(w, *c1)?;
-            ck::put_u64s(w, p)
+            ck::put_u16s(w, p)
         }
     }
 }
@@ -462,8 +464,6 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
     solve_len: &mut LengthSolver<E>,
 ) -> Result<Summary, E> {
     let r = domain.radix() as usize;
-    // Words per line.
-    let l = r.div_ceil(64);
     let Resume {
         mut saver,
         mut from,
@@ -485,7 +485,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
             first = s.first;
             summary.by_length = s.by_length;
             for (i, p) in s.lower.into_iter().enumerate() {
-                lower.push(LenTable::new(i + 1, r, p));
+                lower.push(LenTable::new(i + 1, r, p, &arcs_read(i + 1, n, k)));
             }
             inside = s.inside;
             if inside.is_none() {
@@ -505,20 +505,20 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
         // The length to start from, and the P-lines of the shorter circles, on every rank.
         let mut msg = (first as u64).to_le_bytes().to_vec();
         for t in &lower[1..] {
-            msg.extend_from_slice(cl::words_as_bytes(&t.p));
+            msg.extend_from_slice(cl::halves_as_bytes(&t.p));
         }
         let msg = cluster.broadcast(Topic::Control, msg);
         first = u64::from_le_bytes(msg[..8].try_into().expect("8 bytes")) as usize;
         let mut at = 8;
         lower.truncate(1);
         for mm in 1..first {
-            let mut p = vec![0u64; r.pow(mm as u32 - 1) * l];
-            let end = at + p.len() * 8;
-            if !cl::bytes_into_words(&msg[at..end], &mut p) {
+            let mut p = vec![NONE; r.pow(mm as u32 - 1)];
+            let end = at + p.len() * 2;
+            if end > msg.len() || !cl::bytes_into_halves(&msg[at..end], &mut p) {
                 return Err(Stop::Damaged("rank 0 sent tables of another size".into()).into());
             }
             at = end;
-            lower.push(LenTable::new(mm, r, p));
+            lower.push(LenTable::new(mm, r, p, &arcs_read(mm, n, k)));
         }
     }
     for m in first..=n {
@@ -527,7 +527,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
         // The counts and P-lines of this length so far.
         let state = RefCell::new(inside.take().unwrap_or_else(|| {
             let p = if keep {
-                vec![0u64; r.pow(m as u32 - 1) * l]
+                vec![NONE; r.pow(m as u32 - 1)]
             } else {
                 Vec::new()
             };
@@ -568,7 +568,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
             let mut st = state.borrow_mut();
             if keep {
                 for &(line, bit) in &lines {
-                    st.1[line as usize * l + bit as usize / 64] = 1u64 << (bit % 64);
+                    st.1[line as usize] = bit as u16;
                 }
             }
             take_slab(game, m, domain, &lines, &mut st.0, sink)
@@ -610,13 +610,13 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
         if keep {
             if cluster.size() > 1 {
                 // Rank 0 collected this length's P-lines; the next lengths read them.
-                let all = cluster.broadcast(Topic::Control, cl::words_as_bytes(&p_lines).to_vec());
-                p_lines = vec![0u64; r.pow(m as u32 - 1) * l];
-                if !cl::bytes_into_words(&all, &mut p_lines) {
+                let all = cluster.broadcast(Topic::Control, cl::halves_as_bytes(&p_lines).to_vec());
+                p_lines = vec![NONE; r.pow(m as u32 - 1)];
+                if !cl::bytes_into_halves(&all, &mut p_lines) {
                     return Err(Stop::Damaged("rank 0 sent tables of another size".into()).into());
                 }
             }
-            lower.push(LenTable::new(m, r, p_lines));
+            lower.push(LenTable::new(m, r, p_lines, &arcs_read(m, n, k)));
             // Between two lengths: a checkpoint at the start of the next one, when due.
             if let Some(s) = saver.as_deref_mut() {
                 if s.due() {
@@ -643,14 +643,38 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
     Ok(summary)
 }
 
-/// The P-lines of one circle length of SCN, and `D_arc` for every arc of that circle.
+/// No P-position on a line (an offset or a prefix start).
+const NONE: u16 = u16::MAX;
+
+/// The arcs (bit masks of tuple indices) of the circle of `mm` piles that the moves of the longer
+/// circles of SCN(n,k) read: those of [`vanishings`] that keep `mm` piles.
+fn arcs_read(mm: usize, n: usize, k: usize) -> Vec<u64> {
+    let mut arcs: Vec<u64> = (mm + 1..=n)
+        .flat_map(|m| vanishings(m, k))
+        .filter(|v| v.kept.len() == mm && v.arc != 0)
+        .map(|v| v.arc)
+        .collect();
+    arcs.sort_unstable();
+    arcs.dedup();
+    arcs
+}
+
+/// `D_arc` of one arc over every line of a circle length: "some P-position below agrees outside the
+/// arc". When the arc holds the last pile (the line's axis) it is a prefix of the line, stored as its
+/// start; otherwise a bit set of `ceil(r / 64)` words per line.
+enum ArcTable {
+    Starts(Vec<u16>),
+    Words(Vec<u64>),
+}
+
+/// The P-lines of one circle length of SCN, and `D_arc` for the arcs that longer circles read.
 struct LenTable {
     m: usize,
-    /// P-lines, `ceil(r / 64)` words each (bit j: last entry lo + j), by lexicographic index of the
-    /// other entries.
-    p: Vec<u64>,
-    /// D tables by arc (bit mask of tuple indices), laid out as `p`.
-    arcs: HashMap<u64, Vec<u64>>,
+    /// The P-position's offset on each line (last entry lo + offset), or [`NONE`], by lexicographic
+    /// index of the other entries.
+    p: Vec<u16>,
+    /// D tables by arc (bit mask of tuple indices).
+    arcs: HashMap<u64, ArcTable>,
 }
 
 impl LenTable {
@@ -662,63 +686,64 @@ impl LenTable {
         }
     }
 
-    fn new(m: usize, r: usize, p: Vec<u64>) -> LenTable {
+    fn new(m: usize, r: usize, p: Vec<u16>, arcs: &[u64]) -> LenTable {
         let l = r.div_ceil(64);
-        let mut masks: Vec<u64> = Vec::new();
-        for len in 1..=m {
-            for s in 0..m {
-                let mask = (0..len).fold(0u64, |acc, t| acc | 1 << ((s + t) % m));
-                if !masks.contains(&mask) {
-                    masks.push(mask);
-                }
-            }
-        }
         let strides: Vec<usize> = (0..m.saturating_sub(1))
-            .map(|i| r.pow((m - 2 - i) as u32) * l)
+            .map(|i| r.pow((m - 2 - i) as u32))
             .collect();
-        let arcs = masks
+        let arcs = arcs
             .par_iter()
             .map(|&mask| {
-                let mut d = vec![0u64; p.len()];
                 let mut c = vec![0usize; m.saturating_sub(1)];
-                let last_in = mask >> (m - 1) & 1 == 1;
-                for at in (0..p.len()).step_by(l) {
-                    let mut v = p[at..at + l].to_vec();
-                    for (i, &ci) in c.iter().enumerate() {
-                        if ci > 0 && mask >> i & 1 == 1 {
-                            for (t, x) in v.iter_mut().enumerate() {
-                                *x |= d[at - strides[i] + t];
+                let lowered: Vec<usize> = (0..c.len()).filter(|&i| mask >> i & 1 == 1).collect();
+                let table = if mask >> (m - 1) & 1 == 1 {
+                    // Every value above the lowest one reached lowers to it: a prefix.
+                    let mut d = vec![NONE; p.len()];
+                    for idx in 0..p.len() {
+                        let mut s = p[idx];
+                        for &i in &lowered {
+                            if c[i] > 0 {
+                                s = s.min(d[idx - strides[i]]);
                             }
                         }
+                        d[idx] = s;
+                        odometer(&mut c, r);
                     }
-                    if last_in {
-                        // Every value above the lowest one reached lowers to it: a prefix.
-                        if let Some(t0) = v.iter().position(|&x| x != 0) {
-                            v[t0] = !0u64 << v[t0].trailing_zeros();
-                            v[t0 + 1..].fill(!0);
+                    ArcTable::Starts(d)
+                } else {
+                    let mut d = vec![0u64; p.len() * l];
+                    for idx in 0..p.len() {
+                        let at = idx * l;
+                        if p[idx] != NONE {
+                            d[at + p[idx] as usize / 64] |= 1 << (p[idx] % 64);
                         }
-                    }
-                    d[at..at + l].copy_from_slice(&v);
-                    for i in (0..c.len()).rev() {
-                        c[i] += 1;
-                        if c[i] < r {
-                            break;
+                        for &i in &lowered {
+                            if c[i] > 0 {
+                                let from = (idx - strides[i]) * l;
+                                for t in 0..l {
+                                    d[at + t] |= d[from + t];
+                                }
+                            }
                         }
-                        c[i] = 0;
+                        odometer(&mut c, r);
                     }
-                }
-                (mask, d)
+                    ArcTable::Words(d)
+                };
+                (mask, table)
             })
             .collect();
         LenTable { m, p, arcs }
     }
+}
 
-    fn words(&self, arc: u64) -> &[u64] {
-        if arc == 0 {
-            &self.p
-        } else {
-            &self.arcs[&arc]
+/// The next tuple of `[0..r)^len` in lexicographic order (the last entry fastest).
+fn odometer(c: &mut [usize], r: usize) {
+    for i in (0..c.len()).rev() {
+        c[i] += 1;
+        if c[i] < r {
+            break;
         }
+        c[i] = 0;
     }
 }
 
@@ -762,10 +787,21 @@ pub(crate) fn vanishings(m: usize, k: usize) -> Vec<Vanish> {
     out
 }
 
+/// What a move that empties piles reads of a shorter circle, per line of that circle.
+#[derive(Clone, Copy)]
+enum Reach<'t> {
+    /// The contracted position itself (no pile of the window kept below its value): the P-offsets.
+    Point(&'t [u16]),
+    /// `D_arc` with the line's axis in the arc: prefix starts.
+    From(&'t [u16]),
+    /// `D_arc` without it: bit sets.
+    Bits(&'t [u64]),
+}
+
 /// One way of emptying piles: zero `Z`, lower the rest of the window.
 struct Zeroing<'t> {
-    /// The table queried (length m - |Z| > 0), and its lines for the arc.
-    words: &'t [u64],
+    /// The table queried (length m - |Z| > 0), for the arc.
+    reach: Reach<'t>,
     /// (tuple index of the m-circle, stride in the smaller table) of the kept entries but the last.
     coef: Vec<(usize, usize)>,
     /// When the last pile of the circle is emptied: the tuple index whose value picks the bit.
@@ -799,8 +835,14 @@ impl<'t> ShrinkOracle<'t> {
                 .map(|(j, &i)| (i, r.pow((mp - 2 - j) as u32)))
                 .collect();
             let last_zeroed = !v.kept.contains(&(m - 1));
+            let reach = match t.arcs.get(&v.arc) {
+                _ if v.arc == 0 => Reach::Point(&t.p),
+                Some(ArcTable::Starts(s)) => Reach::From(s),
+                Some(ArcTable::Words(w)) => Reach::Bits(w),
+                None => unreachable!("arcs_read lists every arc a longer circle reads"),
+            };
             zeroings.push(Zeroing {
-                words: t.words(v.arc),
+                reach,
                 coef,
                 bit_from: last_zeroed.then(|| v.kept[mp - 1]),
             });
@@ -827,20 +869,42 @@ impl LineOracle for ShrinkOracle<'_> {
             for &(i, s) in &z.coef {
                 idx += x[m - 1 - i] as usize * s;
             }
-            let w = &z.words[idx * l..(idx + 1) * l];
             match z.bit_from {
-                None => {
-                    for (o, &e) in out.iter_mut().zip(w) {
-                        *o |= e;
-                    }
-                }
+                // The last pile is emptied: the smaller circle's line is picked by pile i, and the
+                // whole line of this circle reaches a P-position or none of it does.
                 Some(i) => {
                     let j = x[m - 1 - i] as usize;
-                    if w[j / 64] >> (j % 64) & 1 == 1 {
+                    let hit = match z.reach {
+                        Reach::Point(p) => p[idx] as usize == j,
+                        Reach::From(s) => (s[idx] as usize) <= j && s[idx] != NONE,
+                        Reach::Bits(w) => w[idx * l + j / 64] >> (j % 64) & 1 == 1,
+                    };
+                    if hit {
                         out.fill(!0);
                         return;
                     }
                 }
+                None => match z.reach {
+                    Reach::Point(p) => {
+                        let o = p[idx];
+                        if o != NONE {
+                            out[o as usize / 64] |= 1 << (o % 64);
+                        }
+                    }
+                    Reach::From(s) => {
+                        let st = s[idx];
+                        if st != NONE {
+                            let t0 = st as usize / 64;
+                            out[t0] |= !0u64 << (st % 64);
+                            out[t0 + 1..].fill(!0);
+                        }
+                    }
+                    Reach::Bits(w) => {
+                        for (o, &e) in out.iter_mut().zip(&w[idx * l..(idx + 1) * l]) {
+                            *o |= e;
+                        }
+                    }
+                },
             }
         }
     }

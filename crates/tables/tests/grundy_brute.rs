@@ -239,3 +239,41 @@ fn hand_checked_values() {
     let v = grundy::solve_shrinking(3, 3, 4, Hooks::default()).unwrap();
     assert!(v[1 + 4 + 16..].iter().all(|&g| g != 0));
 }
+
+/// Entries past 63 (lines of the engine longer than one word): Bouton's XOR rule by hand for Nim
+/// (CN(n,1)) and SCN(2,1), the brute force for CN(2,2), CN(3,2) and SCN(3,2).
+#[test]
+fn entries_past_63() {
+    for (n, h) in [(1usize, 1000usize), (2, 300), (3, 100)] {
+        let got = grundy::solve(n, h + 1, &cyclic_windows(n, 1), Hooks::default()).unwrap();
+        for (idx, &g) in got.iter().enumerate() {
+            let (mut v, mut x) = (idx, 0usize);
+            for _ in 0..n {
+                x ^= v % (h + 1);
+                v /= h + 1;
+            }
+            assert_eq!(g as usize, x, "Nim on {n} heaps in 0..={h}, position {idx}");
+        }
+    }
+    let v = grundy::solve_shrinking(2, 1, 200, Hooks::default()).unwrap();
+    for a in 1..=200usize {
+        assert_eq!(v[a] as usize, a, "SCN(2,1): one pile of {a}");
+        for b in 1..=200usize {
+            assert_eq!(
+                v[201 + (a - 1) * 200 + (b - 1)] as usize,
+                a ^ b,
+                "SCN(2,1): {a},{b}"
+            );
+        }
+    }
+    for (n, k, h) in [(2usize, 2usize, 150usize), (3, 2, 65)] {
+        let got = grundy::solve(n, h + 1, &cyclic_windows(n, k), Hooks::default()).unwrap();
+        assert_eq!(got, brute(n, k, h, false)[n], "CN({n},{k}) on [0..{h}]^{n}");
+    }
+    let got = grundy::solve_shrinking(3, 2, 65, Hooks::default()).unwrap();
+    assert_eq!(
+        got,
+        brute(3, 2, 65, true).concat(),
+        "SCN(3,2) with piles 1..=65"
+    );
+}
