@@ -43,6 +43,11 @@ pub trait LineOracle: Sync {
     /// positions of the line that have a winning move out of the box. Bits past the line's end are
     /// ignored.
     fn n_mask(&self, x: &[u32], out: &mut [u64]);
+
+    /// False when no move ever leaves the box (then [`LineOracle::n_mask`] is never called).
+    fn active(&self) -> bool {
+        true
+    }
 }
 
 /// No move leaves the box.
@@ -50,6 +55,11 @@ pub struct NoOracle;
 impl LineOracle for NoOracle {
     #[inline]
     fn n_mask(&self, _x: &[u32], _out: &mut [u64]) {}
+
+    #[inline(always)]
+    fn active(&self) -> bool {
+        false
+    }
 }
 
 /// A window game on a box, in engine axes (axis 0 is the line axis).
@@ -287,6 +297,12 @@ impl Width for Words {
 }
 
 /// Solves the block `(a, b)`; returns its P-lines.
+///
+/// A line is done word by word: each word of each window's `D` is the OR of its look-ups, written
+/// to the line's record at once (no look-up of this line reads its own record), and ORed into the
+/// word's N-mask; the line's P-position is the lowest bit no move reaches below the prefix windows'
+/// lowest start, and is then added to the one word of each record that holds it. With one word per
+/// line everything stays in registers.
 #[allow(clippy::too_many_arguments)]
 fn solve_block<O: LineOracle, W: Width>(
     g: &Geometry,
@@ -309,9 +325,9 @@ fn solve_block<O: LineOracle, W: Width>(
     if g.m >= 2 {
         x[g.m - 1] = b as u32;
     }
-    let mut acc_w = vec![0u64; g.words.len() * l];
     let mut acc_b = vec![NONE; g.prefixes.len()];
-    let mut nmask = vec![0u64; l];
+    // The oracle's N-positions of the line (moves out of the box), when the game has such moves.
+    let mut extra = vec![0u64; if oracle.active() { l } else { 0 }];
     let base = a as u64 * g.stride_a + b as u64 * g.stride_b;
     let outer_zero = a == 0 && b == 0;
     // Raw pointers: the current block is read (earlier lines) and written (this line) in one pass.
@@ -326,26 +342,9 @@ fn solve_block<O: LineOracle, W: Width>(
     // Padded index of the current line.
     let mut pidx: usize = (1..=g.n_inner).map(|i| g.pstride[i]).sum();
     for idx in 0..g.block {
-        nmask.fill(0);
-        oracle.n_mask(&x[..g.m], &mut nmask);
-        let (atp_w, atl_w) = ((pidx * g.pw) as isize, (pidx * g.lw) as isize);
-        for (j, p) in g.words.iter().enumerate() {
-            let at = if p.persistent { atp_w } else { atl_w };
-            let acc = &mut acc_w[j * l..(j + 1) * l];
-            acc.fill(0);
-            for lk in &p.looks {
-                // SAFETY: every look-up lands inside its block (padding rows included): the padded
-                // index is at least one stride above 0 on each inner axis, and A/B read the same
-                // index; a record is `l` words.
-                let src = unsafe { bases_w[lk.src as usize].offset((at + lk.delta) * l as isize) };
-                for (t, e) in acc.iter_mut().enumerate() {
-                    // SAFETY: as above.
-                    *e |= unsafe { *src.add(t) };
-                }
-            }
-            for (n, e) in nmask.iter_mut().zip(acc.iter()) {
-                *n |= e;
-            }
+        if oracle.active() {
+            extra.fill(0);
+            oracle.n_mask(&x[..g.m], &mut extra);
         }
         // Every position above the lowest one reached moves along axis 0 into the same set: the
         // windows with axis 0 make every bit from the smallest start on N.
@@ -355,47 +354,65 @@ fn solve_block<O: LineOracle, W: Width>(
             let at = if p.persistent { atp_b } else { atl_b };
             let mut start = NONE;
             for lk in &p.looks {
-                // SAFETY: as above.
+                // SAFETY: every look-up lands inside its block (padding rows included): the padded
+                // index is at least one stride above 0 on each inner axis, and A/B read the same
+                // index.
                 start = start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
             }
             acc_b[j] = start;
             lowest = lowest.min(start);
         }
-        if origin_n && outer_zero && idx == 0 {
-            nmask[0] |= 1;
-        }
-        // The lowest bit below `lowest` that no move reaches is the line's P-position.
+        // The P-position is the lowest bit below `end` that no move reaches.
         let end = (lowest as usize).min(g.r);
         let mut pos = NONE;
-        for (t, &n) in nmask.iter().enumerate().take(end.div_ceil(64)) {
-            let free = !n;
-            if free != 0 {
-                let at = t * 64 + free.trailing_zeros() as usize;
-                if at < end {
-                    pos = at as u16;
+        let mut searching = end > 0;
+        let (atp_w, atl_w) = ((pidx * g.pw) as isize, (pidx * g.lw) as isize);
+        for t in 0..l {
+            let mut nm = if oracle.active() { extra[t] } else { 0 };
+            if t == 0 && origin_n && outer_zero && idx == 0 {
+                nm |= 1;
+            }
+            for p in &g.words {
+                let (at, dst) = if p.persistent {
+                    (atp_w, cur_w)
+                } else {
+                    (atl_w, loc_w)
+                };
+                let mut e = 0u64;
+                for lk in &p.looks {
+                    // SAFETY: as above; a record is `l` words.
+                    e |= unsafe {
+                        *bases_w[lk.src as usize].offset((at + lk.delta) * l as isize + t as isize)
+                    };
                 }
-                break;
+                // SAFETY: word t of this line's record, inside the block.
+                unsafe { *dst.offset((at + p.slot as isize) * l as isize + t as isize) = e };
+                nm |= e;
+            }
+            if searching {
+                let free = !nm;
+                if free != 0 {
+                    let at = t * 64 + free.trailing_zeros() as usize;
+                    if at < end {
+                        pos = at as u16;
+                    }
+                    searching = false;
+                } else if (t + 1) * 64 >= end {
+                    searching = false;
+                }
             }
         }
         if pos != NONE {
             out.push((base + idx as u64, pos as u32));
-        }
-        let (pw_at, pbit) = (pos as usize / 64, 1u64 << (pos % 64));
-        for (j, p) in g.words.iter().enumerate() {
-            let (ptr, wd) = if p.persistent {
-                (cur_w, g.pw)
-            } else {
-                (loc_w, g.lw)
-            };
-            let acc = &mut acc_w[j * l..(j + 1) * l];
-            if pos != NONE {
-                acc[pw_at] |= pbit;
-            }
-            // SAFETY: the record of this line, inside the block.
-            let dst = unsafe { ptr.add((pidx * wd + p.slot) * l) };
-            for (t, &e) in acc.iter().enumerate() {
+            let (t, bit) = (pos as usize / 64, 1u64 << (pos % 64));
+            for p in &g.words {
+                let (at, dst) = if p.persistent {
+                    (atp_w, cur_w)
+                } else {
+                    (atl_w, loc_w)
+                };
                 // SAFETY: as above.
-                unsafe { *dst.add(t) = e };
+                unsafe { *dst.offset((at + p.slot as isize) * l as isize + t as isize) |= bit };
             }
         }
         for (j, p) in g.prefixes.iter().enumerate() {
