@@ -25,6 +25,7 @@ use crate::checkpoint::{self as ck, Progress, Saver};
 use crate::cluster::{self as cl, Cluster, Solo, Topic};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock};
 
 /// A P-position found by the engine: (global line index, offset of the P-position on its line).
@@ -81,16 +82,20 @@ impl LineSpec {
         self.r.div_ceil(64)
     }
 
-    /// Bytes the sweep keeps with `threads` threads: the stores of one diagonal of blocks, one more
-    /// per task (see `Sweep::compute_diagonal`), and one scratch store per thread (an estimate for
-    /// refusals, within a few percent).
+    /// Bytes the sweep keeps with `threads` threads: the stores of one diagonal of blocks and one
+    /// more per task (two diagonals when blocks are small), and one scratch store per thread (an
+    /// estimate for refusals; the P-positions waiting for their slab to complete are not counted).
     pub fn working_bytes(&self, threads: usize) -> f64 {
         let g = Geometry::new(self);
         let per_line = |w: usize, b: usize| (w * g.l * 8 + b * 2) as f64;
         let store = g.padded as f64 * per_line(g.pw, g.pb);
         let scratch = g.padded as f64 * per_line(g.lw, g.lb);
-        let tasks = (threads * TASKS_PER_THREAD).min(g.ra);
-        (g.ra + tasks) as f64 * store + threads as f64 * scratch
+        let held = if hands_back(&g) {
+            g.ra + (threads * TASKS_PER_THREAD).min(g.ra)
+        } else {
+            2 * g.ra
+        };
+        held as f64 * store + threads as f64 * scratch
     }
 }
 
@@ -270,6 +275,11 @@ impl Geometry {
     fn store(&self) -> Store {
         Store::new(self.padded, self.pw, self.pb, self.l)
     }
+
+    /// Bytes of one block's store.
+    fn store_bytes(&self) -> usize {
+        self.padded * (self.pw * self.l * 8 + self.pb * 2)
+    }
 }
 
 /// Words per line, known at compile time for lines of one word (the common case, kept as fast as a
@@ -439,6 +449,22 @@ fn solve_block<O: LineOracle, W: Width>(
     out
 }
 
+/// Blocks whose stores are smaller than this many bytes are not handed back one by one (the
+/// diagonal is small); see [`hand_back_from`].
+static HAND_BACK_BYTES: AtomicUsize = AtomicUsize::new(1 << 20);
+
+/// Sets the store size from which blocks of the previous diagonal are handed back one by one (1 MiB
+/// unless set): tests set 0 to run that path on small boxes. Both paths give the same tables and
+/// checkpoints.
+#[doc(hidden)]
+pub fn hand_back_from(bytes: usize) {
+    HAND_BACK_BYTES.store(bytes, Ordering::Relaxed);
+}
+
+fn hands_back(g: &Geometry) -> bool {
+    g.store_bytes() >= HAND_BACK_BYTES.load(Ordering::Relaxed)
+}
+
 /// Runs of blocks per thread in a diagonal (balance against blocks held twice at run boundaries).
 const TASKS_PER_THREAD: usize = 4;
 
@@ -557,20 +583,19 @@ fn read_store(r: &mut dyn Read, s: &mut Store) -> io::Result<()> {
 }
 
 /// The P-lines of the slabs not yet emitted, and the next slab to emit.
-fn write_tail(w: &mut dyn Write, pending: &[Vec<Vec<PLine>>], next_emit: usize) -> io::Result<()> {
+fn write_tail(w: &mut dyn Write, pending: &[Vec<PLine>], next_emit: usize) -> io::Result<()> {
     ck::put_u64(w, next_emit as u64)?;
     for p in &pending[next_emit..] {
-        let all: Vec<PLine> = p.iter().flatten().copied().collect();
-        ck::put_lines(w, &all)?;
+        ck::put_lines(w, p)?;
     }
     Ok(())
 }
 
-fn read_tail(r: &mut dyn Read, g: &Geometry, pending: &mut [Vec<Vec<PLine>>]) -> io::Result<usize> {
+fn read_tail(r: &mut dyn Read, g: &Geometry, pending: &mut [Vec<PLine>]) -> io::Result<usize> {
     let next_emit = ck::get_len(r, g.rb)?;
     let max_lines = g.block * g.ra;
     for p in &mut pending[next_emit..] {
-        *p = vec![ck::get_lines(r, max_lines)?];
+        *p = ck::get_lines(r, max_lines)?;
     }
     Ok(next_emit)
 }
@@ -704,7 +729,7 @@ struct Sweep<'a, O> {
     prev: Vec<Option<Store>>,
     spare: Vec<Store>,
     /// Rank 0: the P-lines of each slab not yet emitted, and the next slab to emit.
-    pending: Vec<Vec<Vec<PLine>>>,
+    pending: Vec<Vec<PLine>>,
     next_emit: usize,
 }
 
@@ -962,6 +987,9 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
     /// computed: the sweep holds about one diagonal of blocks, not two.
     #[allow(clippy::type_complexity)]
     fn compute_diagonal(&mut self, d: usize) -> (Vec<(usize, Store)>, Vec<(usize, Vec<PLine>)>) {
+        if !hands_back(&self.g) {
+            return self.compute_small_blocks(d);
+        }
         let mine = owned(&self.g, d, self.me, self.ranks);
         let (g, nothing) = (&self.g, &self.nothing);
         let (origin_n, oracle) = (self.origin_n, self.oracle);
@@ -1022,6 +1050,35 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
         (cur, results)
     }
 
+    /// [`Sweep::compute_diagonal`] for blocks too small to be worth handing back one by one (games
+    /// of three stacks or fewer, whose blocks are single lines): one task per block, the previous
+    /// diagonal kept whole until the end.
+    #[allow(clippy::type_complexity)]
+    fn compute_small_blocks(
+        &mut self,
+        d: usize,
+    ) -> (Vec<(usize, Store)>, Vec<(usize, Vec<PLine>)>) {
+        let mine = owned(&self.g, d, self.me, self.ranks);
+        let mut cur: Vec<(usize, Store)> = mine.map(|a| (a, self.fresh_store())).collect();
+        let (g, prev, nothing) = (&self.g, &self.prev, &self.nothing);
+        let (origin_n, oracle) = (self.origin_n, self.oracle);
+        let results = cur
+            .par_iter_mut()
+            .map(|(a, store)| {
+                let (a, b) = (*a, d - *a);
+                let pa = held((a > 0).then(|| &prev[a - 1]), nothing);
+                let pb = held((b > 0).then(|| &prev[a]), nothing);
+                let found = if g.l == 1 {
+                    solve_block(g, OneWord, origin_n, oracle, a, b, store, pa, pb)
+                } else {
+                    solve_block(g, Words(g.l), origin_n, oracle, a, b, store, pa, pb)
+                };
+                (b, found)
+            })
+            .collect();
+        (cur, results)
+    }
+
     /// Every rank's P-lines of diagonal `d` to rank 0, which reports progress and emits every slab
     /// that is complete.
     fn send_lines(
@@ -1038,14 +1095,14 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
             return;
         }
         for (b, lines) in results {
-            self.pending[b].push(lines);
+            self.pending[b].extend(lines);
         }
         let from: Vec<usize> = (1..ranks).collect();
         let got = self.cluster.exchange(Topic::Lines, &[], &from);
         for (q, m) in (1..ranks).zip(got) {
             let theirs = owned(g, d, q, ranks);
             for (a, lines) in theirs.clone().zip(lines_of_message(&m, theirs.len())) {
-                self.pending[d - a].push(lines);
+                self.pending[d - a].extend(lines);
             }
         }
         let (a_min, a_max) = diagonal(d, g.ra, g.rb);
@@ -1055,10 +1112,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
         }
         // Slab b is complete once the diagonal b + ra - 1 is done.
         while self.next_emit < g.rb && self.next_emit + g.ra - 1 <= d {
-            let mut all: Vec<PLine> = std::mem::take(&mut self.pending[self.next_emit])
-                .into_iter()
-                .flatten()
-                .collect();
+            let mut all = std::mem::take(&mut self.pending[self.next_emit]);
             all.sort_unstable();
             emit(self.next_emit, all);
             self.next_emit += 1;

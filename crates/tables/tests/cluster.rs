@@ -38,6 +38,8 @@ fn on(
     saver: Option<&mut dyn Saver>,
     from: Option<Taken>,
 ) -> Result<Option<PSet>, Stop> {
+    // Blocks of the previous diagonal handed back one by one, as on large boxes (every test here).
+    nimlab_tables::lines::hand_back_from(0);
     let (before, bytes) = from.unzip();
     let listed = RefCell::new(before.unwrap_or_default());
     let mut rd: Option<&[u8]> = bytes.as_deref();

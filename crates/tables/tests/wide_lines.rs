@@ -19,6 +19,8 @@ use nimlab_tables::pset;
 type Answer = (u64, Vec<Vec<u64>>);
 
 fn engine(game: &dyn Game, d: &BoxDomain, play: Play) -> Answer {
+    // Blocks of the previous diagonal handed back one by one, as on large boxes.
+    nimlab_tables::lines::hand_back_from(0);
     assert!(
         pset::rules_for(game, d).is_some(),
         "{}: the engine takes this box",
