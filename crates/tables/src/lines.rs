@@ -377,6 +377,7 @@ fn solve_block<O: LineOracle, W: Width>(
         let mut pos = NONE;
         let mut searching = end > 0;
         let (atp_w, atl_w) = ((pidx * g.pw) as isize, (pidx * g.lw) as isize);
+        #[allow(clippy::needless_range_loop)] // `extra` is empty without an oracle
         for t in 0..l {
             let mut nm = if oracle.active() { extra[t] } else { 0 };
             if t == 0 && origin_n && outer_zero && idx == 0 {
