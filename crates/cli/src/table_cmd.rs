@@ -60,7 +60,10 @@ pub enum Format {
 pub struct TableArgs {
     /// Game name, e.g. CN(7,4).
     game: String,
-    /// Largest stack, pile or heap size in the box (for ENTROPY(k): the largest max - min).
+    /// Largest stack, pile or heap size in the box (for ENTROPY(k): the largest max - min). The
+    /// engine's memory grows with the box's lines (all values of one stack, the others fixed), not
+    /// its positions: about one diagonal of blocks of lines, 8 bytes per 64 values per window; a box
+    /// that needs more than 3/4 of this machine's memory is refused with the amount.
     #[arg(long)]
     max: Option<u64>,
     /// Chip games: the most chips in all.

@@ -113,6 +113,13 @@ fn shrinking_circular_nim_on_ranks_equals_one_process() {
     check_ranks("mpi-scn", "SCN(5,3)", "17", "5");
 }
 
+/// Entries past 63: lines of two words, on ranks as in one process.
+#[test]
+fn entries_past_63_on_ranks_equal_one_process() {
+    check_ranks("mpi-wide-cn", "CN(4,2)", "90", "5");
+    check_ranks("mpi-wide-scn", "SCN(3,2)", "70", "5");
+}
+
 #[test]
 fn complex_on_ranks_equals_one_process() {
     check_ranks(
