@@ -481,3 +481,77 @@ fn plain_grundy_tables_follow_the_sum_order() {
         assert_eq!(json(&["outcome", s, p, "--json"])["outcome"], "P", "{p}");
     }
 }
+
+/// A box whose engine would need more memory than the machine allows is refused before it starts,
+/// in one line that names the amount (`NIMLAB_ENGINE_MEMORY` lowers the bound to 1 MB here); within
+/// the bound, CN(6,3) --max 31 --grundy (1.07e9 positions, past the old cap of 1e9) is planned.
+#[test]
+fn boxes_beyond_the_memory_bound_are_refused_with_the_amount() {
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &[
+                "table",
+                "CN(6,3)",
+                "--max",
+                "31",
+                "--grundy",
+                "--count-only",
+                "--no-store",
+                "--limit",
+                "1e20",
+            ],
+            "a Grundy table of CN(6,3) with --max 31 (1.1e9 positions) needs about",
+        ),
+        (
+            &[
+                "table",
+                "SCN(6,4)",
+                "--max",
+                "127",
+                "--count-only",
+                "--no-store",
+                "--limit",
+                "1e20",
+            ],
+            "the engine needs about",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = cmd()
+            .args(args)
+            .env("NIMLAB_ENGINE_MEMORY", "1000000")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(needle) && err.contains("GiB"),
+            "{args:?}: {err}"
+        );
+    }
+    // Within the bound the plan passes every check: `--resume` then finds no checkpoint (the last
+    // check), where the cap of 1e9 positions used to refuse.
+    let dir = TempDir::new("memory-bound");
+    let db = dir.db();
+    let args = [
+        "table",
+        "CN(6,3)",
+        "--max",
+        "31",
+        "--grundy",
+        "--count-only",
+        "--limit",
+        "1e20",
+        "--resume",
+        "--db",
+        &db,
+    ];
+    let out = cmd()
+        .args(args)
+        .env("NIMLAB_ENGINE_MEMORY", "1e15")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no checkpoint of this table"), "{err}");
+}

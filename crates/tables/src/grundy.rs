@@ -97,6 +97,30 @@ struct Overflow;
 /// Words of the largest value sets: values up to 65535, the largest a table stores.
 const MAX_WORDS: usize = 1024;
 
+/// A guess of the words of the value sets a box needs before running it: values up to `m * r` (the
+/// largest values seen in the engine's games stay below that).
+pub fn likely_words(m: usize, r: usize) -> usize {
+    ((m * r) / 64 + 1).min(MAX_WORDS)
+}
+
+/// Bytes a Grundy table of the window game on `[0..r)^m` keeps on the CPU with value sets of `words`
+/// words and `threads` threads: every value (two bytes), the value sets of the windows that reach
+/// across blocks for two diagonals of blocks, and each thread's scratch sets and values.
+pub fn windows_memory(
+    m: usize,
+    r: usize,
+    windows: &[Vec<usize>],
+    words: usize,
+    threads: usize,
+) -> f64 {
+    let g = Geometry::new(m, r, &crate::pset::engine_windows(m, windows), words);
+    let block = g.block as f64;
+    let total = (r as f64).powi(m as i32);
+    let sets = 2.0 * g.ra as f64 * block * (g.np * words * 8) as f64;
+    let scratch = threads as f64 * block * ((g.nl * words * 8) as f64 + 2.0);
+    2.0 * total + sets + scratch
+}
+
 fn beyond() -> Stop {
     Stop::Beyond(
         "a Grundy value of this box exceeds 65535, the largest a Grundy table stores; use a smaller --max".into(),
@@ -406,6 +430,7 @@ fn solve_with(
     resume: Resume,
 ) -> Result<(Vec<u16>, usize), Stop> {
     // Engine axis j is tuple index m-1-j, so the engine's index is the tuple's lexicographic index.
+    let user_windows = windows;
     let windows = crate::pset::engine_windows(m, windows);
     let mut values = vec![0u16; r.pow(m as u32)];
     let mut words = min_words.max(1);
@@ -454,7 +479,21 @@ fn solve_with(
                 return Ok((values, top / 64 + 1));
             }
             Err(Overflow) if words >= MAX_WORDS => return Err(beyond()),
-            Err(Overflow) => words *= 2,
+            Err(Overflow) => {
+                words *= 2;
+                // Wider sets: refused here when they no longer fit (the plan checked the first width).
+                let threads = rayon::current_num_threads();
+                let bytes = windows_memory(m, r, user_windows, words, threads);
+                let allowed = crate::memory_allowed();
+                if bytes > allowed {
+                    return Err(Stop::Beyond(format!(
+                        "this Grundy table needs value sets of {words} words (values of {} or more), about {:.1} GiB, above the {:.1} GiB it may use here; use a smaller --max",
+                        words * 32,
+                        bytes / (1u64 << 30) as f64,
+                        allowed / (1u64 << 30) as f64
+                    )));
+                }
+            }
         }
     }
 }

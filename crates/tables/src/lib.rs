@@ -1,7 +1,8 @@
 //! nimlab-tables: research-scale tables.
 //!
-//! - [`lines`]: the linear-time, bit-parallel P-set engine for window games on a box (one machine word
-//!   per line of the box, a few slabs of memory, parallel over anti-diagonals of blocks);
+//! - [`lines`]: the linear-time, bit-parallel P-set engine for window games on a box (a bit set of
+//!   machine words per line of the box, about one diagonal of blocks of lines in memory, parallel over
+//!   anti-diagonals of blocks);
 //! - [`pset`]: CN, SCN, Nim and Moore's Nim P-sets (normal and misère) through that engine;
 //! - [`grundy`]: Grundy values of every position of a box by the same dominance recurrence on sets
 //!   of values;
@@ -26,6 +27,28 @@ pub mod pset;
 pub mod sink;
 pub mod store;
 pub mod tiers;
+
+/// Bytes the engines may keep: 3/4 of the machine's memory (`/proc/meminfo`), or 12 GiB where that
+/// cannot be read; `NIMLAB_ENGINE_MEMORY` (bytes) overrides it. Boxes that need more are refused
+/// before they start (P-sets: [`pset::engine_bytes`]; Grundy values: [`grundy::windows_memory`],
+/// [`grundy::shrinking_memory`]).
+pub fn memory_allowed() -> f64 {
+    if let Some(b) = std::env::var("NIMLAB_ENGINE_MEMORY")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+    {
+        return b;
+    }
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(12.0 * (1u64 << 30) as f64, |kb| kb * 1024.0 * 0.75)
+}
 
 /// Version of the engine, recorded with every stored table.
 pub const ENGINE_VERSION: &str = concat!("lines-", env!("CARGO_PKG_VERSION"));

@@ -54,7 +54,6 @@ pub struct Plan {
 
 const GIB: f64 = (1u64 << 30) as f64;
 /// Memory the SCN Grundy engine may use for its value sets and the table.
-const GRUNDY_MEMORY: f64 = 12.0 * GIB;
 /// Largest Grundy table kept in memory (positions).
 const GRUNDY_POSITIONS: f64 = 1.0e9;
 /// Largest chip-game table (positions).
@@ -159,29 +158,46 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
             nimlab_core::solver::limit_above(steps)
         )));
     }
-    if let (true, Route::Engine(Rules::Shrinking { n, k })) = (grundy, &route) {
-        let bytes = grundy::shrinking_memory(*n, *k, domain.radix() as usize) + total * 2.0;
-        if bytes > GRUNDY_MEMORY {
-            return Err(Error::TooLarge(format!(
-                "a Grundy table of {id} with --max {max} needs about {:.1} GiB of value sets, above the {:.0} GiB nimlab allows; use a smaller --max",
-                bytes / GIB,
-                GRUNDY_MEMORY / GIB
-            )));
+    let backend = choose_backend(&id, req, &route, total, domain.radix())?;
+    if grundy {
+        // The engine keeps every value (two bytes a position, and as much again to store them) and
+        // the value sets of two diagonals of blocks; the plain search keeps its own tables.
+        let r = domain.radix() as usize;
+        let bytes = match (&route, backend) {
+            (Route::Engine(Rules::Shrinking { n, k }), _) => {
+                Some(grundy::shrinking_memory(*n, *k, r) + total * 4.0)
+            }
+            (Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) => {
+                let words = grundy::likely_words(*m, r);
+                let threads = rayon::current_num_threads();
+                Some(grundy::windows_memory(*m, r, windows, words, threads) + total * 2.0)
+            }
+            _ => None,
+        };
+        let allowed = crate::memory_allowed();
+        match bytes {
+            Some(bytes) if bytes > allowed => {
+                return Err(Error::TooLarge(format!(
+                    "a Grundy table of {id} with --max {max} ({total:.1e} positions) needs about {:.1} GiB (two bytes a value, twice, and the value sets of two diagonals of blocks), above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
+                    bytes / GIB,
+                    allowed / GIB
+                )));
+            }
+            None if total > GRUNDY_POSITIONS => {
+                return Err(Error::TooLarge(format!(
+                    "a Grundy table of {total:.1e} positions by the plain search or the GPU is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller --max"
+                )));
+            }
+            _ => {}
         }
     }
-    if grundy && total > GRUNDY_POSITIONS {
-        return Err(Error::TooLarge(format!(
-            "a Grundy table of {total:.1e} positions is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller --max"
-        )));
-    }
-    let backend = choose_backend(&id, req, &route, total, domain.radix())?;
     if let (false, Backend::Cpu, Route::Engine(rules)) = (grundy, backend, &route) {
         let bytes =
             pset::engine_bytes(rules, domain.radix() as usize, rayon::current_num_threads());
-        let allowed = engine_memory();
+        let allowed = crate::memory_allowed();
         if bytes > allowed {
             return Err(Error::TooLarge(format!(
-                "the engine needs about {:.1} GiB of working memory to tabulate {id} with --max {max} (two diagonals of blocks of lines; --backend mpi shares them among ranks), above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
+                "the engine needs about {:.1} GiB of working memory to tabulate {id} with --max {max} (a diagonal of blocks of lines; --backend mpi shares it among ranks), above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
                 bytes / GIB,
                 allowed / GIB
             )));
@@ -211,26 +227,6 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
 
 /// Most values per entry of a box the GPU back end takes (its lines are one word).
 pub const GPU_MAX_RADIX: u64 = 64;
-
-/// Bytes the P-set engine may keep: 3/4 of the machine's memory (`/proc/meminfo`), or 12 GiB where
-/// that cannot be read; `NIMLAB_ENGINE_MEMORY` (bytes) overrides it.
-pub fn engine_memory() -> f64 {
-    if let Some(b) = std::env::var("NIMLAB_ENGINE_MEMORY")
-        .ok()
-        .and_then(|v| v.trim().parse::<f64>().ok())
-    {
-        return b;
-    }
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-        })
-        .map_or(12.0 * GIB, |kb| kb * 1024.0 * 0.75)
-}
 
 /// The line `--backend gpu` gets from a binary built without the feature.
 pub const NO_GPU_FEATURE: &str = "--backend gpu: this nimlab was built without the `gpu` feature; rebuild it with `cargo build --release -p nimlab-cli --features gpu`, or use --backend cpu";
