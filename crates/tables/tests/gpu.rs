@@ -171,6 +171,7 @@ fn shrinking_circular_nim_through_many_slabs() {
             let mut got = Vec::new();
             let opts = Options {
                 slab_bytes: Some(2000),
+                ..Default::default()
             };
             let s = gpu::tabulate(dev, &game, &d, play, &opts, Hooks::default(), &mut |p| {
                 got.push(p.to_vec())
@@ -344,7 +345,15 @@ fn grundy_values_through_many_slabs_and_words() {
         // Through slabs (the host keeps the sets), and whole tiers kept on the device (the sets of
         // the tier below are read back from it when a value does not fit).
         for slab_bytes in [Some(slab), None] {
-            let got = gpu_grundy(dev, &game, hi, &Options { slab_bytes });
+            let got = gpu_grundy(
+                dev,
+                &game,
+                hi,
+                &Options {
+                    slab_bytes,
+                    ..Default::default()
+                },
+            );
             assert_eq!(got, want, "{} max {hi} slabs {slab_bytes:?}", game.id());
         }
     }
@@ -421,7 +430,15 @@ fn shrinking_grundy_values_through_many_slabs_and_words() {
         let most = *want.iter().max().unwrap();
         assert!(top.contains(&most), "{}: largest value {most}", game.id());
         for slab_bytes in [Some(slab), None] {
-            let got = gpu_grundy(dev, &game, hi, &Options { slab_bytes });
+            let got = gpu_grundy(
+                dev,
+                &game,
+                hi,
+                &Options {
+                    slab_bytes,
+                    ..Default::default()
+                },
+            );
             let what = format!("{} max {hi} slabs {slab_bytes:?}", game.id());
             same_values(&got, &want, &what);
         }
@@ -446,7 +463,26 @@ fn through_slabs(dev: &Device, m: usize, r: usize, windows: Vec<Vec<usize>>, sla
         let want = tiers::solve(&spec, Hooks::default()).unwrap();
         let opts = Options {
             slab_bytes: Some(slab_lines * (spec.windows.len() as u64 * 8 + 4)),
+            ..Default::default()
         };
+        // `--backend auto` never streams slabs through the host: such a box is refused, for the CPU.
+        let auto = Options {
+            require_resident: true,
+            ..opts
+        };
+        assert!(matches!(
+            gpu::solve(dev, &spec, &auto, Hooks::default()),
+            Err(gpu::GpuError::TooLarge(_))
+        ));
+        let resident = Options {
+            require_resident: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            gpu::solve(dev, &spec, &resident, Hooks::default()).unwrap(),
+            want,
+            "m {m} r {r}: one slab per tier"
+        );
         let got = gpu::solve(dev, &spec, &opts, Hooks::default()).unwrap();
         assert!(!want.is_empty());
         assert_eq!(

@@ -53,8 +53,16 @@ fn tuple(idx: usize, m: usize, lo: u64, r: usize) -> Vec<u64> {
 }
 
 /// P-flags of a window game on `[lo..lo+r)^m` by lexicographic index: a move picks a window and
-/// lowers some of its entries, never below `lo`; the all-`lo` position is terminal.
-fn window_dp(m: usize, r: usize, windows: &[Vec<usize>], play: Play) -> Vec<bool> {
+/// lowers some of its entries, never below `lo`. `origin_n`: the all-`lo` position, terminal, is N
+/// (misère play). `out(x)`: whether the position of offsets `x` has a winning move that leaves the box
+/// (SCN's emptied piles; asked only when no move inside the box wins).
+fn window_dp(
+    m: usize,
+    r: usize,
+    windows: &[Vec<usize>],
+    origin_n: bool,
+    out: &mut dyn FnMut(&[usize]) -> bool,
+) -> Vec<bool> {
     let n = r.pow(m as u32);
     let stride: Vec<usize> = (0..m).map(|i| r.pow((m - 1 - i) as u32)).collect();
     let mut p = vec![false; n];
@@ -62,22 +70,15 @@ fn window_dp(m: usize, r: usize, windows: &[Vec<usize>], play: Play) -> Vec<bool
     let mut d = vec![vec![false; n]; windows.len()];
     let mut x = vec![0usize; m];
     for idx in 0..n {
-        let terminal = idx == 0;
-        let mut is_n = terminal && play == Play::Misere;
-        if !terminal {
-            'moves: for w in windows {
-                let wi = windows.iter().position(|v| v == w).unwrap();
-                for &i in w {
-                    if x[i] > 0 && d[wi][idx - stride[i]] {
-                        is_n = true;
-                        break 'moves;
-                    }
-                }
-            }
-        }
+        let below = |d: &Vec<Vec<bool>>, wi: usize| {
+            windows[wi]
+                .iter()
+                .any(|&i| x[i] > 0 && d[wi][idx - stride[i]])
+        };
+        let is_n = (idx == 0 && origin_n) || (0..windows.len()).any(|wi| below(&d, wi)) || out(&x);
         p[idx] = !is_n;
-        for (wi, w) in windows.iter().enumerate() {
-            d[wi][idx] = p[idx] || w.iter().any(|&i| x[i] > 0 && d[wi][idx - stride[i]]);
+        for wi in 0..windows.len() {
+            d[wi][idx] = p[idx] || below(&d, wi);
         }
         for i in (0..m).rev() {
             x[i] += 1;
@@ -93,7 +94,7 @@ fn window_dp(m: usize, r: usize, windows: &[Vec<usize>], play: Play) -> Vec<bool
 fn window_reference(game: &dyn Game, d: &BoxDomain, windows: &[Vec<usize>], play: Play) -> Answer {
     let m = *d.lengths.last().unwrap();
     let r = d.radix() as usize;
-    let flags = window_dp(m, r, windows, play);
+    let flags = window_dp(m, r, windows, play == Play::Misere, &mut |_| false);
     let ps: Vec<Vec<u64>> = (0..flags.len())
         .filter(|&i| flags[i])
         .map(|i| tuple(i, m, d.lo, r))
@@ -173,76 +174,51 @@ fn scn_reference(game: &dyn Game, n: usize, k: usize, max: u64, play: Play) -> A
     }
     for m in 1..=n {
         let windows = cyclic(m, k);
-        // Moves inside the box [1..=max]^m: the window game's recurrence, misère-free (the all-1
-        // position has moves out of the box: it is settled below).
         let count = r.pow(m as u32);
-        let stride: Vec<usize> = (0..m).map(|i| r.pow((m - 1 - i) as u32)).collect();
-        let mut p = vec![false; count];
-        let mut d = vec![vec![false; count]; windows.len()];
-        let mut x = vec![0usize; m];
-        for idx in 0..count {
-            let mut is_n = false;
-            for (wi, w) in windows.iter().enumerate() {
-                if w.iter().any(|&i| x[i] > 0 && d[wi][idx - stride[i]]) {
-                    is_n = true;
-                    break;
-                }
-            }
-            if !is_n {
-                // Moves that empty a non-empty set Z of a window's piles and lower or keep the rest
-                // of the window: every such option, one by one.
-                'out: for w in &windows {
-                    for z in 1u32..1 << w.len() {
-                        let zeroed: Vec<usize> = (0..w.len())
-                            .filter(|&t| z >> t & 1 == 1)
-                            .map(|t| w[t])
-                            .collect();
-                        let kept: Vec<usize> = (0..m).filter(|i| !zeroed.contains(i)).collect();
-                        let lowered: Vec<usize> =
-                            w.iter().copied().filter(|i| !zeroed.contains(i)).collect();
-                        // Odometer over the values of the lowered piles (1..=x+1, x+1 = kept as is).
-                        let mut v: Vec<usize> = lowered.iter().map(|_| 1).collect();
-                        loop {
-                            let q: Vec<usize> = kept
-                                .iter()
-                                .map(|&i| match lowered.iter().position(|&j| j == i) {
-                                    Some(t) => v[t],
-                                    None => x[i] + 1,
-                                })
-                                .collect();
-                            let qi = q.iter().fold(0usize, |a, &e| a * r + (e - 1));
-                            if by_len[kept.len()][qi] {
-                                is_n = true;
-                                break 'out;
-                            }
-                            let mut t = 0;
-                            while t < v.len() {
-                                v[t] += 1;
-                                if v[t] <= x[lowered[t]] + 1 {
-                                    break;
-                                }
-                                v[t] = 1;
-                                t += 1;
-                            }
-                            if t == v.len() {
+        // Moves that empty a non-empty set Z of a window's piles and lower or keep the rest of the
+        // window: every such option, one by one, against the shorter circles' P-flags.
+        let shorter = &by_len;
+        let mut out = |x: &[usize]| {
+            for w in &windows {
+                for z in 1u32..1 << w.len() {
+                    let zeroed: Vec<usize> = (0..w.len())
+                        .filter(|&t| z >> t & 1 == 1)
+                        .map(|t| w[t])
+                        .collect();
+                    let kept: Vec<usize> = (0..m).filter(|i| !zeroed.contains(i)).collect();
+                    let lowered: Vec<usize> =
+                        w.iter().copied().filter(|i| !zeroed.contains(i)).collect();
+                    // Odometer over the values of the lowered piles (1..=x+1, x+1 = kept as is).
+                    let mut v: Vec<usize> = lowered.iter().map(|_| 1).collect();
+                    loop {
+                        let qi = kept.iter().fold(0usize, |a, &i| {
+                            let e = match lowered.iter().position(|&j| j == i) {
+                                Some(t) => v[t],
+                                None => x[i] + 1,
+                            };
+                            a * r + (e - 1)
+                        });
+                        if shorter[kept.len()][qi] {
+                            return true;
+                        }
+                        let mut t = 0;
+                        while t < v.len() {
+                            v[t] += 1;
+                            if v[t] <= x[lowered[t]] + 1 {
                                 break;
                             }
+                            v[t] = 1;
+                            t += 1;
+                        }
+                        if t == v.len() {
+                            break;
                         }
                     }
                 }
             }
-            p[idx] = !is_n;
-            for (wi, w) in windows.iter().enumerate() {
-                d[wi][idx] = p[idx] || w.iter().any(|&i| x[i] > 0 && d[wi][idx - stride[i]]);
-            }
-            for i in (0..m).rev() {
-                x[i] += 1;
-                if x[i] < r {
-                    break;
-                }
-                x[i] = 0;
-            }
-        }
+            false
+        };
+        let p = window_dp(m, r, &windows, false, &mut out);
         ps.extend((0..count).filter(|&i| p[i]).map(|i| tuple(i, m, 1, r)));
         by_len.push(p);
     }

@@ -76,6 +76,10 @@ pub struct Options {
     /// slab). Set, it streams every slab through the host; tests set it small to force a box through
     /// many slabs.
     pub slab_bytes: Option<u64>,
+    /// Refuse (as [`GpuError::TooLarge`]) a box whose tiers do not each fit the device in one slab:
+    /// the slabs would stream through the host, which was measured slower than the CPU engine on an
+    /// H200 (docs/benchmarks.md). `--backend auto` sets it, so it falls back to the CPU there.
+    pub require_resident: bool,
 }
 
 /// True when the GPU back end covers this rule set: P-sets and Grundy values (`grundy`, normal play)

@@ -133,6 +133,11 @@ fn sweep(
     // buffers swap roles from one tier to the next); only the word per line comes back. Otherwise the
     // records stream: the host keeps two tiers and uploads each slab's span.
     let resident = opts.slab_bytes.is_none() && plan.iter().all(|s| s.len() == 1);
+    if opts.require_resident && !resident {
+        return Err(GpuError::TooLarge(
+            "a tier of this box does not fit the GPU in one slab, and streaming slabs through the host is slower than the CPU engine".into(),
+        ));
+    }
     let (prev_bytes, cur_bytes) = if resident {
         (most_lines * record, most_lines * record)
     } else {

@@ -292,7 +292,7 @@ pub(super) fn listed_values(
 /// The GPU route of [`compute`].
 #[cfg(feature = "gpu")]
 mod gpu_backend {
-    use super::{gpu_error, stopped, Backend, Kind, Plan, Solved};
+    use super::{gpu_error, gpu_options, stopped, Backend, Kind, Plan, Solved};
     use crate::lines::{Resume, Stop};
     use crate::{gpu, store};
     use nimlab_core::{BoxDomain, Error, Game, Hooks, Result};
@@ -317,7 +317,7 @@ mod gpu_backend {
             _ => return Ok(None),
         };
         let solved = if plan.kind == Kind::Grundy {
-            let values = gpu::grundy(&dev, game, domain, &gpu::Options::default(), hooks);
+            let values = gpu::grundy(&dev, game, domain, &gpu_options(plan.backend), hooks);
             match values {
                 Ok(values) => Solved::Grundy { values },
                 Err(gpu::GpuError::TooLarge(_)) if plan.backend == Backend::Auto => {
@@ -331,7 +331,7 @@ mod gpu_backend {
                 game,
                 domain,
                 plan.play,
-                &gpu::Options::default(),
+                &gpu_options(plan.backend),
                 hooks,
                 &mut |p| store::encode_positions(&mut data.borrow_mut(), p),
                 resume,
@@ -353,6 +353,16 @@ mod gpu_backend {
             }
         };
         Ok(Some((solved, Some(dev.adapter()))))
+    }
+}
+
+/// `--backend auto` takes the GPU only where every tier stays on the device (see
+/// [`crate::gpu::Options::require_resident`]); `--backend gpu` runs any box it can.
+#[cfg(feature = "gpu")]
+fn gpu_options(backend: Backend) -> crate::gpu::Options {
+    crate::gpu::Options {
+        require_resident: backend == Backend::Auto,
+        ..Default::default()
     }
 }
 
