@@ -517,13 +517,8 @@ fn boxes_beyond_the_memory_bound_are_refused_with_the_amount() {
         ),
     ];
     for (args, needle) in cases {
-        let out = cmd()
-            .args(args)
-            .env("NIMLAB_ENGINE_MEMORY", "1000000")
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let (code, err) = with_memory_bound("1000000", args);
+        assert_eq!(code, Some(2), "{args:?}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         assert!(
             err.contains(needle) && err.contains("GiB"),
@@ -547,11 +542,19 @@ fn boxes_beyond_the_memory_bound_are_refused_with_the_amount() {
         "--db",
         &db,
     ];
+    let (_, err) = with_memory_bound("1e15", &args);
+    assert!(err.contains("no checkpoint of this table"), "{err}");
+}
+
+/// Runs nimlab with the engines' memory bound set to `bytes`: its exit code and stderr.
+fn with_memory_bound(bytes: &str, args: &[&str]) -> (Option<i32>, String) {
     let out = cmd()
         .args(args)
-        .env("NIMLAB_ENGINE_MEMORY", "1e15")
+        .env("NIMLAB_ENGINE_MEMORY", bytes)
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no checkpoint of this table"), "{err}");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

@@ -77,11 +77,6 @@ pub struct LineSpec {
 }
 
 impl LineSpec {
-    /// Words per line.
-    pub fn words_per_line(&self) -> usize {
-        self.r.div_ceil(64)
-    }
-
     /// Bytes the sweep keeps with `threads` threads: the stores of one diagonal of blocks and one
     /// more per task (two diagonals when blocks are small), and one scratch store per thread (an
     /// estimate for refusals; the P-positions waiting for their slab to complete are not counted).
@@ -464,6 +459,25 @@ pub fn hand_back_from(bytes: usize) {
 
 fn hands_back(g: &Geometry) -> bool {
     g.store_bytes() >= HAND_BACK_BYTES.load(Ordering::Relaxed)
+}
+
+/// [`solve_block`] with lines of one word known at compile time, or of `g.l` words.
+#[allow(clippy::too_many_arguments)]
+fn solve_any_width<O: LineOracle>(
+    g: &Geometry,
+    origin_n: bool,
+    oracle: &O,
+    a: usize,
+    b: usize,
+    cur: &mut Store,
+    prev_a: &Store,
+    prev_b: &Store,
+) -> Vec<PLine> {
+    if g.l == 1 {
+        solve_block(g, OneWord, origin_n, oracle, a, b, cur, prev_a, prev_b)
+    } else {
+        solve_block(g, Words(g.l), origin_n, oracle, a, b, cur, prev_a, prev_b)
+    }
 }
 
 /// Runs of blocks per thread in a diagonal (balance against blocks held twice at run boundaries).
@@ -1018,11 +1032,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
                         let gb = (b > 0).then(|| prev[a].read().expect("not poisoned"));
                         let pa = held(ga.as_deref(), nothing);
                         let pb = held(gb.as_deref(), nothing);
-                        if g.l == 1 {
-                            solve_block(g, OneWord, origin_n, oracle, a, b, &mut store, pa, pb)
-                        } else {
-                            solve_block(g, Words(g.l), origin_n, oracle, a, b, &mut store, pa, pb)
-                        }
+                        solve_any_width(g, origin_n, oracle, a, b, &mut store, pa, pb)
                     };
                     // Block a - 1 of the previous diagonal has had both its readers (a - 1 and a,
                     // this run) unless a - 1 begins the run (another run read it as block a - 1).
@@ -1069,11 +1079,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
                 let (a, b) = (*a, d - *a);
                 let pa = held((a > 0).then(|| &prev[a - 1]), nothing);
                 let pb = held((b > 0).then(|| &prev[a]), nothing);
-                let found = if g.l == 1 {
-                    solve_block(g, OneWord, origin_n, oracle, a, b, store, pa, pb)
-                } else {
-                    solve_block(g, Words(g.l), origin_n, oracle, a, b, store, pa, pb)
-                };
+                let found = solve_any_width(g, origin_n, oracle, a, b, store, pa, pb);
                 (b, found)
             })
             .collect();

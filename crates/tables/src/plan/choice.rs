@@ -53,8 +53,7 @@ pub struct Plan {
 }
 
 const GIB: f64 = (1u64 << 30) as f64;
-/// Memory the SCN Grundy engine may use for its value sets and the table.
-/// Largest Grundy table kept in memory (positions).
+/// Largest Grundy table the plain search or the GPU keeps in memory (positions).
 const GRUNDY_POSITIONS: f64 = 1.0e9;
 /// Largest chip-game table (positions).
 const CHIP_POSITIONS: f64 = 2.0e7;
@@ -159,50 +158,7 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
         )));
     }
     let backend = choose_backend(&id, req, &route, total, domain.radix())?;
-    if grundy {
-        // The engine keeps every value (two bytes a position, and as much again to store them) and
-        // the value sets of two diagonals of blocks; the plain search keeps its own tables.
-        let r = domain.radix() as usize;
-        let bytes = match (&route, backend) {
-            (Route::Engine(Rules::Shrinking { n, k }), _) => {
-                Some(grundy::shrinking_memory(*n, *k, r) + total * 4.0)
-            }
-            (Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) => {
-                let words = grundy::likely_words(*m, r);
-                let threads = rayon::current_num_threads();
-                Some(grundy::windows_memory(*m, r, windows, words, threads) + total * 2.0)
-            }
-            _ => None,
-        };
-        let allowed = crate::memory_allowed();
-        match bytes {
-            Some(bytes) if bytes > allowed => {
-                return Err(Error::TooLarge(format!(
-                    "a Grundy table of {id} with --max {max} ({total:.1e} positions) needs about {:.1} GiB (two bytes a value, twice, and the value sets of two diagonals of blocks), above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
-                    bytes / GIB,
-                    allowed / GIB
-                )));
-            }
-            None if total > GRUNDY_POSITIONS => {
-                return Err(Error::TooLarge(format!(
-                    "a Grundy table of {total:.1e} positions by the plain search or the GPU is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller --max"
-                )));
-            }
-            _ => {}
-        }
-    }
-    if let (false, Backend::Cpu, Route::Engine(rules)) = (grundy, backend, &route) {
-        let bytes =
-            pset::engine_bytes(rules, domain.radix() as usize, rayon::current_num_threads());
-        let allowed = crate::memory_allowed();
-        if bytes > allowed {
-            return Err(Error::TooLarge(format!(
-                "the engine needs about {:.1} GiB of working memory to tabulate {id} with --max {max} (a diagonal of blocks of lines; --backend mpi shares it among ranks), above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
-                bytes / GIB,
-                allowed / GIB
-            )));
-        }
-    }
+    check_memory(&id, max, &route, backend, grundy, &domain)?;
     let key = box_key(game, &domain, req.play, req.kind);
     let p = Plan {
         game: id,
@@ -223,6 +179,53 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
     check_remoteness(game, &p)?;
     check_resume(req, &p)?;
     Ok(p)
+}
+
+/// Refuses, before it starts, a table whose engine would need more memory than
+/// [`crate::memory_allowed`], naming the amount: a P-set needs about a diagonal of blocks of lines
+/// ([`pset::engine_bytes`]); a Grundy table every value (two bytes a position, and as much again to
+/// store them) and the value sets of two diagonals of blocks. The plain search and the GPU keep
+/// Grundy tables of at most [`GRUNDY_POSITIONS`].
+fn check_memory(
+    id: &str,
+    max: u64,
+    route: &Route,
+    backend: Backend,
+    grundy: bool,
+    domain: &BoxDomain,
+) -> Result<()> {
+    let (r, total) = (domain.radix() as usize, domain.size_f64());
+    let threads = rayon::current_num_threads();
+    let need = match (grundy, route, backend) {
+        (true, Route::Engine(Rules::Shrinking { n, k }), _) => {
+            Some(grundy::shrinking_memory(*n, *k, r) + total * 4.0)
+        }
+        (true, Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) => {
+            let words = grundy::likely_words(*m, r);
+            Some(grundy::windows_memory(*m, r, windows, words, threads) + total * 2.0)
+        }
+        (false, Route::Engine(rules), Backend::Cpu) => Some(pset::engine_bytes(rules, r, threads)),
+        _ => None,
+    };
+    let allowed = crate::memory_allowed();
+    let here = format!(
+        "above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
+        allowed / GIB
+    );
+    match need {
+        Some(bytes) if bytes > allowed && grundy => Err(Error::TooLarge(format!(
+            "a Grundy table of {id} with --max {max} ({total:.1e} positions) needs about {:.1} GiB (two bytes a value, twice, and the value sets of two diagonals of blocks), {here}",
+            bytes / GIB
+        ))),
+        Some(bytes) if bytes > allowed => Err(Error::TooLarge(format!(
+            "the engine needs about {:.1} GiB of working memory to tabulate {id} with --max {max} (a diagonal of blocks of lines; --backend mpi shares it among ranks), {here}",
+            bytes / GIB
+        ))),
+        None if grundy && total > GRUNDY_POSITIONS => Err(Error::TooLarge(format!(
+            "a Grundy table of {total:.1e} positions by the plain search or the GPU is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller --max"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Most values per entry of a box the GPU back end takes (its lines are one word).
