@@ -70,7 +70,7 @@ pub fn rules_for(game: &dyn Game, domain: &BoxDomain) -> Option<Rules> {
 }
 
 /// Bytes the P-set engine keeps while it tabulates `rules` on a box of `r` values per entry with
-/// `threads` threads: the stores of two diagonals of blocks (see [`LineSpec::working_bytes`]), and
+/// `threads` threads: the stores of about one diagonal of blocks (see [`LineSpec::working_bytes`]), and
 /// for SCN the P-lines and `D_arc` tables of the shorter circles. The P-positions found are streamed
 /// out slab by slab and are not counted.
 pub fn engine_bytes(rules: &Rules, r: usize, threads: usize) -> f64 {
