@@ -80,6 +80,12 @@ fn same_on_gpu(args: &[&str], keys: &[&str]) -> bool {
     assert_eq!(gpu["backend"], "gpu", "{args:?}");
     assert_eq!(cpu["backend"], "cpu", "{args:?}");
     assert!(!gpu["adapter"].as_str().unwrap().is_empty());
+    // The host-device traffic of the GPU's run; none for the CPU.
+    let t = &gpu["gpu_traffic"];
+    assert!(t["submissions"].as_u64().unwrap() >= 1, "{args:?}: {t}");
+    assert!(t["uploaded_bytes"].as_u64().unwrap() > 0, "{args:?}: {t}");
+    assert!(t["downloaded_bytes"].is_u64() && t["waits"].is_u64(), "{t}");
+    assert!(cpu.get("gpu_traffic").is_none(), "{args:?}");
     for k in keys {
         assert!(!cpu[k].is_null(), "{args:?}: {k}");
         assert_eq!(gpu[k], cpu[k], "{args:?}: {k}");

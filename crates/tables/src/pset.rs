@@ -856,6 +856,79 @@ impl<'t> ShrinkOracle<'t> {
     }
 }
 
+impl ShrinkOracle<'_> {
+    /// This oracle as one array of 32-bit words for the GPU's P-set kernel (`scn_mask` in
+    /// `gpu/pset.wgsl`), so the masks of moves that empty piles are computed on the device; `None`
+    /// for lines of more than one word. Layout: `[zeroings, all_n, offset of each zeroing's
+    /// descriptor...]`, then per zeroing `[kind (0 P-offsets, 1 prefix starts, 2 bit sets), offset of
+    /// its table, the tuple index of `bit_from` or `u32::MAX`, number of coefficients, (tuple index,
+    /// stride)...]`, then the tables, each once: two-byte entries two to a word (low half first), bit
+    /// sets as two words (low half first).
+    #[cfg(feature = "gpu")]
+    pub(crate) fn packed(&self) -> Option<Vec<u32>> {
+        if self.l != 1 {
+            return None;
+        }
+        let z = self.zeroings.len();
+        let mut head = vec![z as u32, self.all_n as u32];
+        head.resize(2 + z, 0);
+        let mut descs: Vec<Vec<u32>> = Vec::with_capacity(z);
+        let mut tables: Vec<u32> = Vec::new();
+        // Tables already packed, by address: several zeroings read the same one.
+        let mut placed: HashMap<usize, u32> = HashMap::new();
+        let mut place = |addr: usize, words: &mut dyn FnMut(&mut Vec<u32>)| -> u32 {
+            *placed.entry(addr).or_insert_with(|| {
+                let at = tables.len() as u32;
+                words(&mut tables);
+                at
+            })
+        };
+        for zr in &self.zeroings {
+            let (kind, at) = match zr.reach {
+                Reach::Point(t) | Reach::From(t) => {
+                    let kind = matches!(zr.reach, Reach::From(_)) as u32;
+                    let at = place(t.as_ptr() as usize, &mut |out| {
+                        out.extend(
+                            t.chunks(2)
+                                .map(|c| c[0] as u32 | (*c.get(1).unwrap_or(&NONE) as u32) << 16),
+                        )
+                    });
+                    (kind, at)
+                }
+                Reach::Bits(w) => {
+                    let at = place(w.as_ptr() as usize, &mut |out| {
+                        out.extend(w.iter().flat_map(|&x| [x as u32, (x >> 32) as u32]))
+                    });
+                    (2, at)
+                }
+            };
+            let mut d = vec![
+                kind,
+                at,
+                zr.bit_from.map_or(u32::MAX, |i| i as u32),
+                zr.coef.len() as u32,
+            ];
+            for &(i, stride) in &zr.coef {
+                d.extend([i as u32, u32::try_from(stride).ok()?]);
+            }
+            descs.push(d);
+        }
+        let mut at = head.len();
+        for (i, d) in descs.iter().enumerate() {
+            head[2 + i] = at as u32;
+            at += d.len();
+        }
+        // Table offsets become offsets in the whole array.
+        for d in &mut descs {
+            d[1] = d[1].checked_add(at as u32)?;
+        }
+        u32::try_from(at + tables.len()).ok()?;
+        head.extend(descs.into_iter().flatten());
+        head.extend(tables);
+        Some(head)
+    }
+}
+
 impl LineOracle for ShrinkOracle<'_> {
     fn n_mask(&self, x: &[u32], out: &mut [u64]) {
         if self.all_n {

@@ -66,7 +66,13 @@ pub fn summary(plan: &Plan, a: &Answer) -> String {
 fn backend_line(a: &Answer) -> Option<String> {
     let b = a.backend?;
     Some(match (&a.adapter, a.ranks) {
-        (Some(ad), _) => format!("back end: {b} ({ad})"),
+        (Some(ad), _) => match &a.traffic {
+            Some(t) => format!(
+                "back end: {b} ({ad}; {} bytes up, {} bytes down, {} submissions, {} waits)",
+                t.uploaded_bytes, t.downloaded_bytes, t.submissions, t.waits
+            ),
+            None => format!("back end: {b} ({ad})"),
+        },
         (None, Some(1)) => format!("back end: {b} (1 rank)"),
         (None, Some(n)) => format!("back end: {b} ({n} ranks)"),
         (None, None) => format!("back end: {b}"),
@@ -149,6 +155,14 @@ fn json_head(plan: &Plan, a: &Answer) -> Value {
     });
     if let Some(r) = a.ranks {
         v["ranks"] = json!(r);
+    }
+    if let Some(t) = &a.traffic {
+        v["gpu_traffic"] = json!({
+            "uploaded_bytes": t.uploaded_bytes,
+            "downloaded_bytes": t.downloaded_bytes,
+            "submissions": t.submissions,
+            "waits": t.waits,
+        });
     }
     match &plan.domain {
         Domain::Box(_) => v["max"] = json!(plan.bounds.max),

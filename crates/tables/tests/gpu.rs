@@ -173,11 +173,18 @@ fn shrinking_circular_nim_through_many_slabs() {
                 slab_bytes: Some(2000),
                 ..Default::default()
             };
+            let before = dev.traffic();
             let s = gpu::tabulate(dev, &game, &d, play, &opts, Hooks::default(), &mut |p| {
                 got.push(p.to_vec())
             })
             .unwrap();
+            let t = dev.traffic() - before;
             assert_eq!((s, got), want, "{} {play} max {hi}", game.id());
+            // The moves that empty piles are answered on the device from the shorter circles'
+            // tables: what goes up (those tables, each slab's parameters) is less than the 8-byte
+            // mask per line of the longest circle alone that the host would otherwise upload.
+            let lines = d.radix().pow(n as u32 - 1);
+            assert!(t.uploaded_bytes < 8 * lines, "{t:?}, {lines} lines");
         }
     }
 }
@@ -780,5 +787,67 @@ fn shrinking_p_sets_resume_from_checkpoints_on_the_gpu() {
             assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}")
         }
         other => panic!("{other:?}"),
+    }
+}
+
+/// What crosses between host and device grows with the P-positions found and the slabs, not with the
+/// positions: the records of the tiers stay on the device, and only the P-lines come back (12 bytes
+/// each, plus a 4-byte count per read of the list). The bounds are worked out here from the
+/// schedule.
+#[test]
+fn host_device_traffic_follows_the_p_positions() {
+    let Some(dev) = device("host_device_traffic_follows_the_p_positions") else {
+        return;
+    };
+    for (m, k) in [(4usize, 2usize), (5, 3)] {
+        let mut seen = Vec::new();
+        for r in [16usize, 32] {
+            for slab_lines in [None, Some(37u64)] {
+                let spec = LineSpec {
+                    m,
+                    r,
+                    windows: engine_windows(m, &cyclic_windows(m, k)),
+                    origin_n: false,
+                };
+                let record = spec.windows.len() as u64 * 8;
+                let opts = Options {
+                    slab_bytes: slab_lines.map(|l| l * (record + 4)),
+                    ..Default::default()
+                };
+                let rk = tiers::Ranking::new(m - 1, r);
+                let slabs: u64 = (0..rk.tiers())
+                    .map(|t| {
+                        schedule::slabs(&rk, t, slab_lines.unwrap_or(u64::MAX), u64::MAX)
+                            .unwrap()
+                            .len() as u64
+                    })
+                    .sum();
+                let before = dev.traffic();
+                let lines = gpu::solve(dev, &spec, &opts, Hooks::default()).unwrap();
+                let t = dev.traffic() - before;
+                // The answer is right (the CPU's tier schedule), and at most one P-position per line.
+                assert_eq!(lines, tiers::solve(&spec, Hooks::default()).unwrap());
+                let p = lines.len() as u64;
+                let what = format!("CN({m},{k}) r {r} slabs {slab_lines:?}: {t:?}, {p} P-lines");
+                // Down: the P-lines and one count per read (a read at most before every slab).
+                assert!(t.downloaded_bytes >= 12 * p + 4, "{what}");
+                assert!(t.downloaded_bytes <= 12 * p + 4 * (slabs + 1), "{what}");
+                // Up: the tables of the run (ranking table and windows), then per slab its 48 bytes
+                // of parameters and at most one 4-byte reset of the list.
+                let tables = 4 * (schedule::skip_table(&rk).len() + spec.windows.len()) as u64;
+                assert!(t.uploaded_bytes <= tables + 52 * slabs, "{what}");
+                // Submissions: one per slab and two per read of the list.
+                assert!(t.submissions <= 3 * slabs + 2, "{what}");
+                // Far below the positions of the box: a byte per position would be r^m.
+                assert!(t.downloaded_bytes < (r as u64).pow(m as u32) / 4, "{what}");
+                seen.push((r, slab_lines, t));
+            }
+        }
+        // 2^m times the positions at r 32: the bytes down grow with the P-lines, at most half as fast.
+        let down = |r: usize| seen.iter().find(|s| s.0 == r && s.1.is_none()).unwrap().2;
+        assert!(
+            down(32).downloaded_bytes * 2 < down(16).downloaded_bytes * (1 << m),
+            "CN({m},{k}): {seen:?}"
+        );
     }
 }

@@ -2,8 +2,20 @@
 //! adapter's own limits, the P-set and Grundy kernels compiled once, and device errors kept as text
 //! instead of wgpu's default panic.
 
-use super::GpuError;
+use super::{GpuError, Traffic};
+use std::cell::Cell;
 use std::sync::{Arc, Mutex};
+
+thread_local! {
+    /// Host-device traffic issued by this thread: bytes up, bytes down, submissions, waits. Every
+    /// device call of a run is made by the thread that runs it, so two runs on one device at once
+    /// (tests) are counted apart.
+    static COUNTERS: [Cell<u64>; 4] = Default::default();
+}
+
+fn count(i: usize, by: u64) {
+    COUNTERS.with(|c| c[i].set(c[i].get() + by));
+}
 
 /// A compiled kernel and the layout of its bindings.
 pub(super) struct Kernel {
@@ -113,12 +125,56 @@ impl Device {
         }
     }
 
-    /// Waits for the queue to finish.
+    /// Host-device traffic of the runs this thread made on any device so far (subtract two
+    /// readings for one run).
+    pub fn traffic(&self) -> Traffic {
+        COUNTERS.with(|c| Traffic {
+            uploaded_bytes: c[0].get(),
+            downloaded_bytes: c[1].get(),
+            submissions: c[2].get(),
+            waits: c[3].get(),
+        })
+    }
+
+    /// Uploads `data` into `buffer` at `offset` (counted).
+    pub(super) fn write(&self, buffer: &wgpu::Buffer, offset: u64, data: &[u8]) {
+        count(0, data.len() as u64);
+        self.queue.write_buffer(buffer, offset, data);
+    }
+
+    /// Counts `bytes` read back from the device.
+    pub(super) fn downloaded(&self, bytes: u64) {
+        count(1, bytes);
+    }
+
+    /// Submits one command buffer (counted).
+    pub(super) fn submit(&self, commands: wgpu::CommandBuffer) {
+        count(2, 1);
+        self.queue.submit([commands]);
+    }
+
+    /// Waits for the queue to finish (counted).
     pub(super) fn wait(&self) -> Result<(), GpuError> {
+        count(3, 1);
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| GpuError::Device(format!("{}: {e}", self.info.name)))?;
         self.check()
+    }
+
+    /// A buffer that may not fit the device: `None` when the device reports it out of memory.
+    pub(super) fn try_buffer(
+        &self,
+        label: &str,
+        bytes: u64,
+        usage: wgpu::BufferUsages,
+    ) -> Option<wgpu::Buffer> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let b = self.buffer(label, bytes, usage);
+        match pollster::block_on(scope.pop()) {
+            None => Some(b),
+            Some(_) => None,
+        }
     }
 
     pub(super) fn buffer(

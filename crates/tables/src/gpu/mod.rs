@@ -4,16 +4,16 @@
 //! - [`schedule`]: host-side arithmetic (the ranking table, slabs and the spans they read), no GPU;
 //! - `device`: opening an adapter and compiling the kernels (`tiers.wgsl`, shared, before `pset.wgsl`
 //!   and `grundy.wgsl`);
-//! - `run`: the driver, shared by both kernels: whole tiers kept on the device when each fits one slab,
-//!   else slabs streamed through it; the host's own work (unranking the previous slab's results, SCN
-//!   masks of the next slab) overlaps the kernel.
+//! - `run`: the driver, shared by both kernels: the records of two tiers stay on the device, slab by
+//!   slab; only the P-lines found (P-sets) or the values (Grundy tables) come back, and
+//!   [`Device::traffic`] counts what crosses.
 //!
 //! Covered, equal to the CPU engine:
 //! - P-sets ([`tabulate`], equal to [`crate::pset::tabulate`]) of the window games (CN, Nim, Moore's
 //!   Nim, the simplicial-complex games) and of SCN, both conventions. SCN: each circle length is a
-//!   window game on the GPU; its moves that empty piles come from the host as one mask per line,
-//!   computed by the CPU engine's oracle over the shorter lengths' tables.
-//! - Grundy values ([`grundy`], equal to [`crate::grundy::solve`] and
+//!   window game on the GPU; its moves that empty piles are answered on the device from the shorter
+//!   lengths' tables, uploaded once per length (the CPU engine's oracle, packed).
+//! - Grundy values ([`grundy()`], equal to [`crate::grundy::solve`] and
 //!   [`crate::grundy::solve_shrinking`]) of the window games and of SCN (normal play, as the CPU
 //!   engine): value sets per (position, window) over two tiers, with as many 64-bit words as the values
 //!   need (when a value does not fit, the sets of the tier below, which are exact, are widened and the
@@ -28,10 +28,11 @@ pub mod schedule;
 
 use crate::cluster::Solo;
 use crate::grundy;
-use crate::lines::{Hooks, LineOracle, LineSpec, PLine, Resume, Stop};
+use crate::lines::{Hooks, LineSpec, PLine, Resume, Stop};
 use crate::pset::{self, Rules, Summary};
 use nimlab_core::{BoxDomain, Game, Play};
 
+pub use crate::plan::Traffic;
 pub use device::Device;
 
 /// Why the GPU back end could not answer.
@@ -149,8 +150,8 @@ pub fn tabulate_resumable(
             let lines = solve(dev, &spec, opts, hooks)?;
             Ok(pset::summarise(game, domain, m, &lines, sink))
         }
-        // Each circle length on the GPU; the moves that empty piles come from the host as one mask
-        // per line, computed from the shorter lengths' tables.
+        // Each circle length on the GPU; the moves that empty piles are answered there from the
+        // shorter lengths' tables.
         Some(Rules::Shrinking { n, k }) => pset::shrinking_on(
             &Solo,
             game,
@@ -169,12 +170,10 @@ pub fn tabulate_resumable(
                     )));
                 }
                 // Lines of one word: the GPU back end takes entries up to 63 (plan::choice).
-                let extra = |x: &[u32]| {
-                    let mut w = [0u64];
-                    len.oracle.n_mask(x, &mut w);
-                    w[0]
-                };
-                let lines = run::solve(dev, spec, Some(&extra), opts, len.hooks)?;
+                let scn = len.oracle.packed().ok_or_else(|| {
+                    GpuError::TooLarge("the GPU back end takes entries up to 63".into())
+                })?;
+                let lines = run::solve(dev, spec, Some(&scn), opts, len.hooks)?;
                 // Slabs of one value of the first tuple entry, as the CPU engine sends them.
                 let per_slab = (r as u64).pow(spec.m.saturating_sub(2) as u32);
                 for slab in lines.chunk_by(|a, b| a.0 / per_slab == b.0 / per_slab) {

@@ -1,15 +1,22 @@
 // One slab of one tier of the P-set recurrence (see crates/tables/src/tiers.rs): one invocation per
 // line; tiers.wgsl comes first. Constants: c0, c1 the halves of `full` (the bits of a line), c2 the
-// origin is N (misère), c3 the slab has an `extra` mask per line (SCN's moves that empty piles).
+// origin is N (misère), c3 the run is a circle length of SCN whose moves that empty piles are
+// answered by `scn`, the shorter lengths' tables (packed by ShrinkOracle::packed in pset.rs).
 
 // D words of the previous tier's lines base.., nw per line.
 @group(0) @binding(3) var<storage, read> prev: array<vec2<u32>>;
 // D words of the slab's lines, nw per line.
 @group(0) @binding(4) var<storage, read_write> cur: array<vec2<u32>>;
-// Per line of the slab: 1 + the bit of its P-position, or 0 when it has none.
-@group(0) @binding(5) var<storage, read_write> pbit: array<u32>;
-// Per line of the slab (when c3 is set): the positions of the line with a winning move out of the box.
-@group(0) @binding(6) var<storage, read> extra: array<vec2<u32>>;
+// The P-lines found since the host last read them: `count` of them, each as three words (tier, rank
+// of the line in its tier, bit). The host reads them before they could pass the buffer's capacity
+// (a line has at most one P-position), so what crosses to the host grows with the P-positions only.
+struct Found {
+    count: atomic<u32>,
+    items: array<u32>,
+}
+@group(0) @binding(5) var<storage, read_write> found: Found;
+// When c3 is set: SCN's oracle, the moves that empty piles (see ShrinkOracle::packed).
+@group(0) @binding(6) var<storage, read> scn: array<u32>;
 
 const HOLDS_BIT_AXIS: u32 = 0x80000000u;
 
@@ -22,6 +29,70 @@ fn prefix(e: vec2<u32>, full: vec2<u32>) -> vec2<u32> {
         return vec2<u32>(0u, (0xffffffffu << countTrailingZeros(e.y)) & full.y);
     }
     return vec2<u32>(0u, 0u);
+}
+
+// Entry `idx` of a table of two-byte entries at word `at` of `scn`.
+fn half_at(at: u32, idx: u32) -> u32 {
+    return (scn[at + idx / 2u] >> ((idx & 1u) * 16u)) & 0xffffu;
+}
+
+const NONE: u32 = 0xffffu;
+
+// The positions of the line at `x` with a move that empties piles into a P-position of a shorter
+// circle (ShrinkOracle::n_mask of pset.rs). Tuple index i is line axis n - 1 - i.
+fn scn_mask(x: ptr<function, array<u32, 32>>, full: vec2<u32>) -> vec2<u32> {
+    if (scn[1] != 0u) {
+        return full;
+    }
+    var out = vec2<u32>(0u, 0u);
+    for (var z = 0u; z < scn[0]; z++) {
+        let d = scn[2u + z];
+        let kind = scn[d];
+        let at = scn[d + 1u];
+        let bit_from = scn[d + 2u];
+        var idx = 0u;
+        for (var c = 0u; c < scn[d + 3u]; c++) {
+            idx += (*x)[P.n - 1u - scn[d + 4u + 2u * c]] * scn[d + 5u + 2u * c];
+        }
+        if (bit_from != 0xffffffffu) {
+            // The last pile is emptied: the whole line reaches a P-position, or none of it does.
+            let j = (*x)[P.n - 1u - bit_from];
+            var hit = false;
+            if (kind == 0u) {
+                hit = half_at(at, idx) == j;
+            } else if (kind == 1u) {
+                let st = half_at(at, idx);
+                hit = st != NONE && st <= j;
+            } else {
+                let w = vec2<u32>(scn[at + 2u * idx], scn[at + 2u * idx + 1u]);
+                hit = select((w.y >> (j - 32u)) & 1u, (w.x >> j) & 1u, j < 32u) == 1u;
+            }
+            if (hit) {
+                return full;
+            }
+        } else if (kind == 0u) {
+            let o = half_at(at, idx);
+            if (o != NONE) {
+                if (o < 32u) {
+                    out.x |= 1u << o;
+                } else {
+                    out.y |= 1u << (o - 32u);
+                }
+            }
+        } else if (kind == 1u) {
+            let st = half_at(at, idx);
+            if (st != NONE) {
+                if (st < 32u) {
+                    out |= vec2<u32>(0xffffffffu << st, 0xffffffffu);
+                } else {
+                    out.y |= 0xffffffffu << (st - 32u);
+                }
+            }
+        } else {
+            out |= vec2<u32>(scn[at + 2u * idx], scn[at + 2u * idx + 1u]);
+        }
+    }
+    return out;
 }
 
 @compute @workgroup_size(64)
@@ -39,7 +110,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         nmask.x = 1u;
     }
     if (P.c3 != 0u) {
-        nmask |= extra[id];
+        nmask |= scn_mask(&x, full);
     }
     let rec = id * P.nw;
     for (var w = 0u; w < P.nw; w++) {
@@ -70,8 +141,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         pb.y = free.y & (0u - free.y);
         bit = countTrailingZeros(free.y) + 33u;
     }
-    pbit[id] = bit;
     if (bit != 0u) {
+        let k = atomicAdd(&found.count, 1u) * 3u;
+        found.items[k] = P.tier;
+        found.items[k + 1u] = P.first + id;
+        found.items[k + 2u] = bit - 1u;
         for (var w = 0u; w < P.nw; w++) {
             var d = cur[rec + w] | pb;
             if ((wins[w] & HOLDS_BIT_AXIS) != 0u) {

@@ -1,12 +1,19 @@
 //! The driver: the tiers of a box, slab by slab, through a kernel (P-sets or Grundy values).
 //!
-//! When every tier fits one slab, the records (`D` words or value sets) of two tiers stay on the device
-//! and only one word per line (the P-bit or the Grundy value) comes back. Otherwise the host keeps the
-//! records of two tiers; for each slab it uploads the span of the tier below that the slab reads, runs
-//! one invocation per line, and reads back the slab's records and words. The device then holds one
-//! slab, one span and the ranking table, whatever the size of the box. Either way, for SCN, the host
-//! uploads with each slab its lines' moves out of the box: a 64-bit mask per line (P-sets) or a value
-//! set per position, as many words as the run's sets (Grundy values).
+//! The records (`D` words or value sets) of two tiers stay on the device, slab by slab, one buffer
+//! per slab (as many buffers as the tiers need, each within the adapter's largest binding). A slab
+//! reads the span of the tier below that its lines need: bound directly when one buffer of the tier
+//! below holds it, else gathered by device-side copies into one span buffer. No record crosses to the
+//! host. What comes back:
+//! - P-sets: the P-lines found, which the kernel appends (tier, rank, bit) to one list on the device;
+//!   the host reads the list when it could fill up and at the end, so the bytes read back grow with
+//!   the P-positions, and the host waits once per tier (progress and Ctrl-C), not once per slab;
+//! - Grundy values: each slab's values (the table itself), read back while the next slab runs.
+//!
+//! SCN P-sets: the moves that empty piles are answered on the device from the shorter circles' tables,
+//! uploaded once per circle length. SCN Grundy values: the host uploads with each slab a value set per
+//! position (its moves that empty piles), as many words as the run's sets, computed while the device
+//! runs the slab before. [`Device::traffic`] counts every byte that crosses.
 
 use super::device::{Device, Kernel};
 use super::schedule::{self, Slab};
@@ -24,10 +31,8 @@ const GROUP: u64 = 64;
 const MAX_GROUPS: u64 = 65_535;
 /// Most words per Grundy value set: values up to 65535, as the tables store them.
 const MAX_SET_WORDS: usize = 1024;
-
-/// A mask per line of positions with a winning move out of the box (SCN), from the line's
-/// coordinates (engine axes 1..m).
-pub type Extra<'a> = &'a (dyn Fn(&[u32]) -> u64 + Sync);
+/// P-lines the device's list holds between two reads by the host (12 bytes each), at most.
+const FOUND_LINES: u64 = 1 << 22;
 
 /// The Grundy values of a position's options out of the box (SCN's moves that empty piles), from
 /// its tuple entries: OR their set into the words (as many as the run's value sets).
@@ -48,13 +53,24 @@ struct Sweep<'a> {
     record: u64,
     /// The kernel's own constants (`c0..c3`).
     consts: [u32; 4],
-    /// Per line, `extra_words` 64-bit words from the host (SCN's moves out of the box).
+    /// Per line, `extra_words` 64-bit words from the host (SCN's moves out of the box, Grundy values).
     extra: Option<Fill<'a>>,
     extra_words: usize,
+    /// Words the kernel reads whole, uploaded once (SCN's oracle for P-sets), in the `extra` binding.
+    table: Option<&'a [u32]>,
     /// Positions per line (for progress).
     per_line: u64,
-    /// Stop at the first slab with a word `u32::MAX` (a Grundy value that does not fit the sets).
-    overflow: bool,
+    /// The kernel's results: P-lines appended to a list (the P-set kernel), or a word per line (the
+    /// Grundy kernel: a value, `u32::MAX` when it does not fit the sets, which stops the sweep).
+    grundy: bool,
+}
+
+/// What a sweep hands back as it goes.
+enum Results<'a> {
+    /// P-lines found, as (tier, rank in the tier, bit) triples, in no particular order.
+    Found(&'a mut dyn FnMut(&[u32])),
+    /// A slab's word per line (Grundy values), with its tier and slab.
+    Words(&'a mut dyn FnMut(usize, &Slab, &[u32])),
 }
 
 /// How a sweep ended.
@@ -67,15 +83,18 @@ enum Swept {
     },
 }
 
+/// The records of one tier on the device, one buffer per slab.
+type TierOnDevice = Vec<(Slab, wgpu::Buffer)>;
+
 /// Runs `sw` tier by tier from tier `from.0` (whose tier below has the records `from.1`), or from tier
-/// 0; `on_slab(tier, slab, out)` gets each slab's word per line, except that of a slab that overflowed.
+/// 0, handing its results to `results`.
 fn sweep(
     dev: &Device,
     sw: &Sweep,
     from: Option<(usize, Vec<u32>)>,
     opts: &Options,
     hooks: Hooks,
-    on_slab: &mut dyn FnMut(usize, &Slab, &[u32]),
+    mut results: Results,
 ) -> Result<Swept, GpuError> {
     let (n, r) = (sw.n, sw.r);
     if n > 32 || !(1..=64).contains(&r) {
@@ -129,79 +148,98 @@ fn sweep(
     }
     let most_lines = plan.iter().flatten().map(|s| s.lines).max().unwrap_or(1);
     let most_span = plan.iter().flatten().map(|s| s.span).max().unwrap_or(1);
-    // Resident: every tier is one slab, so two tiers of records fit the device and stay there (the
-    // buffers swap roles from one tier to the next); only the word per line comes back. Otherwise the
-    // records stream: the host keeps two tiers and uploads each slab's span.
-    let resident = opts.slab_bytes.is_none() && plan.iter().all(|s| s.len() == 1);
-    if opts.require_resident && !resident {
+    let one_slab = plan.iter().all(|s| s.len() == 1);
+    if opts.require_resident && !one_slab {
         return Err(GpuError::TooLarge(
-            "a tier of this box does not fit the GPU in one slab, and streaming slabs through the host is slower than the CPU engine".into(),
+            "a tier of this box does not fit one slab of this GPU; tiers of several slabs stay on the device, but that path has no measured crossover with the CPU engine yet (run it with --backend gpu)".into(),
         ));
     }
-    let (prev_bytes, cur_bytes) = if resident {
-        (most_lines * record, most_lines * record)
-    } else {
-        (most_span * record, most_lines * record)
+    // Two tiers of records, the most a tier holds: refused up front when a buffer cannot be had.
+    let tier_bytes = plan
+        .iter()
+        .map(|s| s.iter().map(|x| x.lines).sum::<u64>() * record)
+        .max()
+        .unwrap_or(0);
+    let no_room = || {
+        GpuError::TooLarge(format!(
+            "the GPU has no room for two tiers of this box ({:.2} GiB of records each at most); use a smaller --max or --backend cpu",
+            tier_bytes as f64 / (1u64 << 30) as f64
+        ))
     };
     let skip = schedule::skip_table(&rk);
-    let buffers = Buffers::new(
+    // P-sets: the list of P-lines found holds at least one slab's lines (tests, with small slabs, make
+    // the host read it often).
+    let found_lines = if opts.slab_bytes.is_some() {
+        2 * most_lines
+    } else {
+        FOUND_LINES.min(limit / 12 - 1).max(most_lines)
+    };
+    let b = Buffers::new(
         dev,
         &skip,
         &sw.wins,
-        cur_bytes,
-        prev_bytes,
-        most_lines * 4,
-        most_lines * extra_bytes,
-        resident,
-    );
-    let group = |prev: &wgpu::Buffer, cur: &wgpu::Buffer| {
-        let all = [
-            &buffers.params,
-            &buffers.skip,
-            &buffers.wins,
-            prev,
-            cur,
-            &buffers.out,
-            &buffers.extra,
-        ];
-        let entries: Vec<wgpu::BindGroupEntry> = all[..sw.kernel.bindings as usize]
-            .iter()
-            .enumerate()
-            .map(|(i, b)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: b.as_entire_binding(),
-            })
-            .collect();
-        dev.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("tiers"),
-            layout: &sw.kernel.layout,
-            entries: &entries,
-        })
-    };
-    // Resident, tier t runs with binds[t % 2] (reading one buffer and writing the other); streaming,
-    // always with binds[0].
-    let binds = [
-        group(&buffers.prev, &buffers.cur),
-        group(&buffers.cur, &buffers.prev),
-    ];
-    let prev_of = |t: usize| -> &wgpu::Buffer {
-        if resident && t % 2 == 1 {
-            &buffers.cur
+        // Grundy: the word per line out; P-sets: the list of P-lines.
+        if sw.grundy {
+            most_lines * 4
         } else {
-            &buffers.prev
+            4 + found_lines * 12
+        },
+        match sw.table {
+            Some(t) => t.len() as u64 * 4,
+            None => most_lines * extra_bytes,
+        },
+        // The span buffer: the part of the tier below a slab reads when no one buffer holds it.
+        if one_slab { 16 } else { most_span * record },
+    );
+    if let Some(t) = sw.table {
+        if t.len() as u64 * 4 > limit {
+            return Err(GpuError::TooLarge(format!(
+                "the shorter circles' tables take {} MiB, above the {} MiB this adapter binds at once; use a smaller --max",
+                (t.len() as u64 * 4) >> 20,
+                limit >> 20
+            )));
         }
-    };
+        dev.write(&b.extra, 0, as_bytes(t));
+    }
     dev.check()?;
     let words = (record / 4) as usize;
+    let slab_bytes = most_lines * record;
+    // Slab buffers no longer read, for the next tiers.
+    let mut pool: Vec<wgpu::Buffer> = Vec::new();
+    let take = |pool: &mut Vec<wgpu::Buffer>| -> Result<wgpu::Buffer, GpuError> {
+        match pool.pop() {
+            Some(b) => Ok(b),
+            None => dev
+                .try_buffer(
+                    "records",
+                    slab_bytes,
+                    U::STORAGE | U::COPY_DST | U::COPY_SRC,
+                )
+                .ok_or_else(no_room),
+        }
+    };
     let total = (r as u64).pow(n as u32) * sw.per_line;
-    let (start, mut prev) = from.unwrap_or_default();
-    if resident && start > 0 {
-        dev.queue.write_buffer(prev_of(start), 0, as_bytes(&prev));
+    let (start, prev_host) = from.unwrap_or_default();
+    // The tier below the current one, on the device.
+    let mut below: TierOnDevice = Vec::new();
+    if start > 0 {
+        for s in &plan[start - 1] {
+            let buf = take(&mut pool)?;
+            let at = s.first as usize * words;
+            dev.write(
+                &buf,
+                0,
+                as_bytes(&prev_host[at..at + s.lines as usize * words]),
+            );
+            below.push((*s, buf));
+        }
     }
+    drop(prev_host);
     let mut done: u64 = (0..start).map(|t| rk.size(t) * sw.per_line).sum();
-    // The host's work overlaps the device's: while the kernel runs on one slab, the host hands the
-    // previous slab's words to `on_slab` (unranking, the caller's own work) and computes the next
-    // slab's words of moves out of the box. Only the records, which the next tier reads, are waited for.
+    // P-sets: lines run since the list was last read (an upper bound on its length).
+    let mut unread: u64 = 0;
+    // Grundy values: the last slab's words, handed on while the next slab runs.
+    let mut waiting: Option<(usize, Slab, Vec<u32>)> = None;
     let masks_of = |t: usize, slab: &Slab| -> Vec<u64> {
         let Some(f) = sw.extra else {
             return Vec::new();
@@ -217,38 +255,72 @@ fn sweep(
             });
         words
     };
-    let order: Vec<(usize, &Slab)> = plan
-        .iter()
-        .enumerate()
-        .skip(start)
-        .flat_map(|(t, slabs)| slabs.iter().map(move |s| (t, s)))
-        .collect();
-    let mut masks = order.first().map(|&(t, s)| masks_of(t, s));
-    let mut waiting: Option<(usize, &Slab, Vec<u32>)> = None;
-    let mut cur: Vec<u32> = Vec::new();
-    for (i, &(t, slab)) in order.iter().enumerate() {
+    let order: Vec<Slab> = plan[start..].iter().flatten().copied().collect();
+    let mut masks = order.first().map(|s| masks_of(s.tier, s));
+    let mut current: TierOnDevice = Vec::new();
+    for (i, slab) in order.iter().enumerate() {
+        let t = slab.tier;
         if hooks.cancelled() {
             return Err(GpuError::Interrupted);
         }
-        if slab.first == 0 {
-            // A new tier: the last one's records are all on the host (or, resident, on the device).
-            if t > start {
-                prev = std::mem::take(&mut cur);
-                done += rk.size(t - 1) * sw.per_line;
-                if let Some(p) = hooks.progress {
-                    p(done, total);
-                }
-            }
-            if !resident {
-                cur = vec![0u32; rk.size(t) as usize * words];
+        if !matches!(results, Results::Found(_)) && slab.first == 0 && t > start {
+            // Grundy: the last tier is done (its values were waited for).
+            done += rk.size(t - 1) * sw.per_line;
+            if let Some(p) = hooks.progress {
+                p(done, total);
             }
         }
+        if slab.first == 0 && t > start {
+            // A new tier: the one below the last is no longer read.
+            pool.extend(std::mem::take(&mut below).into_iter().map(|(_, b)| b));
+            below = std::mem::take(&mut current);
+        }
+        // P-sets: read the list before it could overflow.
+        if let Results::Found(f) = &mut results {
+            if unread + slab.lines > found_lines {
+                read_found(dev, &b, f)?;
+                unread = 0;
+            }
+            unread += slab.lines;
+        }
+        let cur = take(&mut pool)?;
+        let mut enc = dev
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("slab"),
+            });
+        // The span of the tier below: one buffer of it, or gathered into the span buffer.
+        let (prev, base) = if t == 0 || slab.span == 0 {
+            (&b.span, 0)
+        } else {
+            let end = slab.base + slab.span;
+            let k = below.partition_point(|(s, _)| s.first + s.lines <= slab.base);
+            match below.get(k) {
+                Some((s, buf)) if end <= s.first + s.lines => (buf, s.first),
+                _ => {
+                    for (s, buf) in &below[k..] {
+                        if s.first >= end {
+                            break;
+                        }
+                        let lo = slab.base.max(s.first);
+                        let hi = end.min(s.first + s.lines);
+                        enc.copy_buffer_to_buffer(
+                            buf,
+                            (lo - s.first) * record,
+                            &b.span,
+                            (lo - slab.base) * record,
+                            (hi - lo) * record,
+                        );
+                    }
+                    (&b.span, slab.base)
+                }
+            }
+        };
         let params: [u32; 12] = [
             t as u32,
             slab.first as u32,
             slab.lines as u32,
-            // Resident: the whole tier below is in `prev`.
-            if resident { 0 } else { slab.base as u32 },
+            base as u32,
             n as u32,
             sw.wins.len() as u32,
             r as u32,
@@ -258,44 +330,70 @@ fn sweep(
             sw.consts[2],
             sw.consts[3],
         ];
-        dev.queue
-            .write_buffer(&buffers.params, 0, as_bytes(&params));
-        if slab.span > 0 && !resident {
-            let from = slab.base as usize * words;
-            let to = from + slab.span as usize * words;
-            dev.queue
-                .write_buffer(&buffers.prev, 0, as_bytes(&prev[from..to]));
-        }
+        dev.write(&b.params, 0, as_bytes(&params));
         if sw.extra.is_some() {
             let m = masks.take().unwrap_or_else(|| masks_of(t, slab));
-            dev.queue.write_buffer(&buffers.extra, 0, as_bytes64(&m));
+            dev.write(&b.extra, 0, as_bytes64(&m));
         }
-        let back = if resident { 0 } else { record };
-        let bind = &binds[if resident { t % 2 } else { 0 }];
-        let staged = submit_slab(dev, sw.kernel, &buffers, bind, slab, back);
-        // The host's share while the device runs.
-        if let Some((pt, ps, out)) = waiting.take() {
-            on_slab(pt, ps, &out);
-        }
-        if let Some(&(nt, ns)) = order.get(i + 1) {
-            masks = sw.extra.map(|_| masks_of(nt, ns));
-        }
-        let out = if resident {
-            collect_slab(dev, staged, &mut [])?
+        let all = [&b.params, &b.skip, &b.wins, prev, &cur, &b.out, &b.extra];
+        let entries: Vec<wgpu::BindGroupEntry> = all[..sw.kernel.bindings as usize]
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        let bind = dev.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("slab"),
+            layout: &sw.kernel.layout,
+            entries: &entries,
+        });
+        dispatch(&mut enc, sw.kernel, &bind, slab.lines);
+        let staged = if sw.grundy {
+            enc.copy_buffer_to_buffer(&b.out, 0, &b.staging, 0, slab.lines * 4);
+            dev.submit(enc.finish());
+            Some(map(&b.staging, slab.lines * 4))
         } else {
-            let at = slab.first as usize * words;
-            collect_slab(dev, staged, &mut cur[at..at + slab.lines as usize * words])?
+            dev.submit(enc.finish());
+            None
         };
-        if sw.overflow && out.contains(&u32::MAX) {
-            if resident && t > 0 {
-                prev = read_back(dev, prev_of(t), rk.size(t - 1) * record)?;
-            }
-            return Ok(Swept::Overflow { tier: t, prev });
+        current.push((*slab, cur));
+        // The host's share while the device runs: the last slab's values, the next slab's value sets.
+        if let (Some((pt, ps, out)), Results::Words(f)) = (waiting.take(), &mut results) {
+            f(pt, &ps, &out);
         }
-        waiting = Some((t, slab, out));
+        if let Some(next) = order.get(i + 1) {
+            masks = sw.extra.map(|_| masks_of(next.tier, next));
+        }
+        if let Some(staged) = staged {
+            let mut out = vec![0u32; slab.lines as usize];
+            collect(dev, staged, &mut out)?;
+            if out.contains(&u32::MAX) {
+                let prev = if t > 0 {
+                    read_tier(dev, &below, record)?
+                } else {
+                    Vec::new()
+                };
+                return Ok(Swept::Overflow { tier: t, prev });
+            }
+            waiting = Some((t, *slab, out));
+        } else if order.get(i + 1).is_some_and(|s| s.tier != t) {
+            // P-sets: the end of a tier (not the last), waited for (progress, Ctrl-C).
+            dev.wait()?;
+            done += rk.size(t) * sw.per_line;
+            if let Some(p) = hooks.progress {
+                p(done, total);
+            }
+        }
     }
-    if let Some((pt, ps, out)) = waiting.take() {
-        on_slab(pt, ps, &out);
+    match &mut results {
+        Results::Words(f) => {
+            if let Some((pt, ps, out)) = waiting.take() {
+                f(pt, &ps, &out);
+            }
+        }
+        Results::Found(f) => read_found(dev, &b, f)?,
     }
     if hooks.cancelled() {
         return Err(GpuError::Interrupted);
@@ -306,33 +404,64 @@ fn sweep(
     Ok(Swept::Done)
 }
 
-/// The first `bytes` of a device buffer, as words.
-fn read_back(dev: &Device, buf: &wgpu::Buffer, bytes: u64) -> Result<Vec<u32>, GpuError> {
-    let staging = dev.buffer("read back", bytes, U::MAP_READ | U::COPY_DST);
+/// Records one dispatch of `kernel` over `lines` invocations.
+fn dispatch(enc: &mut wgpu::CommandEncoder, kernel: &Kernel, bind: &wgpu::BindGroup, lines: u64) {
+    let groups = lines.div_ceil(GROUP);
+    let gx = groups.min(MAX_GROUPS);
+    let gy = groups.div_ceil(gx);
+    let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some("tiers"),
+        timestamp_writes: None,
+    });
+    pass.set_pipeline(&kernel.pipeline);
+    pass.set_bind_group(0, bind, &[]);
+    pass.dispatch_workgroups(gx as u32, gy as u32, 1);
+}
+
+/// Reads the device's list of P-lines into `f` and empties it: its length first, then that many
+/// triples.
+fn read_found(dev: &Device, b: &Buffers, f: &mut dyn FnMut(&[u32])) -> Result<(), GpuError> {
+    let mut count = [0u32];
+    copy_back(dev, &b.out, 0, 4, &b.staging, &mut count)?;
+    if count[0] > 0 {
+        let mut items = vec![0u32; count[0] as usize * 3];
+        copy_back(dev, &b.out, 4, count[0] as u64 * 12, &b.staging, &mut items)?;
+        f(&items);
+        dev.write(&b.out, 0, as_bytes(&[0u32]));
+    }
+    Ok(())
+}
+
+/// The records of a tier on the device, read back in rank order.
+fn read_tier(dev: &Device, tier: &TierOnDevice, record: u64) -> Result<Vec<u32>, GpuError> {
+    let mut all = Vec::new();
+    for (s, buf) in tier {
+        let bytes = s.lines * record;
+        let staging = dev.buffer("read back", bytes, U::MAP_READ | U::COPY_DST);
+        let mut words = vec![0u32; (bytes / 4) as usize];
+        copy_back(dev, buf, 0, bytes, &staging, &mut words)?;
+        all.extend(words);
+    }
+    Ok(all)
+}
+
+/// Copies `bytes` of `buf` from `offset` through `staging` into `out`, and waits for them.
+fn copy_back(
+    dev: &Device,
+    buf: &wgpu::Buffer,
+    offset: u64,
+    bytes: u64,
+    staging: &wgpu::Buffer,
+    out: &mut [u32],
+) -> Result<(), GpuError> {
     let mut enc = dev
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("read back"),
         });
-    enc.copy_buffer_to_buffer(buf, 0, &staging, 0, bytes);
-    dev.queue.submit([enc.finish()]);
-    let slice = staging.slice(0..bytes);
-    let (tx, rx) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-    });
-    let mut words = vec![0u32; (bytes / 4) as usize];
-    collect_slab(
-        dev,
-        Staged {
-            slice,
-            staging: &staging,
-            records: bytes,
-            mapped: rx,
-        },
-        &mut words,
-    )?;
-    Ok(words)
+    enc.copy_buffer_to_buffer(buf, offset, staging, 0, bytes);
+    dev.submit(enc.finish());
+    collect(dev, map(staging, bytes), out)
 }
 
 /// The index `sum_p x_p weights_p` of the tuple of rank `rank` in tier `t`.
@@ -344,11 +473,11 @@ fn index_of(rk: &Ranking, rank: u64, t: usize, weights: &[u64]) -> u64 {
 }
 
 /// The P-lines of a window game (see [`crate::tiers::solve`], which this equals): (global line index,
-/// bit), sorted. `extra`: moves out of the box (SCN).
+/// bit), sorted. `scn`: the moves out of the box (SCN's oracle, packed by `ShrinkOracle::packed`).
 pub fn solve(
     dev: &Device,
     spec: &LineSpec,
-    extra: Option<Extra>,
+    scn: Option<&[u32]>,
     opts: &Options,
     hooks: Hooks,
 ) -> Result<Vec<PLine>, GpuError> {
@@ -373,11 +502,6 @@ pub fn solve(
             })
         })
         .collect();
-    let fill = |x: &[u32], out: &mut [u64]| {
-        if let Some(f) = extra {
-            out[0] = f(x);
-        }
-    };
     let sw = Sweep {
         kernel: &dev.pset,
         n,
@@ -388,29 +512,29 @@ pub fn solve(
             full as u32,
             (full >> 32) as u32,
             spec.origin_n as u32,
-            extra.is_some() as u32,
+            scn.is_some() as u32,
         ],
-        extra: extra.map(|_| &fill as Fill),
-        extra_words: 1,
+        extra: None,
+        extra_words: 0,
+        table: scn,
         per_line: r as u64,
-        overflow: false,
+        grundy: false,
     };
     let rk = Ranking::new(n, r);
     // The global line index is `sum_j x_j r^j`, as in crate::lines.
     let weights: Vec<u64> = (0..n).map(|j| (r as u64).pow(j as u32)).collect();
     let mut out = Vec::new();
-    sweep(dev, &sw, None, opts, hooks, &mut |t, slab, bits| {
-        let found: Vec<PLine> = bits
-            .par_iter()
-            .enumerate()
-            .filter(|&(_, &b)| b != 0)
-            .map(|(i, &b)| {
-                let line = index_of(&rk, slab.first + i as u64, t, &weights);
-                (line, b - 1)
+    let mut found = |items: &[u32]| {
+        let lines: Vec<PLine> = items
+            .par_chunks_exact(3)
+            .map(|f| {
+                let line = index_of(&rk, f[1] as u64, f[0] as usize, &weights);
+                (line, f[2])
             })
             .collect();
-        out.extend(found);
-    })?;
+        out.extend(lines);
+    };
+    sweep(dev, &sw, None, opts, hooks, Results::Found(&mut found))?;
     out.par_sort_unstable();
     Ok(out)
 }
@@ -468,10 +592,11 @@ pub fn grundy(
             consts: [words as u32, extra.is_some() as u32, 0, 0],
             extra: extra.map(|_| &fill as Fill),
             extra_words: words,
+            table: None,
             per_line: 1,
-            overflow: true,
+            grundy: true,
         };
-        let swept = sweep(dev, &sw, from.take(), opts, hooks, &mut |t, slab, got| {
+        let mut got = |t: usize, slab: &Slab, got: &[u32]| {
             let at: Vec<(u64, u16)> = got
                 .par_iter()
                 .enumerate()
@@ -480,7 +605,8 @@ pub fn grundy(
             for (i, v) in at {
                 values[i as usize] = v;
             }
-        })?;
+        };
+        let swept = sweep(dev, &sw, from.take(), opts, hooks, Results::Words(&mut got))?;
         let Swept::Overflow { tier, prev } = swept else {
             let top = values.iter().copied().max().unwrap_or(0) as usize;
             return Ok((values, top / 64 + 1));
@@ -505,129 +631,76 @@ pub fn grundy(
     }
 }
 
-/// A slab submitted to the device, its records and words on their way to the staging buffer.
+/// A copy on its way to a staging buffer, mapped for reading once the device has made it.
 struct Staged<'b> {
     slice: wgpu::BufferSlice<'b>,
     staging: &'b wgpu::Buffer,
-    records: u64,
     mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
 }
 
-/// Runs one slab: the kernel, then its records and words copied to the staging buffer.
-fn submit_slab<'b>(
-    dev: &Device,
-    kernel: &Kernel,
-    b: &'b Buffers,
-    bind: &wgpu::BindGroup,
-    slab: &Slab,
-    record: u64,
-) -> Staged<'b> {
-    // Records come back only when the host keeps them (`record` 0: they stay on the device).
-    let records = slab.lines * record;
-    let words = slab.lines * 4;
-    let groups = slab.lines.div_ceil(GROUP);
-    let gx = groups.min(MAX_GROUPS);
-    let gy = groups.div_ceil(gx);
-    let mut enc = dev
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("slab"),
-        });
-    {
-        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("tiers"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(&kernel.pipeline);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(gx as u32, gy as u32, 1);
-    }
-    if records > 0 {
-        enc.copy_buffer_to_buffer(&b.cur, 0, &b.staging, 0, records);
-    }
-    enc.copy_buffer_to_buffer(&b.out, 0, &b.staging, records, words);
-    dev.queue.submit([enc.finish()]);
-    let slice = b.staging.slice(0..records + words);
+/// Asks for the first `bytes` of `staging` to be mapped when the copies submitted into it are done.
+fn map(staging: &wgpu::Buffer, bytes: u64) -> Staged<'_> {
+    let slice = staging.slice(0..bytes);
     let (tx, rx) = std::sync::mpsc::channel();
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
     Staged {
         slice,
-        staging: &b.staging,
-        records,
+        staging,
         mapped: rx,
     }
 }
 
-/// Waits for a submitted slab and reads back its records into `cur`; returns its word per line.
-fn collect_slab(dev: &Device, s: Staged, cur: &mut [u32]) -> Result<Vec<u32>, GpuError> {
+/// Waits for a mapped copy and reads it into `out` (as many words as `out` holds).
+fn collect(dev: &Device, s: Staged, out: &mut [u32]) -> Result<(), GpuError> {
     dev.wait()?;
     s.mapped
         .recv()
         .map_err(|e| GpuError::Device(e.to_string()))?
         .map_err(|e| GpuError::Device(e.to_string()))?;
-    let out = {
+    {
         let view = s
             .slice
             .get_mapped_range()
             .map_err(|e| GpuError::Device(e.to_string()))?;
-        let (records, words) = view.split_at(s.records as usize);
-        for (dst, src) in cur.iter_mut().zip(records.chunks_exact(4)) {
+        for (dst, src) in out.iter_mut().zip(view.chunks_exact(4)) {
             *dst = u32::from_le_bytes([src[0], src[1], src[2], src[3]]);
         }
-        words
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
+    }
+    dev.downloaded(out.len() as u64 * 4);
     s.staging.unmap();
-    Ok(out)
+    Ok(())
 }
 
-/// The device buffers of a run, sized for its largest slab and span.
+/// The device buffers of a run besides the tiers' records.
 struct Buffers {
     params: wgpu::Buffer,
     skip: wgpu::Buffer,
     wins: wgpu::Buffer,
-    prev: wgpu::Buffer,
-    cur: wgpu::Buffer,
+    /// The span of the tier below a slab reads, when no one buffer holds it.
+    span: wgpu::Buffer,
+    /// The kernel's results: Grundy values, or the list of P-lines found.
     out: wgpu::Buffer,
     extra: wgpu::Buffer,
     staging: wgpu::Buffer,
 }
 
 impl Buffers {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        dev: &Device,
-        skip: &[u32],
-        wins: &[u32],
-        cur: u64,
-        prev: u64,
-        out: u64,
-        extra: u64,
-        resident: bool,
-    ) -> Buffers {
+    fn new(dev: &Device, skip: &[u32], wins: &[u32], out: u64, extra: u64, span: u64) -> Buffers {
         let table = |label: &str, data: &[u32]| {
             let b = dev.buffer(label, data.len() as u64 * 4, U::STORAGE | U::COPY_DST);
-            dev.queue.write_buffer(&b, 0, as_bytes(data));
+            dev.write(&b, 0, as_bytes(data));
             b
         };
         Buffers {
             params: dev.buffer("params", 48, U::UNIFORM | U::COPY_DST),
             skip: table("skip", skip),
             wins: table("wins", wins),
-            // Resident, the two swap roles (and either may be read back).
-            prev: dev.buffer("prev", prev, U::STORAGE | U::COPY_DST | U::COPY_SRC),
-            cur: dev.buffer("cur", cur, U::STORAGE | U::COPY_DST | U::COPY_SRC),
-            out: dev.buffer("out", out, U::STORAGE | U::COPY_SRC),
+            span: dev.buffer("span", span, U::STORAGE | U::COPY_DST),
+            out: dev.buffer("out", out, U::STORAGE | U::COPY_SRC | U::COPY_DST),
             extra: dev.buffer("extra", extra, U::STORAGE | U::COPY_DST),
-            staging: dev.buffer(
-                "staging",
-                if resident { out } else { cur + out },
-                U::MAP_READ | U::COPY_DST,
-            ),
+            staging: dev.buffer("staging", out, U::MAP_READ | U::COPY_DST),
         }
     }
 }

@@ -59,7 +59,10 @@ impl Solved {
     }
 }
 
-/// Computes the table; with the GPU adapter's name when the GPU computed it.
+/// The GPU adapter's name and the run's host-device traffic, when the GPU computed a table.
+pub(super) type OnGpu = Option<(String, super::Traffic)>;
+
+/// Computes the table; with the GPU adapter's name and traffic when the GPU computed it.
 pub(super) fn compute(
     cluster: &dyn Cluster,
     game: &dyn Game,
@@ -67,7 +70,7 @@ pub(super) fn compute(
     hooks: Hooks,
     saver: Option<&mut checkpoint::File1>,
     from: Option<Box<dyn Read>>,
-) -> Result<(Solved, Option<String>)> {
+) -> Result<(Solved, OnGpu)> {
     if let Some(positions) = &plan.chip_positions {
         return Ok((compute_chips(game, plan, positions, hooks)?, None));
     }
@@ -308,7 +311,7 @@ mod gpu_backend {
         hooks: Hooks,
         data: &RefCell<Vec<u8>>,
         resume: Resume,
-    ) -> Result<Option<(Solved, Option<String>)>> {
+    ) -> Result<Option<(Solved, super::OnGpu)>> {
         let dev = match (gpu::Device::open(), plan.backend) {
             (Ok(d), Backend::Gpu) => d,
             (Ok(d), _) if !d.is_cpu() => d,
@@ -316,6 +319,7 @@ mod gpu_backend {
             // Auto: no adapter, or only a driver that runs on the CPU.
             _ => return Ok(None),
         };
+        let before = dev.traffic();
         let solved = if plan.kind == Kind::Grundy {
             let values = gpu::grundy(&dev, game, domain, &gpu_options(plan.backend), hooks);
             match values {
@@ -352,7 +356,10 @@ mod gpu_backend {
                 data: data.take(),
             }
         };
-        Ok(Some((solved, Some(dev.adapter()))))
+        Ok(Some((
+            solved,
+            Some((dev.adapter(), dev.traffic() - before)),
+        )))
     }
 }
 

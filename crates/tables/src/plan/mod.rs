@@ -26,7 +26,7 @@ pub use persist::load;
 pub use request::{Backend, Bounds, Kind, Method, Request, ResumeMode, AUTO_GPU_POSITIONS};
 pub use run::{
     checkpoint_path, open_checkpoint, run, run_from, run_on, tell_ranks_stop, work_for_rank_0,
-    Answer, Resumption, Source,
+    Answer, Resumption, Source, Traffic,
 };
 
 use nimlab_core::Error;

@@ -44,6 +44,7 @@ pub fn load(s: &Store, plan: &Plan, e: &Entry) -> Result<Answer> {
         listed: None,
         backend: None,
         adapter: None,
+        traffic: None,
         ranks: None,
         resumed: None,
         checkpoint_error: None,

@@ -34,6 +34,33 @@ impl Source {
     }
 }
 
+/// What crossed between host and device: the design keeps it proportional to the P-positions found
+/// (a P-set) or to the values returned (a Grundy table), plus a few words per slab, never to the
+/// positions of the box. Read from the GPU device (`gpu::Device::traffic`, feature `gpu`) before and after a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Bytes written from the host into device buffers (parameters, tables, SCN's masks).
+    pub uploaded_bytes: u64,
+    /// Bytes read back by the host (P-lines found, Grundy values).
+    pub downloaded_bytes: u64,
+    /// Command buffers submitted.
+    pub submissions: u64,
+    /// Times the host waited for the device.
+    pub waits: u64,
+}
+
+impl std::ops::Sub for Traffic {
+    type Output = Traffic;
+    fn sub(self, o: Traffic) -> Traffic {
+        Traffic {
+            uploaded_bytes: self.uploaded_bytes - o.uploaded_bytes,
+            downloaded_bytes: self.downloaded_bytes - o.downloaded_bytes,
+            submissions: self.submissions - o.submissions,
+            waits: self.waits - o.waits,
+        }
+    }
+}
+
 /// A solved table and where it came from.
 #[derive(Debug, Clone)]
 pub struct Answer {
@@ -51,6 +78,8 @@ pub struct Answer {
     /// adapter, and the number of MPI ranks.
     pub backend: Option<&'static str>,
     pub adapter: Option<String>,
+    /// What crossed between host and device, when the GPU computed it.
+    pub traffic: Option<Traffic>,
     pub ranks: Option<usize>,
     /// The checkpoint it was continued from.
     pub resumed: Option<checkpoint::Header>,
@@ -280,7 +309,8 @@ fn run_inner(
         s.error.take()
     });
     // Interrupted: the checkpoint (written on the way out) stays for the next run.
-    let (solved, adapter) = computed?;
+    let (solved, on_gpu) = computed?;
+    let (adapter, traffic) = on_gpu.map_or((None, None), |(a, t)| (Some(a), Some(t)));
     let seconds = start.elapsed().as_secs_f64() + resumed.as_ref().map_or(0.0, |h| h.seconds);
     let source = match plan.route {
         Route::Engine(_) => Source::Engine,
@@ -321,6 +351,7 @@ fn run_inner(
             "cpu"
         }),
         adapter,
+        traffic,
         ranks: (plan.backend == Backend::Mpi).then(|| cluster.size()),
         resumed,
         checkpoint_error,
