@@ -82,6 +82,13 @@ enum Action {
     /// Removes a stored table (`ID`) or a proved characterization (`proved:ID`).
     #[command(alias = "remove")]
     Rm { id: String },
+    /// Removes the tables a stored table of a larger box (or a newer one of the same box) holds: the
+    /// larger table answers for every box inside it.
+    Gc {
+        /// List what would be removed, and remove nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 /// A stored item: a table (`7`) or a proved characterization (`proved:7`).
@@ -304,6 +311,26 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                 return Err(Error::Unsupported(format!(
                     "no characterization {id} in the store"
                 )));
+            }
+        }
+        Action::Gc { dry_run } => {
+            let covered = s.covered().map_err(db_err)?;
+            for (e, by) in &covered {
+                if !*dry_run {
+                    s.remove(e.id).map_err(db_err)?;
+                }
+                println!(
+                    "{} table {} ({} {}, {}, {} play): held by table {by}",
+                    if *dry_run { "would remove" } else { "removed" },
+                    e.id,
+                    e.key.game,
+                    e.key.kind,
+                    bound_words(e),
+                    e.key.play
+                );
+            }
+            if covered.is_empty() {
+                println!("no table is held by another");
             }
         }
         Action::Rm { id } => {

@@ -314,11 +314,18 @@ fn run_planned(
         eprintln!("nimlab: no checkpoint could be kept: {e}");
     }
     if answer.source == plan::Source::Store {
-        eprintln!(
-            "nimlab: answered from the store (table {}, solved in {:.3} s)",
-            answer.store_id.unwrap_or(0),
-            answer.seconds
-        );
+        match answer.within {
+            Some(hi) => eprintln!(
+                "nimlab: answered from the store (table {}, a larger box with entries up to {hi}, solved in {:.3} s)",
+                answer.store_id.unwrap_or(0),
+                answer.seconds
+            ),
+            None => eprintln!(
+                "nimlab: answered from the store (table {}, solved in {:.3} s)",
+                answer.store_id.unwrap_or(0),
+                answer.seconds
+            ),
+        }
     }
     if format.lists_rows() && !a.grundy {
         eprintln!("{} (listed)", sink::summary(&plan, &answer));

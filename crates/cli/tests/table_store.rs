@@ -558,3 +558,77 @@ fn with_memory_bound(bytes: &str, args: &[&str]) -> (Option<i32>, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// A box inside a stored larger box is answered from the stored table (`store_box_hi`), with the
+/// same P-positions, counts and Grundy values as the plain search of the smaller box; `store gc`
+/// then removes the tables a larger one holds, and `--dry-run` removes nothing.
+#[test]
+fn a_box_inside_a_stored_larger_box_is_read_from_it() {
+    let dir = TempDir::new("store-within");
+    let db = dir.db();
+    let db_s = db.as_str();
+    let cases: [(&str, &[&str], &str, &str); 6] = [
+        ("CN(5,2)", &[], "9", "6"),
+        ("CN(5,2)", &["--misere"], "8", "5"),
+        ("SCN(5,3)", &[], "7", "5"),
+        ("nim", &["--heaps", "3"], "12", "7"),
+        ("CN(4,2)", &["--grundy"], "9", "6"),
+        ("SCN(4,2)", &["--grundy"], "6", "4"),
+    ];
+    for (game, extra, big, small) in cases {
+        let run = |max: &str, store: &[&str]| {
+            let mut a = vec!["table", game, "--max", max, "--json"];
+            a.extend(extra);
+            a.extend(store);
+            json(&a)
+        };
+        let stored = run(big, &["--db", db_s]);
+        assert_eq!(stored["method"], "engine", "{game} {extra:?}");
+        let within = run(small, &["--db", db_s]);
+        assert_eq!(within["method"], "store", "{game} {extra:?}");
+        assert_eq!(within["store_box_hi"], big.parse::<u64>().unwrap());
+        assert_eq!(within["store_id"], stored["store_id"]);
+        let plain = run(small, &["--no-store", "--method", "naive"]);
+        for k in [
+            "count",
+            "canonical_count",
+            "positions",
+            "by_length",
+            "values",
+            "histogram",
+            "positions_in_box",
+        ] {
+            assert_eq!(within[k], plain[k], "{game} {extra:?} max {small}: {k}");
+        }
+    }
+    // Nothing stored for the smaller boxes; gc finds nothing to remove yet.
+    let list = json(&["store", "list", "--json", "--db", db_s]);
+    assert_eq!(list.as_array().unwrap().len(), cases.len());
+    assert!(ok(&["store", "gc", "--db", db_s]).contains("no table is held by another"));
+    // A smaller box stored first, then a larger one: gc removes the smaller (dry run: nothing).
+    let first = json(&["table", "CN(4,3)", "--max", "4", "--json", "--db", db_s]);
+    assert_eq!(first["method"], "engine");
+    let larger = json(&["table", "CN(4,3)", "--max", "8", "--json", "--db", db_s]);
+    assert_eq!(larger["method"], "engine");
+    let dry = ok(&["store", "gc", "--dry-run", "--db", db_s]);
+    let held = format!("would remove table {}", first["store_id"]);
+    assert!(dry.contains(&held), "{dry}");
+    assert!(dry.contains(&format!("held by table {}", larger["store_id"])));
+    let count = || {
+        json(&["store", "list", "--json", "--db", db_s])
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(count(), cases.len() + 2);
+    let gc = ok(&["store", "gc", "--db", db_s]);
+    assert!(
+        gc.contains(&format!("removed table {}", first["store_id"])),
+        "{gc}"
+    );
+    assert_eq!(count(), cases.len() + 1);
+    let again = json(&["table", "CN(4,3)", "--max", "4", "--json", "--db", db_s]);
+    assert_eq!(again["method"], "store");
+    assert_eq!(again["positions"], first["positions"]);
+    assert_eq!(again["count"], first["count"]);
+}

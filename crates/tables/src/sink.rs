@@ -175,6 +175,10 @@ fn json_head(plan: &Plan, a: &Answer) -> Value {
     if let Some(i) = a.store_id {
         v["store_id"] = json!(i);
     }
+    if let Some(hi) = a.within {
+        // Read from the stored table of a larger box, entries up to `hi`.
+        v["store_box_hi"] = json!(hi);
+    }
     match &a.solved {
         Solved::PSet {
             count,

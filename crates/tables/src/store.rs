@@ -258,6 +258,56 @@ impl Store {
             .optional()
     }
 
+    /// The complete table of the smallest box that holds `key`'s box and is larger: the same game,
+    /// lower bound, lengths, play and kind, a larger upper bound (box tables only, not chip games'
+    /// sums or spreads). A position's value does not depend on the box, so such a table answers for
+    /// `key`'s box.
+    pub fn covering(&self, key: &Key) -> Result<Option<Entry>, DbError> {
+        self.conn
+            .query_row(
+                &format!(
+                    "SELECT {COLUMNS} FROM tables WHERE game = ?1 AND lo = ?2 AND hi > ?3 AND lengths = ?4
+                     AND play = ?5 AND kind = ?6 AND complete = 1 AND lengths NOT IN ('chips', 'spread')
+                     ORDER BY hi, id DESC LIMIT 1"
+                ),
+                params![key.game, key.lo as i64, key.hi as i64, key.lengths, key.play, key.kind],
+                entry_of,
+            )
+            .optional()
+    }
+
+    /// Each table whose box a complete table of a larger box holds (see [`Store::covering`]), or a
+    /// newer complete table of the same box, with that table's id: what `store gc` removes.
+    pub fn covered(&self) -> Result<Vec<(Entry, i64)>, DbError> {
+        let all = self.list()?;
+        let mut out = Vec::new();
+        for e in &all {
+            let by = all.iter().find(|b| {
+                b.id != e.id
+                    && b.complete
+                    && !matches!(b.key.lengths.as_str(), "chips" | "spread")
+                    && (
+                        &b.key.game,
+                        b.key.lo,
+                        &b.key.lengths,
+                        &b.key.play,
+                        &b.key.kind,
+                    ) == (
+                        &e.key.game,
+                        e.key.lo,
+                        &e.key.lengths,
+                        &e.key.play,
+                        &e.key.kind,
+                    )
+                    && (b.key.hi > e.key.hi || (b.key.hi == e.key.hi && b.id > e.id))
+            });
+            if let Some(b) = by {
+                out.push((e.clone(), b.id));
+            }
+        }
+        Ok(out)
+    }
+
     /// Every table, complete or not, oldest first.
     pub fn list(&self) -> Result<Vec<Entry>, DbError> {
         let mut st = self

@@ -3,7 +3,7 @@
 
 use super::choice::{Domain, Plan, Route};
 use super::compute::{compute, compute_box, listed_values, Solved};
-use super::persist::{load, save};
+use super::persist::{load, load_within, save};
 use super::request::{Backend, ResumeMode};
 use super::unsupported;
 use crate::checkpoint;
@@ -80,6 +80,8 @@ pub struct Answer {
     pub adapter: Option<String>,
     /// What crossed between host and device, when the GPU computed it.
     pub traffic: Option<Traffic>,
+    /// Read from the stored table of a larger box, with entries up to this bound.
+    pub within: Option<u64>,
     pub ranks: Option<usize>,
     /// The checkpoint it was continued from.
     pub resumed: Option<checkpoint::Header>,
@@ -271,6 +273,18 @@ fn run_inner(
             a.listed = listed_values(game, plan, &a.solved)?;
             return Ok(a);
         }
+        // A stored table of a larger box answers for this one (one process: ranks were told to
+        // compute when the exact table was not stored).
+        if let Some(e) = s
+            .covering(&plan.key)
+            .map_err(|e| Error::store("looking up the table", e))?
+            .filter(|_| cluster.size() == 1)
+        {
+            if let Some(mut a) = load_within(s, plan, game, &e)? {
+                a.listed = listed_values(game, plan, &a.solved)?;
+                return Ok(a);
+            }
+        }
     }
     let mut saver = store
         .as_deref()
@@ -352,6 +366,7 @@ fn run_inner(
         }),
         adapter,
         traffic,
+        within: None,
         ranks: (plan.backend == Backend::Mpi).then(|| cluster.size()),
         resumed,
         checkpoint_error,
