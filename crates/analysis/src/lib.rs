@@ -159,16 +159,18 @@ impl Limits {
         engine_box: 1e7,
         grundy_box: 2e7,
     };
-    /// The web server's limits per request: small, so that no request can occupy the machine.
+    /// The web server's limits per request: the command line's, so that the page and the API answer
+    /// as `--json` does (the server stops a computation that runs past its time limit instead), but
+    /// with at most 20000 options listed one by one and no flag to name.
     pub const WEB: Limits = Limits {
         budget: Budget {
-            limit: 2e7,
+            limit: 2e9,
             flag: "",
         },
-        auto_full: 4e6,
+        auto_full: 2e7,
         options: 20_000,
-        engine_box: 2e6,
-        grundy_box: 4e6,
+        engine_box: 2e7,
+        grundy_box: 1e8,
     };
 
     /// These limits with another search budget.

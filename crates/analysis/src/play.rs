@@ -371,6 +371,12 @@ pub fn rng_from_time() -> Rng {
     Rng::new(t ^ (std::process::id() as u64).rotate_left(32))
 }
 
+/// Largest full search (estimated option visits) behind a random start: a game against the computer
+/// starts where every move is answered at once, whatever the front end's limits.
+const START_FULL: f64 = 4e6;
+/// Largest search behind a sparse random start of a large circle (no full search).
+const START_SEARCH: f64 = 2e7;
+
 /// A random starting position of moderate size: not terminal, and small enough that the computer
 /// can search it fully (so it plays by remoteness) within the analyzer's limits.
 pub fn random_position(an: &Analyzer, game: &dyn Game, rng: &mut Rng) -> Result<Pos> {
@@ -394,7 +400,7 @@ pub fn random_position(an: &Analyzer, game: &dyn Game, rng: &mut Rng) -> Result<
         if game.validate(&p).is_err() || game.is_terminal(&p)? {
             continue;
         }
-        if solver.work_estimate(&p, true) <= an.limits.auto_full {
+        if solver.work_estimate(&p, true) <= an.limits.auto_full.min(START_FULL) {
             return Ok(p);
         }
     }
@@ -409,7 +415,7 @@ pub fn random_position(an: &Analyzer, game: &dyn Game, rng: &mut Rng) -> Result<
         }
         if game.validate(&p).is_ok()
             && !game.is_terminal(&p)?
-            && solver.work_estimate(&p, false) <= an.limits.budget.limit
+            && solver.work_estimate(&p, false) <= an.limits.budget.limit.min(START_SEARCH)
         {
             return Ok(p);
         }

@@ -683,3 +683,56 @@ fn library_objects_and_one_notation() {
         assert!(!m["to"]["notation"].as_str().unwrap().contains(','), "{m}");
     }
 }
+
+/// The API answers as the command line's `--json` does (the analysis library with the command line's
+/// limits, no store): positions that need the tables engine (a box of 1.1e7 positions), a complex the
+/// search alone cannot do, and positions a result or the search decides; every field of the answer.
+#[test]
+fn answers_equal_the_command_line() {
+    use nimlab_analysis::{Analyzer, Limits, StoreHandle, Want};
+    let cli = Analyzer::new(StoreHandle::none(), Limits::CLI);
+    let cases = [
+        ("CN(6,2)", "3,3,14,3,14,3"),
+        ("ECN(7,{1,3},3)", "1,2,3,4,5,6,7"),
+        ("CN(7,4)", "1,7,5,6,2,3,6"),
+        ("SCN(5,2)", "3,1,4,1,5"),
+        ("CN(4,2)", "2,1,2,1"),
+    ];
+    for (game, pos) in cases {
+        for (ask, want) in [
+            ("outcome", Want::outcome()),
+            ("grundy", Want::grundy()),
+            ("moves", Want::moves()),
+        ] {
+            let web = ok(
+                "/api/answer",
+                &[("ask", ask), ("game", game), ("position", pos)],
+            );
+            let g = nimlab_games::parse_game(game).unwrap();
+            let p = nimlab_analysis::play::load_position(g.as_ref(), pos).unwrap();
+            let mut here = cli
+                .analyse(g.as_ref(), &p, nimlab_core::Play::Normal, want)
+                .unwrap()
+                .to_json();
+            let mut web = web;
+            // Times differ from run to run; everything else is the same.
+            for v in [&mut here, &mut web] {
+                if let Some(o) = v.as_object_mut() {
+                    o.retain(|k, _| !k.contains("seconds") && k != "searched");
+                }
+            }
+            assert_eq!(web, here, "{ask} {game} {pos}");
+        }
+    }
+    // The engine, not the search, decides the first one, with its remoteness.
+    let v = ok(
+        "/api/answer",
+        &[
+            ("ask", "outcome"),
+            ("game", "CN(6,2)"),
+            ("position", "3,3,14,3,14,3"),
+        ],
+    );
+    assert_ne!(v["method"], "search", "{v}");
+    assert!(v["remoteness"].is_u64(), "{v}");
+}

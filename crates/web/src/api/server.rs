@@ -12,6 +12,8 @@ use nimlab_analysis::play as engine;
 use nimlab_core::{Error, Game, Play, Pos};
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// An error answer: status and a JSON body `{"error", "kind"}`.
 #[derive(Debug)]
@@ -135,19 +137,28 @@ where
             ))
         }
     };
+    // The computation runs in a cancel scope: past the time limit the flag is set, and the search or
+    // the engine stops soon after and gives its slot back.
+    let flag = Arc::new(AtomicBool::new(false));
+    let inner = flag.clone();
     let task = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        nimlab_core::interrupt::scope(inner, || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        })
     });
     match tokio::time::timeout(REQUEST_TIME, task).await {
-        Err(_) => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "timeout",
-            format!(
-                "the computation ran past the {} s limit; try a smaller position",
-                REQUEST_TIME.as_secs()
-            ),
-        )),
+        Err(_) => Err({
+            flag.store(true, Ordering::Relaxed);
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "timeout",
+                format!(
+                    "the computation ran past the {} s limit; try a smaller position",
+                    REQUEST_TIME.as_secs()
+                ),
+            )
+        }),
         Ok(Ok(Ok(answer))) => answer,
         Ok(_) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
