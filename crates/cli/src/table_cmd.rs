@@ -98,6 +98,14 @@ pub struct TableArgs {
     /// Discard the table's checkpoint, if any, and start over.
     #[arg(long)]
     restart: bool,
+    /// List every ordered P-position of the box (each rotation and reflection of a circle), not one
+    /// per symmetry class.
+    #[arg(long)]
+    ordered: bool,
+    /// Fix stack I (1-based, the CSV column pI) at the value V: list only the positions of that slice
+    /// of the box, every ordered one (repeat for more stacks, e.g. --fix 3=5 --fix 4=0).
+    #[arg(long, value_name = "I=V")]
+    fix: Vec<String>,
     /// Output format (--json is the same as --format json).
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -200,7 +208,55 @@ fn prepare(a: &TableArgs) -> Result<Prepared, Error> {
         )));
     }
     let plan = plan::plan(game.as_ref(), &req)?;
+    if a.count_only && (a.ordered || !a.fix.is_empty()) {
+        return Err(Error::Unsupported(format!(
+            "{} chooses the positions listed; --count-only lists none: leave out one of them",
+            if a.ordered { "--ordered" } else { "--fix" }
+        )));
+    }
+    parse_fix(&a.fix, &plan)?;
     Ok((format, game, plan))
+}
+
+/// `--fix I=V` options as (0-based stack, value), checked against the plan's box: one line for a
+/// malformed one, a stack outside the positions or a value outside the box.
+pub fn parse_fix(fix: &[String], plan: &plan::Plan) -> Result<Vec<(usize, u64)>, Error> {
+    if fix.is_empty() {
+        return Ok(Vec::new());
+    }
+    let plan::Domain::Box(d) = &plan.domain else {
+        return Err(Error::Unsupported(
+            "--fix takes a slice of a box of stacks; chip games' tables are bounded by their total instead".into(),
+        ));
+    };
+    let width = d.lengths.iter().copied().max().unwrap_or(0);
+    let mut out: Vec<(usize, u64)> = Vec::new();
+    for f in fix {
+        let bad = || {
+            Error::Unsupported(format!(
+                "--fix {f}: write STACK=VALUE, e.g. --fix 3=5 (stacks are numbered 1 to {width})"
+            ))
+        };
+        let (i, v) = f.split_once('=').ok_or_else(bad)?;
+        let i: usize = i.trim().parse().map_err(|_| bad())?;
+        let v: u64 = v.trim().parse().map_err(|_| bad())?;
+        if i == 0 || i > width {
+            return Err(bad());
+        }
+        if v < d.lo || v > d.hi {
+            return Err(Error::Unsupported(format!(
+                "--fix {f}: the box holds values {}..={} only",
+                d.lo, d.hi
+            )));
+        }
+        if out.iter().any(|&(j, _)| j == i - 1) {
+            return Err(Error::Unsupported(format!(
+                "--fix names stack {i} twice: give each stack one value"
+            )));
+        }
+        out.push((i - 1, v));
+    }
+    Ok(out)
 }
 
 /// The store and the checkpoint to resume from (rank 0).
@@ -332,6 +388,8 @@ fn run_planned(
     }
     let opt = sink::Options {
         count_only: a.count_only,
+        ordered: a.ordered,
+        fix: parse_fix(&a.fix, &plan)?,
     };
     let written = crate::output::write_out(a.output.as_deref(), |out| {
         sink::write(out, game, &plan, &answer, format, opt)

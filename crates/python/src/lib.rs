@@ -436,7 +436,10 @@ impl PyGame {
                 &plan,
                 &a,
                 sink::Format::Json,
-                sink::Options { count_only: true },
+                sink::Options {
+                    count_only: true,
+                    ..Default::default()
+                },
             )
             .map_err(|e| Error::io("writing the table", e))?;
             let mut head: Value = serde_json::from_slice(&text).unwrap_or_default();

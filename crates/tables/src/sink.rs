@@ -31,10 +31,41 @@ impl Format {
 }
 
 /// What [`write()`] prints besides the table.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Counts only (with Grundy tables: the histogram), no positions.
     pub count_only: bool,
+    /// P-sets: list every ordered P-position of the box, not one per symmetry class.
+    pub ordered: bool,
+    /// List only the positions with these entries (0-based index, value): a slice of the box, every
+    /// ordered position of it.
+    pub fix: Vec<(usize, u64)>,
+}
+
+impl Options {
+    /// True when a position is in the slice.
+    fn keeps(&self, p: &[u64]) -> bool {
+        self.fix.iter().all(|&(i, v)| p.get(i) == Some(&v))
+    }
+
+    /// The slice in words, e.g. "p3 = 5, p4 = 0".
+    fn slice_words(&self) -> String {
+        let parts: Vec<String> = self
+            .fix
+            .iter()
+            .map(|&(i, v)| format!("p{} = {v}", i + 1))
+            .collect();
+        parts.join(", ")
+    }
+
+    /// What the rows list, for the JSON head and the text.
+    fn listed_words(&self) -> &'static str {
+        if self.ordered || !self.fix.is_empty() {
+            "ordered"
+        } else {
+            "canonical"
+        }
+    }
 }
 
 /// The one-line summary of a P-set table, for a caller that prints rows on stdout and the summary
@@ -142,6 +173,28 @@ fn csv_row(plan: &Plan, p: &[u64], extra: &[u64]) -> String {
     cells.join(",") + "\n"
 }
 
+/// [`json_head`] with what the rows list: `listed` (`canonical` or `ordered`) and, for a slice, `fix`
+/// (the fixed entries by column name, e.g. `{"p3": 5}`).
+fn json_head_with(plan: &Plan, a: &Answer, opt: &Options) -> Value {
+    let mut v = json_head(plan, a);
+    if !opt.count_only {
+        v["listed"] = json!(if matches!(a.solved, Solved::Grundy { .. }) {
+            "ordered"
+        } else {
+            opt.listed_words()
+        });
+    }
+    if !opt.fix.is_empty() {
+        let fix: serde_json::Map<String, Value> = opt
+            .fix
+            .iter()
+            .map(|&(i, x)| (format!("p{}", i + 1), json!(x)))
+            .collect();
+        v["fix"] = Value::Object(fix);
+    }
+    v
+}
+
 /// The head of the JSON object: everything but the positions or values.
 fn json_head(plan: &Plan, a: &Answer) -> Value {
     let mut v = json!({
@@ -238,12 +291,31 @@ fn write_pset(
     else {
         return Ok(0);
     };
-    let positions: Vec<Pos> = if opt.count_only {
+    // The rows: the canonical P-positions, or every ordered one (of the slice), each with its
+    // remoteness and suspense when asked for.
+    let canonical = if opt.count_only {
         Vec::new()
     } else {
         a.solved.positions()
     };
-    let listed = |i: usize| a.listed.as_ref().map(|v| v[i]);
+    let mut rows: Vec<(Pos, Option<(u64, u64)>)> = Vec::new();
+    for (i, p) in canonical.into_iter().enumerate() {
+        let values = a.listed.as_ref().map(|v| v[i]);
+        if opt.ordered || !opt.fix.is_empty() {
+            crate::plan::for_each_in_class(game, &p, &mut |q| {
+                if opt.keeps(q) {
+                    rows.push((q.to_vec(), values));
+                }
+            });
+        } else {
+            rows.push((p, values));
+        }
+    }
+    if opt.ordered || !opt.fix.is_empty() {
+        rows.sort_by(|x, y| (x.0.len(), &x.0).cmp(&(y.0.len(), &y.0)));
+    }
+    let positions: Vec<&Pos> = rows.iter().map(|r| &r.0).collect();
+    let listed = |i: usize| rows[i].1;
     match format {
         Format::Text => {
             let what = match &plan.domain {
@@ -281,6 +353,16 @@ fn write_pset(
                     writeln!(out, "  length {m}: {c} ordered, {cc} up to symmetry")?;
                 }
             }
+            if !opt.fix.is_empty() {
+                writeln!(
+                    out,
+                    "listed: the {} ordered P-positions with {}",
+                    rows.len(),
+                    opt.slice_words()
+                )?;
+            } else if opt.ordered && !opt.count_only {
+                writeln!(out, "listed: every ordered P-position ({})", rows.len())?;
+            }
             for (i, p) in positions.iter().enumerate() {
                 write!(out, "{}", show(game, plan, p))?;
                 if let Some((r, s)) = listed(i) {
@@ -290,7 +372,7 @@ fn write_pset(
             }
         }
         Format::Json => {
-            let head = json_head(plan, a).to_string();
+            let head = json_head_with(plan, a, &opt).to_string();
             if opt.count_only {
                 writeln!(out, "{head}")?;
             } else {
@@ -303,9 +385,9 @@ fn write_pset(
                     write!(out, "[{}]", join(p))?;
                 }
                 write!(out, "]")?;
-                if let Some(v) = &a.listed {
-                    let r: Vec<u64> = v.iter().map(|x| x.0).collect();
-                    let s: Vec<u64> = v.iter().map(|x| x.1).collect();
+                if a.listed.is_some() {
+                    let r: Vec<u64> = rows.iter().filter_map(|x| x.1).map(|x| x.0).collect();
+                    let s: Vec<u64> = rows.iter().filter_map(|x| x.1).map(|x| x.1).collect();
                     write!(
                         out,
                         ",\"remoteness\":{},\"suspense\":{}",
@@ -363,12 +445,12 @@ fn write_grundy(
         let mut i = 0usize;
         let mut err = Ok(());
         plan.for_each_position(&mut |p| {
-            if err.is_ok() {
+            if err.is_ok() && opt.keeps(p) {
                 err = f(out, p, values[i]);
+                rows += 1;
             }
             i += 1;
         });
-        rows = i as u64;
         err
     };
     match format {
@@ -392,6 +474,9 @@ fn write_grundy(
             for (v, c) in h.iter().enumerate() {
                 writeln!(out, "  {v}: {c}")?;
             }
+            if !opt.fix.is_empty() && !opt.count_only {
+                writeln!(out, "listed: the positions with {}", opt.slice_words())?;
+            }
             if !opt.count_only {
                 each(out, &mut |o, p, g| {
                     writeln!(o, "{} {g}", show(game, plan, p))
@@ -399,7 +484,7 @@ fn write_grundy(
             }
         }
         Format::Json => {
-            let head = json_head(plan, a).to_string();
+            let head = json_head_with(plan, a, &opt).to_string();
             if opt.count_only {
                 writeln!(out, "{head}")?;
             } else {

@@ -22,7 +22,7 @@ mod run;
 
 pub use choice::{plan, Domain, Plan, Route, NO_GPU_FEATURE, NO_MPI_FEATURE};
 pub use compute::Solved;
-pub use persist::load;
+pub use persist::{for_each_in_class, load};
 pub use request::{Backend, Bounds, Kind, Method, Request, ResumeMode, AUTO_GPU_POSITIONS};
 pub use run::{
     checkpoint_path, open_checkpoint, run, run_from, run_on, tell_ranks_stop, work_for_rank_0,

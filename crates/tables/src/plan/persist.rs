@@ -101,19 +101,26 @@ fn distinct_orderings(p: &[u64]) -> u64 {
     n
 }
 
-/// The ordered positions in the symmetry class of the canonical position `p`: the orderings of its
-/// entries whose canonical form is `p` (every symmetry of these games permutes the entries).
+/// The number of ordered positions in the symmetry class of the canonical position `p`.
 fn class_size(game: &dyn Game, p: &[u64]) -> u64 {
+    let mut n = 0;
+    for_each_in_class(game, p, &mut |_| n += 1);
+    n
+}
+
+/// Each ordered position in the symmetry class of the canonical position `p`, in lexicographic
+/// order: the orderings of its entries whose canonical form is `p` (every symmetry of these games
+/// permutes the entries).
+pub fn for_each_in_class(game: &dyn Game, p: &[u64], f: &mut dyn FnMut(&[u64])) {
     let mut q = p.to_vec();
     q.sort_unstable();
-    let mut n = 0;
     loop {
         if game.canonical(&q) == p {
-            n += 1;
+            f(&q);
         }
         // The next ordering in lexicographic order.
         let Some(i) = (1..q.len()).rev().find(|&i| q[i - 1] < q[i]) else {
-            return n;
+            return;
         };
         let j = (i..q.len()).rev().find(|&j| q[j] > q[i - 1]).unwrap_or(i);
         q.swap(i - 1, j);
