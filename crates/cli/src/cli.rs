@@ -62,6 +62,9 @@ enum Command {
     },
     /// Every P-position of a box: CN stacks in 0..=H; SCN circles of at most n piles in 1..=H; Nim heaps in 0..=H; chip games by total chips.
     Table(crate::table_cmd::TableArgs),
+    /// A picture of a table as SVG or PNG: a 2-D slice of a box (P-positions or Grundy values), or
+    /// with --counts the P-positions counted against the size of the box.
+    Plot(crate::plot_cmd::PlotArgs),
     /// The solved tables kept in the store: list, export, remove.
     Store(crate::store_cmd::StoreCmd),
     /// The proven results nimlab knows (all, or those covering GAME), with statement and source.
@@ -222,6 +225,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode, Error> {
             &store,
         )),
         Command::Table(args) => crate::table_cmd::run(&args),
+        Command::Plot(args) => crate::plot_cmd::run(&args),
         Command::Store(args) => done(crate::store_cmd::run(&args)),
         Command::Games { json } => done(output::games(json)),
         Command::Play(args) => done(crate::play::run(&args)),

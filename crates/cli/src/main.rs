@@ -10,6 +10,7 @@ mod explain;
 mod interrupt;
 mod output;
 mod play;
+mod plot_cmd;
 mod prove_cmd;
 mod query;
 mod research_cmd;

@@ -1,0 +1,384 @@
+//! `nimlab plot`: pictures of a table, as SVG or PNG (plotters): a 2-D slice of a box (every stack
+//! but two fixed with `--fix`), its P-positions or its Grundy values; or, with `--counts`, the
+//! P-positions counted against the size of the box. The table comes from the store or the engine,
+//! as `table` computes it.
+
+use crate::args::Common;
+use crate::store_cmd::StoreArgs;
+use crate::table_cmd::parse_fix;
+use clap::Args;
+use nimlab_core::{Error, Game, Hooks, Play};
+use nimlab_games::parse_game;
+use nimlab_tables::plan::{self, Bounds, Domain, Kind, Request, Solved};
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    /// Game name, e.g. CN(3,2).
+    game: String,
+    /// Largest stack, pile or heap size in the box.
+    #[arg(long)]
+    max: Option<u64>,
+    /// Number of heaps (Nim and Moore's Nim, which take any number).
+    #[arg(long)]
+    heaps: Option<usize>,
+    /// Misère play.
+    #[arg(long)]
+    misere: bool,
+    /// Colour each position of the slice by its Grundy value (normal play) instead of marking the
+    /// P-positions.
+    #[arg(long)]
+    grundy: bool,
+    /// Fix stack I (1-based) at the value V; all stacks but two must be fixed (e.g. --fix 1=7 for a
+    /// 3-stack game).
+    #[arg(long, value_name = "I=V")]
+    fix: Vec<String>,
+    /// Plot the number of P-positions (ordered tuples) of the box [lo..h] for every h up to --max,
+    /// and print the counts as CSV on stdout.
+    #[arg(long)]
+    counts: bool,
+    /// The picture to write: FILE.svg or FILE.png.
+    #[arg(long, short)]
+    output: PathBuf,
+    #[command(flatten)]
+    store: StoreArgs,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// The colour of a P-position in a slice.
+const P_COLOUR: RGBColor = RGBColor(31, 58, 147);
+/// Pixels per cell of a slice (at most; large boxes get smaller cells).
+const CELL: u32 = 24;
+
+/// Picture formats.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Picture {
+    Svg,
+    Png,
+}
+
+pub fn run(a: &PlotArgs) -> Result<ExitCode, Error> {
+    let picture = match a.output.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("svg") => Picture::Svg,
+        Some(e) if e.eq_ignore_ascii_case("png") => Picture::Png,
+        _ => {
+            return Err(Error::Unsupported(format!(
+                "{}: plot writes FILE.svg or FILE.png",
+                a.output.display()
+            )))
+        }
+    };
+    if a.counts && (a.grundy || !a.fix.is_empty()) {
+        return Err(Error::Unsupported(format!(
+            "--counts plots the P-positions of whole boxes; it does not combine with {}",
+            if a.grundy { "--grundy" } else { "--fix" }
+        )));
+    }
+    if a.grundy && a.misere {
+        return Err(Error::Unsupported(
+            "--grundy gives normal-play values; leave out --misere".into(),
+        ));
+    }
+    let game = parse_game(&a.game)?;
+    let req = Request {
+        bounds: Bounds {
+            max: a.max,
+            max_sum: None,
+            heaps: a.heaps,
+        },
+        play: Play::from_misere(a.misere),
+        kind: if a.grundy { Kind::Grundy } else { Kind::PSet },
+        method: plan::Method::Auto,
+        backend: plan::Backend::Auto,
+        remoteness: false,
+        limit: a.common.limit,
+        resume: plan::ResumeMode::Auto,
+    };
+    let plan = plan::plan(game.as_ref(), &req)?;
+    let Domain::Box(d) = &plan.domain else {
+        return Err(Error::Unsupported(format!(
+            "plot draws boxes of stacks; {} is bounded by its chips (use table)",
+            game.id()
+        )));
+    };
+    let d = d.clone();
+    let fix = parse_fix(&a.fix, &plan)?;
+    let width = d.lengths.iter().copied().max().unwrap_or(0);
+    let free: Vec<usize> = (0..width)
+        .filter(|i| !fix.iter().any(|f| f.0 == *i))
+        .collect();
+    if !a.counts && free.len() != 2 {
+        return Err(Error::Unsupported(format!(
+            "plot draws a 2-D slice: fix every stack but two ({} has {width} stacks, so give {} --fix options, e.g. --fix 1={}); --counts plots counts instead",
+            game.id(),
+            width.saturating_sub(2),
+            d.lo
+        )));
+    }
+    let mut db = a.store.open()?;
+    let answer = plan::run(game.as_ref(), &plan, db.as_mut(), Hooks::default())?;
+    // Text needs a font's metrics, in an SVG as in a PNG.
+    let labels = register_font();
+    let said = if a.counts {
+        let counts = counts(game.as_ref(), &answer.solved, d.lo, d.hi);
+        println!("max,p_positions");
+        for (h, c) in &counts {
+            println!("{h},{c}");
+        }
+        let c = Counts {
+            labels,
+            game: &game.id(),
+            lo: d.lo,
+            misere: a.misere,
+            counts: &counts,
+        };
+        draw_counts(&a.output, picture, &c).map_err(|e| draw_error(&a.output, e))?;
+        format!(
+            "P-positions of {} in the boxes [{}..h] for h up to {}",
+            game.id(),
+            d.lo,
+            d.hi
+        )
+    } else {
+        let (x, y) = (free[0], free[1]);
+        let keeps = |p: &[u64]| p.len() == width && fix.iter().all(|&(i, v)| p[i] == v);
+        let mut cells: Vec<(u64, u64, u32)> = Vec::new();
+        match &answer.solved {
+            Solved::PSet { .. } => {
+                for p in answer.solved.positions() {
+                    plan::for_each_in_class(game.as_ref(), &p, &mut |q| {
+                        if keeps(q) {
+                            cells.push((q[x], q[y], 0));
+                        }
+                    });
+                }
+            }
+            Solved::Grundy { values } => {
+                let mut i = 0usize;
+                plan.for_each_position(&mut |p| {
+                    if keeps(p) {
+                        cells.push((p[x], p[y], u32::from(values[i])));
+                    }
+                    i += 1;
+                });
+            }
+        }
+        let slice: Vec<String> = fix
+            .iter()
+            .map(|&(i, v)| format!("p{} = {v}", i + 1))
+            .collect();
+        let what = if a.grundy {
+            "Grundy values"
+        } else if a.misere {
+            "P-positions (misère)"
+        } else {
+            "P-positions"
+        };
+        let title = format!("{} {what}, {}", game.id(), slice.join(", "));
+        let axes = (format!("p{}", x + 1), format!("p{}", y + 1));
+        let sl = Slice {
+            labels,
+            title: &title,
+            axes: &axes,
+            lo: d.lo,
+            hi: d.hi,
+            cells: &cells,
+            grundy: a.grundy,
+        };
+        draw_slice(&a.output, picture, &sl).map_err(|e| draw_error(&a.output, e))?;
+        if a.grundy {
+            format!("{title}: {} positions", cells.len())
+        } else {
+            format!("{title}: {} P-positions", cells.len())
+        }
+    };
+    eprintln!("nimlab: wrote {} ({said})", a.output.display());
+    if !labels {
+        eprintln!(
+            "nimlab: no font found for the picture's labels, so it has none (set NIMLAB_FONT to a .ttf file)"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn draw_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Unsupported(format!("writing {}: {e}", path.display()))
+}
+
+/// Registers a system font for the picture's text: `NIMLAB_FONT`, else DejaVu Sans or Liberation Sans
+/// where Debian puts them. False when none is found (the picture then has no text).
+fn register_font() -> bool {
+    let mut paths: Vec<PathBuf> = std::env::var_os("NIMLAB_FONT")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    paths.extend(
+        [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+            "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+            "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        ]
+        .map(PathBuf::from),
+    );
+    for p in paths {
+        if let Ok(bytes) = std::fs::read(&p) {
+            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+            if plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The number of ordered P-positions in each box [lo..h], h = lo..=hi, from the table of [lo..hi].
+fn counts(game: &dyn Game, solved: &Solved, lo: u64, hi: u64) -> Vec<(u64, u64)> {
+    let mut by_max = vec![0u64; (hi - lo + 1) as usize];
+    for p in solved.positions() {
+        let top = p.iter().copied().max().unwrap_or(lo).max(lo);
+        let mut n = 0u64;
+        plan::for_each_in_class(game, &p, &mut |_| n += 1);
+        by_max[(top - lo) as usize] += n;
+    }
+    let mut total = 0;
+    by_max
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            total += c;
+            (lo + i as u64, total)
+        })
+        .collect()
+}
+
+type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+/// What a slice picture shows.
+struct Slice<'a> {
+    labels: bool,
+    title: &'a str,
+    axes: &'a (String, String),
+    lo: u64,
+    hi: u64,
+    /// (x, y, value): P-positions (value unused), or every position with its Grundy value.
+    cells: &'a [(u64, u64, u32)],
+    grundy: bool,
+}
+
+/// A slice as a grid of cells: P-positions filled, or every position coloured by its value.
+fn draw_slice(path: &Path, picture: Picture, s: &Slice) -> DrawResult {
+    let r = (s.hi - s.lo + 1) as u32;
+    let cell = (CELL * 40 / r.max(40)).max(2);
+    let side = (cell * r + 90).max(240);
+    match picture {
+        Picture::Svg => slice_on(SVGBackend::new(path, (side, side)).into_drawing_area(), s),
+        Picture::Png => slice_on(
+            BitMapBackend::new(path, (side, side)).into_drawing_area(),
+            s,
+        ),
+    }
+}
+
+fn slice_on<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    s: &Slice,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let mut b = ChartBuilder::on(&root);
+    b.margin(10);
+    if s.labels {
+        b.caption(s.title, ("sans-serif", 16))
+            .x_label_area_size(30)
+            .y_label_area_size(40);
+    }
+    let mut chart = b.build_cartesian_2d(s.lo..s.hi + 1, s.lo..s.hi + 1)?;
+    if s.labels {
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc(s.axes.0.as_str())
+            .y_desc(s.axes.1.as_str())
+            .draw()?;
+    }
+    let top = s.cells.iter().map(|c| c.2).max().unwrap_or(0).max(1);
+    let grundy = s.grundy;
+    chart.draw_series(s.cells.iter().map(|&(x, y, v)| {
+        let colour = if !grundy {
+            P_COLOUR.to_rgba()
+        } else if v == 0 {
+            // Value 0 black; the others around the colour wheel.
+            BLACK.to_rgba()
+        } else {
+            HSLColor(0.8 * f64::from(v) / f64::from(top), 0.7, 0.55).to_rgba()
+        };
+        Rectangle::new([(x, y), (x + 1, y + 1)], colour.filled())
+    }))?;
+    root.present()?;
+    Ok(())
+}
+
+/// What a counts picture shows.
+struct Counts<'a> {
+    labels: bool,
+    game: &'a str,
+    lo: u64,
+    misere: bool,
+    counts: &'a [(u64, u64)],
+}
+
+/// The counts against the box's bound, as a line with points.
+fn draw_counts(path: &Path, picture: Picture, c: &Counts) -> DrawResult {
+    match picture {
+        Picture::Svg => counts_on(SVGBackend::new(path, (640, 420)).into_drawing_area(), c),
+        Picture::Png => counts_on(BitMapBackend::new(path, (640, 420)).into_drawing_area(), c),
+    }
+}
+
+fn counts_on<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    c: &Counts,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let counts = c.counts;
+    let (x0, x1) = (
+        counts.first().map_or(0, |c| c.0),
+        counts.last().map_or(1, |c| c.0),
+    );
+    let y1 = counts.iter().map(|c| c.1).max().unwrap_or(1).max(1);
+    root.fill(&WHITE)?;
+    let mut b = ChartBuilder::on(&root);
+    b.margin(15);
+    if c.labels {
+        let play = if c.misere { " (misère)" } else { "" };
+        b.caption(
+            format!("{}: P-positions{play} in [{}..h]", c.game, c.lo),
+            ("sans-serif", 16),
+        )
+        .x_label_area_size(35)
+        .y_label_area_size(60);
+    }
+    let mut chart = b.build_cartesian_2d(x0..x1.max(x0 + 1), 0..y1 + y1 / 20 + 1)?;
+    if c.labels {
+        chart
+            .configure_mesh()
+            .x_desc("h")
+            .y_desc("P-positions (ordered)")
+            .draw()?;
+    }
+    chart.draw_series(LineSeries::new(counts.iter().copied(), P_COLOUR))?;
+    chart.draw_series(
+        counts
+            .iter()
+            .map(|&(x, y)| Circle::new((x, y), 3, P_COLOUR.filled())),
+    )?;
+    root.present()?;
+    Ok(())
+}

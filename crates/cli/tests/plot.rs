@@ -1,0 +1,140 @@
+//! `nimlab plot`: the cells of a slice picture against Bouton's theorem worked out here, the counts
+//! against the same brute force, a valid PNG, and the refusals.
+
+mod common;
+
+use common::{fails, nimlab, TempDir};
+
+/// The rectangles of an SVG with this fill.
+fn rects(svg: &str, fill: &str) -> usize {
+    svg.lines()
+        .filter(|l| l.starts_with("<rect") && l.contains(&format!("fill=\"{fill}\"")))
+        .count()
+}
+
+#[test]
+fn a_slice_picture_has_one_cell_per_p_position() {
+    let dir = TempDir::new("plot-slice");
+    let svg = dir.path().join("nim.svg");
+    let out = nimlab(&[
+        "plot",
+        "nim",
+        "--heaps",
+        "3",
+        "--max",
+        "15",
+        "--fix",
+        "1=5",
+        "-o",
+        svg.to_str().unwrap(),
+        "--no-store",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"));
+    // (5, b, c) is P iff 5 ^ b ^ c = 0 (Bouton): one c for each b.
+    let want = (0..=15u64)
+        .flat_map(|b| (0..=15u64).map(move |c| (b, c)))
+        .filter(|&(b, c)| 5 ^ b ^ c == 0)
+        .count();
+    assert_eq!(rects(&text, "#1F3A93"), want);
+    // Grundy values: every position a cell, the zeros black (the same positions).
+    let g = dir.path().join("grundy.svg");
+    let out = nimlab(&[
+        "plot",
+        "nim",
+        "--heaps",
+        "3",
+        "--max",
+        "15",
+        "--fix",
+        "1=5",
+        "--grundy",
+        "-o",
+        g.to_str().unwrap(),
+        "--no-store",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&g).unwrap();
+    assert_eq!(rects(&text, "#000000"), want);
+    let cells = text
+        .lines()
+        .filter(|l| l.starts_with("<rect") && !l.contains("#FFFFFF"))
+        .count();
+    assert_eq!(cells, 16 * 16);
+}
+
+#[test]
+fn counts_and_png() {
+    let dir = TempDir::new("plot-counts");
+    let png = dir.path().join("counts.png");
+    let out = nimlab(&[
+        "plot",
+        "nim",
+        "--heaps",
+        "3",
+        "--max",
+        "9",
+        "--counts",
+        "-o",
+        png.to_str().unwrap(),
+        "--no-store",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("max,p_positions"));
+    for h in 0..=9u64 {
+        let n = (0..=h)
+            .flat_map(|a| (0..=h).flat_map(move |b| (0..=h).map(move |c| a ^ b ^ c)))
+            .filter(|&x| x == 0)
+            .count();
+        assert_eq!(lines.next(), Some(format!("{h},{n}").as_str()));
+    }
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!((w, h), (640, 420));
+}
+
+#[test]
+fn plots_are_refused_with_one_line() {
+    fails(
+        &["plot", "CN(3,2)", "--max", "9", "-o", "x.gif", "--no-store"],
+        "FILE.svg or FILE.png",
+    );
+    fails(
+        &[
+            "plot",
+            "CN(4,2)",
+            "--max",
+            "9",
+            "--fix",
+            "1=2",
+            "-o",
+            "x.svg",
+            "--no-store",
+        ],
+        "fix every stack but two",
+    );
+    fails(
+        &[
+            "plot",
+            "CN(3,2)",
+            "--max",
+            "9",
+            "--counts",
+            "--grundy",
+            "-o",
+            "x.svg",
+            "--no-store",
+        ],
+        "does not combine with --grundy",
+    );
+    fails(
+        &["plot", "ER(3)", "--max", "9", "-o", "x.svg", "--no-store"],
+        "",
+    );
+}
