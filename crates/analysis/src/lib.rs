@@ -835,6 +835,15 @@ impl Analyzer {
             };
         }
         let by = &a.method;
+        // A characterization given as an automaton: its rule in words, when it reads as one.
+        let rule = match by {
+            Method::Characterization { id, .. } => chain
+                .proved()
+                .iter()
+                .find(|c| c.id == *id)
+                .and_then(|c| c.rule()),
+            _ => None,
+        };
         let reason = if let (Method::Characterization { id, .. }, false) = (by, a.terminal) {
             if a.outcome.is_p() {
                 format!("P: in the proved set (characterization #{id}), so every move leaves it")
@@ -864,7 +873,7 @@ impl Analyzer {
         };
         Explanation {
             method: a.method.clone(),
-            statement: None,
+            statement: rule,
             source: None,
             family: None,
             reason,

@@ -151,6 +151,16 @@ impl Proved {
             .collect()
     }
 
+    /// The set as a rule a person can read, when it is an automaton that reads as one (XOR
+    /// relations or column sums on the binary digits; checked against the automaton).
+    pub fn rule(&self) -> Option<String> {
+        match &self.set {
+            Set::Automaton(d) => nimlab_prove::automata::readable(d)
+                .map(|r| format!("the P-positions are those where {}", r.text(d.tracks))),
+            _ => None,
+        }
+    }
+
     /// The method naming this characterization.
     pub fn method(&self) -> Method {
         Method::Characterization {

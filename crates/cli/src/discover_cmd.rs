@@ -141,6 +141,9 @@ fn text(d: &Discovery, file: Option<&str>) -> String {
         ),
     };
     let mut out = head + "\n";
+    if let Some(r) = &d.rule {
+        out.push_str(&format!("rule: {r} (checked against the automaton)\n"));
+    }
     let kind = if d.format == nimlab_prove::Format::Automaton {
         "automaton (Walnut's format)"
     } else {

@@ -65,6 +65,10 @@ pub fn run(args: &ExplainArgs) -> Result<(), Error> {
                 println!("result: {} — {st}", e.method.id());
                 println!("source: {src}");
             }
+            (None, Some(st)) => {
+                println!("method: {}", e.method);
+                println!("rule: {st}");
+            }
             _ => println!("method: {}", e.method),
         }
     }

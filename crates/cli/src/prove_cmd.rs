@@ -355,6 +355,7 @@ fn automaton(a: &ProveArgs, path: &std::path::Path) -> Result<ExitCode, Error> {
     let shown = path.display().to_string();
     let play = Play::from_misere(a.misere);
     let timeout = Duration::from_secs(a.timeout);
+    let mut rule = None;
     let mut report = if game.kind == nimlab_prove::Kind::Scn {
         // One automaton per circle length (walnut's SCN sections).
         let (empty, sets) = nimlab_prove::walnut::scn_from_walnut(&text, game.n)
@@ -364,22 +365,34 @@ fn automaton(a: &ProveArgs, path: &std::path::Path) -> Result<ExitCode, Error> {
     } else {
         let members = nimlab_prove::walnut::from_walnut(&text, game.n)
             .map_err(|e| Error::Unsupported(format!("{shown}: {e}")))?;
+        rule = nimlab_prove::automata::readable(&members).map(|r| r.text(members.tracks));
         nimlab_prove::prove_members(&game, &members, play, timeout)?
     };
     report.source = format!("automaton {shown}");
-    finish(a, &report)
+    finish_with(a, &report, rule)
 }
 
 /// Prints the report (and, with `--save`, the id it was saved under); the exit status.
 fn finish(a: &ProveArgs, report: &Report) -> Result<ExitCode, Error> {
+    finish_with(a, report, None)
+}
+
+/// [`finish`], with the automaton's readable rule when it has one (JSON `rule`).
+fn finish_with(a: &ProveArgs, report: &Report, rule: Option<String>) -> Result<ExitCode, Error> {
     let saved = save(a, report)?;
     if a.json {
         let mut v = report.to_json();
         if a.save {
             v["saved"] = serde_json::json!(saved.map(|id| format!("proved:{id}")));
         }
+        if let Some(r) = &rule {
+            v["rule"] = serde_json::json!(r);
+        }
         println!("{v}");
     } else {
+        if let Some(r) = &rule {
+            println!("the automaton's rule (checked against it): {r}");
+        }
         print!("{}", text(report));
         if let Some(id) = saved {
             println!(

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fails, nimlab, parse, TempDir};
+use common::{cmd, fails, json, nimlab, parse, TempDir};
 
 fn have_z3(test: &str) -> bool {
     let found = common::which("z3").ok_or("z3 is not on the PATH (apt-get install z3)".to_string());
@@ -144,4 +144,65 @@ fn scn_automata_are_discovered_saved_and_proved_again() {
         (Some("P"), Some(saved.as_str())),
         "{v}"
     );
+}
+
+/// A learned automaton that reads as a rule says it: Moore's Nim_2 on 4 heaps (as a complex) has
+/// "column sums divisible by 3", which is checked here against the table position by position; the
+/// same rule is printed by `prove --automaton` and by `explain` for a position the stored
+/// characterization decides.
+#[test]
+fn learned_automata_are_read_as_rules() {
+    let dir = TempDir::new("discover-rule");
+    let db = dir.db();
+    let file = dir.file("moore.walnut");
+    let game = "simplicial({1,2},{1,3},{1,4},{2,3},{2,4},{3,4})";
+    let v = json(&[
+        "discover", "moore(2)", "--heaps", "4", "--db", &db, "--out", &file, "--json",
+    ]);
+    assert_eq!(v["verdict"], "proved", "{v}");
+    let rule = v["rule"].as_str().unwrap();
+    assert!(rule.contains("multiple of 3"), "{rule}");
+    // The rule against the table of [0..7]^4, every ordered position.
+    let t = json(&[
+        "table",
+        "moore(2)",
+        "--heaps",
+        "4",
+        "--max",
+        "7",
+        "--ordered",
+        "--json",
+        "--no-store",
+    ]);
+    let got: std::collections::BTreeSet<Vec<u64>> = t["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            p.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect()
+        })
+        .collect();
+    let mut want = std::collections::BTreeSet::new();
+    for i in 0..8u64.pow(4) {
+        let p: Vec<u64> = (0..4).map(|j| i / 8u64.pow(j) % 8).collect();
+        if (0..3).all(|b| p.iter().filter(|&&x| x >> b & 1 == 1).count() % 3 == 0) {
+            want.insert(p);
+        }
+    }
+    assert_eq!(got, want);
+    let proved = json(&["prove", game, "--automaton", &file, "--json", "--no-store"]);
+    assert_eq!(proved["rule"], rule, "{proved}");
+    // explain, with the registry off so that the stored characterization decides.
+    let out = cmd()
+        .args(["explain", game, "100000,200000,300000,7", "--db", &db])
+        .env("NIMLAB_THEORY", "off")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("characterization"), "{text}");
+    assert!(text.contains("multiple of 3"), "{text}");
 }

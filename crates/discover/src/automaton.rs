@@ -35,6 +35,8 @@ pub struct Learned {
     /// The automaton in Walnut's format.
     pub walnut: String,
     pub states: usize,
+    /// The automaton as a rule a person can read, when it is one (checked against the automaton).
+    pub rule: Option<String>,
     /// The largest entry of the box where the automaton equals the P-set (checked).
     pub box_max: u64,
     /// The prover's report.
@@ -170,10 +172,13 @@ pub fn try_automaton(
     } else {
         ""
     };
+    let rule = nimlab_prove::automata::readable(&dfa).map(|r| r.text(dfa.tracks));
     let text = format!(
         "# {}: learned by `nimlab discover` from the P-positions of the box [0..{box_max}]{misere}.\n\
-         # Input i is stack i, read in binary, most significant digit first: `nimlab prove GAME --automaton FILE`.\n{}",
+         # Input i is stack i, read in binary, most significant digit first: `nimlab prove GAME --automaton FILE`.\n{}{}",
         rules.id(),
+        rule.as_ref()
+            .map_or(String::new(), |r| format!("# The rule it states (checked against it): {r}.\n")),
         walnut::to_walnut(&dfa)
     );
     if let Some(at) = refuted_at {
@@ -189,6 +194,7 @@ pub fn try_automaton(
             proved: false,
             walnut: text,
             states: dfa.states(),
+            rule,
             box_max,
             proof: None,
             counterexample: None,
@@ -208,6 +214,7 @@ pub fn try_automaton(
         proved,
         walnut: text,
         states: dfa.states(),
+        rule,
         box_max,
         proof: Some(proof),
         counterexample,
@@ -514,6 +521,7 @@ fn try_scn_automaton(
             proved: false,
             walnut: text,
             states,
+            rule: None,
             box_max,
             proof: None,
             counterexample: None,
@@ -541,6 +549,7 @@ fn try_scn_automaton(
         proved,
         walnut: text,
         states,
+        rule: None,
         box_max,
         proof: Some(report.to_json()),
         counterexample,

@@ -140,6 +140,8 @@ pub struct Discovery {
     pub walnut: Option<String>,
     /// The automaton's states (automaton route; SCN: the sum over the circle lengths).
     pub states: Option<usize>,
+    /// The automaton as a rule a person can read (XOR relations, column sums), when it is one.
+    pub rule: Option<String>,
     /// SCN's automaton route: the states learned at each circle length, box by box.
     pub lengths: Vec<automaton::LengthLearned>,
     /// The prover's report of the last proof attempt.
@@ -171,13 +173,15 @@ impl Discovery {
             "game": self.game,
             "play": if self.play == Play::Misere { "misere" } else { "normal" },
             "verdict": self.verdict.name(),
-            "format": self.format.name(),
+            // A "none" verdict has no description, so no format.
+            "format": (self.verdict != Verdict::None).then(|| self.format.name()),
             "file": file,
             "prover": self.prover,
             "box": self.box_max.map(|h| json!({"min": self.box_min, "max": h})),
             "seconds": (self.seconds * 1000.0).round() / 1000.0,
             "families": self.families,
             "states": self.states,
+            "rule": self.rule,
             "lengths": (!self.lengths.is_empty()).then(|| self.lengths.iter().map(|l| l.to_json()).collect::<Vec<_>>()),
             "counterexample": self.counterexample,
             "reason": self.reason,
@@ -328,6 +332,7 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         families: Vec::new(),
         toml: None,
         walnut: None,
+        rule: None,
         states: None,
         lengths: Vec::new(),
         proof: None,
@@ -635,6 +640,7 @@ fn automaton_route(
             d.toml = None;
             d.walnut = Some(a.walnut);
             d.states = Some(a.states);
+            d.rule = a.rule;
             d.box_min = rules.min_entry() as u64;
             d.box_max = Some(a.box_max);
             d.proof = a.proof;
@@ -876,5 +882,39 @@ impl Discovery {
             }
             _ => Ok(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod json_tests {
+    use super::*;
+
+    /// A "none" verdict describes no set, so its JSON has no format.
+    #[test]
+    fn a_none_verdict_has_no_format() {
+        let mut d = Discovery {
+            game: "CN(4,2)".into(),
+            play: Play::Normal,
+            verdict: Verdict::None,
+            format: nimlab_prove::Format::Families,
+            prover: None,
+            box_min: 0,
+            box_max: None,
+            seconds: 0.0,
+            families: Vec::new(),
+            toml: None,
+            walnut: None,
+            rule: None,
+            states: None,
+            lengths: Vec::new(),
+            proof: None,
+            counterexample: None,
+            reason: Some("no description found".into()),
+            tables: Vec::new(),
+            out_of_time: false,
+        };
+        assert!(d.to_json(None)["format"].is_null());
+        d.verdict = Verdict::Conjecture;
+        assert_eq!(d.to_json(None)["format"], "families");
     }
 }

@@ -22,12 +22,14 @@
 //! limits of a proof; `compile.rs` turns relations (linear forms, `min`, `max`, `mod`, `xor`,
 //! `colsum`) and a window's option relation into automata; `conditions.rs` searches the automata for
 //! counterexamples to conditions (I) and (II) ((II) by an antichain search and by pre-images, side by
-//! side); `scn.rs` does the same for SCN over every circle length (set automata per length, move
+//! side); `rule.rs` recognises rules a person can read (XOR relations, column sums) in an automaton;
+//! `scn.rs` does the same for SCN over every circle length (set automata per length, move
 //! kinds, pre-images built one pile at a time). Every public item is re-exported here.
 
 mod compile;
 mod conditions;
 mod dfa;
+mod rule;
 mod scn;
 #[cfg(test)]
 mod scn_tests;
@@ -37,6 +39,7 @@ mod tests;
 pub use compile::{members, window_options};
 pub use conditions::{closure, conditions, conditions_for, Conditions, Move};
 pub use dfa::{Budget, Dfa, Stop, MAX_TRACKS};
+pub use rule::{readable, Rule};
 pub use scn::{
     conditions_for_sets as scn_conditions_for_sets, given_sets as scn_given_sets, kind_pre_image,
     move_kinds, moves_into, sets as scn_sets, MoveKind,
