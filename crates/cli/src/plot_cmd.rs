@@ -143,29 +143,8 @@ pub fn run(a: &PlotArgs) -> Result<ExitCode, Error> {
             d.hi
         )
     } else {
-        let (x, y) = (free[0], free[1]);
-        let keeps = |p: &[u64]| p.len() == width && fix.iter().all(|&(i, v)| p[i] == v);
-        let mut cells: Vec<(u64, u64, u32)> = Vec::new();
-        match &answer.solved {
-            Solved::PSet { .. } => {
-                for p in answer.solved.positions() {
-                    plan::for_each_in_class(game.as_ref(), &p, &mut |q| {
-                        if keeps(q) {
-                            cells.push((q[x], q[y], 0));
-                        }
-                    });
-                }
-            }
-            Solved::Grundy { values } => {
-                let mut i = 0usize;
-                plan.for_each_position(&mut |p| {
-                    if keeps(p) {
-                        cells.push((p[x], p[y], u32::from(values[i])));
-                    }
-                    i += 1;
-                });
-            }
-        }
+        let sl = plan::slice(game.as_ref(), &plan, &answer.solved, &fix)?;
+        let (x, y, cells) = (sl.x, sl.y, sl.cells);
         let slice: Vec<String> = fix
             .iter()
             .map(|&(i, v)| format!("p{} = {v}", i + 1))

@@ -488,6 +488,59 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
     assert_eq!(count("polygon.face"), 2);
     b.screenshot(&out.join("simplicial.png"));
 
+    // The research view: the slice of Nim with heap 1 = 5 has one P-position per value of heap 2
+    // (heap 3 = 5 xor heap 2, Bouton), drawn as cells; patterns; and discover's verdict with its file.
+    b.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("http://{addr}/research?game=nim&heaps=3&max=15&fix=1=5")})),
+    );
+    b.wait_for("the research view", |b| b.text("slice-status").is_empty());
+    b.click("#draw");
+    b.wait_for("the slice", |b| {
+        b.text("slice-status").contains("P-positions")
+    });
+    assert!(
+        b.text("slice-status").contains("16 P-positions"),
+        "{}",
+        b.text("slice-status")
+    );
+    let cells = b.js("return Array.from(document.querySelectorAll('#slice rect.p')).map(r => r.querySelector('title').textContent);");
+    let cells: Vec<String> = serde_json::from_value(cells).unwrap();
+    assert_eq!(cells.len(), 16);
+    for c in &cells {
+        // "p2 = x, p3 = y: P"
+        let nums: Vec<u64> = c
+            .split(|ch: char| !ch.is_ascii_digit())
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(5 ^ nums[1] ^ nums[3], 0, "{c}");
+    }
+    b.click("#patterns");
+    b.wait_for("the patterns", |b| {
+        b.text("patterns-out").contains("canonical P-positions")
+    });
+    b.screenshot(&out.join("research-slice.png"));
+    let z3 = nimlab_testkit::tools::which("z3").ok_or_else(|| "z3 is not on PATH".to_string());
+    if nimlab_testkit::tools::need("the research view's discover", "z3", z3).is_some() {
+        b.js("document.getElementById('game').value = 'CN(4,2)';");
+        b.click("#discover");
+        b.wait_for("discover's verdict", |b| {
+            !b.text("discover-verdict").starts_with("Discovering")
+        });
+        assert!(
+            b.text("discover-verdict").contains("proved"),
+            "{}",
+            b.text("discover-verdict")
+        );
+        assert!(
+            b.text("discover-file").contains("a = c"),
+            "{}",
+            b.text("discover-file")
+        );
+    }
+
     b.cmd("DELETE", "", None);
     drop(procs);
     let _ = std::fs::remove_dir_all(&profile);

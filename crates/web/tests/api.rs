@@ -736,3 +736,86 @@ fn answers_equal_the_command_line() {
     assert_ne!(v["method"], "search", "{v}");
     assert!(v["remoteness"].is_u64(), "{v}");
 }
+
+/// The research view's endpoints: a slice of Nim against Bouton's theorem, patterns that count every
+/// canonical P-position, and the refusals.
+#[test]
+fn research_endpoints() {
+    let v = ok(
+        "/api/slice",
+        &[
+            ("game", "nim"),
+            ("heaps", "3"),
+            ("max", "15"),
+            ("fix", "1=5"),
+        ],
+    );
+    let cells = v["cells"].as_array().unwrap();
+    let want: Vec<(u64, u64)> = (0..=15u64).map(|b| (b, 5 ^ b)).collect();
+    let got: Vec<(u64, u64)> = cells
+        .iter()
+        .map(|c| (c[0].as_u64().unwrap(), c[1].as_u64().unwrap()))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(v["axes"], serde_json::json!([2, 3]));
+    // Grundy values of a slice: Nim's value is the XOR of the heaps.
+    let v = ok(
+        "/api/slice",
+        &[
+            ("game", "nim"),
+            ("heaps", "3"),
+            ("max", "7"),
+            ("fix", "2=3"),
+            ("grundy", "true"),
+        ],
+    );
+    for c in v["cells"].as_array().unwrap() {
+        let (x, y, g) = (
+            c[0].as_u64().unwrap(),
+            c[1].as_u64().unwrap(),
+            c[2].as_u64().unwrap(),
+        );
+        assert_eq!(g, x ^ 3 ^ y, "{c}");
+    }
+    assert_eq!(v["count"], 64);
+    let p = ok("/api/patterns", &[("game", "CN(4,2)"), ("max", "5")]);
+    let total: u64 = p["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, p["canonical_count"].as_u64().unwrap());
+    fails(
+        "/api/slice",
+        &[
+            ("game", "nim"),
+            ("heaps", "3"),
+            ("max", "15"),
+            ("fix", "1=5,2=3"),
+        ],
+        400,
+        "bad_request",
+    );
+    fails(
+        "/api/slice",
+        &[
+            ("game", "nim"),
+            ("heaps", "3"),
+            ("max", "15"),
+            ("fix", "1=99"),
+        ],
+        400,
+        "bad_request",
+    );
+    fails(
+        "/api/slice",
+        &[
+            ("game", "CN(7,4)"),
+            ("max", "63"),
+            ("fix", "1=0,2=0,3=0,4=0,5=0"),
+        ],
+        422,
+        "too_large",
+    );
+}

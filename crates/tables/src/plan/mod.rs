@@ -19,6 +19,7 @@ mod compute;
 mod persist;
 mod request;
 mod run;
+mod slice;
 
 pub use choice::{plan, Domain, Plan, Route, NO_GPU_FEATURE, NO_MPI_FEATURE};
 pub use compute::Solved;
@@ -28,6 +29,7 @@ pub use run::{
     checkpoint_path, open_checkpoint, run, run_from, run_on, tell_ranks_stop, work_for_rank_0,
     Answer, Resumption, Source, Traffic,
 };
+pub use slice::{slice, Slice};
 
 use nimlab_core::Error;
 

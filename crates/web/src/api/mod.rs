@@ -29,6 +29,7 @@
 
 mod draw;
 mod handlers;
+mod research;
 mod server;
 
 use axum::http::{header, StatusCode};
@@ -45,6 +46,8 @@ pub use draw::graph_json;
 
 const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
+const RESEARCH_HTML: &str = include_str!("../../assets/research.html");
+const RESEARCH_JS: &str = include_str!("../../assets/research.js");
 const STYLE_CSS: &str = include_str!("../../assets/style.css");
 
 /// Longest a computation may run before the request is answered with a timeout.
@@ -92,6 +95,17 @@ pub fn router_with(store: StoreHandle) -> Router {
         .route("/api/answer", get(handlers::answer))
         .route("/api/sum", get(handlers::sum))
         .route("/api/theory", get(handlers::theory))
+        .route(
+            "/research",
+            get(|| async { asset("text/html; charset=utf-8", RESEARCH_HTML) }),
+        )
+        .route(
+            "/research.js",
+            get(|| async { asset("text/javascript; charset=utf-8", RESEARCH_JS) }),
+        )
+        .route("/api/slice", get(research::slice))
+        .route("/api/patterns", get(research::patterns))
+        .route("/api/discover", get(research::discover))
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,
