@@ -632,3 +632,74 @@ fn a_box_inside_a_stored_larger_box_is_read_from_it() {
     assert_eq!(again["positions"], first["positions"]);
     assert_eq!(again["count"], first["count"]);
 }
+
+/// A Grundy table whose values do not fit beside the engine's value sets keeps them in a mapped file
+/// (`NIMLAB_ENGINE_MEMORY` makes this machine small here): the same values as in memory, said in the
+/// JSON, not stored (the store reads tables back whole), and no file left behind.
+#[test]
+fn grundy_values_past_memory_are_kept_on_disk() {
+    let dir = TempDir::new("values-on-disk");
+    let scratch = dir.path().join("scratch");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let args = [
+        "table",
+        "CN(4,2)",
+        "--max",
+        "31",
+        "--grundy",
+        "--format",
+        "csv",
+        "--no-store",
+    ];
+    let in_memory = ok(&args);
+    let run = |args: &[&str]| {
+        cmd()
+            .args(args)
+            .env("NIMLAB_ENGINE_MEMORY", "7900000")
+            .env("NIMLAB_SCRATCH", &scratch)
+            .output()
+            .unwrap()
+    };
+    let out = run(&args);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), in_memory);
+    let db = dir.db();
+    let out = run(&[
+        "table",
+        "CN(4,2)",
+        "--max",
+        "31",
+        "--grundy",
+        "--count-only",
+        "--json",
+        "--db",
+        &db,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["values_on_disk"], true);
+    assert!(v.get("store_id").is_none(), "{v}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("not stored") && err.contains("past memory"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&scratch).unwrap().count(),
+        0,
+        "no file left"
+    );
+    // A box whose value sets alone do not fit is refused with the amount.
+    let out = run(&[
+        "table",
+        "CN(4,2)",
+        "--max",
+        "63",
+        "--grundy",
+        "--count-only",
+        "--no-store",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("MiB for the value sets"), "{err}");
+}

@@ -11,6 +11,7 @@
 
 use crate::checkpoint::{self as ck, Layer, Progress, Saver};
 use crate::lines::{Hooks, Interrupted, Resume, Stop};
+use crate::values::Values;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -413,13 +414,29 @@ pub fn solve_resumable(
     hooks: Hooks,
     resume: Resume,
 ) -> Result<Vec<u16>, Stop> {
-    solve_with(m, r, windows, None, 1, hooks, resume).map(|(v, _)| v)
+    let values = Values::in_memory(r.pow(m as u32));
+    solve_with(m, r, windows, None, 1, hooks, resume, values).map(|(v, _)| v.into_vec())
+}
+
+/// [`solve_resumable`] into `values` (one per position of the box, in memory or in a mapped file:
+/// [`Values::on_disk`]), which it returns filled.
+pub fn solve_resumable_in(
+    m: usize,
+    r: usize,
+    windows: &[Vec<usize>],
+    hooks: Hooks,
+    resume: Resume,
+    values: Values,
+) -> Result<Values, Stop> {
+    solve_with(m, r, windows, None, 1, hooks, resume, values).map(|(v, _)| v)
 }
 
 const TAG_WINDOWS: u64 = 0x4752_4e44_0001;
 const TAG_SHRINKING: u64 = 0x4752_4e44_0002;
 
-/// [`solve`] with out-of-box options; also returns the number of 64-bit words a value set needs.
+/// [`solve`] with out-of-box options, into `values` (r^m of them); also returns the number of 64-bit
+/// words a value set needs.
+#[allow(clippy::too_many_arguments)]
 fn solve_with(
     m: usize,
     r: usize,
@@ -428,11 +445,12 @@ fn solve_with(
     min_words: usize,
     hooks: Hooks,
     resume: Resume,
-) -> Result<(Vec<u16>, usize), Stop> {
+    mut values: Values,
+) -> Result<(Values, usize), Stop> {
     // Engine axis j is tuple index m-1-j, so the engine's index is the tuple's lexicographic index.
     let user_windows = windows;
     let windows = crate::pset::engine_windows(m, windows);
-    let mut values = vec![0u16; r.pow(m as u32)];
+    debug_assert_eq!(values.len(), r.pow(m as u32));
     let mut words = min_words.max(1);
     let Resume {
         mut saver,
@@ -630,7 +648,9 @@ pub fn solve_shrinking_resumable(
                 saver: layer.as_mut().map(|l| l as &mut dyn Saver),
                 from: from.take(),
             },
+            Values::in_memory(r.pow(m as u32)),
         )
+        .map(|(v, w)| (v.into_vec(), w))
     })
 }
 

@@ -27,6 +27,7 @@ pub mod pset;
 pub mod sink;
 pub mod store;
 pub mod tiers;
+pub mod values;
 
 /// Bytes the engines may keep: 3/4 of the machine's memory (`/proc/meminfo`), or 12 GiB where that
 /// cannot be read; `NIMLAB_ENGINE_MEMORY` (bytes) overrides it. Boxes that need more are refused

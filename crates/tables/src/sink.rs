@@ -228,6 +228,10 @@ fn json_head(plan: &Plan, a: &Answer) -> Value {
     if let Some(i) = a.store_id {
         v["store_id"] = json!(i);
     }
+    if plan.values_on_disk.is_some() {
+        // Grundy values past memory, kept in a mapped file while the table was computed.
+        v["values_on_disk"] = json!(true);
+    }
     if let Some(hi) = a.within {
         // Read from the stored table of a larger box, entries up to `hi`.
         v["store_box_hi"] = json!(hi);
@@ -465,6 +469,13 @@ fn write_grundy(
             )?;
             if let Some(line) = backend_line(a) {
                 writeln!(out, "{line}")?;
+            }
+            if let Some(dir) = &plan.values_on_disk {
+                writeln!(
+                    out,
+                    "the values were kept on disk, past memory (a file in {}, removed)",
+                    dir.display()
+                )?;
             }
             writeln!(
                 out,

@@ -50,6 +50,9 @@ pub struct Plan {
     pub resume: ResumeMode,
     /// The positions of a chip-game domain, in table order.
     pub(super) chip_positions: Option<Vec<Pos>>,
+    /// A Grundy table whose values do not fit in memory with the engine's working set: the folder
+    /// of the file they are kept in, mapped into memory ([`crate::values::Values::on_disk`]).
+    pub values_on_disk: Option<std::path::PathBuf>,
 }
 
 const GIB: f64 = (1u64 << 30) as f64;
@@ -158,7 +161,7 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
         )));
     }
     let backend = choose_backend(&id, req, &route, total, domain.radix())?;
-    check_memory(&id, max, &route, backend, grundy, &domain)?;
+    let values_on_disk = check_memory(&id, max, &route, backend, grundy, &domain)?;
     let key = box_key(game, &domain, req.play, req.kind);
     let p = Plan {
         game: id,
@@ -175,6 +178,7 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
         limit: req.limit,
         resume: req.resume,
         chip_positions: None,
+        values_on_disk,
     };
     check_remoteness(game, &p)?;
     check_resume(req, &p)?;
@@ -183,9 +187,10 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
 
 /// Refuses, before it starts, a table whose engine would need more memory than
 /// [`crate::memory_allowed`], naming the amount: a P-set needs about a diagonal of blocks of lines
-/// ([`pset::engine_bytes`]); a Grundy table every value (two bytes a position, and as much again to
-/// store them) and the value sets of two diagonals of blocks. The plain search and the GPU keep
-/// Grundy tables of at most [`GRUNDY_POSITIONS`].
+/// ([`pset::engine_bytes`]); a Grundy table the value sets of two diagonals of blocks and every value
+/// (two bytes a position). When the values do not fit beside the value sets, a Grundy table of a
+/// window game keeps them in a file mapped into memory ([`scratch_dir`]): the folder is returned.
+/// The plain search and the GPU keep Grundy tables of at most [`GRUNDY_POSITIONS`].
 fn check_memory(
     id: &str,
     max: u64,
@@ -193,25 +198,40 @@ fn check_memory(
     backend: Backend,
     grundy: bool,
     domain: &BoxDomain,
-) -> Result<()> {
+) -> Result<Option<std::path::PathBuf>> {
     let (r, total) = (domain.radix() as usize, domain.size_f64());
     let threads = rayon::current_num_threads();
+    let allowed = crate::memory_allowed();
+    let here = format!(
+        "above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
+        allowed / GIB
+    );
+    if let (true, Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) =
+        (grundy, route, backend)
+    {
+        let words = grundy::likely_words(*m, r);
+        let sets = grundy::windows_memory(*m, r, windows, words, threads);
+        if sets > allowed {
+            return Err(Error::TooLarge(format!(
+                "a Grundy table of {id} with --max {max} ({total:.1e} positions) needs about {} for the value sets of two diagonals of blocks alone, above the {} it may use here (3/4 of this machine's memory); use a smaller --max",
+                amount(sets),
+                amount(allowed)
+            )));
+        }
+        // The values beside them, or in a file past memory.
+        return Ok((sets + total * 2.0 > allowed).then(scratch_dir));
+    }
     let need = match (grundy, route, backend) {
         (true, Route::Engine(Rules::Shrinking { n, k }), _) => {
             Some(grundy::shrinking_memory(*n, *k, r) + total * 4.0)
         }
-        (true, Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) => {
+        (true, Route::Engine(Rules::Windows { m, windows }), _) => {
             let words = grundy::likely_words(*m, r);
             Some(grundy::windows_memory(*m, r, windows, words, threads) + total * 2.0)
         }
         (false, Route::Engine(rules), Backend::Cpu) => Some(pset::engine_bytes(rules, r, threads)),
         _ => None,
     };
-    let allowed = crate::memory_allowed();
-    let here = format!(
-        "above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
-        allowed / GIB
-    );
     match need {
         Some(bytes) if bytes > allowed && grundy => Err(Error::TooLarge(format!(
             "a Grundy table of {id} with --max {max} ({total:.1e} positions) needs about {:.1} GiB (two bytes a value, twice, and the value sets of two diagonals of blocks), {here}",
@@ -224,8 +244,29 @@ fn check_memory(
         None if grundy && total > GRUNDY_POSITIONS => Err(Error::TooLarge(format!(
             "a Grundy table of {total:.1e} positions by the plain search or the GPU is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller --max"
         ))),
-        _ => Ok(()),
+        _ => Ok(None),
     }
+}
+
+/// Bytes in words: GiB with one decimal, or MiB below 1 GiB.
+pub(super) fn amount(bytes: f64) -> String {
+    if bytes >= GIB {
+        format!("{:.1} GiB", bytes / GIB)
+    } else {
+        format!("{:.1} MiB", bytes / (1u64 << 20) as f64)
+    }
+}
+
+/// Where Grundy values past memory are kept: `NIMLAB_SCRATCH`, else nimlab's folder in the user's
+/// data directory (where the store lives by default), else the system's temporary folder.
+pub fn scratch_dir() -> std::path::PathBuf {
+    if let Some(d) = std::env::var_os("NIMLAB_SCRATCH").filter(|d| !d.is_empty()) {
+        return d.into();
+    }
+    dirs::data_dir()
+        .map(|d| d.join("nimlab"))
+        .filter(|d| std::fs::create_dir_all(d).is_ok())
+        .unwrap_or_else(std::env::temp_dir)
 }
 
 /// Most values per entry of a box the GPU back end takes (its lines are one word).
@@ -430,6 +471,7 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
         limit: req.limit,
         resume: ResumeMode::Off,
         chip_positions: Some(positions),
+        values_on_disk: None,
     })
 }
 
@@ -556,6 +598,7 @@ impl Plan {
             limit: f64::INFINITY,
             resume: ResumeMode::Off,
             chip_positions,
+            values_on_disk: None,
         })
     }
 

@@ -12,6 +12,7 @@ use crate::grundy;
 use crate::lines::{Resume, Stop};
 use crate::pset::{self, Rules};
 use crate::store;
+use crate::values::Values;
 use nimlab_core::table::{grundy_values, tabulate, TableRun};
 use nimlab_core::{BoxDomain, Error, Game, Hooks, Pos, Result, Solver};
 use std::cell::RefCell;
@@ -31,8 +32,9 @@ pub enum Solved {
         data: Vec<u8>,
     },
     Grundy {
-        /// The value of every position, in the order of [`Plan::for_each_position`].
-        values: Vec<u16>,
+        /// The value of every position, in the order of [`Plan::for_each_position`] (in memory, or in a
+        /// mapped file past memory: [`crate::values::Values`]).
+        values: Values,
     },
 }
 
@@ -52,10 +54,29 @@ impl Solved {
         };
         let max = values.iter().copied().max().unwrap_or(0) as usize;
         let mut h = vec![0u64; max + 1];
-        for &v in values {
+        for &v in values.iter() {
             h[v as usize] += 1;
         }
         h
+    }
+}
+
+/// The buffer of a Grundy table's `len` values: in memory, or in a mapped file when the plan keeps
+/// them on disk ([`Plan::values_on_disk`]), in the folder of the store's checkpoints or else the
+/// system's temporary folder.
+fn values_for(plan: &Plan, len: usize) -> Result<Values> {
+    match &plan.values_on_disk {
+        None => Ok(Values::in_memory(len)),
+        Some(dir) => Values::on_disk(dir, len).map_err(|e| {
+            Error::io(
+                format!(
+                    "keeping {:.1} GiB of Grundy values in {}",
+                    (len * 2) as f64 / (1u64 << 30) as f64,
+                    dir.display()
+                ),
+                e,
+            )
+        }),
     }
 }
 
@@ -168,13 +189,23 @@ pub(super) fn compute_box(
     let r = domain.radix() as usize;
     Ok(match (plan.kind, &plan.route) {
         (Kind::Grundy, Route::Engine(Rules::Windows { m, windows })) => Solved::Grundy {
-            values: grundy::solve_resumable(*m, r, windows, hooks, resume).map_err(stopped)?,
+            values: grundy::solve_resumable_in(
+                *m,
+                r,
+                windows,
+                hooks,
+                resume,
+                values_for(plan, r.pow(*m as u32))?,
+            )
+            .map_err(stopped)?,
         },
         (Kind::Grundy, Route::Engine(Rules::Shrinking { n, k })) => Solved::Grundy {
-            values: grundy::solve_shrinking_resumable(*n, *k, r, hooks, resume).map_err(stopped)?,
+            values: grundy::solve_shrinking_resumable(*n, *k, r, hooks, resume)
+                .map_err(stopped)?
+                .into(),
         },
         (Kind::Grundy, Route::Search) => Solved::Grundy {
-            values: grundy_values(game, domain, hooks)?,
+            values: grundy_values(game, domain, hooks)?.into(),
         },
         (Kind::PSet, Route::Engine(_)) => {
             let s = pset::tabulate_on(
@@ -260,7 +291,9 @@ fn compute_chips(game: &dyn Game, plan: &Plan, positions: &[Pos], hooks: Hooks) 
         }
     }
     Ok(match plan.kind {
-        Kind::Grundy => Solved::Grundy { values },
+        Kind::Grundy => Solved::Grundy {
+            values: values.into(),
+        },
         Kind::PSet => Solved::PSet {
             count: ordered,
             canonical_count: canonical,
@@ -323,7 +356,9 @@ mod gpu_backend {
         let solved = if plan.kind == Kind::Grundy {
             let values = gpu::grundy(&dev, game, domain, &gpu_options(plan.backend), hooks);
             match values {
-                Ok(values) => Solved::Grundy { values },
+                Ok(values) => Solved::Grundy {
+                    values: values.into(),
+                },
                 Err(gpu::GpuError::TooLarge(_)) if plan.backend == Backend::Auto => {
                     return Ok(None)
                 }

@@ -47,7 +47,7 @@ pub fn load_within(s: &Store, plan: &Plan, game: &dyn Game, e: &Entry) -> Result
                 }
                 base += big.pow(m as u32);
             }
-            *values = out;
+            *values = out.into();
         }
         Solved::PSet {
             count,
@@ -136,7 +136,7 @@ pub fn load(s: &Store, plan: &Plan, e: &Entry) -> Result<Answer> {
     let details: serde_json::Value = serde_json::from_str(&e.details).unwrap_or_default();
     let solved = match plan.kind {
         Kind::Grundy => Solved::Grundy {
-            values: store::decode_values(&data),
+            values: store::decode_values(&data).into(),
         },
         Kind::PSet => {
             let count = if plan.is_chips() {

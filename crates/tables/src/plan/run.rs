@@ -334,7 +334,18 @@ fn run_inner(
     // A finished table is saved even when the run is interrupted now: nothing is lost, and the
     // store never holds an unfinished one.
     hooks.phase("table-save");
-    if let Some(s) = store {
+    let past_memory = matches!(&solved, Solved::Grundy { values } if values.on_file());
+    if let (Some(_), true) = (&store, past_memory) {
+        // The store reads a table back whole, into memory: values kept past memory are not stored
+        // (the output, -o FILE, keeps them), and the finished run's checkpoint goes.
+        store_error = Some(format!(
+            "its {} of values were kept on disk, past memory, and the store reads tables back whole; write them with -o FILE",
+            super::choice::amount(plan.positions * 2.0)
+        ));
+        if let Some(c) = saver.as_mut() {
+            c.remove();
+        }
+    } else if let Some(s) = store {
         match save(s, plan, &solved, seconds, adapter.is_some()) {
             Ok(id) => {
                 store_id = Some(id);
