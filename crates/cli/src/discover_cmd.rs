@@ -52,13 +52,29 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
             "--timeout must be at least 1 second".into(),
         ));
     }
+    let parsed = nimlab_games::parse_game(&a.game)?;
+    let heaps = parsed.downcast_ref::<nimlab_games::Nim>().is_some()
+        || parsed.downcast_ref::<nimlab_games::MooreNim>().is_some();
+    if !heaps && nimlab_prove::Ruleset::of(parsed.as_ref()).is_none() {
+        let name = a.game.trim();
+        let name = if name.contains(['(', ' ', '{']) {
+            format!("'{name}'")
+        } else {
+            name.to_string()
+        };
+        let bound = match parsed.table_bound() {
+            nimlab_core::TableBound::TotalChips => "--max-sum S",
+            nimlab_core::TableBound::Box { heaps: true } => "--heaps N --max H",
+            _ => "--max H",
+        };
+        return Err(Error::Unsupported(format!(
+            "discover finds characterizations of CN(n,k), SCN(n,k), nim and moore(k) (with --heaps), simplicial(...) and ECN(m,S,k), not of {}: `nimlab patterns {name} {bound}` groups the P-positions of a box by shape, and `nimlab verify {name} {bound} --conjecture FILE` checks a guess",
+            parsed.id()
+        )));
+    }
     let game = nimlab_discover::game_name(&a.game, a.heaps)?;
     let cancel = crate::interrupt::cancel_flag();
-    let store = if a.store.no_store {
-        None
-    } else {
-        nimlab_tables::store::default_path(a.store.db.as_deref())
-    };
+    let store = a.store.path();
     let opts = Options {
         max: a.max,
         timeout: Duration::from_secs(a.timeout),

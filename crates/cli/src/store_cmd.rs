@@ -21,6 +21,16 @@ pub struct StoreArgs {
 }
 
 impl StoreArgs {
+    /// The store's file for look-ups, or `None` when it is turned off (`--no-store`,
+    /// `NIMLAB_DB=off`).
+    pub fn path(&self) -> Option<PathBuf> {
+        if self.no_store {
+            None
+        } else {
+            store::default_path(self.db.as_deref())
+        }
+    }
+
     /// The store, or `None` when it is turned off (`--no-store`, `NIMLAB_DB=off`) or cannot be opened
     /// (then a warning goes to stderr and the command goes on without it).
     pub fn open(&self) -> Result<Option<Store>, Error> {
@@ -40,6 +50,11 @@ impl StoreArgs {
     }
 
     pub(crate) fn require(&self) -> Result<Store, Error> {
+        if self.no_store {
+            return Err(Error::Unsupported(
+                "`nimlab store` works on the store, which --no-store turns off: leave out --no-store (and pass --db PATH for another store)".into(),
+            ));
+        }
         let path = store::default_path(self.db.as_deref()).ok_or_else(|| {
             Error::Unsupported("the store is turned off (NIMLAB_DB=off); pass --db PATH".into())
         })?;

@@ -46,6 +46,21 @@ impl BoxDomain {
     pub fn radix(&self) -> u64 {
         u64::try_from(self.radix_exact()).unwrap_or(u64::MAX)
     }
+    /// The box as users read it: `[0..5]^7`, or `[1..4]^m, m in 0, 1, 2, 3` for several lengths.
+    pub fn describe(&self) -> String {
+        match self.lengths.as_slice() {
+            [m] => format!("[{}..{}]^{m}", self.lo, self.hi),
+            ms => format!(
+                "[{}..{}]^m, m in {}",
+                self.lo,
+                self.hi,
+                ms.iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
     /// Number of positions in the box (as `f64`, so that huge boxes can be refused without overflow).
     pub fn size_f64(&self) -> f64 {
         self.lengths
