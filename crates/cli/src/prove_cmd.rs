@@ -264,6 +264,14 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
             "--timeout must be at least 1 second".into(),
         ));
     }
+    let parsed = nimlab_games::parse_game(&a.game)?;
+    if Ruleset::of(parsed.as_ref()).is_none() {
+        return Err(crate::discover_cmd::not_covered(
+            "prove",
+            &a.game,
+            parsed.as_ref(),
+        ));
+    }
     if let Some(path) = &a.automaton {
         return automaton(a, path);
     }
