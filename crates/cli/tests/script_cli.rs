@@ -117,9 +117,9 @@ fn table_names_a_move_that_leaves_the_box() {
         "fn options(p) { let out = []; for i in 0..p.len() { for a in 1..p[i] { let q = []; for j in 0..p.len() { if j != i { q.push(p[j]); } } q.push(a); q.push(p[i] - a); if a < p[i] - a { out.push(q); } } } out }\n",
     );
     // Grundy's game (split a heap into two unequal heaps), by its recurrence on one heap.
-    let mut want = vec![0u64; 13];
+    let mut want = [0u64; 13];
     for n in 0..want.len() {
-        let mut seen = vec![false; 64];
+        let mut seen = [false; 64];
         for a in 1..n {
             if a < n - a {
                 seen[(want[a] ^ want[n - a]) as usize] = true;
