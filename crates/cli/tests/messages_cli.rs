@@ -30,7 +30,7 @@ fn typos_in_game_names_get_the_nearest_name() {
         ),
         (
             vec!["outcome", "CN6,2)", "1,2,3,4,5,6"],
-            "the opening bracket '(' is missing",
+            "a ')' has no opening '('",
         ),
         (
             vec!["outcome", "simplicial({1,2},{2,3)", "1,2,3"],

@@ -355,7 +355,7 @@ fn unknown(text: &str) -> String {
             );
         }
         if c > o {
-            return format!("unknown game '{text}': the opening bracket '{open}' is missing");
+            return format!("unknown game '{text}': a '{close}' has no opening '{open}'");
         }
     }
     let (head, rest) = match text.find('(') {
@@ -439,7 +439,8 @@ mod tests {
         assert!(
             msg("CN(6,2").contains("the closing bracket ')' is missing; did you mean 'CN(6,2)'?")
         );
-        assert!(msg("CN6,2)").contains("the opening bracket '(' is missing"));
+        assert!(msg("CN6,2)").contains("a ')' has no opening '('"));
+        assert!(msg("CN(6,2))").contains("a ')' has no opening '('"));
         assert!(msg("nmi").contains("did you mean 'nim'?"));
         assert!(msg("mooore(2)").contains("did you mean 'moore(2)'?"));
         assert!(msg("entropi(3)").contains("did you mean 'ENTROPY(3)'?"));
