@@ -463,7 +463,8 @@ pub trait Game: AsAny + Send + Sync {
     }
 
     /// An upper bound on the number of options a position reachable from `p` can have.
-    /// Default: the number of positions below `p`.
+    /// Default: the number of positions below `p`. (A scripted game, whose options only its script
+    /// knows, returns an estimate instead: the most options seen at a few sampled positions.)
     fn branching_bound(&self, p: &[u64]) -> f64 {
         self.state_bound(p)
     }

@@ -131,6 +131,9 @@ pub struct ScriptedGame {
     has_canonical: bool,
     has_validate: bool,
     has_rank: bool,
+    /// Sampled option counts by position (see [`ScriptedGame::sampled_options`]), so that repeated
+    /// estimates do not call the script again.
+    samples: Mutex<std::collections::HashMap<Pos, Option<usize>>>,
     error: Mutex<Option<String>>,
 }
 
@@ -161,6 +164,7 @@ impl ScriptedGame {
             has_canonical: has("canonical"),
             has_validate: has("validate"),
             has_rank: has("rank"),
+            samples: Mutex::new(Default::default()),
             engine,
             ast,
             error: Mutex::new(None),
@@ -231,6 +235,9 @@ impl ScriptedGame {
     /// The number of options at a few positions below `p` (p scaled by 1/8, 2/8, ..., 1), the most
     /// seen; `None` when no sample could be taken.
     fn sampled_options(&self, p: &[u64]) -> Option<usize> {
+        if let Some(&n) = self.samples.lock().ok()?.get(p) {
+            return n;
+        }
         let mut most = None;
         for i in 1..=8u128 {
             let q: Pos = p.iter().map(|&x| (x as u128 * i / 8) as u64).collect();
@@ -245,6 +252,12 @@ impl ScriptedGame {
                     most = Some(most.unwrap_or(0).max(arr.len()));
                 }
             }
+        }
+        if let Ok(mut cache) = self.samples.lock() {
+            if cache.len() >= 4096 {
+                cache.clear();
+            }
+            cache.insert(p.to_vec(), most);
         }
         most
     }
