@@ -167,3 +167,30 @@ fn a_script_is_estimated_by_its_real_option_counts() {
         assert_eq!(v["grundy_method"], "search", "heap {n}: {v}");
     }
 }
+
+/// A game whose moves keep the coordinate sum and the multiset of entries (Turning Turtles: a head
+/// and a tail may trade places) is refused by the default measure, and answered once the script
+/// declares a rank every move lowers: the Grundy value is the XOR of the heads' places, computed here.
+#[test]
+fn a_declared_rank_admits_a_game_the_default_measure_refuses() {
+    let dir = TempDir::new("script-rank");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/turtles.rhai");
+    let text = std::fs::read_to_string(&root).unwrap();
+    let start = text.find("fn rank(p)").unwrap();
+    let end = start + text[start..].find("\n}\n").unwrap() + 3;
+    let without = write(
+        dir.path(),
+        "norank.rhai",
+        &format!("{}{}", &text[..start], &text[end..]),
+    );
+    refused(&["grundy", &without, "1,0,1,1"], "does not descend");
+    let with = root.to_str().unwrap();
+    for row in 0u32..32 {
+        let coins: Vec<String> = (0..5).map(|i| (row >> i & 1).to_string()).collect();
+        let want = (0..5)
+            .filter(|i| row >> i & 1 == 1)
+            .fold(0u64, |x, i| x ^ (i as u64 + 1));
+        let v = json(&["grundy", with, &coins.join(","), "--json"]);
+        assert_eq!(v["grundy"], want, "{coins:?}: {v}");
+    }
+}
