@@ -57,14 +57,15 @@ fn every_store_command_takes_db_and_no_store() {
     let conj = dir.write("eq.rhai", "fn is_p(p) { p[0] == p[1] }\n");
     ok(&["table", GAME, "--max", "3", "--count-only", "--db", dbs]);
     ok(&["table", GAME, "--max", "3", "--count-only", "--no-store"]);
-    // The query commands answer from the stored table with --db and search without it.
+    // The query commands answer from the stored table with --db, and without it with --no-store
+    // (which wins over --db).
     for cmd in ["outcome", "moves", "explain"] {
         let v = json(&[cmd, GAME, POS, "--json", "--db", dbs]);
         assert!(
             v["method"].as_str().unwrap().starts_with("store"),
             "{cmd}: {v}"
         );
-        let w = json(&[cmd, GAME, POS, "--json", "--no-store"]);
+        let w = json(&[cmd, GAME, POS, "--json", "--db", dbs, "--no-store"]);
         assert!(
             !w["method"].as_str().unwrap().starts_with("store"),
             "{cmd}: {w}"
@@ -72,8 +73,8 @@ fn every_store_command_takes_db_and_no_store() {
         assert_eq!(v["outcome"], w["outcome"], "{cmd}");
     }
     ok(&["grundy", GAME, POS, "--db", dbs]);
-    ok(&["grundy", GAME, POS, "--no-store"]);
-    for extra in [vec!["--db", dbs], vec!["--no-store"]] {
+    ok(&["grundy", GAME, POS, "--db", dbs, "--no-store"]);
+    for extra in [vec!["--db", dbs], vec!["--no-store", "--db", dbs]] {
         let mut p = vec!["patterns", GAME, "--max", "2"];
         p.extend(extra.iter().copied());
         ok(&p);
@@ -103,13 +104,23 @@ fn every_store_command_takes_db_and_no_store() {
             .stdin
             .take()
             .unwrap()
-            .write_all(b"hint\nquit\n")
+            .write_all(b"explain\nquit\n")
             .unwrap();
         let out = child.wait_with_output().unwrap();
         assert!(out.status.success(), "{pl:?}: {out:?}");
+        // `explain` says where the value came from: the stored table only with the store.
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            text.contains("a stored table"),
+            extra[0] == "--db",
+            "{pl:?}: {text}"
+        );
     }
     // serve: the web API answers from the store it is given, and searches with --no-store.
-    for (extra, stored) in [(vec!["--db", dbs], true), (vec!["--no-store"], false)] {
+    for (extra, stored) in [
+        (vec!["--db", dbs], true),
+        (vec!["--db", dbs, "--no-store"], false),
+    ] {
         let mut args = vec!["serve", "--port", "0"];
         args.extend(extra);
         let mut server = cmd().args(&args).stdout(Stdio::piped()).spawn().unwrap();
