@@ -49,11 +49,12 @@ impl StoreArgs {
         }
     }
 
-    pub(crate) fn require(&self) -> Result<Store, Error> {
+    /// The store for a command (`what`) whose job is to read or write it: `--no-store` is refused.
+    pub(crate) fn require(&self, what: &str) -> Result<Store, Error> {
         if self.no_store {
-            return Err(Error::Unsupported(
-                "`nimlab store` works on the store, which --no-store turns off: leave out --no-store (and pass --db PATH for another store)".into(),
-            ));
+            return Err(Error::Unsupported(format!(
+                "{what} works on the store, which --no-store turns off: leave out --no-store (and pass --db PATH for another store)"
+            )));
         }
         let path = store::default_path(self.db.as_deref()).ok_or_else(|| {
             Error::Unsupported("the store is turned off (NIMLAB_DB=off); pass --db PATH".into())
@@ -183,7 +184,7 @@ fn unfinished_json(
 }
 
 pub fn run(c: &StoreCmd) -> Result<(), Error> {
-    let mut s = c.store.require()?;
+    let mut s = c.store.require("`nimlab store`")?;
     match &c.action {
         Action::List { json } => {
             let all = s.list().map_err(db_err)?;

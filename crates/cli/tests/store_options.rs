@@ -153,3 +153,59 @@ fn every_store_command_takes_db_and_no_store() {
         );
     }
 }
+
+/// `discover` and `prove --save` keep a proved characterization in the store `--db` names, and
+/// `--no-store` keeps it out (`prove --save --no-store` is refused in one line: saving is its job).
+/// Skipped without the SMT solver z3.
+#[test]
+fn discover_and_prove_save_where_they_are_told() {
+    if which("z3").is_none() {
+        eprintln!("SKIPPED discover_and_prove_save_where_they_are_told: no z3 on PATH");
+        return;
+    }
+    let dir = TempDir::new("store-proofs");
+    let db = dir.db();
+    let fams = dir.file("cn32.toml");
+    let args = [
+        "discover", "CN(3,2)", "--max", "4", "--json", "--out", &fams,
+    ];
+    let mut with_db = args.to_vec();
+    with_db.extend(["--db", db.as_str()]);
+    let v = json(&with_db);
+    assert!(v["saved"].as_str().unwrap().starts_with("proved:"), "{v}");
+    assert!(listed(&db).contains("proved:"), "{}", listed(&db));
+    let off = dir.file("off.sqlite3");
+    let mut no_store = args.to_vec();
+    no_store.extend(["--db", off.as_str(), "--no-store"]);
+    let w = json(&no_store);
+    assert!(w["saved"].is_null(), "{w}");
+    assert!(!Path::new(&off).exists());
+    // prove --save: the families discover wrote, kept in a second store.
+    let db2 = dir.file("second.sqlite3");
+    let p = json(&[
+        "prove",
+        "CN(3,2)",
+        "--families",
+        &fams,
+        "--save",
+        "--json",
+        "--db",
+        &db2,
+    ]);
+    assert!(p["saved"].as_str().unwrap().starts_with("proved:"), "{p}");
+    assert!(listed(&db2).contains("proved:"));
+    fails(
+        &[
+            "prove",
+            "CN(3,2)",
+            "--families",
+            &fams,
+            "--save",
+            "--db",
+            &off,
+            "--no-store",
+        ],
+        "`prove --save` works on the store",
+    );
+    assert!(!Path::new(&off).exists());
+}
