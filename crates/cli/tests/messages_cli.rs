@@ -34,7 +34,7 @@ fn typos_in_game_names_get_the_nearest_name() {
         ),
         (
             vec!["outcome", "simplicial({1,2},{2,3)", "1,2,3"],
-            "missing its closing brace",
+            "the closing bracket '}' is missing",
         ),
         (vec!["outcome", "chess", "1"], "known games:"),
     ] {
@@ -60,6 +60,17 @@ fn refusals_name_the_command_that_can_do_the_job() {
         fails(&args, "--heaps N --max H --conjecture FILE");
     }
     fails(&["discover", "ET(3)"], "`nimlab verify 'ET(3)' --max-sum S");
+    for args in [
+        vec!["table", "nim[3] + nim[4]", "--max", "3"],
+        vec!["explain", "nim[3] + nim[4]", "1"],
+        vec!["patterns", "nim[3] + nim[4]", "--max", "3"],
+    ] {
+        fails(
+            &args,
+            "is a sum of games, which `nimlab outcome`, `grundy` and `moves` answer",
+        );
+    }
+    ok(&["moves", "nim[3] + nim[4]"]);
     fails(
         &["prove", "nim", "--theorem", "bouton"],
         "`nimlab discover nim --heaps N`",

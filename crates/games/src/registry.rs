@@ -246,6 +246,10 @@ pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
             .and_then(|r| r.strip_suffix(')'))
             .map(|r| r.to_string())
     };
+    let count = |c: char| s.chars().filter(|&x| x == c).count();
+    if count('(') != count(')') || count('{') != count('}') {
+        return Err(Error::BadGame(unknown(text.trim())));
+    }
     if s == "nim" {
         return Ok(Box::new(Nim));
     }
@@ -340,6 +344,11 @@ fn distance(a: &str, b: &str) -> usize {
 /// The message for a name no family matches: the missing bracket when the brackets do not balance,
 /// else the nearest family name with the user's parameters, else the list of families.
 fn unknown(text: &str) -> String {
+    if is_sum(text) {
+        return format!(
+            "'{text}' is a sum of games, which `nimlab outcome`, `grundy` and `moves` answer; this command takes one game (e.g. CN(7,4)) and its position apart"
+        );
+    }
     let count = |c: char| text.chars().filter(|&x| x == c).count();
     for (open, close) in [('(', ')'), ('{', '}')] {
         let (o, c) = (count(open), count(close));
@@ -445,6 +454,7 @@ mod tests {
         assert!(msg("mooore(2)").contains("did you mean 'moore(2)'?"));
         assert!(msg("entropi(3)").contains("did you mean 'ENTROPY(3)'?"));
         assert!(msg("chess").contains("known games:"));
+        assert!(msg("nim[3]+nim[4]").contains("`nimlab outcome`, `grundy` and `moves` answer"));
     }
     #[test]
     fn bad_names_get_one_line_errors() {
