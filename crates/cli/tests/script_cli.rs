@@ -194,3 +194,26 @@ fn a_declared_rank_admits_a_game_the_default_measure_refuses() {
         assert_eq!(v["grundy"], want, "{coins:?}: {v}");
     }
 }
+
+/// A `canonical` that maps a position above it (which could undo every move's descent) is refused in
+/// one line by the first command that meets it, and does not hang.
+#[test]
+fn a_canonical_form_above_its_position_is_refused() {
+    let dir = TempDir::new("script-canonical");
+    let g = write(
+        dir.path(),
+        "up.rhai",
+        "fn options(p) { if p[0] > 0 { [[p[0] - 1]] } else { [] } }\nfn canonical(p) { [p[0] + 1] }\n",
+    );
+    for args in [
+        vec!["outcome", g.as_str(), "5"],
+        vec!["grundy", g.as_str(), "5"],
+        vec!["table", g.as_str(), "--heaps", "1", "--max", "5"],
+    ] {
+        let out = nimlab(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_one_line(&args, &err);
+        assert!(err.contains("lies above its position"), "{args:?}: {err}");
+    }
+}

@@ -434,6 +434,13 @@ pub trait Game: AsAny + Send + Sync {
         }
     }
 
+    /// A failure recorded where the game could not return it ([`Game::canonical`] of a scripted
+    /// game), reported here; callers that used `canonical` without generating options afterwards ask
+    /// before they answer. Default: none.
+    fn deferred_error(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// True when `p` has no option.
     fn is_terminal(&self, p: &[u64]) -> Result<bool> {
         let mut any = false;

@@ -276,6 +276,9 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
         table.canonical_count += cc;
         table.by_length.push((m, c, cc));
     }
+    // A representative the game refused while counting (a script's canonical) is reported, not
+    // silently replaced by the position itself.
+    game.deferred_error()?;
     Ok(table)
 }
 

@@ -328,12 +328,36 @@ impl Game for ScriptedGame {
         }
         Ok(())
     }
+    fn deferred_error(&self) -> Result<()> {
+        self.earlier_failure()
+    }
     fn canonical(&self, p: &[u64]) -> Pos {
         if !self.has_canonical || self.failed() {
             return p.to_vec();
         }
         match self.call("canonical", p).and_then(|v| from_dynamic(&v)) {
-            Ok(q) => q,
+            Ok(q) => {
+                // A representative above its position in the measure could undo a move's descent
+                // (p -> q, then canonical(q) back to p): refused like a move that does not descend.
+                let above = if self.has_rank {
+                    match (self.rank(&q), self.rank(p)) {
+                        (Ok(a), Ok(b)) => a > b,
+                        _ => true,
+                    }
+                } else {
+                    measure(&q) > measure(p)
+                };
+                if above {
+                    self.fail(format!(
+                        "{}: canonical({}) = {} lies above its position in the measure every move must lower (the coordinate sum, or the script's rank), so moves might never end; canonical must give a position of the same class that is not larger",
+                        self.path,
+                        format_tuple(p),
+                        format_tuple(&q)
+                    ));
+                    return p.to_vec();
+                }
+                q
+            }
             Err(e) => {
                 self.fail(format!("{}: canonical: {e}", self.path));
                 p.to_vec()
