@@ -18,8 +18,16 @@ pub fn load_game(name: &str) -> Result<Box<dyn Game>> {
         return Err(Error::BadGame("no game given, e.g. CN(5,3)".into()));
     }
     if t.len() > 64 || t.ends_with(".rhai") || nimlab_games::is_sum(t) {
+        // Name the command that does the job where there is one.
+        let instead = if t.len() > 64 {
+            String::new()
+        } else if t.ends_with(".rhai") {
+            format!(" (a script is played in the terminal: `nimlab play {t} POSITION`)")
+        } else {
+            format!(" (the winning moves of a sum: `nimlab moves '{t}'`)")
+        };
         return Err(Error::BadGame(format!(
-            "'{}' is not a built-in game; play one of: {}",
+            "'{}' is not a built-in game{instead}; play one of: {}",
             t.chars().take(64).collect::<String>(),
             game_names().join(", ")
         )));

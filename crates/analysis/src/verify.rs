@@ -15,8 +15,9 @@ use nimlab_research::domain::{positions, Bound};
 use nimlab_research::verify::{
     verify as check_conditions, Condition, Counterexample, Membership, Report,
 };
-use nimlab_tables::pset;
+use nimlab_tables::{plan, pset};
 use std::collections::HashSet;
+use std::path::Path;
 
 /// What is checked.
 #[derive(Debug, Clone, Copy)]
@@ -42,7 +43,14 @@ pub struct Checked {
 
 /// The canonical P-positions of the box by the tables engine, where it covers the game and box.
 /// An interruption (the caller's cancel scope) is an error, not a missing table.
-fn engine_p_set(game: &dyn Game, bound: Bound, play: Play) -> Result<Option<HashSet<Pos>>> {
+/// With a store, the table is read from it when solved before, else computed and saved there (as
+/// `nimlab table` does).
+fn engine_p_set(
+    game: &dyn Game,
+    bound: Bound,
+    play: Play,
+    store: Option<&Path>,
+) -> Result<Option<HashSet<Pos>>> {
     let Some(max) = bound.max.filter(|_| !chip::is_chip_game(game)) else {
         return Ok(None);
     };
@@ -51,6 +59,26 @@ fn engine_p_set(game: &dyn Game, bound: Bound, play: Play) -> Result<Option<Hash
     };
     if pset::rules_for(game, &domain).is_none() {
         return Ok(None);
+    }
+    if let Some(mut db) = store.and_then(|p| nimlab_tables::store::Store::open(p).ok()) {
+        let req = plan::Request {
+            bounds: plan::Bounds {
+                max: bound.max,
+                max_sum: None,
+                heaps: bound.heaps,
+            },
+            play,
+            kind: plan::Kind::PSet,
+            method: plan::Method::Engine,
+            backend: plan::Backend::Cpu,
+            remoteness: false,
+            limit: nimlab_core::Budget::default().limit,
+            resume: plan::ResumeMode::Off,
+        };
+        if let Ok(pl) = plan::plan(game, &req) {
+            let answer = plan::run(game, &pl, Some(&mut db), Default::default())?;
+            return Ok(Some(answer.solved.positions().into_iter().collect()));
+        }
     }
     let mut set = HashSet::new();
     let r = pset::tabulate(game, &domain, play, Default::default(), &mut |p| {
@@ -62,7 +90,7 @@ fn engine_p_set(game: &dyn Game, bound: Bound, play: Play) -> Result<Option<Hash
 
 fn checked(
     game: &dyn Game,
-    bound: Bound,
+    (bound, store): (Bound, Option<&Path>),
     play: Play,
     ps: &[Pos],
     keep: usize,
@@ -75,7 +103,7 @@ fn checked(
         member(p)
     };
     let member: &mut Membership = &mut member;
-    if let Some(pset) = engine_p_set(game, bound, play)? {
+    if let Some(pset) = engine_p_set(game, bound, play, store)? {
         let mut report = Report {
             positions: ps.len() as u64,
             ..Default::default()
@@ -120,7 +148,7 @@ fn checked(
 }
 
 /// Checks `claim` for `game` over the bounded set `bound` in `play`, keeping up to `keep`
-/// counterexamples of each kind.
+/// counterexamples of each kind (no store).
 pub fn verify(
     game: &dyn Game,
     claim: Claim,
@@ -128,7 +156,21 @@ pub fn verify(
     play: Play,
     keep: usize,
 ) -> Result<Checked> {
+    verify_with_store(game, claim, bound, play, keep, None)
+}
+
+/// [`verify`], reading the engine's P-set of the box from the store at `store` when it holds it, and
+/// saving it there when computed (a store that cannot be opened is left out).
+pub fn verify_with_store(
+    game: &dyn Game,
+    claim: Claim,
+    bound: Bound,
+    play: Play,
+    keep: usize,
+    store: Option<&Path>,
+) -> Result<Checked> {
     let ps = positions(game, bound)?;
+    let bound = (bound, store);
     match claim {
         Claim::Theorem(id) => {
             let t = nimlab_theory::by_id(id).ok_or_else(|| {

@@ -44,6 +44,33 @@ pub struct DiscoverArgs {
     store: StoreArgs,
 }
 
+/// The refusal of `discover` or `prove` (`cmd`) for a game the provers do not cover, naming the
+/// commands that can do the job for it.
+pub(crate) fn not_covered(cmd: &str, name: &str, game: &dyn nimlab_core::Game) -> Error {
+    let name = name.trim();
+    let name = if name.contains(['(', ' ', '{', '[']) {
+        format!("'{name}'")
+    } else {
+        name.to_string()
+    };
+    let heaps = game.downcast_ref::<nimlab_games::Nim>().is_some()
+        || game.downcast_ref::<nimlab_games::MooreNim>().is_some();
+    if heaps {
+        return Error::Unsupported(format!(
+            "{cmd} works on a fixed number of stacks: nim with N heaps is CN(N,1) (`nimlab prove 'CN(N,1)' --theorem bouton`), and `nimlab discover {name} --heaps N` finds and proves a characterization of {name} on N heaps"
+        ));
+    }
+    let bound = match game.table_bound() {
+        nimlab_core::TableBound::TotalChips => "--max-sum S",
+        nimlab_core::TableBound::Box { heaps: true } => "--heaps N --max H",
+        _ => "--max H",
+    };
+    Error::Unsupported(format!(
+        "{cmd} covers CN(n,k), SCN(n,k), nim and moore(k) (discover, with --heaps), simplicial(...) and ECN(m,S,k), not {}: `nimlab patterns {name} {bound}` groups the P-positions of a box by shape, and `nimlab verify {name} {bound} --conjecture FILE` (or `--theorem ID`) checks a characterization on that box",
+        game.id()
+    ))
+}
+
 /// Runs `nimlab discover`: exit 0 proved, 1 conjecture or none, 3 no answer within the limits, 2 bad
 /// input (through the dispatcher), 130 Ctrl-C.
 pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
@@ -52,13 +79,15 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
             "--timeout must be at least 1 second".into(),
         ));
     }
+    let parsed = nimlab_games::parse_game(&a.game)?;
+    let heaps = parsed.downcast_ref::<nimlab_games::Nim>().is_some()
+        || parsed.downcast_ref::<nimlab_games::MooreNim>().is_some();
+    if !heaps && nimlab_prove::Ruleset::of(parsed.as_ref()).is_none() {
+        return Err(not_covered("discover", &a.game, parsed.as_ref()));
+    }
     let game = nimlab_discover::game_name(&a.game, a.heaps)?;
     let cancel = crate::interrupt::cancel_flag();
-    let store = if a.store.no_store {
-        None
-    } else {
-        nimlab_tables::store::default_path(a.store.db.as_deref())
-    };
+    let store = a.store.path();
     let opts = Options {
         max: a.max,
         timeout: Duration::from_secs(a.timeout),

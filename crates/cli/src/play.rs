@@ -38,6 +38,8 @@ pub struct PlayArgs {
     /// Seed of the random start position (for a repeatable game).
     #[arg(long)]
     pub seed: Option<u64>,
+    #[command(flatten)]
+    pub store: crate::store_cmd::StoreArgs,
 }
 
 #[derive(Args, Debug)]
@@ -48,11 +50,13 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
+    #[command(flatten)]
+    pub store: crate::store_cmd::StoreArgs,
 }
 
 /// `nimlab serve`.
 pub fn serve(args: &ServeArgs) -> Result<(), Error> {
-    let store = StoreHandle::at(nimlab_tables::store::default_path(None));
+    let store = StoreHandle::at(args.store.path());
     nimlab_web::run(&args.bind, args.port, store).map_err(|e| {
         Error::Unsupported(format!("cannot serve on {}:{}: {e}", args.bind, args.port))
     })
@@ -132,12 +136,21 @@ impl Match {
 
 /// `nimlab play`.
 pub fn run(args: &PlayArgs) -> Result<(), Error> {
-    let game = engine::load_game(&args.game)?;
+    // A script is played from the position given (it has no random starts); the web page offers
+    // built-in games only, since its players name no files on the server.
+    let game = if args.game.trim().ends_with(".rhai") {
+        if args.position.is_none() {
+            return Err(Error::BadPosition(format!(
+                "a scripted game has no random start: give one, e.g. `nimlab play {} 5`",
+                args.game.trim()
+            )));
+        }
+        nimlab_games::parse_game(&args.game)?
+    } else {
+        engine::load_game(&args.game)?
+    };
     let play = Play::from_misere(args.misere);
-    let an = Analyzer::new(
-        StoreHandle::at(nimlab_tables::store::default_path(None)),
-        Limits::TERMINAL,
-    );
+    let an = Analyzer::new(StoreHandle::at(args.store.path()), Limits::TERMINAL);
     let mut rng = args
         .seed
         .map(Rng::new)

@@ -264,6 +264,18 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
             "--timeout must be at least 1 second".into(),
         ));
     }
+    if a.save && a.store.no_store {
+        // Refused before the proof runs, not after.
+        a.store.require("`prove --save`")?;
+    }
+    let parsed = nimlab_games::parse_game(&a.game)?;
+    if Ruleset::of(parsed.as_ref()).is_none() {
+        return Err(crate::discover_cmd::not_covered(
+            "prove",
+            &a.game,
+            parsed.as_ref(),
+        ));
+    }
     if let Some(path) = &a.automaton {
         return automaton(a, path);
     }
@@ -335,7 +347,7 @@ fn save(a: &ProveArgs, report: &Report) -> Result<Option<i64>, Error> {
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    let mut store = a.store.require()?;
+    let mut store = a.store.require("`prove --save`")?;
     let id = nimlab_analysis::proved::save_proved(
         &mut store,
         &a.game,

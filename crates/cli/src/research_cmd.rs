@@ -62,6 +62,9 @@ pub struct VerifyArgs {
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
+    /// The store: the engine's P-set of the box is read from it when solved before, else saved there.
+    #[command(flatten)]
+    store: crate::store_cmd::StoreArgs,
 }
 
 /// Runs `verify`; exits with status 1 when the set is not the P-set.
@@ -78,8 +81,15 @@ pub fn run_verify(a: &VerifyArgs) -> Result<ExitCode, Error> {
             ))
         }
     };
-    let checked =
-        nimlab_analysis::verify::verify(game.as_ref(), claim, a.bound.bound(), play, a.examples)?;
+    let db = a.store.path();
+    let checked = nimlab_analysis::verify::verify_with_store(
+        game.as_ref(),
+        claim,
+        a.bound.bound(),
+        play,
+        a.examples,
+        db.as_deref(),
+    )?;
     if checked.settled_by_engine {
         eprintln!("nimlab: the set equals the P-set of the box computed by the tables engine; in a box closed under moves that is equivalent to (I)-(III)");
     }
@@ -173,6 +183,42 @@ pub struct PatternsArgs {
     examples: usize,
     #[command(flatten)]
     common: Common,
+    /// The store: the P-set is read from it when solved before (by `table`), else saved there.
+    #[command(flatten)]
+    store: crate::store_cmd::StoreArgs,
+}
+
+/// The canonical P-positions of the bounded set from the store, as `nimlab table` finds or saves
+/// them there; `None` when no store is in use or `table` cannot plan this bound.
+fn stored_p_positions(
+    game: &dyn Game,
+    bound: Bound,
+    play: Play,
+    store: &crate::store_cmd::StoreArgs,
+) -> Result<Option<Vec<Pos>>, Error> {
+    use nimlab_tables::plan;
+    let Some(mut db) = store.open()? else {
+        return Ok(None);
+    };
+    let req = plan::Request {
+        bounds: plan::Bounds {
+            max: bound.max,
+            max_sum: bound.max_sum,
+            heaps: bound.heaps,
+        },
+        play,
+        kind: plan::Kind::PSet,
+        method: plan::Method::Auto,
+        backend: plan::Backend::Cpu,
+        remoteness: false,
+        limit: nimlab_core::Budget::default().limit,
+        resume: plan::ResumeMode::Off,
+    };
+    let Ok(pl) = plan::plan(game, &req) else {
+        return Ok(None);
+    };
+    let answer = plan::run(game, &pl, Some(&mut db), Default::default())?;
+    Ok(Some(answer.solved.positions()))
 }
 
 /// The canonical P-positions of the bounded set.
@@ -246,7 +292,10 @@ fn known_families(
 pub fn run_patterns(a: &PatternsArgs) -> Result<(), Error> {
     let game = parse_game(&a.game)?;
     let play = Play::from_misere(a.misere);
-    let ps = canonical_p_positions(game.as_ref(), a.bound.bound(), play)?;
+    let ps = match stored_p_positions(game.as_ref(), a.bound.bound(), play, &a.store)? {
+        Some(ps) => ps,
+        None => canonical_p_positions(game.as_ref(), a.bound.bound(), play)?,
+    };
     let fams = families(&ps, a.examples);
     let known = known_families(game.as_ref(), play, &ps, &fams);
     if a.common.json {

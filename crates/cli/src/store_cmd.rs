@@ -21,6 +21,16 @@ pub struct StoreArgs {
 }
 
 impl StoreArgs {
+    /// The store's file for look-ups, or `None` when it is turned off (`--no-store`,
+    /// `NIMLAB_DB=off`).
+    pub fn path(&self) -> Option<PathBuf> {
+        if self.no_store {
+            None
+        } else {
+            store::default_path(self.db.as_deref())
+        }
+    }
+
     /// The store, or `None` when it is turned off (`--no-store`, `NIMLAB_DB=off`) or cannot be opened
     /// (then a warning goes to stderr and the command goes on without it).
     pub fn open(&self) -> Result<Option<Store>, Error> {
@@ -39,7 +49,13 @@ impl StoreArgs {
         }
     }
 
-    pub(crate) fn require(&self) -> Result<Store, Error> {
+    /// The store for a command (`what`) whose job is to read or write it: `--no-store` is refused.
+    pub(crate) fn require(&self, what: &str) -> Result<Store, Error> {
+        if self.no_store {
+            return Err(Error::Unsupported(format!(
+                "{what} works on the store, which --no-store turns off: leave out --no-store (and pass --db PATH for another store)"
+            )));
+        }
         let path = store::default_path(self.db.as_deref()).ok_or_else(|| {
             Error::Unsupported("the store is turned off (NIMLAB_DB=off); pass --db PATH".into())
         })?;
@@ -175,7 +191,7 @@ fn unfinished_json(
 }
 
 pub fn run(c: &StoreCmd) -> Result<(), Error> {
-    let mut s = c.store.require()?;
+    let mut s = c.store.require("`nimlab store`")?;
     match &c.action {
         Action::List { json } => {
             let all = s.list().map_err(db_err)?;

@@ -55,7 +55,7 @@ fn discover_is_honest_on_a_small_box() {
 
 #[test]
 fn discover_refuses_bad_input_in_one_line() {
-    fails(&["discover", "ET(2)"], "prove knows");
+    fails(&["discover", "ET(2)"], "`nimlab verify 'ET(2)' --max-sum S");
     fails(&["discover", "CN(4,2)", "--max", "1"], "--max 1");
     fails(&["discover", "CN(4,2)", "--heaps", "3"], "--heaps");
     fails(&["discover", "nim"], "--heaps");

@@ -124,7 +124,8 @@ fn bad_games_and_positions_are_refused_up_front() {
         (vec!["CN(5,9)"], "window size"),
         (vec!["nope"], "unknown game"),
         (vec!["CN(5,3)", "1,2,3"], "5"),
-        (vec!["nim[3]+nim[4]"], "not a built-in game"),
+        (vec!["nim[3]+nim[4]"], "`nimlab moves 'nim[3]+nim[4]'`"),
+        (vec!["sub.rhai"], "a scripted game has no random start"),
         (
             vec!["CN(9,5)", "900,900,900,900,900,900,900,900,900"],
             "large",

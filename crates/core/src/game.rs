@@ -46,6 +46,21 @@ impl BoxDomain {
     pub fn radix(&self) -> u64 {
         u64::try_from(self.radix_exact()).unwrap_or(u64::MAX)
     }
+    /// The box as users read it: `[0..5]^7`, or `[1..4]^m, m in 0, 1, 2, 3` for several lengths.
+    pub fn describe(&self) -> String {
+        match self.lengths.as_slice() {
+            [m] => format!("[{}..{}]^{m}", self.lo, self.hi),
+            ms => format!(
+                "[{}..{}]^m, m in {}",
+                self.lo,
+                self.hi,
+                ms.iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
     /// Number of positions in the box (as `f64`, so that huge boxes can be refused without overflow).
     pub fn size_f64(&self) -> f64 {
         self.lengths
@@ -419,6 +434,13 @@ pub trait Game: AsAny + Send + Sync {
         }
     }
 
+    /// A failure recorded where the game could not return it ([`Game::canonical`] of a scripted
+    /// game), reported here; callers that used `canonical` without generating options afterwards ask
+    /// before they answer. Default: none.
+    fn deferred_error(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// True when `p` has no option.
     fn is_terminal(&self, p: &[u64]) -> Result<bool> {
         let mut any = false;
@@ -448,7 +470,8 @@ pub trait Game: AsAny + Send + Sync {
     }
 
     /// An upper bound on the number of options a position reachable from `p` can have.
-    /// Default: the number of positions below `p`.
+    /// Default: the number of positions below `p`. (A scripted game, whose options only its script
+    /// knows, returns an estimate instead: the most options seen at a few sampled positions.)
     fn branching_bound(&self, p: &[u64]) -> f64 {
         self.state_bound(p)
     }

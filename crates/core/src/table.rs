@@ -116,6 +116,16 @@ impl Indexer {
         (order, starts)
     }
 
+    /// True when `q` (a position of the box) lies in a tier solved before the tier of length number
+    /// `li` and coordinate sum `s` (entries minus `lo`): a shorter length earlier in the box's order,
+    /// or the same length with a smaller sum.
+    fn earlier(&self, q: &[u64], li: usize, s: u64) -> bool {
+        let Some(lq) = self.lengths.iter().position(|&m| m == q.len()) else {
+            return false;
+        };
+        lq < li || (lq == li && q.iter().map(|&x| x - self.lo).sum::<u64>() < s)
+    }
+
     fn position(&self, li: usize, mut local: u64) -> Pos {
         let m = self.lengths[li];
         let mut p = vec![0u64; m];
@@ -140,6 +150,28 @@ impl Bits {
     }
 }
 
+/// The one-line refusal of a move that leaves the box (`left`) or does not lower the tier.
+fn bad_move_error(game: &dyn Game, d: &BoxDomain, p: &[u64], q: &[u64], left: bool) -> Error {
+    let mv = format!(
+        "the move {} -> {}",
+        game.format_position(p),
+        game.format_position(q)
+    );
+    let single = "`nimlab outcome`, `grundy` and `moves` answer single positions of such a game";
+    if left {
+        Error::Unsupported(format!(
+            "{}: {mv} leaves the box {}, so a table of it would not be exact: `nimlab table` needs a box closed under moves; {single}",
+            game.id(),
+            d.describe()
+        ))
+    } else {
+        Error::Unsupported(format!(
+            "{}: {mv} does not lower the coordinate sum: `nimlab table` solves a box by increasing sum and needs every move to lower it; {single}",
+            game.id()
+        ))
+    }
+}
+
 /// Tabulates the P-positions of `game` in `domain` under `run.play`.
 pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<Table> {
     let size = domain.size_f64();
@@ -159,7 +191,10 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
     let is_p = Bits::new(total);
     let done = AtomicU64::new(0);
     let misere = run.play == Play::Misere;
-    let escaped = AtomicBool::new(false);
+    // The first move found that leaves the box, or that does not lead to an earlier tier (which
+    // would read a bit not computed yet): (position, option, left the box).
+    let bad_move: std::sync::Mutex<Option<(Pos, Pos, bool)>> = std::sync::Mutex::new(None);
+    let any_bad = AtomicBool::new(false);
     let failed: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
 
     for li in 0..domain.lengths.len() {
@@ -176,16 +211,19 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
                 let mut reaches_p = false;
                 let r = game.for_each_option(&p, &mut |q| {
                     any_option = true;
-                    match ix.index(q) {
+                    let j = ix.index(q);
+                    if j.is_none() || !ix.earlier(q, li, s as u64) {
+                        any_bad.store(true, Ordering::Relaxed);
+                        let mut b = bad_move.lock().unwrap_or_else(|x| x.into_inner());
+                        b.get_or_insert((p.clone(), q.to_vec(), j.is_none()));
+                        return ControlFlow::Break(());
+                    }
+                    match j {
                         Some(j) if is_p.get(j) => {
                             reaches_p = true;
                             ControlFlow::Break(())
                         }
-                        Some(_) => ControlFlow::Continue(()),
-                        None => {
-                            escaped.store(true, Ordering::Relaxed);
-                            ControlFlow::Break(())
-                        }
+                        _ => ControlFlow::Continue(()),
                     }
                 });
                 if let Err(e) = r {
@@ -200,11 +238,10 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
             if let Some(e) = failed.lock().unwrap().take() {
                 return Err(e);
             }
-            if escaped.load(Ordering::Relaxed) {
-                return Err(Error::Unsupported(format!(
-                    "{}: an option left the tabulation box (a bug in the game's box)",
-                    game.id()
-                )));
+            if any_bad.load(Ordering::Relaxed) {
+                if let Some((p, q, left)) = bad_move.lock().unwrap().take() {
+                    return Err(bad_move_error(game, domain, &p, &q, left));
+                }
             }
             let d = done.fetch_add(tier.len() as u64, Ordering::Relaxed) + tier.len() as u64;
             run.hooks.report(d, total);
@@ -239,6 +276,9 @@ pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<T
         table.canonical_count += cc;
         table.by_length.push((m, c, cc));
     }
+    // A representative the game refused while counting (a script's canonical) is reported, not
+    // silently replaced by the position itself.
+    game.deferred_error()?;
     Ok(table)
 }
 
@@ -277,22 +317,13 @@ pub fn grundy_values(game: &dyn Game, d: &BoxDomain, hooks: Hooks) -> Result<Vec
                     seen[g] = stamp;
                     ControlFlow::Continue(())
                 }
-                Some(_) => {
-                    bad =
-                        Some("an option does not have a smaller coordinate sum than its position");
-                    ControlFlow::Break(())
-                }
-                None => {
-                    bad = Some("an option left the tabulation box");
+                j => {
+                    bad = Some((q.to_vec(), j.is_none()));
                     ControlFlow::Break(())
                 }
             })?;
-            if let Some(why) = bad {
-                return Err(Error::Unsupported(format!(
-                    "{}: {why} ({} -> ...); the Grundy table needs options below their positions",
-                    game.id(),
-                    game.format_position(&p)
-                )));
+            if let Some((q, left)) = bad {
+                return Err(bad_move_error(game, d, &p, &q, left));
             }
             let g = (0..)
                 .find(|&g| seen.get(g).is_none_or(|&s| s != stamp))

@@ -786,8 +786,9 @@ fn table(
         None => None,
     };
     say(&format!(
-        "tabulating the P-positions of {} in the box [..{h}]",
-        game.id()
+        "tabulating the P-positions of {} in the box [{}..{h}]",
+        game.id(),
+        rules.min_entry()
     ));
     let ans = match plan::run(
         game.as_ref(),

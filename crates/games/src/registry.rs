@@ -246,6 +246,10 @@ pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
             .and_then(|r| r.strip_suffix(')'))
             .map(|r| r.to_string())
     };
+    let count = |c: char| s.chars().filter(|&x| x == c).count();
+    if count('(') != count(')') || count('{') != count('}') {
+        return Err(Error::BadGame(unknown(text.trim())));
+    }
     if s == "nim" {
         return Ok(Box::new(Nim));
     }
@@ -291,10 +295,100 @@ pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
         let v = params("ENTROPY(k)", &inner, 1)?;
         return Ok(Box::new(EntropyReduction::new(v[0])?));
     }
-    Err(Error::BadGame(format!(
+    Err(Error::BadGame(unknown(text.trim())))
+}
+
+/// The names a game's text may start with, each with the spelling a suggestion uses.
+const HEADS: &[(&str, &str)] = &[
+    ("nim", "nim"),
+    ("moore", "moore"),
+    ("cn", "CN"),
+    ("scn", "SCN"),
+    ("simplicial", "simplicial"),
+    ("ecn", "ECN"),
+    ("et", "ET"),
+    ("empty-transfer", "empty-transfer"),
+    ("eabo", "EABO"),
+    ("empty-all-but-one", "empty-all-but-one"),
+    ("er", "ER"),
+    ("empty-redistribute", "empty-redistribute"),
+    ("ser", "SER"),
+    (
+        "selective-empty-redistribute",
+        "selective-empty-redistribute",
+    ),
+    ("ejr", "EJR"),
+    ("empty-j-redistribute", "empty-j-redistribute"),
+    ("entropy", "ENTROPY"),
+    ("entropy-reduction", "entropy-reduction"),
+];
+
+/// Edit distance (insertions, deletions, substitutions) between two short names.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for j in 0..b.len() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != b[j]))
+                .min(row[j] + 1)
+                .min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The message for a name no family matches: the missing bracket when the brackets do not balance,
+/// else the nearest family name with the user's parameters, else the list of families.
+fn unknown(text: &str) -> String {
+    if is_sum(text) {
+        return format!(
+            "'{text}' is a sum of games, which `nimlab outcome`, `grundy` and `moves` answer; this command takes one game (e.g. CN(7,4)) and its position apart"
+        );
+    }
+    let count = |c: char| text.chars().filter(|&x| x == c).count();
+    for (open, close) in [('(', ')'), ('{', '}')] {
+        let (o, c) = (count(open), count(close));
+        if o > c {
+            let fixed = format!("{text}{}", close.to_string().repeat(o - c));
+            let hint = if parse_game(&fixed).is_ok() {
+                format!("; did you mean '{fixed}'?")
+            } else {
+                String::new()
+            };
+            return format!(
+                "unknown game '{text}': the closing bracket '{close}' is missing{hint}"
+            );
+        }
+        if c > o {
+            return format!("unknown game '{text}': a '{close}' has no opening '{open}'");
+        }
+    }
+    let (head, rest) = match text.find('(') {
+        Some(i) => (&text[..i], &text[i..]),
+        None => (text, ""),
+    };
+    let h = head.trim().to_ascii_lowercase();
+    let best = HEADS
+        .iter()
+        .map(|(name, spelling)| (distance(&h, name), *spelling))
+        .min_by_key(|(d, _)| *d);
+    if let Some((d, spelling)) = best {
+        // A near miss: at most two edits, and fewer than the name's own length.
+        if d > 0 && d <= 2 && d < h.len().max(2) {
+            let guess = format!("{spelling}{rest}");
+            if parse_game(&guess).is_ok() || rest.is_empty() {
+                return format!("unknown game '{text}'; did you mean '{guess}'?");
+            }
+        }
+    }
+    format!(
         "unknown game '{text}'; known games: {} (see `nimlab games`)",
         known()
-    )))
+    )
 }
 
 #[cfg(test)]
@@ -343,6 +437,24 @@ mod tests {
             let e = parse_game(bad).err().unwrap().to_string();
             assert!(!e.contains('\n') && !e.is_empty(), "{bad}: {e}");
         }
+    }
+    #[test]
+    fn typos_get_the_nearest_name_or_the_missing_bracket() {
+        let msg = |t: &str| parse_game(t).err().unwrap().to_string();
+        assert_eq!(
+            msg("CM(6,2)"),
+            "unknown game 'CM(6,2)'; did you mean 'CN(6,2)'?"
+        );
+        assert!(
+            msg("CN(6,2").contains("the closing bracket ')' is missing; did you mean 'CN(6,2)'?")
+        );
+        assert!(msg("CN6,2)").contains("a ')' has no opening '('"));
+        assert!(msg("CN(6,2))").contains("a ')' has no opening '('"));
+        assert!(msg("nmi").contains("did you mean 'nim'?"));
+        assert!(msg("mooore(2)").contains("did you mean 'moore(2)'?"));
+        assert!(msg("entropi(3)").contains("did you mean 'ENTROPY(3)'?"));
+        assert!(msg("chess").contains("known games:"));
+        assert!(msg("nim[3]+nim[4]").contains("`nimlab outcome`, `grundy` and `moves` answer"));
     }
     #[test]
     fn bad_names_get_one_line_errors() {

@@ -8,7 +8,19 @@
 //! Scripts run under limits: a call may execute at most [`MAX_OPERATIONS`] operations, nest calls at most
 //! 64 deep, and build arrays of at most [`MAX_ARRAY`] elements; a script that loops or allocates without
 //! bound is stopped with a message. Errors carry the script's line and column.
+//!
+//! A game must end. Every option a script returns is checked to descend in a well-founded measure
+//! before anything uses it: by default the coordinate sum, with ties broken by the entries sorted
+//! largest first and compared lexicographically (the multiset order, so splitting a heap into smaller
+//! heaps descends too); a script may instead define `fn rank(p)`, a non-negative integer that every
+//! move must lower. A position among its own options, a cycle, or a heap that grows without a fall in
+//! the measure is refused at the first such move, in one line naming it (`position -> option`), so no
+//! search can run forever on it.
+//!
+//! A script's cost estimate comes from its real option counts: [`Game::branching_bound`] calls
+//! `options` at a few positions below the one asked about and takes the most seen.
 
+use nimlab_core::position::format_tuple;
 use nimlab_core::{BoxDomain, Error, Game, Pos, Result, TableBound};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Scope, AST};
 use std::ops::ControlFlow;
@@ -100,6 +112,15 @@ pub fn from_dynamic(v: &Dynamic) -> std::result::Result<Pos, String> {
         .collect()
 }
 
+/// The measure every move of a script must lower when it defines no `rank`: the coordinate sum, then
+/// the entries sorted largest first (lexicographically; a proper prefix is smaller). Both parts are
+/// well-founded and so is their lexicographic product.
+fn measure(p: &[u64]) -> (u128, Vec<u64>) {
+    let mut v = p.to_vec();
+    v.sort_unstable_by(|a, b| b.cmp(a));
+    (p.iter().map(|&x| x as u128).sum(), v)
+}
+
 /// A game defined by a Rhai script.
 pub struct ScriptedGame {
     path: String,
@@ -109,6 +130,10 @@ pub struct ScriptedGame {
     ast: AST,
     has_canonical: bool,
     has_validate: bool,
+    has_rank: bool,
+    /// Sampled option counts by position (see [`ScriptedGame::sampled_options`]), so that repeated
+    /// estimates do not call the script again.
+    samples: Mutex<std::collections::HashMap<Pos, Option<usize>>>,
     error: Mutex<Option<String>>,
 }
 
@@ -138,6 +163,8 @@ impl ScriptedGame {
             digest,
             has_canonical: has("canonical"),
             has_validate: has("validate"),
+            has_rank: has("rank"),
+            samples: Mutex::new(Default::default()),
             engine,
             ast,
             error: Mutex::new(None),
@@ -158,6 +185,81 @@ impl ScriptedGame {
         if e.is_none() {
             *e = Some(msg);
         }
+    }
+
+    /// The script's `rank(p)`: a non-negative integer.
+    fn rank(&self, p: &[u64]) -> Result<u64> {
+        let v = self.call("rank", p).map_err(Error::Script)?;
+        match v.as_int() {
+            Ok(r) if r >= 0 => Ok(r as u64),
+            _ => Err(Error::Script(format!(
+                "{}: rank({}) must return a non-negative integer, got {}",
+                self.path,
+                format_tuple(p),
+                v
+            ))),
+        }
+    }
+
+    /// Refuses a move that does not descend in the script's measure (see the module notes).
+    fn check_descent(&self, p: &[u64], opts: &[Pos]) -> Result<()> {
+        if self.has_rank {
+            let r = self.rank(p)?;
+            for q in opts {
+                let rq = self.rank(q)?;
+                if rq >= r {
+                    return Err(Error::BadGame(format!(
+                        "{}: the move {} -> {} does not lower rank (rank {r} -> {rq}); every move must lower fn rank(p) so that the game ends",
+                        self.path,
+                        format_tuple(p),
+                        format_tuple(q)
+                    )));
+                }
+            }
+            return Ok(());
+        }
+        let key = measure(p);
+        for q in opts {
+            if measure(q) >= key {
+                return Err(Error::BadGame(format!(
+                    "{}: the move {} -> {} does not descend, so the game might never end: every move must lower the coordinate sum, or keep it and lower the entries sorted largest first (as splitting a heap does), or lower a fn rank(p) that the script defines",
+                    self.path,
+                    format_tuple(p),
+                    format_tuple(q)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of options at a few positions below `p` (p scaled by 1/8, 2/8, ..., 1), the most
+    /// seen; `None` when no sample could be taken.
+    fn sampled_options(&self, p: &[u64]) -> Option<usize> {
+        if let Some(&n) = self.samples.lock().ok()?.get(p) {
+            return n;
+        }
+        let mut most = None;
+        for i in 1..=8u128 {
+            let q: Pos = p.iter().map(|&x| (x as u128 * i / 8) as u64).collect();
+            if i < 8 && q == p {
+                continue;
+            }
+            if self.validate(&q).is_err() {
+                continue;
+            }
+            if let Ok(v) = self.call("options", &q) {
+                if let Some(arr) = v.try_cast::<Array>() {
+                    most = Some(most.unwrap_or(0).max(arr.len()));
+                }
+            }
+        }
+        if let Ok(mut cache) = self.samples.lock() {
+            if cache.len() >= 4096 {
+                cache.clear();
+            }
+            cache.insert(p.to_vec(), most);
+        }
+        most
     }
 
     fn failed(&self) -> bool {
@@ -218,6 +320,7 @@ impl Game for ScriptedGame {
                 }
             }
         }
+        self.check_descent(p, &opts)?;
         for q in &opts {
             if f(q).is_break() {
                 return Ok(());
@@ -225,16 +328,48 @@ impl Game for ScriptedGame {
         }
         Ok(())
     }
+    fn deferred_error(&self) -> Result<()> {
+        self.earlier_failure()
+    }
     fn canonical(&self, p: &[u64]) -> Pos {
         if !self.has_canonical || self.failed() {
             return p.to_vec();
         }
         match self.call("canonical", p).and_then(|v| from_dynamic(&v)) {
-            Ok(q) => q,
+            Ok(q) => {
+                // A representative above its position in the measure could undo a move's descent
+                // (p -> q, then canonical(q) back to p): refused like a move that does not descend.
+                let above = if self.has_rank {
+                    match (self.rank(&q), self.rank(p)) {
+                        (Ok(a), Ok(b)) => a > b,
+                        _ => true,
+                    }
+                } else {
+                    measure(&q) > measure(p)
+                };
+                if above {
+                    self.fail(format!(
+                        "{}: canonical({}) = {} lies above its position in the measure every move must lower (the coordinate sum, or the script's rank), so moves might never end; canonical must give a position of the same class that is not larger",
+                        self.path,
+                        format_tuple(p),
+                        format_tuple(&q)
+                    ));
+                    return p.to_vec();
+                }
+                q
+            }
             Err(e) => {
                 self.fail(format!("{}: canonical: {e}", self.path));
                 p.to_vec()
             }
+        }
+    }
+    fn branching_bound(&self, p: &[u64]) -> f64 {
+        // Sampled, not a bound: the default (every position below p) would put a subtraction game
+        // at heap 10^6 at 10^12 option visits.
+        match self.sampled_options(p) {
+            Some(n) => n.max(1) as f64,
+            None => self.state_bound(p),
         }
     }
     fn table_bound(&self) -> TableBound {

@@ -147,6 +147,24 @@ def test_python_speaks_python():
     assert "limit=" in str(e.value) and "--" not in str(e.value), e.value
 
 
+def test_a_script_that_does_not_end_is_refused(tmp_path):
+    """A scripted game whose options hold the position itself is refused in one line naming the
+    move, by every call (no call runs forever)."""
+    bad = tmp_path / "bad.rhai"
+    bad.write_text("fn options(p) { [p] }\n")
+    g = nimlab.game(str(bad), store=False)
+    calls = [
+        lambda: g.outcome((5,)),
+        lambda: g.grundy((5,)),
+        lambda: g.moves((5,)),
+        lambda: g.table(max=5, heaps=1),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=r"the move \(\d\) -> \(\d\) does not descend") as e:
+            call()
+        assert "\n" not in str(e.value), e.value
+
+
 def test_table_ordered_lists_every_ordered_p_position():
     """``ordered=True``: every tuple of the box whose symmetry class is a P-class, checked against the
     outcome of every tuple of the box."""
