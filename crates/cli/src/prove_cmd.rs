@@ -15,8 +15,12 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families", "automaton"])))]
 pub struct ProveArgs {
-    /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k).
+    /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k); nim or moore(k) with --heaps.
     game: String,
+    /// Number of heaps, for nim (read as CN(N,1)) and moore(k) (the complex of all k-sets of N heaps),
+    /// as `discover` and `verify` take it.
+    #[arg(long, value_name = "N")]
+    heaps: Option<usize>,
     /// A built-in result, by id (see `nimlab theory GAME`); for a complex that relabels CN(n,k), a
     /// result about CN(n,k) or `relabeled` (carried over through the relabeling).
     #[arg(long)]
@@ -101,8 +105,14 @@ fn conjecture(a: &ProveArgs) -> Result<Conjecture, Error> {
     Ok(c)
 }
 
+/// The game's name as the prover reads it: `nim --heaps N` is CN(N,1) and `moore(k) --heaps N` the
+/// complex of all k-sets of N stacks, the names `discover` writes in its families and automata.
+fn game_name(a: &ProveArgs) -> Result<String, Error> {
+    nimlab_discover::game_name(&a.game, a.heaps)
+}
+
 fn families(a: &ProveArgs) -> Result<Conjecture, Error> {
-    let game = Ruleset::parse(&a.game)?;
+    let game = Ruleset::parse(&game_name(a)?)?;
     if let Some(id) = &a.theorem {
         return nimlab_prove::from_theorem(id, game);
     }
@@ -338,7 +348,7 @@ fn save(a: &ProveArgs, report: &Report) -> Result<Option<i64>, Error> {
     let mut store = a.store.require()?;
     let id = nimlab_analysis::proved::save_proved(
         &mut store,
-        &a.game,
+        &game_name(a)?,
         Play::from_misere(a.misere),
         format,
         &text,
@@ -349,7 +359,7 @@ fn save(a: &ProveArgs, report: &Report) -> Result<Option<i64>, Error> {
 
 /// `prove GAME --automaton FILE`: the automata prover on the set the file's automaton accepts.
 fn automaton(a: &ProveArgs, path: &std::path::Path) -> Result<ExitCode, Error> {
-    let game = Ruleset::parse(&a.game)?;
+    let game = Ruleset::parse(&game_name(a)?)?;
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let shown = path.display().to_string();
