@@ -274,6 +274,9 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
             "--timeout must be at least 1 second".into(),
         ));
     }
+    if a.heaps.is_none() && a.game.trim().eq_ignore_ascii_case("nim") && a.theorem.is_some() {
+        return every_number_of_heaps(a);
+    }
     if let Some(path) = &a.automaton {
         return automaton(a, path);
     }
@@ -324,6 +327,66 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         }
     }
     finish(a, &report)
+}
+
+/// `prove nim --theorem bouton --automata` (no `--heaps`): Bouton's theorem for every number of heaps,
+/// by the induction over the heaps of `nimlab_prove::heaps`, whose lemmas the automata decide.
+fn every_number_of_heaps(a: &ProveArgs) -> Result<ExitCode, Error> {
+    let id = a.theorem.as_deref().unwrap_or_default();
+    let lemmas = nimlab_prove::heaps::lemmas(id)?;
+    let refused = [
+        (a.misere, "--misere"),
+        (a.subset, "--subset"),
+        (a.save, "--save"),
+        (a.emit.is_some(), "--emit"),
+        (a.bits.is_some(), "--bits"),
+        (a.cross_check, "--cross-check"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
+        return Err(Error::Unsupported(format!(
+            "{flag} does not apply to the proof of {id} for every number of heaps; give --heaps N"
+        )));
+    }
+    if !a.automata {
+        return Err(Error::Unsupported(format!(
+            "{id} for every number of heaps is proved by automata (xor): add --automata, or give --heaps N"
+        )));
+    }
+    let r = nimlab_prove::heaps::prove_lemmas(id, lemmas, Duration::from_secs(a.timeout))?;
+    if a.json {
+        println!("{}", r.to_json());
+    } else {
+        let verdict = match r.verdict {
+            Status::Proved => "proved for every number of heaps and every heap size (by induction over the heaps; its lemmas by automata)",
+            Status::Refuted => "not proved: a lemma of the induction is false",
+            Status::Unknown => "unknown (the automata did not finish within the limits for some lemma)",
+        };
+        println!("nim, theorem {id}: {verdict} ({:.2} s)", r.seconds);
+        for l in &r.lemmas {
+            let cx = l
+                .counterexample
+                .as_ref()
+                .map(|v| {
+                    let v: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+                    format!(": counterexample ({}) (re-checked)", v.join(", "))
+                })
+                .or_else(|| l.reason.as_ref().map(|r| format!(": {r}")))
+                .unwrap_or_default();
+            println!(
+                "  lemma {}: {}: {} ({:.2} s){cx}",
+                l.lemma.name,
+                l.lemma.statement,
+                l.status.name(),
+                l.seconds
+            );
+        }
+        println!("  the induction from the lemmas to the theorem: docs/findings.md (Bouton for every number of heaps)");
+    }
+    Ok(ExitCode::from(match r.verdict {
+        Status::Proved => 0,
+        Status::Refuted => 1,
+        Status::Unknown => 3,
+    }))
 }
 
 /// `--save`: the characterization, saved when the verdict is proved for every stack size; its id.

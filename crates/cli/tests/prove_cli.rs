@@ -1153,3 +1153,41 @@ fn prove_reads_back_what_discover_finds_for_nim_and_moore() {
         "--heaps 3",
     );
 }
+
+/// `prove nim --theorem bouton --automata` without `--heaps`: Bouton's theorem for every number of
+/// heaps, by the induction of docs/findings.md whose lemmas the automata prove; other uses of `nim`
+/// without `--heaps` are refused in one line.
+#[test]
+fn bouton_is_proved_for_every_number_of_heaps() {
+    let (code, v) = prove_json(&["nim", "--theorem", "bouton", "--automata"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        (
+            v["verdict"].as_str(),
+            v["heaps"].as_str(),
+            v["range"].as_str()
+        ),
+        (Some("proved"), Some("any"), Some("all")),
+        "{v}"
+    );
+    let lemmas = v["lemmas"].as_array().unwrap();
+    assert_eq!(lemmas.len(), 4);
+    assert!(lemmas.iter().all(|l| l["status"] == "proved"), "{v}");
+    fails(&["prove", "nim", "--theorem", "bouton"], "--automata");
+    fails(
+        &[
+            "prove",
+            "nim",
+            "--theorem",
+            "bouton",
+            "--automata",
+            "--misere",
+        ],
+        "--misere",
+    );
+    fails(
+        &["prove", "nim", "--theorem", "moore", "--automata"],
+        "--heaps",
+    );
+    fails(&["prove", "nim", "--families", "x.toml"], "--heaps");
+}

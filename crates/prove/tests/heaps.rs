@@ -129,3 +129,15 @@ fn wrong_variants_are_refuted_with_checked_counterexamples() {
         .collect();
     assert!((w[1] ^ w[2]) >= w[1] && (w[0] ^ w[2]) >= w[0], "{w:?}");
 }
+
+/// What `nimlab theory` says of the entries proved for every number of heaps is proved here.
+#[test]
+fn every_entry_listed_for_every_number_of_heaps_is_proved() {
+    for id in nimlab_prove::proved::EVERY_NUMBER_OF_HEAPS {
+        let r = prove_every_number_of_heaps(id, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Proved, "{id}");
+        assert!(nimlab_prove::proved::checked(id)
+            .0
+            .contains("every number of heaps"));
+    }
+}
