@@ -222,7 +222,9 @@ fn cvc5_proves_and_a_failing_solver_says_so() {
 #[test]
 fn bad_input_is_one_line_with_status_2() {
     let dir = TempDir::new("prove-bad");
-    fails(&["prove", "nim", "--theorem", "bouton"], "prove knows");
+    // nim takes --heaps (or, for bouton with --automata, every number of heaps); ET(2) is no prover game.
+    fails(&["prove", "nim", "--theorem", "bouton"], "--automata");
+    fails(&["prove", "ET(2)", "--theorem", "bouton"], "prove knows");
     fails(&["prove", "CN(7,4)", "--theorem", "no-such"], "no result");
     fails(&["prove", "CN(6,4)", "--theorem", "cn-6-4"], "--bits W");
     fails(&["prove", "CN(5,4)", "--theorem", "cn-7-4"], "CN(7,4)");
