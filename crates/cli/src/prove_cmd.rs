@@ -329,13 +329,23 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
     finish(a, &report)
 }
 
-/// `prove nim --theorem bouton --automata` (no `--heaps`): Bouton's theorem for every number of heaps,
-/// by the induction over the heaps of `nimlab_prove::heaps`, whose lemmas the automata decide.
+/// `prove nim --theorem bouton --automata` (no `--heaps`; `bouton-misere` with `--misere`): Bouton's
+/// theorem for every number of heaps, by the induction over the heaps of `nimlab_prove::heaps`, whose
+/// lemmas the automata decide.
 fn every_number_of_heaps(a: &ProveArgs) -> Result<ExitCode, Error> {
     let id = a.theorem.as_deref().unwrap_or_default();
-    let lemmas = nimlab_prove::heaps::lemmas(id)?;
+    let (lemmas, play) = nimlab_prove::heaps::lemmas(id)?;
+    if play != Play::from_misere(a.misere) {
+        return Err(Error::Unsupported(format!(
+            "{id} is a result about {play} play; {}",
+            if a.misere {
+                "drop --misere"
+            } else {
+                "add --misere"
+            }
+        )));
+    }
     let refused = [
-        (a.misere, "--misere"),
         (a.subset, "--subset"),
         (a.save, "--save"),
         (a.emit.is_some(), "--emit"),
@@ -352,7 +362,7 @@ fn every_number_of_heaps(a: &ProveArgs) -> Result<ExitCode, Error> {
             "{id} for every number of heaps is proved by automata (xor): add --automata, or give --heaps N"
         )));
     }
-    let r = nimlab_prove::heaps::prove_lemmas(id, lemmas, Duration::from_secs(a.timeout))?;
+    let r = nimlab_prove::heaps::prove_lemmas(id, play, &lemmas, Duration::from_secs(a.timeout))?;
     if a.json {
         println!("{}", r.to_json());
     } else {
@@ -361,7 +371,12 @@ fn every_number_of_heaps(a: &ProveArgs) -> Result<ExitCode, Error> {
             Status::Refuted => "not proved: a lemma of the induction is false",
             Status::Unknown => "unknown (the automata did not finish within the limits for some lemma)",
         };
-        println!("nim, theorem {id}: {verdict} ({:.2} s)", r.seconds);
+        let conv = if play == Play::Misere {
+            ", misère play"
+        } else {
+            ""
+        };
+        println!("nim, theorem {id}{conv}: {verdict} ({:.2} s)", r.seconds);
         for l in &r.lemmas {
             let cx = l
                 .counterexample
@@ -380,7 +395,7 @@ fn every_number_of_heaps(a: &ProveArgs) -> Result<ExitCode, Error> {
                 l.seconds
             );
         }
-        println!("  the induction from the lemmas to the theorem: docs/findings.md (Bouton for every number of heaps)");
+        println!("  the argument from the lemmas to the theorem (by cases and induction over the heaps, not machine-checked): docs/findings.md, section 10");
     }
     Ok(ExitCode::from(match r.verdict {
         Status::Proved => 0,

@@ -1157,8 +1157,8 @@ fn prove_reads_back_what_discover_finds_for_nim_and_moore() {
 }
 
 /// `prove nim --theorem bouton --automata` without `--heaps`: Bouton's theorem for every number of
-/// heaps, by the induction of docs/findings.md whose lemmas the automata prove; other uses of `nim`
-/// without `--heaps` are refused in one line.
+/// heaps, by the induction of docs/findings.md whose lemmas the automata prove (and `bouton-misere`
+/// with `--misere`); other uses of `nim` without `--heaps` are refused in one line.
 #[test]
 fn bouton_is_proved_for_every_number_of_heaps() {
     let (code, v) = prove_json(&["nim", "--theorem", "bouton", "--automata"]);
@@ -1175,6 +1175,21 @@ fn bouton_is_proved_for_every_number_of_heaps() {
     let lemmas = v["lemmas"].as_array().unwrap();
     assert_eq!(lemmas.len(), 4);
     assert!(lemmas.iter().all(|l| l["status"] == "proved"), "{v}");
+    // Misère play: bouton-misere, with --misere.
+    let (code, v) = prove_json(&[
+        "nim",
+        "--theorem",
+        "bouton-misere",
+        "--misere",
+        "--automata",
+    ]);
+    assert_eq!((code, v["verdict"].as_str()), (0, Some("proved")), "{v}");
+    assert_eq!(v["play"], "misere");
+    assert!(v["lemmas"].as_array().unwrap().len() > 4, "{v}");
+    fails(
+        &["prove", "nim", "--theorem", "bouton-misere", "--automata"],
+        "--misere",
+    );
     fails(&["prove", "nim", "--theorem", "bouton"], "--automata");
     fails(
         &[

@@ -146,7 +146,8 @@ fn theory_json_says_how_each_entry_was_checked() {
     assert_eq!(by_id("cn-7-4")["checked"], "proved for all sizes");
     assert_eq!(by_id("cn-7-4")["proved_on"], serde_json::json!(["CN(7,4)"]));
     // xor: proved for all sizes by the automata prover (bit-vector proofs reach only below 2^w);
-    // Bouton for every number of heaps too (an induction whose lemmas the automata prove).
+    // Bouton (normal and misère) for every number of heaps too (an induction whose lemmas the
+    // automata prove).
     assert_eq!(
         by_id("bouton")["checked"],
         "proved for all sizes and every number of heaps (an induction over the heaps, its lemmas by automata); also directly on nim on n heaps (CN(n,1)) for n = 1 to 8 (automata)"

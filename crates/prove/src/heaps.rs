@@ -1,9 +1,10 @@
 //! Results for every number of heaps at once. The automata prover reads the heaps of one position in
 //! parallel, one track per heap, so it proves a result for one number of heaps at a time (at most
-//! [`crate::automata::MAX_TRACKS`] / 2 of them). Bouton's theorem holds for every number of heaps by
+//! [`crate::automata::MAX_TRACKS`] / 2 of them). Bouton's theorem, in normal and in misère play, holds for every number of heaps by
 //! an induction over the heaps whose steps are statements about a fixed number of values (a heap, the
 //! xor of the other heaps, ...), and each such statement is decided here by the automata prover for
-//! every size of the values: [`prove_every_number_of_heaps`].
+//! every size of the values: [`prove_every_number_of_heaps`]. The argument is written below; it
+//! combines the lemmas by cases over the heaps and by induction, which is not machine-checked.
 //!
 //! The argument, for A = {x : x1 xor ... xor xn = 0} on n heaps (any n >= 0). The xor of a list of
 //! numbers is associative and commutative, so the xor X of all heaps is x_i xor R_i, R_i the xor of
@@ -20,14 +21,33 @@
 //!   some heap h has h xor X < h, so lowering h to h xor X is a move, and lemma `lands` says that it
 //!   reaches xor 0, a position of A.
 //!
-//! By the partition theorem (docs/rules.md) A is the P-set of Nim on n heaps, for every n. The step
+//! By the partition theorem (docs/rules.md) A is the P-set of Nim on n heaps, for every n.
+//!
+//! Misère play ([`BOUTON_MISERE`]): A = {every heap at most 1 and X = 1} ∪ {some heap of 2 or more
+//! and X = 0}; over heaps of at most 1, X is at most 1 and is the parity of the number of 1s (lemma
+//! `small`, by induction over the heaps), so this is Bouton's misère rule.
+//!
+//! - (III) The terminal position has every heap at most 1 and X = 0, so it is not in A.
+//! - (I) A move lowers one heap a to b < a; the other heaps have xor c. If every other heap is at most
+//!   1 (then c <= 1), lemma `one-heap-small` rules out both positions in A, whichever of a and b is 2
+//!   or more; if some other heap is 2 or more, both positions have a heap of 2 or more, are in A only
+//!   with xor 0, and lemma `one-heap-big` rules that out.
+//! - (II) Let x be outside A and not terminal; count its heaps of 2 or more. None: every heap is at
+//!   most 1 and X != 1, so X = 0, and some heap is 1 (x is not terminal); lowering it to 0 leaves X = 1
+//!   (lemma `last-one`), a position of A. Exactly one, a: the others are at most 1 with xor b <= 1,
+//!   and lowering a to 1 xor b is a move that leaves every heap at most 1 and X = 1 (lemma
+//!   `single-big`). Two or more: x is outside A, so X != 0, and as in normal play (lemmas `start`,
+//!   `step`, the induction, `lands`) a heap h has h xor X < h and lowering it leaves X = 0; another heap
+//!   of 2 or more is left untouched, so the position reached is in A.
+//!
+//! The step
 //! from the lemmas to the theorem is the argument above, written here and in docs/findings.md, not a
 //! machine-checked one; the lemmas themselves are decided for every size of their values.
 
 use crate::automata::{self, Budget, Stop};
 use crate::conjecture::PFamily;
 use crate::prove::Status;
-use nimlab_core::{Error, Result};
+use nimlab_core::{Error, Play, Result};
 use std::time::{Duration, Instant};
 
 /// One lemma about a fixed number of values `a, b, c, ...` (natural numbers of any size).
@@ -38,9 +58,9 @@ pub struct Lemma {
     pub statement: &'static str,
     /// What each value stands for in the argument, `a` first.
     pub values: &'static [&'static str],
-    /// The relations a counterexample satisfies (the negation of the lemma): the lemma holds when no
-    /// tuple of natural numbers satisfies them all.
-    pub counterexample: &'static [&'static str],
+    /// The negation of the lemma as cases, each a list of relations that a counterexample satisfies
+    /// all of: the lemma holds when no tuple of natural numbers satisfies every relation of any case.
+    pub cases: &'static [&'static [&'static str]],
 }
 
 /// The lemmas of Bouton's theorem for every number of heaps (see the module's documentation).
@@ -53,13 +73,13 @@ pub const BOUTON: &[Lemma] = &[
             "the same heap after it",
             "the xor of the other heaps",
         ],
-        counterexample: &["xor(a, c) = 0", "xor(b, c) = 0", "b < a"],
+        cases: &[&["xor(a, c) = 0", "xor(b, c) = 0", "b < a"]],
     },
     Lemma {
         name: "start",
         statement: "a > 0 implies a xor a < a: the claim applies to T = X when X != 0",
         values: &["the xor X of all heaps"],
-        counterexample: &["a > 0", "xor(a, a) >= a"],
+        cases: &[&["a > 0", "xor(a, a) >= a"]],
     },
     Lemma {
         name: "step",
@@ -69,13 +89,70 @@ pub const BOUTON: &[Lemma] = &[
             "the next heap",
             "T",
         ],
-        counterexample: &["xor(a, b, c) < xor(a, b)", "xor(b, c) >= b", "xor(a, c) >= a"],
+        cases: &[&["xor(a, b, c) < xor(a, b)", "xor(b, c) >= b", "xor(a, c) >= a"]],
     },
     Lemma {
         name: "lands",
         statement: "(a xor (a xor b)) xor b = 0: lowering a heap a to a xor X, X = a xor b, leaves xor 0",
         values: &["the heap lowered", "the xor of the other heaps"],
-        counterexample: &["xor(xor(a, xor(a, b)), b) != 0"],
+        cases: &[&["xor(xor(a, xor(a, b)), b) != 0"]],
+    },
+];
+
+/// The lemmas of Bouton's misère rule for every number of heaps, beside [`BOUTON`]'s `start`, `step`
+/// and `lands` (see the module's documentation). The set is A = {every heap at most 1 and X = 1} ∪
+/// {some heap of 2 or more and X = 0}; when every heap is at most 1, X is the parity of the number of
+/// 1s (lemma `small`, by induction over the heaps), so A is the registry's description.
+pub const BOUTON_MISERE: &[Lemma] = &[
+    Lemma {
+        name: "small",
+        statement: "a <= 1 and b <= 1 imply a xor b <= 1 and a xor b = (a + b) mod 2: over heaps of at most 1, X is the parity of the number of 1s",
+        values: &["the xor of the first heaps (at most 1)", "the next heap (at most 1)"],
+        cases: &[
+            &["a <= 1", "b <= 1", "xor(a, b) > 1"],
+            &["a <= 1", "b <= 1", "xor(a, b) != mod(a + b, 2)"],
+        ],
+    },
+    Lemma {
+        name: "one-heap-small",
+        statement: "when every other heap is at most 1 (their xor c <= 1), no move of one heap a -> b < a joins two positions of A",
+        values: &[
+            "a heap before the move",
+            "the same heap after it",
+            "the xor of the other heaps, all at most 1",
+        ],
+        cases: &[
+            &["c <= 1", "b < a", "a <= 1", "xor(a, c) = 1", "b <= 1", "xor(b, c) = 1"],
+            &["c <= 1", "b < a", "a <= 1", "xor(a, c) = 1", "b >= 2", "xor(b, c) = 0"],
+            &["c <= 1", "b < a", "a >= 2", "xor(a, c) = 0", "b <= 1", "xor(b, c) = 1"],
+            &["c <= 1", "b < a", "a >= 2", "xor(a, c) = 0", "b >= 2", "xor(b, c) = 0"],
+        ],
+    },
+    Lemma {
+        name: "one-heap-big",
+        statement: "when some other heap is 2 or more, both positions are in A only with xor 0: a xor c = 0 and b xor c = 0 imply b >= a",
+        values: &[
+            "a heap before the move",
+            "the same heap after it",
+            "the xor of the other heaps",
+        ],
+        cases: &[&["xor(a, c) = 0", "xor(b, c) = 0", "b < a"]],
+    },
+    Lemma {
+        name: "last-one",
+        statement: "every heap at most 1 and X = 0: lowering a heap of 1 to 0 leaves X = 1 (a the xor of the other heaps, at most 1)",
+        values: &["the xor of the other heaps"],
+        cases: &[&["a <= 1", "xor(1, a) = 0", "xor(0, a) != 1"]],
+    },
+    Lemma {
+        name: "single-big",
+        statement: "one heap a >= 2, the others at most 1 with xor b: lowering a to 1 xor b is a move (1 xor b < a) that leaves every heap at most 1 and X = 1",
+        values: &["the one heap of 2 or more", "the xor of the other heaps"],
+        cases: &[
+            &["a >= 2", "b <= 1", "xor(1, b) >= a"],
+            &["a >= 2", "b <= 1", "xor(1, b) > 1"],
+            &["a >= 2", "b <= 1", "xor(xor(1, b), b) != 1"],
+        ],
     },
 ];
 
@@ -96,6 +173,8 @@ pub struct LemmaReport {
 pub struct HeapsReport {
     /// The registry entry, e.g. `bouton`.
     pub theorem: String,
+    /// The play convention of the result.
+    pub play: Play,
     /// Proved when every lemma is; refuted when one is refuted (the argument fails: a lemma is false);
     /// unknown otherwise.
     pub verdict: Status,
@@ -114,7 +193,7 @@ impl HeapsReport {
                     "lemma": l.lemma.name,
                     "statement": l.lemma.statement,
                     "values": l.lemma.values,
-                    "counterexample_relations": l.lemma.counterexample,
+                    "counterexample_cases": l.lemma.cases,
                     "status": l.status.name(),
                     "reason": l.reason,
                     "counterexample": l.counterexample.as_ref().map(|v| v.iter().map(|x| x.to_string()).collect::<Vec<_>>()),
@@ -129,19 +208,25 @@ impl HeapsReport {
             "verdict": self.verdict.name(),
             "range": "all",
             "method": "induction over the heaps, lemmas by automata",
-            "play": "normal",
+            "play": self.play.name(),
             "seconds": self.seconds,
             "lemmas": lemmas,
         })
     }
 }
 
-/// The lemmas of registry entry `id` for every number of heaps (only `bouton` has them).
-pub fn lemmas(id: &str) -> Result<&'static [Lemma]> {
+/// The lemmas of registry entry `id` for every number of heaps (`bouton` and `bouton-misere`; the
+/// misère proof uses `start`, `step` and `lands` of [`BOUTON`] too), with its play convention.
+pub fn lemmas(id: &str) -> Result<(Vec<Lemma>, Play)> {
     match id {
-        "bouton" => Ok(BOUTON),
+        "bouton" => Ok((BOUTON.to_vec(), Play::Normal)),
+        "bouton-misere" => {
+            let mut all = BOUTON_MISERE.to_vec();
+            all.extend(BOUTON.iter().filter(|l| l.name != "one-heap"));
+            Ok((all, Play::Misere))
+        }
         _ => Err(Error::Unsupported(format!(
-            "{id}: nimlab proves only bouton for every number of heaps (an induction over the heaps, docs/findings.md); give --heaps N"
+            "{id}: nimlab proves only bouton and bouton-misere for every number of heaps (an induction over the heaps, docs/findings.md); give --heaps N"
         ))),
     }
 }
@@ -151,12 +236,13 @@ pub fn lemmas(id: &str) -> Result<&'static [Lemma]> {
 /// not re-check is an error, never a refutation).
 pub fn decide(lemma: &Lemma, budget: &Budget) -> Result<LemmaReport> {
     let start = Instant::now();
-    let relations: Vec<String> = lemma.counterexample.iter().map(|r| r.to_string()).collect();
-    let f = PFamily::parse(lemma.name, lemma.values.len(), &relations)?;
-    let (status, counterexample, reason) = match automata::family(&f, budget) {
-        Ok(d) => match d.witness() {
-            None => (Status::Proved, None, None),
-            Some(w) => {
+    let mut answer = (Status::Proved, None, None);
+    for case in lemma.cases {
+        let relations: Vec<String> = case.iter().map(|r| r.to_string()).collect();
+        let f = PFamily::parse(lemma.name, lemma.values.len(), &relations)?;
+        match automata::family(&f, budget) {
+            Ok(d) => {
+                let Some(w) = d.witness() else { continue };
                 let t: Vec<i128> = w
                     .iter()
                     .map(|&x| i128::try_from(x))
@@ -173,12 +259,14 @@ pub fn decide(lemma: &Lemma, budget: &Budget) -> Result<LemmaReport> {
                         lemma.name
                     )));
                 }
-                (Status::Refuted, Some(w), None)
+                answer = (Status::Refuted, Some(w), None);
+                break;
             }
-        },
-        Err(Stop::Limit(why)) => (Status::Unknown, None, Some(why)),
-        Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
-    };
+            Err(Stop::Limit(why)) => answer = (Status::Unknown, None, Some(why)),
+            Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
+        }
+    }
+    let (status, counterexample, reason) = answer;
     Ok(LemmaReport {
         lemma: *lemma,
         status,
@@ -188,8 +276,14 @@ pub fn decide(lemma: &Lemma, budget: &Budget) -> Result<LemmaReport> {
     })
 }
 
-/// Decides every lemma of `lemmas` (for the registry entry `theorem`) within `timeout` in all.
-pub fn prove_lemmas(theorem: &str, lemmas: &[Lemma], timeout: Duration) -> Result<HeapsReport> {
+/// Decides every lemma of `lemmas` (for the registry entry `theorem`, about `play`) within `timeout`
+/// in all.
+pub fn prove_lemmas(
+    theorem: &str,
+    play: Play,
+    lemmas: &[Lemma],
+    timeout: Duration,
+) -> Result<HeapsReport> {
     let start = Instant::now();
     let budget = Budget::new(start + timeout, 1 << 22);
     let lemmas = lemmas
@@ -205,13 +299,16 @@ pub fn prove_lemmas(theorem: &str, lemmas: &[Lemma], timeout: Duration) -> Resul
     };
     Ok(HeapsReport {
         theorem: theorem.to_string(),
+        play,
         verdict,
         lemmas,
         seconds: start.elapsed().as_secs_f64(),
     })
 }
 
-/// Proves the registry entry `id` for every number of heaps (only `bouton`), within `timeout`.
+/// Proves the registry entry `id` (`bouton`, `bouton-misere`) for every number of heaps, within
+/// `timeout`.
 pub fn prove_every_number_of_heaps(id: &str, timeout: Duration) -> Result<HeapsReport> {
-    prove_lemmas(id, lemmas(id)?, timeout)
+    let (lemmas, play) = lemmas(id)?;
+    prove_lemmas(id, play, &lemmas, timeout)
 }

@@ -162,7 +162,7 @@ pub const SIZES: &[Sizes] = &[
 /// [`crate::heaps::prove_every_number_of_heaps`]: an induction over the heaps whose lemmas the automata
 /// decide (the test `every_entry_listed_for_every_number_of_heaps_is_proved` in tests/heaps.rs runs
 /// each).
-pub const EVERY_NUMBER_OF_HEAPS: &[&str] = &["bouton"];
+pub const EVERY_NUMBER_OF_HEAPS: &[&str] = &["bouton", "bouton-misere"];
 
 /// The record of `id` in [`SIZES`], if any.
 pub fn sizes(id: &str) -> Option<&'static Sizes> {

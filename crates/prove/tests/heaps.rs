@@ -4,7 +4,7 @@
 //! wrong variants of the lemmas (and of the claim) are refuted with counterexamples that this file
 //! re-checks, down to a pair of Nim positions joined by a move that its search says cannot both be P.
 
-use nimlab_prove::heaps::{decide, prove_every_number_of_heaps, Lemma, BOUTON};
+use nimlab_prove::heaps::{decide, lemmas, prove_every_number_of_heaps, Lemma};
 use nimlab_prove::Status;
 use std::time::Duration;
 
@@ -24,6 +24,16 @@ fn holds(name: &str, v: &[u64]) -> bool {
         ("start", [a]) => !(*a > 0 && a ^ a >= *a),
         ("step", [a, b, c]) => (a ^ b ^ c) >= (a ^ b) || (b ^ c) < *b || (a ^ c) < *a,
         ("lands", [a, b]) => (a ^ (a ^ b)) ^ b == 0,
+        ("small", [a, b]) => !(*a <= 1 && *b <= 1) || ((a ^ b) <= 1 && (a ^ b) == (a + b) % 2),
+        ("one-heap-small", [a, b, c]) => {
+            let inside = |h: u64| (h <= 1 && (h ^ c) == 1) || (h >= 2 && (h ^ c) == 0);
+            !(*c <= 1 && b < a && inside(*a) && inside(*b))
+        }
+        ("one-heap-big", [a, b, c]) => !(a ^ c == 0 && b ^ c == 0 && b < a),
+        ("last-one", [a]) => !(*a <= 1 && (1 ^ a) == 0) || (0 ^ a) == 1,
+        ("single-big", [a, b]) => {
+            !(*a >= 2 && *b <= 1) || ((1 ^ b) < *a && (1 ^ b) <= 1 && ((1 ^ b) ^ b) == 1)
+        }
         _ => panic!("{name}"),
     }
 }
@@ -47,37 +57,47 @@ fn tuples(m: usize, hi: u64) -> Vec<Vec<u64>> {
 
 #[test]
 fn the_lemmas_are_proved_and_true_on_a_box() {
-    let r = prove_every_number_of_heaps("bouton", Duration::from_secs(120)).unwrap();
-    assert_eq!(r.verdict, Status::Proved, "{}", r.to_json());
-    assert_eq!(r.lemmas.len(), BOUTON.len());
-    for l in &r.lemmas {
-        assert_eq!(l.status, Status::Proved, "{}", l.lemma.name);
-        for t in tuples(l.lemma.values.len(), 31) {
-            assert!(holds(l.lemma.name, &t), "{}: {t:?}", l.lemma.name);
+    for (id, play) in [("bouton", "normal"), ("bouton-misere", "misere")] {
+        let r = prove_every_number_of_heaps(id, Duration::from_secs(120)).unwrap();
+        assert_eq!(r.verdict, Status::Proved, "{}", r.to_json());
+        assert_eq!(r.lemmas.len(), lemmas(id).unwrap().0.len());
+        for l in &r.lemmas {
+            assert_eq!(l.status, Status::Proved, "{}", l.lemma.name);
+            for t in tuples(l.lemma.values.len(), 31) {
+                assert!(holds(l.lemma.name, &t), "{}: {t:?}", l.lemma.name);
+            }
         }
+        assert_eq!(r.to_json()["heaps"], "any");
+        assert_eq!(r.to_json()["play"], play);
     }
-    assert_eq!(r.to_json()["heaps"], "any");
     assert!(prove_every_number_of_heaps("moore", Duration::from_secs(10)).is_err());
 }
 
-/// Nim on `m` heaps of at most `hi`, by plain search: P when no option (one heap lowered) is P.
-fn nim_p_set(m: usize, hi: u64) -> Vec<(Vec<u64>, bool)> {
+/// Nim on `m` heaps of at most `hi`, by plain search: in normal play P when no option (one heap
+/// lowered) is P; in misère play P when there is an option and none is P.
+fn nim_p_set_in(m: usize, hi: u64, misere: bool) -> Vec<(Vec<u64>, bool)> {
     let all = tuples(m, hi);
     let base = hi as usize + 1;
     let index = |p: &[u64]| p.iter().fold(0usize, |i, &x| i * base + x as usize);
     let mut p_set = vec![false; all.len()];
     for x in &all {
         let mut to_p = false;
+        let mut any = false;
         for i in 0..m {
             for v in 0..x[i] {
                 let mut y = x.clone();
                 y[i] = v;
+                any = true;
                 to_p |= p_set[index(&y)];
             }
         }
-        p_set[index(x)] = !to_p;
+        p_set[index(x)] = !to_p && (any || !misere);
     }
     all.into_iter().zip(p_set).collect()
+}
+
+fn nim_p_set(m: usize, hi: u64) -> Vec<(Vec<u64>, bool)> {
+    nim_p_set_in(m, hi, false)
 }
 
 #[test]
@@ -85,6 +105,13 @@ fn the_theorem_agrees_with_search_on_1_to_5_heaps() {
     for (m, hi) in [(1, 20), (2, 15), (3, 9), (4, 5), (5, 3)] {
         for (p, is_p) in nim_p_set(m, hi) {
             assert_eq!(p.iter().fold(0, |a, b| a ^ b) == 0, is_p, "{p:?}");
+        }
+        // Misère: the set the misère lemmas are about, A = {every heap <= 1, X = 1} ∪ {some heap
+        // >= 2, X = 0}.
+        for (p, is_p) in nim_p_set_in(m, hi, true) {
+            let x = p.iter().fold(0, |a, b| a ^ b);
+            let big = p.iter().any(|&h| h >= 2);
+            assert_eq!((!big && x == 1) || (big && x == 0), is_p, "misère {p:?}");
         }
     }
 }
@@ -98,7 +125,7 @@ fn wrong_variants_are_refuted_with_checked_counterexamples() {
         name: "one-heap (sum even)",
         statement: "wrong: a + c and b + c even imply b >= a",
         values: &["a heap before", "after", "the sum of the other heaps"],
-        counterexample: &["mod(a + c, 2) = 0", "mod(b + c, 2) = 0", "b < a"],
+        cases: &[&["mod(a + c, 2) = 0", "mod(b + c, 2) = 0", "b < a"]],
     };
     let r = decide(&even, &budget()).unwrap();
     assert_eq!(r.status, Status::Refuted);
@@ -119,7 +146,7 @@ fn wrong_variants_are_refuted_with_checked_counterexamples() {
         name: "step (no hypothesis)",
         statement: "wrong: b xor c < b or a xor c < a",
         values: &["a", "b", "c"],
-        counterexample: &["xor(b, c) >= b", "xor(a, c) >= a"],
+        cases: &[&["xor(b, c) >= b", "xor(a, c) >= a"]],
     };
     let r = decide(&no_hypothesis, &budget()).unwrap();
     assert_eq!(r.status, Status::Refuted);
