@@ -17,7 +17,7 @@ fn budget() -> nimlab_prove::automata::Budget {
 
 /// Each lemma in plain Rust: true when the values are NOT a counterexample (`a ^ a` is the lemma's own
 /// statement, written as it reads).
-#[allow(clippy::eq_op)]
+#[allow(clippy::eq_op, clippy::identity_op)]
 fn holds(name: &str, v: &[u64]) -> bool {
     match (name, v) {
         ("one-heap", [a, b, c]) => !(a ^ c == 0 && b ^ c == 0 && b < a),
