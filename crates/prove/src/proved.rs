@@ -1,10 +1,11 @@
 //! Which registry entries `nimlab prove --theorem ID` proves for every stack size, and on which games:
-//! what `nimlab theory --json` reports as `checked`. The test `every_entry_listed_as_proved_is_proved`
-//! (tests/proofs.rs) runs the prover on each pair listed here and fails unless it answers `proved`.
+//! what `nimlab theory --json` reports as `checked`, built only from the records here. Each record is
+//! re-proved by a test: [`PROVED`] by `every_entry_listed_as_proved_is_proved` (tests/proofs.rs),
+//! [`SIZES`] by tests/sizes.rs, [`EVERY_NUMBER_OF_HEAPS`] by tests/heaps.rs, and so on (each constant
+//! names its test); a test fails unless the prover answers `proved`.
 
-/// Registry entries with the games the prover proves them on. An entry about one game is proved for
-/// every stack size; an entry about a family of games (`cn-n-n-1`, ...) only on the games listed.
-/// The results about a family of games indexed by a size n are recorded in [`SIZES`] instead.
+/// Registry entries about one game, each proved for every stack size on it. The results about a
+/// family of games indexed by a size n are recorded in [`SIZES`].
 pub const PROVED: &[(&str, &[&str])] = &[
     ("cn-4-2", &["CN(4,2)"]),
     ("cn-5-2", &["CN(5,2)"]),
