@@ -145,13 +145,15 @@ fn prove_one(s: &Sizes, c: &Conjecture, solver: Option<&Solver>) {
     assert_eq!(r.range(), "all");
 }
 
-/// Proves every game of every size in `range(s)`; the sizes of at most 5 stacks are also compared with
-/// the search on a box.
+/// Proves every game of every size in `range(s)` (those proved by SMT only when z3 runs); the sizes of
+/// at most 5 stacks are also compared with the search on a box.
 fn prove_sizes(test: &str, range: impl Fn(&Sizes) -> std::ops::RangeInclusive<usize>) {
-    let Some(z3) = common::solver(test) else {
-        return;
-    };
+    // Without z3 (a visible skip, or a failure under NIMLAB_REQUIRE_Z3=1) the automata proofs still run.
+    let z3 = common::solver(test);
     for s in SIZES {
+        if s.via == Via::Smt && z3.is_none() {
+            continue;
+        }
         let t = nimlab_theory::by_id(s.id).unwrap();
         for n in range(s) {
             let games = s.games(n);
@@ -169,7 +171,7 @@ fn prove_sizes(test: &str, range: impl Fn(&Sizes) -> std::ops::RangeInclusive<us
                 if n <= 5 {
                     agrees_with_search(s, n, &c);
                 }
-                prove_one(s, &c, Some(&z3));
+                prove_one(s, &c, z3.as_ref());
             }
         }
     }
