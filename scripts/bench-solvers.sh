@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every proof of the registry (nimlab_prove::proved: PROVED and PROVED_SUBSET) with z3 alone, cvc5
+# Every proof of the registry (nimlab_prove::proved: PROVED and PROVED_SUBSET, and the small sizes of the
+# results about a family of games, SIZES; scripts/prove-sizes.sh runs every size) with z3 alone, cvc5
 # alone and both (--cross-check), one run each, whole process, release build. The test
 # every_entry_listed_as_proved_is_proved_by_cvc5_too runs the fast pairs; this script also runs the
 # pairs of SLOW_WITH_CVC5. Each query has 120 s (--timeout 120). Figures: docs/benchmarks.md ("Two solvers").

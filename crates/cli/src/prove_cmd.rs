@@ -15,8 +15,12 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families", "automaton"])))]
 pub struct ProveArgs {
-    /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k).
+    /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k); nim or moore(k) with --heaps.
     game: String,
+    /// Number of heaps, for nim (read as CN(N,1)) and moore(k) (the complex of all k-sets of N heaps),
+    /// as `discover` and `verify` take it.
+    #[arg(long, value_name = "N")]
+    heaps: Option<usize>,
     /// A built-in result, by id (see `nimlab theory GAME`); for a complex that relabels CN(n,k), a
     /// result about CN(n,k) or `relabeled` (carried over through the relabeling).
     #[arg(long)]
@@ -101,8 +105,14 @@ fn conjecture(a: &ProveArgs) -> Result<Conjecture, Error> {
     Ok(c)
 }
 
+/// The game's name as the prover reads it: `nim --heaps N` is CN(N,1) and `moore(k) --heaps N` the
+/// complex of all k-sets of N stacks, the names `discover` writes in its families and automata.
+fn game_name(a: &ProveArgs) -> Result<String, Error> {
+    nimlab_discover::game_name(&a.game, a.heaps)
+}
+
 fn families(a: &ProveArgs) -> Result<Conjecture, Error> {
-    let game = Ruleset::parse(&a.game)?;
+    let game = Ruleset::parse(&game_name(a)?)?;
     if let Some(id) = &a.theorem {
         return nimlab_prove::from_theorem(id, game);
     }
@@ -268,7 +278,11 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         // Refused before the proof runs, not after.
         a.store.require("`prove --save`")?;
     }
-    let parsed = nimlab_games::parse_game(&a.game)?;
+    if a.heaps.is_none() && a.game.trim().eq_ignore_ascii_case("nim") && a.theorem.is_some() {
+        return every_number_of_heaps(a);
+    }
+    // nim and moore(k) with --heaps are read as the games discover writes (CN(N,1), a complex).
+    let parsed = nimlab_games::parse_game(&game_name(a)?)?;
     if Ruleset::of(parsed.as_ref()).is_none() {
         return Err(crate::discover_cmd::not_covered(
             "prove",
@@ -328,6 +342,81 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
     finish(a, &report)
 }
 
+/// `prove nim --theorem bouton --automata` (no `--heaps`; `bouton-misere` with `--misere`): Bouton's
+/// theorem for every number of heaps, by the induction over the heaps of `nimlab_prove::heaps`, whose
+/// lemmas the automata decide.
+fn every_number_of_heaps(a: &ProveArgs) -> Result<ExitCode, Error> {
+    let id = a.theorem.as_deref().unwrap_or_default();
+    let (lemmas, play) = nimlab_prove::heaps::lemmas(id)?;
+    if play != Play::from_misere(a.misere) {
+        return Err(Error::Unsupported(format!(
+            "{id} is a result about {play} play; {}",
+            if a.misere {
+                "drop --misere"
+            } else {
+                "add --misere"
+            }
+        )));
+    }
+    let refused = [
+        (a.subset, "--subset"),
+        (a.save, "--save"),
+        (a.emit.is_some(), "--emit"),
+        (a.bits.is_some(), "--bits"),
+        (a.cross_check, "--cross-check"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
+        return Err(Error::Unsupported(format!(
+            "{flag} does not apply to the proof of {id} for every number of heaps; give --heaps N"
+        )));
+    }
+    if !a.automata {
+        return Err(Error::Unsupported(format!(
+            "{id} for every number of heaps is proved by automata (xor): add --automata, or give --heaps N"
+        )));
+    }
+    let r = nimlab_prove::heaps::prove_lemmas(id, play, &lemmas, Duration::from_secs(a.timeout))?;
+    if a.json {
+        println!("{}", r.to_json());
+    } else {
+        let verdict = match r.verdict {
+            Status::Proved => "proved for every number of heaps and every heap size (by induction over the heaps; its lemmas by automata)",
+            Status::Refuted => "not proved: a lemma of the induction is false",
+            Status::Unknown => "unknown (the automata did not finish within the limits for some lemma)",
+        };
+        let conv = if play == Play::Misere {
+            ", misère play"
+        } else {
+            ""
+        };
+        println!("nim, theorem {id}{conv}: {verdict} ({:.2} s)", r.seconds);
+        for l in &r.lemmas {
+            let cx = l
+                .counterexample
+                .as_ref()
+                .map(|v| {
+                    let v: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+                    format!(": counterexample ({}) (re-checked)", v.join(", "))
+                })
+                .or_else(|| l.reason.as_ref().map(|r| format!(": {r}")))
+                .unwrap_or_default();
+            println!(
+                "  lemma {}: {}: {} ({:.2} s){cx}",
+                l.lemma.name,
+                l.lemma.statement,
+                l.status.name(),
+                l.seconds
+            );
+        }
+        println!("  the argument from the lemmas to the theorem (by cases and induction over the heaps, not machine-checked): docs/findings.md, section 10");
+    }
+    Ok(ExitCode::from(match r.verdict {
+        Status::Proved => 0,
+        Status::Refuted => 1,
+        Status::Unknown => 3,
+    }))
+}
+
 /// `--save`: the characterization, saved when the verdict is proved for every stack size; its id.
 fn save(a: &ProveArgs, report: &Report) -> Result<Option<i64>, Error> {
     if !a.save {
@@ -350,7 +439,7 @@ fn save(a: &ProveArgs, report: &Report) -> Result<Option<i64>, Error> {
     let mut store = a.store.require("`prove --save`")?;
     let id = nimlab_analysis::proved::save_proved(
         &mut store,
-        &a.game,
+        &game_name(a)?,
         Play::from_misere(a.misere),
         format,
         &text,
@@ -361,7 +450,7 @@ fn save(a: &ProveArgs, report: &Report) -> Result<Option<i64>, Error> {
 
 /// `prove GAME --automaton FILE`: the automata prover on the set the file's automaton accepts.
 fn automaton(a: &ProveArgs, path: &std::path::Path) -> Result<ExitCode, Error> {
-    let game = Ruleset::parse(&a.game)?;
+    let game = Ruleset::parse(&game_name(a)?)?;
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let shown = path.display().to_string();

@@ -222,9 +222,12 @@ fn cvc5_proves_and_a_failing_solver_says_so() {
 #[test]
 fn bad_input_is_one_line_with_status_2() {
     let dir = TempDir::new("prove-bad");
+    // nim takes --heaps (or, for bouton with --automata, every number of heaps); ET(2) is no prover
+    // game, and the refusal names the commands that take it.
+    fails(&["prove", "nim", "--theorem", "bouton"], "--automata");
     fails(
-        &["prove", "nim", "--theorem", "bouton"],
-        "`nimlab discover nim --heaps N`",
+        &["prove", "ET(2)", "--theorem", "bouton"],
+        "`nimlab patterns ET(2)",
     );
     fails(&["prove", "CN(7,4)", "--theorem", "no-such"], "no result");
     fails(&["prove", "CN(6,4)", "--theorem", "cn-6-4"], "--bits W");
@@ -1031,4 +1034,181 @@ fn json_numbers_past_2_64_are_exact() {
     let text = String::from_utf8(out.stdout).unwrap();
     // The facet totals are 2^64 and 0: the Grundy value is 2^64 (Bouton on the facet totals).
     assert!(text.contains("\"grundy\":18446744073709551616"), "{text}");
+}
+
+/// Moore's Nim_k on `m` heaps of at most `hi` tokens, by plain search written for this test: a move
+/// lowers at least one and at most k heaps; a position is P when no option is P. Indexed by the
+/// heaps read as base-(hi+1) digits (every option has a smaller index).
+fn moore_p_set(m: usize, k: usize, hi: u64) -> Vec<bool> {
+    let base = hi as usize + 1;
+    let total = base.pow(m as u32);
+    let digits = |mut i: usize| {
+        let mut p = vec![0usize; m];
+        for d in p.iter_mut().rev() {
+            *d = i % base;
+            i /= base;
+        }
+        p
+    };
+    let mut p_set = vec![false; total];
+    for i in 0..total {
+        let x = digits(i);
+        // Every option: each heap kept or lowered, at least one and at most k lowered.
+        let mut to_p = false;
+        let mut choice = vec![0usize; m];
+        'all: loop {
+            let changed = choice.iter().zip(&x).filter(|(c, v)| *c != *v).count();
+            if (1..=k).contains(&changed) {
+                let j = choice.iter().fold(0, |a, &c| a * base + c);
+                to_p |= p_set[j];
+            }
+            for h in (0..m).rev() {
+                if choice[h] < x[h] {
+                    choice[h] += 1;
+                    choice[h + 1..].fill(0);
+                    continue 'all;
+                }
+            }
+            break;
+        }
+        p_set[i] = !to_p;
+    }
+    p_set
+}
+
+/// `prove` reads the game names `discover` takes: `nim --heaps N` and `moore(k) --heaps N`. What
+/// `discover` finds for them is proved again by `prove` under the same name, saved, and the saved
+/// characterization answers positions as this test's own search of Moore's Nim says.
+#[test]
+fn prove_reads_back_what_discover_finds_for_nim_and_moore() {
+    if !have_z3("prove_reads_back_what_discover_finds_for_nim_and_moore") {
+        return;
+    }
+    let dir = TempDir::new("prove-discover-moore");
+    let db = dir.db();
+    for (name, heaps) in [("nim", "3"), ("moore(2)", "4")] {
+        let file = dir.file(&format!("{name}-{heaps}.txt"));
+        let args = [
+            "discover",
+            name,
+            "--heaps",
+            heaps,
+            "--no-store",
+            "--json",
+            "--out",
+            &file,
+        ];
+        let out = nimlab(&args);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let v = parse(args, &String::from_utf8(out.stdout).unwrap());
+        assert_eq!(v["verdict"], "proved", "{v}");
+        let flag = if v["format"] == "automaton" {
+            "--automaton"
+        } else {
+            "--families"
+        };
+        let (code, p) = prove_json(&[name, "--heaps", heaps, flag, &file, "--save", "--db", &db]);
+        assert_eq!(code, 0, "{p}");
+        assert_eq!(p["verdict"], "proved", "{p}");
+        assert_eq!(p["range"], "all", "{p}");
+        assert_eq!(p["game"], v["game"], "{p}");
+        if name == "nim" {
+            assert_eq!(p["game"], "CN(3,1)");
+            continue;
+        }
+        // The saved characterization of moore(2) on 4 heaps against the search above.
+        let id = p["saved"].as_str().expect("saved").to_string();
+        let game = p["game"].as_str().unwrap().to_string();
+        let hi = 3;
+        let p_set = moore_p_set(4, 2, hi);
+        // Each of the two binary places holds 0 or 3 ones: (1 + 4)^2 P-positions.
+        assert_eq!(p_set.iter().filter(|&&b| b).count(), 25);
+        for (i, &is_p) in p_set.iter().enumerate() {
+            if !is_p && i % 13 != 0 {
+                continue;
+            }
+            let pos: Vec<String> = (0..4)
+                .rev()
+                .map(|d| ((i / 4usize.pow(d)) % 4).to_string())
+                .collect();
+            let out = without_theory(&db, &["outcome", &game, &pos.join(","), "--json"]);
+            let x = parse("outcome", &out);
+            assert_eq!(x["method"], id.as_str(), "{x}");
+            assert_eq!(x["outcome"], if is_p { "P" } else { "N" }, "{pos:?}: {x}");
+        }
+    }
+    // The theorems by the same names.
+    let (code, p) = prove_json(&[
+        "moore(2)",
+        "--heaps",
+        "5",
+        "--theorem",
+        "moore",
+        "--automata",
+    ]);
+    assert_eq!((code, p["verdict"].as_str()), (0, Some("proved")), "{p}");
+    let (code, p) = prove_json(&["nim", "--heaps", "4", "--theorem", "bouton", "--automata"]);
+    assert_eq!((code, p["game"].as_str()), (0, Some("CN(4,1)")), "{p}");
+    fails(&["prove", "nim", "--theorem", "bouton"], "--heaps");
+    fails(
+        &["prove", "CN(4,2)", "--heaps", "4", "--theorem", "cn-4-2"],
+        "--heaps",
+    );
+    fails(
+        &["prove", "moore(4)", "--heaps", "3", "--theorem", "moore"],
+        "--heaps 3",
+    );
+}
+
+/// `prove nim --theorem bouton --automata` without `--heaps`: Bouton's theorem for every number of
+/// heaps, by the induction of docs/findings.md whose lemmas the automata prove (and `bouton-misere`
+/// with `--misere`); other uses of `nim` without `--heaps` are refused in one line.
+#[test]
+fn bouton_is_proved_for_every_number_of_heaps() {
+    let (code, v) = prove_json(&["nim", "--theorem", "bouton", "--automata"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        (
+            v["verdict"].as_str(),
+            v["heaps"].as_str(),
+            v["range"].as_str()
+        ),
+        (Some("proved"), Some("any"), Some("all")),
+        "{v}"
+    );
+    let lemmas = v["lemmas"].as_array().unwrap();
+    assert_eq!(lemmas.len(), 4);
+    assert!(lemmas.iter().all(|l| l["status"] == "proved"), "{v}");
+    // Misère play: bouton-misere, with --misere.
+    let (code, v) = prove_json(&[
+        "nim",
+        "--theorem",
+        "bouton-misere",
+        "--misere",
+        "--automata",
+    ]);
+    assert_eq!((code, v["verdict"].as_str()), (0, Some("proved")), "{v}");
+    assert_eq!(v["play"], "misere");
+    assert!(v["lemmas"].as_array().unwrap().len() > 4, "{v}");
+    fails(
+        &["prove", "nim", "--theorem", "bouton-misere", "--automata"],
+        "--misere",
+    );
+    fails(&["prove", "nim", "--theorem", "bouton"], "--automata");
+    fails(
+        &[
+            "prove",
+            "nim",
+            "--theorem",
+            "bouton",
+            "--automata",
+            "--misere",
+        ],
+        "--misere",
+    );
+    fails(
+        &["prove", "nim", "--theorem", "moore", "--automata"],
+        "--heaps",
+    );
+    fails(&["prove", "nim", "--families", "x.toml"], "--heaps");
 }

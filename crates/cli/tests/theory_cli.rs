@@ -145,10 +145,16 @@ fn theory_json_says_how_each_entry_was_checked() {
     let by_id = |id: &str| entries.iter().find(|e| e["id"] == id).unwrap().clone();
     assert_eq!(by_id("cn-7-4")["checked"], "proved for all sizes");
     assert_eq!(by_id("cn-7-4")["proved_on"], serde_json::json!(["CN(7,4)"]));
-    // xor: proved for all sizes by the automata prover (bit-vector proofs reach only below 2^w).
+    // xor: proved for all sizes by the automata prover (bit-vector proofs reach only below 2^w);
+    // Bouton (normal and misère) for every number of heaps too (an induction whose lemmas the
+    // automata prove).
     assert_eq!(
         by_id("bouton")["checked"],
-        "proved for all sizes on CN(2,1), CN(3,1), CN(4,1), CN(5,1), CN(6,1) (automata); checked on a box for the other games"
+        "proved for all sizes and every number of heaps (an induction over the heaps, its lemmas by automata); also directly on nim on n heaps (CN(n,1)) for n = 1 to 8 (automata)"
+    );
+    assert_eq!(
+        by_id("bouton")["proved_on"][0],
+        "nim on every number of heaps"
     );
     assert_eq!(
         by_id("cn-6-4")["checked"],
@@ -157,7 +163,17 @@ fn theory_json_says_how_each_entry_was_checked() {
     assert!(by_id("moore")["checked"]
         .as_str()
         .unwrap()
-        .starts_with("proved for all sizes on 4 to 7 heaps"));
+        .starts_with("proved for all sizes on moore(k) on n heaps, every k from 2 to n - 2 (the complex of all k-sets) for n = 4 to 8 (automata)"));
+    // The results about a family of games, on every size recorded (crates/prove/src/proved.rs).
+    assert_eq!(
+        by_id("cn-n-n")["checked"],
+        "proved for all sizes on CN(n,n) for n = 1 to 26; checked on a box for the other games"
+    );
+    assert_eq!(by_id("cn-n-n")["proved_on"].as_array().unwrap().len(), 26);
+    assert!(by_id("scn-n-1")["checked"]
+        .as_str()
+        .unwrap()
+        .starts_with("proved for all sizes on SCN(n,1) for n = 1 to "));
     assert!(by_id("cn-n-n-1")["checked"]
         .as_str()
         .unwrap()

@@ -757,6 +757,19 @@ fn from_circle_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
                 rel.push(format!("{} = a", v[l + 1..].join(" + ")));
                 vec![one("(x, 0^(l-1), x, a1..al), a1 + ... + al = x", n, rel)?]
             }
+            // SCN(n,1) is Nim on the piles: the circles of every length 0..=n with nim-sum 0 (a
+            // single positive pile never has it). Needs xor: --automata, or --bits W.
+            "scn-n-1" => {
+                let mut fams = vec![one("()", 0, vec![])?];
+                for len in 2..=n {
+                    fams.push(one(
+                        &format!("nim-sum 0, {len} piles"),
+                        len,
+                        vec![format!("xor({}) = 0", letters(len).join(", "))],
+                    )?);
+                }
+                fams
+            }
             "scn-n-n" => vec![one("()", 0, vec![])?],
             "scn-n-n-1" => vec![one("()", 0, vec![])?, one("all equal", n, all_equal())?],
             _ => {

@@ -21,7 +21,7 @@
 //! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`automata`] (the
 //! automata prover), [`learn`] (automata learned from tables), [`walnut`] (Walnut's format), [`conjecture`] (families, membership, the families file
 //! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`](mod@prove)
-//! (running, re-checking, the report), [`prover`] (the one entry: the prover chosen, [`run`]), [`proved`] (the registry entries it proves, for `nimlab theory`).
+//! (running, re-checking, the report), [`prover`] (the one entry: the prover chosen, [`run`]), [`proved`] (the registry entries it proves, for `nimlab theory`), [`heaps`] (Bouton's theorem, normal and misère, for every number of heaps: an induction whose lemmas the automata decide).
 
 pub mod arith;
 pub mod automata;
@@ -29,6 +29,7 @@ pub mod certificate;
 pub mod conjecture;
 pub mod encode;
 pub mod expr;
+pub mod heaps;
 pub mod learn;
 pub mod prove;
 pub mod proved;

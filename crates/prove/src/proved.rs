@@ -1,23 +1,18 @@
 //! Which registry entries `nimlab prove --theorem ID` proves for every stack size, and on which games:
-//! what `nimlab theory --json` reports as `checked`. The test `every_entry_listed_as_proved_is_proved`
-//! (tests/proofs.rs) runs the prover on each pair listed here and fails unless it answers `proved`.
+//! what `nimlab theory --json` reports as `checked`, built only from the records here. Each record is
+//! re-proved by a test: [`PROVED`] by `every_entry_listed_as_proved_is_proved` (tests/proofs.rs),
+//! [`SIZES`] by tests/sizes.rs, [`EVERY_NUMBER_OF_HEAPS`] by tests/heaps.rs, and so on (each constant
+//! names its test); a test fails unless the prover answers `proved`.
 
-/// Registry entries with the games the prover proves them on. An entry about one game is proved for
-/// every stack size; an entry about a family of games (`cn-n-n-1`, ...) only on the games listed.
+/// Registry entries about one game, each proved for every stack size on it. The results about a
+/// family of games indexed by a size n are recorded in [`SIZES`].
 pub const PROVED: &[(&str, &[&str])] = &[
-    ("cn-n-n", &["CN(2,2)", "CN(3,3)", "CN(4,4)"]),
-    (
-        "cn-n-n-1",
-        &["CN(3,2)", "CN(4,3)", "CN(5,4)", "CN(6,5)", "CN(7,6)"],
-    ),
     ("cn-4-2", &["CN(4,2)"]),
     ("cn-5-2", &["CN(5,2)"]),
     ("cn-5-3", &["CN(5,3)"]),
     ("cn-6-3", &["CN(6,3)"]),
     ("cn-7-4", &["CN(7,4)"]),
     ("cn-8-6", &["CN(8,6)"]),
-    ("scn-n-n", &["SCN(2,2)", "SCN(3,3)"]),
-    ("scn-n-n-1", &["SCN(3,2)", "SCN(4,3)", "SCN(5,4)"]),
     ("scn-4-2", &["SCN(4,2)"]),
     ("scn-5-2", &["SCN(5,2)"]),
     ("scn-5-3", &["SCN(5,3)"]),
@@ -46,19 +41,8 @@ pub const PROVED_BELOW: &[(&str, &[&str], u32)] = &[
 
 /// Registry entries whose families use xor, proved for every stack size by the automata prover
 /// (`prove --automata`) on the games listed (the test `every_entry_listed_as_proved_by_automata_is_proved`
-/// in tests/automata.rs runs each).
-pub const PROVED_BY_AUTOMATA: &[(&str, &[&str])] = &[
-    ("cn-6-4", &["CN(6,4)"]),
-    (
-        "bouton",
-        &["CN(2,1)", "CN(3,1)", "CN(4,1)", "CN(5,1)", "CN(6,1)"],
-    ),
-    // Misère play (`prove --theorem bouton-misere --misere --automata`).
-    (
-        "bouton-misere",
-        &["CN(2,1)", "CN(3,1)", "CN(4,1)", "CN(5,1)", "CN(6,1)"],
-    ),
-];
+/// in tests/automata.rs runs each). The results about a family of games are in [`SIZES`].
+pub const PROVED_BY_AUTOMATA: &[(&str, &[&str])] = &[("cn-6-4", &["CN(6,4)"])];
 
 /// Partial results (they decide only some positions, all of them P-positions), with the games on
 /// which `prove --theorem ID` proves for every stack size that every member is a P-position
@@ -69,10 +53,122 @@ pub const PROVED_SUBSET: &[(&str, &[&str])] = &[(
     &["CN(3,2)", "CN(5,3)", "CN(7,4)", "CN(9,5)", "CN(11,6)"],
 )];
 
-/// Moore's Nim_k on n heaps, as the complex of all k-sets of n stacks (`moore(k)` relabeled), proved
-/// for every heap size by the automata prover for these (n, every k from 2 to n - 2) (the test
-/// `moore_for_every_size` in tests/automata.rs runs each; k = 1 is Nim, k = n - 1 is CN(n, n-1)).
-pub const MOORE_PROVED_HEAPS: std::ops::RangeInclusive<usize> = 4..=7;
+/// How a result of [`SIZES`] is proved: by the SMT solver (z3) on linear families, or by the automata
+/// prover (`prove --automata`: xor and Moore's column sums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    Smt,
+    Automata,
+}
+
+/// A registry result about a family of games indexed by a size n, proved for every stack size by
+/// `prove --theorem ID` on the game(s) of each size in `proved`: the sizes that `scripts/prove-sizes.sh`
+/// proved in under about a minute each, up to the largest the prover takes (26 stacks for the SMT
+/// encoding's letters a..z, 8 stacks for CN and the complexes and 15 piles for SCN with automata),
+/// figures in docs/benchmarks.md. The test `every_size_tested_is_proved` (tests/sizes.rs) re-proves the
+/// sizes in `tested` (a few seconds in all); the ignored test `every_size_listed_is_proved` re-proves
+/// every size of `proved` (`cargo test -p nimlab-prove --test sizes -- --ignored`). Sizes 1 and 2 are
+/// left to the ignored test: the exact check on a box before "proved" searches a box of up to 20000
+/// positions, which on one or two stacks means long lines (about a second each).
+#[derive(Debug, Clone)]
+pub struct Sizes {
+    pub id: &'static str,
+    /// The games of size n, as the report names them (`CN(n,n)`; for Moore's Nim_k on n heaps, every k).
+    pub family: &'static str,
+    pub via: Via,
+    pub proved: std::ops::RangeInclusive<usize>,
+    pub tested: std::ops::RangeInclusive<usize>,
+}
+
+impl Sizes {
+    /// The games of size `n` that `prove --theorem ID` proves (Moore's Nim_k on n heaps: the complex of
+    /// all k-sets of n stacks, for every k from 2 to n - 2; k = 1 is Nim and k = n - 1 is CN(n,n-1)).
+    pub fn games(&self, n: usize) -> Vec<String> {
+        match self.id {
+            "cn-n-n" => vec![format!("CN({n},{n})")],
+            "cn-n-n-1" => vec![format!("CN({n},{})", n - 1)],
+            "scn-n-n" => vec![format!("SCN({n},{n})")],
+            "scn-n-n-1" => vec![format!("SCN({n},{})", n - 1)],
+            "scn-n-1" => vec![format!("SCN({n},1)")],
+            "bouton" | "bouton-misere" => vec![format!("CN({n},1)")],
+            "moore" => (2..=n.saturating_sub(2))
+                .map(|k| all_k_sets(n, k))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The results about a family of games, with the sizes proved (see [`Sizes`]).
+pub const SIZES: &[Sizes] = &[
+    Sizes {
+        id: "bouton",
+        family: "nim on n heaps (CN(n,1))",
+        via: Via::Automata,
+        proved: 1..=8,
+        tested: 3..=5,
+    },
+    Sizes {
+        id: "bouton-misere",
+        family: "nim on n heaps (CN(n,1))",
+        via: Via::Automata,
+        proved: 1..=8,
+        tested: 3..=5,
+    },
+    Sizes {
+        id: "moore",
+        family: "moore(k) on n heaps, every k from 2 to n - 2 (the complex of all k-sets)",
+        via: Via::Automata,
+        proved: 4..=8,
+        tested: 4..=6,
+    },
+    Sizes {
+        id: "cn-n-n",
+        family: "CN(n,n)",
+        via: Via::Smt,
+        proved: 1..=26,
+        tested: 3..=6,
+    },
+    Sizes {
+        id: "cn-n-n-1",
+        family: "CN(n,n-1)",
+        via: Via::Smt,
+        proved: 2..=26,
+        tested: 3..=6,
+    },
+    Sizes {
+        id: "scn-n-n",
+        family: "SCN(n,n)",
+        via: Via::Smt,
+        proved: 1..=17,
+        tested: 3..=5,
+    },
+    Sizes {
+        id: "scn-n-n-1",
+        family: "SCN(n,n-1)",
+        via: Via::Smt,
+        proved: 2..=16,
+        tested: 3..=5,
+    },
+    Sizes {
+        id: "scn-n-1",
+        family: "SCN(n,1)",
+        via: Via::Automata,
+        proved: 1..=10,
+        tested: 3..=6,
+    },
+];
+
+/// Registry entries proved for every number of heaps at once (and every heap size) by
+/// [`crate::heaps::prove_every_number_of_heaps`]: an induction over the heaps whose lemmas the automata
+/// decide (the test `every_entry_listed_for_every_number_of_heaps_is_proved` in tests/heaps.rs runs
+/// each).
+pub const EVERY_NUMBER_OF_HEAPS: &[&str] = &["bouton", "bouton-misere"];
+
+/// The record of `id` in [`SIZES`], if any.
+pub fn sizes(id: &str) -> Option<&'static Sizes> {
+    SIZES.iter().find(|s| s.id == id)
+}
 
 /// The complex of every k-set of n stacks, as nimlab names it.
 pub fn all_k_sets(n: usize, k: usize) -> String {
@@ -95,26 +191,50 @@ pub fn all_k_sets(n: usize, k: usize) -> String {
 
 /// How the registry entry `id` is checked: `"proved for all sizes"` (one game, proved by `prove`),
 /// `"proved for all sizes on G1, G2, ...; checked on a box for the other games"` (a family of games),
-/// `"proved below 2^w on G1, ...; checked on a box"` (bit-vectors), or `"checked on a box"` (the test
-/// harness's boxes); `(automata)` follows "proved for all sizes" where the automata prover proved it;
-/// with the games proved on.
-pub fn checked(id: &str) -> (String, Vec<&'static str>) {
-    if id == "moore" {
-        let (lo, hi) = (MOORE_PROVED_HEAPS.start(), MOORE_PROVED_HEAPS.end());
+/// `"proved for all sizes on FAMILY for n = A to B; checked on a box for the other games"` (a result
+/// of [`SIZES`]), `"proved below 2^w on G1, ...; checked on a box"` (bit-vectors), or `"checked on a
+/// box"` (the test harness's boxes); `(automata)` follows "proved for all sizes" where the automata
+/// prover proved it; with the games proved on.
+pub fn checked(id: &str) -> (String, Vec<String>) {
+    let owned = |games: &[&str]| games.iter().map(|g| g.to_string()).collect::<Vec<_>>();
+    if let Some(s) = sizes(id) {
+        let (lo, hi) = (s.proved.start(), s.proved.end());
+        let via = match s.via {
+            Via::Automata => " (automata)",
+            Via::Smt => "",
+        };
+        let mut games = if id == "moore" {
+            vec![format!("{} for n = {lo} to {hi}", s.family)]
+        } else {
+            s.proved.clone().flat_map(|n| s.games(n)).collect()
+        };
+        if EVERY_NUMBER_OF_HEAPS.contains(&id) {
+            games.insert(0, "nim on every number of heaps".into());
+            return (
+                format!(
+                    "proved for all sizes and every number of heaps (an induction over the heaps, its lemmas by automata); also directly on {} for n = {lo} to {hi}{via}",
+                    s.family
+                ),
+                games,
+            );
+        }
         return (
-            format!("proved for all sizes on {lo} to {hi} heaps, every k from 2 to heaps - 2, as the complex of all k-sets (automata); checked on a box for the other games"),
-            vec!["moore(k) on n heaps: simplicial(all k-sets of n stacks)"],
+            format!(
+                "proved for all sizes on {} for n = {lo} to {hi}{via}; checked on a box for the other games",
+                s.family
+            ),
+            games,
         );
     }
     match PROVED_BY_AUTOMATA.iter().find(|(i, _)| *i == id) {
-        Some((_, [game])) => return ("proved for all sizes (automata)".into(), vec![*game]),
+        Some((_, [game])) => return ("proved for all sizes (automata)".into(), owned(&[game])),
         Some((_, games)) => {
             return (
                 format!(
                     "proved for all sizes on {} (automata); checked on a box for the other games",
                     games.join(", ")
                 ),
-                games.to_vec(),
+                owned(games),
             )
         }
         None => {}
@@ -125,7 +245,7 @@ pub fn checked(id: &str) -> (String, Vec<&'static str>) {
                 "proved for all sizes on {} (its members are P-positions); checked on a box for the other games",
                 games.join(", ")
             ),
-            games.to_vec(),
+            owned(games),
         );
     }
     if let Some((_, games, w)) = PROVED_BELOW.iter().find(|(i, _, _)| *i == id) {
@@ -134,17 +254,17 @@ pub fn checked(id: &str) -> (String, Vec<&'static str>) {
                 "proved below 2^{w} on {}; checked on a box",
                 games.join(", ")
             ),
-            games.to_vec(),
+            owned(games),
         );
     }
     match PROVED.iter().find(|(i, _)| *i == id) {
-        Some((_, [game])) => ("proved for all sizes".into(), vec![*game]),
+        Some((_, [game])) => ("proved for all sizes".into(), owned(&[game])),
         Some((_, games)) => (
             format!(
                 "proved for all sizes on {}; checked on a box for the other games",
                 games.join(", ")
             ),
-            games.to_vec(),
+            owned(games),
         ),
         None => ("checked on a box".into(), Vec::new()),
     }

@@ -440,6 +440,13 @@ fn family_dfa(f: &PFamily, budget: &Budget) -> Result<Dfa, Stop> {
     Ok(acc)
 }
 
+/// The tuples of `f.len` entries (slot `j` on track `j`) that satisfy every relation of the family,
+/// as an automaton: for statements about a fixed number of values, such as the lemmas of
+/// [`crate::heaps`].
+pub fn family(f: &PFamily, budget: &Budget) -> Result<Dfa, Stop> {
+    family_dfa(f, budget)
+}
+
 /// The conjectured set of tuples of `m` entries, as an automaton over `m` tracks (track `i` = entry `i`).
 pub fn members(c: &Conjecture, m: usize, budget: &Budget) -> Result<Dfa, Stop> {
     let readings = c

@@ -36,7 +36,7 @@ mod scn_tests;
 #[cfg(test)]
 mod tests;
 
-pub use compile::{members, window_options};
+pub use compile::{family, members, window_options};
 pub use conditions::{closure, conditions, conditions_for, Conditions, Move};
 pub use dfa::{Budget, Dfa, Stop, MAX_TRACKS};
 pub use rule::{readable, Rule};
