@@ -227,7 +227,7 @@ fn bad_input_is_one_line_with_status_2() {
     fails(&["prove", "nim", "--theorem", "bouton"], "--automata");
     fails(
         &["prove", "ET(2)", "--theorem", "bouton"],
-        "`nimlab patterns ET(2)",
+        "`nimlab patterns 'ET(2)'",
     );
     fails(&["prove", "CN(7,4)", "--theorem", "no-such"], "no result");
     fails(&["prove", "CN(6,4)", "--theorem", "cn-6-4"], "--bits W");
