@@ -540,8 +540,21 @@ impl Game for OctalGame {
         crate::nim::heaps_domain(&self.id(), hi, len)
     }
     fn random_position(&self, rng: &mut Rng, hi: u64) -> Option<Pos> {
+        // Heaps of at least the least size that has a move, so that the start is never terminal.
+        let least = (1..=self.t() + 2).find(|&n| {
+            let mut any = false;
+            let _ = self.for_each_option(&[n], &mut |_| {
+                any = true;
+                ControlFlow::Break(())
+            });
+            any
+        })?;
         let len = rng.range(1, 3) as usize;
-        Some((0..len).map(|_| rng.range(1, hi.max(1))).collect())
+        Some(
+            (0..len)
+                .map(|_| rng.range(least, hi.max(least)))
+                .collect(),
+        )
     }
     fn rules(&self) -> String {
         match &self.family {
