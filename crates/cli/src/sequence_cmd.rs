@@ -5,7 +5,7 @@
 
 use crate::args::Common;
 use clap::Args;
-use nimlab_core::Error;
+use nimlab_core::{Error, Game};
 use nimlab_games::octal::{OctalGame, Periodicity, MAX_SEQUENCE};
 use serde_json::json;
 use std::time::Instant;

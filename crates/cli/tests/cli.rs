@@ -247,12 +247,12 @@ fn table_remoteness_columns() {
 fn sequence_of_octal_and_subtraction_games() {
     let text = ok(&["sequence", "octal(0.07)", "--max", "200"]);
     assert!(
-        text.contains("period 34 from n = 52; last exceptional value at n = 51: proved periodic (Guy–Smith"),
+        text.contains("period 34 from n = 53; last exceptional value at n = 52: proved periodic (Guy–Smith"),
         "{text}"
     );
     let text = ok(&["sequence", "octal(0.07)", "--max", "170"]);
     assert!(
-        text.contains("period seen in the computed prefix (evidence); a proof needs --max 173"),
+        text.contains("period seen in the computed prefix (evidence); a proof needs --max 175"),
         "{text}"
     );
     let v = json(&["sequence", "octal(0.77)", "--max", "200", "--json"]);

@@ -137,16 +137,22 @@ fn known_periods_are_proved() {
         (p.preperiod, p.period, p.saltus, p.proof),
         (71, 12, 0, Some(Proof::GuySmith))
     );
-    // Dawson's Kayles: period 34, the last exceptional value at n = 51.
+    // Dawson's Kayles: period 34, the last exceptional value at n = 52 (51 for Dawson's Chess below,
+    // the same sequence one along, as OEIS A002187 indexes it).
     let d = octal("0.07").sequence(400).unwrap();
     let p = octal("0.07").periodicity(&d).unwrap();
     assert_eq!(
         (p.preperiod, p.period, p.proof),
-        (52, 34, Some(Proof::GuySmith))
+        (53, 34, Some(Proof::GuySmith))
     );
     // Dawson's Chess, 0.137, is Dawson's Kayles one token along.
     let c = octal("0.137").sequence(400).unwrap();
     assert_eq!(&c[..400], &d[1..]);
+    let p = octal("0.137").periodicity(&c).unwrap();
+    assert_eq!(
+        (p.preperiod, p.period, p.proof),
+        (52, 34, Some(Proof::GuySmith))
+    );
     // Subtraction games.
     let s = OctalGame::subtraction(&[1, 2, 3]).unwrap();
     let g = s.sequence(100).unwrap();
@@ -213,8 +219,8 @@ fn a_period_seen_too_briefly_is_evidence_only() {
     let game = octal("0.07");
     let g = game.sequence(170).unwrap();
     let p = game.periodicity(&g).unwrap();
-    assert_eq!((p.preperiod, p.period, p.proof), (52, 34, None));
-    assert_eq!(p.proof_needs, Some(173));
+    assert_eq!((p.preperiod, p.period, p.proof), (53, 34, None));
+    assert_eq!(p.proof_needs, Some(175));
     // Officers: no period in a short prefix.
     let o = octal("0.6");
     let g = o.sequence(300).unwrap();
