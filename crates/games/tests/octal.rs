@@ -3,7 +3,7 @@
 //! mex over every option of a single heap), sums of heaps against the XOR of their values, and the
 //! periods against values from the literature and against longer prefixes.
 
-use nimlab_core::{Game, Play, Rng, Solver};
+use nimlab_core::{Play, Rng, Solver};
 use nimlab_games::octal::{OctalGame, Proof};
 use nimlab_games::parse_game;
 use std::collections::BTreeSet;
