@@ -247,7 +247,9 @@ fn table_remoteness_columns() {
 fn sequence_of_octal_and_subtraction_games() {
     let text = ok(&["sequence", "octal(0.07)", "--max", "200"]);
     assert!(
-        text.contains("period 34 from n = 53; last exceptional value at n = 52: proved periodic (Guy–Smith"),
+        text.contains(
+            "period 34 from n = 53; last exceptional value at n = 52: proved periodic (Guy–Smith"
+        ),
         "{text}"
     );
     let text = ok(&["sequence", "octal(0.07)", "--max", "170"]);

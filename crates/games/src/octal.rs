@@ -325,8 +325,8 @@ impl OctalGame {
             while stamp[v] == mark {
                 v += 1;
             }
-            let v32 = u32::try_from(v)
-                .map_err(|_| Error::TooLarge("a Grundy value past 2^32".into()))?;
+            let v32 =
+                u32::try_from(v).map_err(|_| Error::TooLarge("a Grundy value past 2^32".into()))?;
             g.push(v32);
             if v >= width {
                 width = (v + 1).next_power_of_two();
@@ -348,9 +348,12 @@ impl OctalGame {
         match proof {
             // g(n + p) = g(n) for pre <= n < 2·max(pre,1) + p + t: the last index read is
             // 2·max(pre,1) + p + t - 1 + p.
-            Proof::GuySmith => {
-                (2u64.checked_mul(pre.max(1))?.checked_add(p)?.checked_add(t)? - 1).checked_add(p)
-            }
+            Proof::GuySmith => (2u64
+                .checked_mul(pre.max(1))?
+                .checked_add(p)?
+                .checked_add(t)?
+                - 1)
+            .checked_add(p),
             Proof::Window => {
                 if self.splits() || self.digits.first().is_some_and(|&d| d != 0) {
                     return None;
@@ -414,7 +417,10 @@ impl OctalGame {
             }
             if s == 0 {
                 for &proof in self.proofs() {
-                    if self.proof_needs(proof, pre, p).is_some_and(|need| need <= last) {
+                    if self
+                        .proof_needs(proof, pre, p)
+                        .is_some_and(|need| need <= last)
+                    {
                         return Some(Periodicity {
                             preperiod: pre,
                             period: p,
@@ -550,11 +556,7 @@ impl Game for OctalGame {
             any
         })?;
         let len = rng.range(1, 3) as usize;
-        Some(
-            (0..len)
-                .map(|_| rng.range(least, hi.max(least)))
-                .collect(),
-        )
+        Some((0..len).map(|_| rng.range(least, hi.max(least))).collect())
     }
     fn rules(&self) -> String {
         match &self.family {

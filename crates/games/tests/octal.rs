@@ -75,7 +75,12 @@ fn sequences_agree_with_the_brute_force() {
     ] {
         let g = OctalGame::subtraction(set).unwrap();
         assert_eq!(g.code(), code);
-        let got: Vec<u64> = g.sequence(300).unwrap().into_iter().map(u64::from).collect();
+        let got: Vec<u64> = g
+            .sequence(300)
+            .unwrap()
+            .into_iter()
+            .map(u64::from)
+            .collect();
         assert_eq!(got, brute(code, 300), "subtraction{set:?}");
     }
 }
@@ -172,7 +177,9 @@ fn known_periods_are_proved() {
 
 #[test]
 fn proved_periods_hold_far_past_the_check() {
-    for code in ["0.77", "0.07", "0.137", "0.12", "0.31", "0.51", "4.7", "0.0", "0.3"] {
+    for code in [
+        "0.77", "0.07", "0.137", "0.12", "0.31", "0.51", "4.7", "0.0", "0.3",
+    ] {
         let game = octal(code);
         let g = game.sequence(400).unwrap();
         let Some(p) = game.periodicity(&g) else {
@@ -187,7 +194,9 @@ fn proved_periods_hold_far_past_the_check() {
         // One value fewer: not proved by that proof with these numbers.
         if let Some(q) = game.periodicity(&g[..need]) {
             assert!(
-                q.proof.is_none() || (q.preperiod, q.period) != (p.preperiod, p.period) || q.proof != Some(proof),
+                q.proof.is_none()
+                    || (q.preperiod, q.period) != (p.preperiod, p.period)
+                    || q.proof != Some(proof),
                 "octal({code}) proved with one value fewer than the check reads"
             );
         }
