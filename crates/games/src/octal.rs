@@ -506,11 +506,42 @@ impl Game for OctalGame {
         Ok(())
     }
     fn canonical(&self, p: &[u64]) -> Pos {
-        sorted(p)
+        // Games that split heaps have no box to keep a length for: empty heaps are dropped, so
+        // that the taken heaps of a long game do not multiply the positions a full search keeps.
+        if self.splits() {
+            sorted(p).into_iter().filter(|&a| a > 0).collect()
+        } else {
+            sorted(p)
+        }
     }
     fn split(&self, p: &[u64]) -> Option<Vec<Pos>> {
         let heaps: Vec<Pos> = p.iter().filter(|&&a| a > 0).map(|&a| vec![a]).collect();
         (heaps.len() >= 2 || (heaps.len() == 1 && p.len() > 1)).then_some(heaps)
+    }
+    fn full_state_bound(&self, p: &[u64]) -> f64 {
+        if !self.splits() {
+            return self.state_bound(p);
+        }
+        // Every position reached is, up to its canonical form (sorted, empty heaps dropped), a
+        // partition of a number up to S, the total of p: counted exactly up to S = 1000 and past
+        // that by the Hardy–Ramanujan estimate (far above any budget either way).
+        let total = p.iter().fold(0f64, |s, &a| s + a as f64);
+        let parts = if total <= 1000.0 {
+            let s = total as usize;
+            let mut count = vec![0f64; s + 1];
+            count[0] = 1.0;
+            for k in 1..=s {
+                for m in k..=s {
+                    count[m] += count[m - k];
+                }
+            }
+            count.iter().sum::<f64>()
+        } else {
+            let hr = (std::f64::consts::PI * (2.0 * total / 3.0).sqrt()).exp()
+                / (4.0 * total * 3f64.sqrt());
+            (hr * total).min(1e300)
+        };
+        parts.max(self.state_bound(p))
     }
     fn branching_bound(&self, p: &[u64]) -> f64 {
         p.iter()
