@@ -236,6 +236,11 @@ impl OctalGame {
         self.moves.last().map_or(0, |&(j, _)| j)
     }
 
+    /// The non-zero digits as (j, d_j), increasing in j: the moves that remove j tokens.
+    pub fn digit_moves(&self) -> impl Iterator<Item = (u64, u8)> + '_ {
+        self.moves.iter().copied()
+    }
+
     /// True when some move leaves two heaps.
     pub fn splits(&self) -> bool {
         self.moves.iter().any(|&(_, d)| d & 4 != 0)
@@ -517,6 +522,24 @@ impl Game for OctalGame {
     fn split(&self, p: &[u64]) -> Option<Vec<Pos>> {
         let heaps: Vec<Pos> = p.iter().filter(|&&a| a > 0).map(|&a| vec![a]).collect();
         (heaps.len() >= 2 || (heaps.len() == 1 && p.len() > 1)).then_some(heaps)
+    }
+    fn count_options(&self, p: &[u64]) -> Option<u128> {
+        // Options of different heaps, moves or splits are different lists (each changes one
+        // heap to a smaller size, a split also appends), so the count is a sum.
+        let mut count: u128 = 0;
+        for &n in p {
+            for &(j, d) in &self.moves {
+                if j > n {
+                    break;
+                }
+                let r = n - j;
+                let here = u128::from(d & 1 != 0 && r == 0)
+                    + u128::from(d & 2 != 0 && r >= 1)
+                    + if d & 4 != 0 { u128::from(r / 2) } else { 0 };
+                count = count.saturating_add(here);
+            }
+        }
+        Some(count)
     }
     fn full_state_bound(&self, p: &[u64]) -> f64 {
         if !self.splits() {
