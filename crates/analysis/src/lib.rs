@@ -619,7 +619,7 @@ impl Analyzer {
             "{} {} is too large to answer here: {what} needs a search that may visit about {est:.1e} options ({:.1e} positions × up to {:.1e} options each), above the limit of {:.1e}; {how}",
             game.id(),
             game.format_position(p),
-            game.state_bound(p),
+            solver.states(p, full),
             game.branching_bound(p),
             b.limit
         )))

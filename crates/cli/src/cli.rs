@@ -89,6 +89,10 @@ enum Command {
     Play(crate::play::PlayArgs),
     /// Serve the web page: play every game against the perfect opponent in a browser.
     Serve(crate::play::ServeArgs),
+    /// The Grundy values of single heaps 0..=N of an octal or subtraction game (mex over options),
+    /// with the period and preperiod, proved for every heap size where the Guy-Smith periodicity
+    /// theorem (or, for games that never split a heap, a repeated window of values) applies.
+    Sequence(crate::sequence_cmd::SequenceArgs),
     /// The games nimlab knows, their parameters and position syntax.
     Games {
         /// Print one JSON object on stdout.
@@ -227,6 +231,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode, Error> {
         Command::Table(args) => crate::table_cmd::run(&args),
         Command::Plot(args) => crate::plot_cmd::run(&args),
         Command::Store(args) => done(crate::store_cmd::run(&args)),
+        Command::Sequence(args) => done(crate::sequence_cmd::run(&args)),
         Command::Games { json } => done(output::games(json)),
         Command::Play(args) => done(crate::play::run(&args)),
         Command::Serve(args) => done(crate::play::serve(&args)),

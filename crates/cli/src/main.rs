@@ -14,6 +14,7 @@ mod plot_cmd;
 mod prove_cmd;
 mod query;
 mod research_cmd;
+mod sequence_cmd;
 mod store_cmd;
 mod sums_cmd;
 mod table_cmd;

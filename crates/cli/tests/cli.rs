@@ -240,3 +240,65 @@ fn table_remoteness_columns() {
     assert_eq!(v["suspense"][i], 2);
     assert_eq!(v["remoteness"][0], 0);
 }
+
+/// `nimlab sequence`: proved and unproved periods, the JSON, and the refusals; octal and subtraction
+/// games through the ordinary commands (a list of heaps is worth the XOR of its heaps' values).
+#[test]
+fn sequence_of_octal_and_subtraction_games() {
+    let text = ok(&["sequence", "octal(0.07)", "--max", "200"]);
+    assert!(
+        text.contains(
+            "period 34 from n = 53; last exceptional value at n = 52: proved periodic (Guy–Smith"
+        ),
+        "{text}"
+    );
+    let text = ok(&["sequence", "octal(0.07)", "--max", "170"]);
+    assert!(
+        text.contains("period seen in the computed prefix (evidence); a proof needs --max 175"),
+        "{text}"
+    );
+    let v = json(&["sequence", "octal(0.77)", "--max", "200", "--json"]);
+    assert_eq!(v["game"], "octal(0.77)");
+    assert_eq!(v["name"], "Kayles");
+    assert_eq!(v["values"].as_array().unwrap().len(), 201);
+    assert_eq!(v["periodicity"]["period"], 12);
+    assert_eq!(v["periodicity"]["preperiod"], 71);
+    assert_eq!(v["periodicity"]["last_exceptional"], 70);
+    assert_eq!(v["periodicity"]["status"], "proved");
+    assert_eq!(v["periodicity"]["proof"], "guy-smith");
+    let v = json(&["sequence", "subtraction(1,3,4)", "--max", "50", "--json"]);
+    assert_eq!(v["periodicity"]["period"], 7);
+    assert_eq!(v["periodicity"]["proof"], "window");
+    assert_eq!(v["code"], "0.3033");
+    // Lists of heaps through outcome, grundy, moves and table.
+    let v = json(&["grundy", "octal(0.77)", "5,7,12", "--json"]);
+    assert_eq!(v["grundy"], 2);
+    let v = json(&["outcome", "octal(0.07)", "4,4", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    // Kayles heap 5 (value 4): the one winning move knocks out the middle pin, leaving (2,2).
+    let text = ok(&["moves", "octal(0.77)", "5"]);
+    assert!(text.contains("(2,2)"), "{text}");
+    let v = json(&[
+        "table",
+        "subtraction(1,2,3)",
+        "--heaps",
+        "2",
+        "--max",
+        "7",
+        "--count-only",
+        "--json",
+    ]);
+    // (a, b) in 0..=7 is P when a mod 4 = b mod 4: two choices of b for each a.
+    assert_eq!(v["count"], 16, "{v}");
+    // Refusals: one line, exit 2.
+    fails(&["sequence", "octal(0.08)", "--max", "10"], "hexadecimal");
+    fails(&["sequence", "octal(1.7)", "--max", "10"], "0 or 4");
+    fails(&["sequence", "octal(0.07)", "--max", "100000000000"], "MiB");
+    fails(&["sequence", "octal(0.77)", "--max", "10000000"], "--limit");
+    fails(&["sequence", "nim", "--max", "10"], "one-heap game");
+    fails(&["sequence", "subtraction(0,2)"], "positive");
+    fails(
+        &["table", "octal(0.77)", "--heaps", "2", "--max", "5"],
+        "nimlab sequence",
+    );
+}

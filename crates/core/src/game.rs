@@ -469,6 +469,13 @@ pub trait Game: AsAny + Send + Sync {
         p.iter().map(|&a| a as f64 + 1.0).product()
     }
 
+    /// An upper bound on the number of positions a search from `p` that cannot use [`Game::split`]
+    /// (misère play, remoteness) may visit. Default: [`Game::state_bound`]. A game whose moves add
+    /// entries (octal games that split a heap in two) reaches more positions than those below `p`.
+    fn full_state_bound(&self, p: &[u64]) -> f64 {
+        self.state_bound(p)
+    }
+
     /// An upper bound on the number of options a position reachable from `p` can have.
     /// Default: the number of positions below `p`. (A scripted game, whose options only its script
     /// knows, returns an estimate instead: the most options seen at a few sampled positions.)

@@ -246,7 +246,17 @@ impl<'g> Solver<'g> {
                 return parts.iter().map(|q| self.work_estimate(q, false)).sum();
             }
         }
-        self.game.state_bound(p) * self.game.branching_bound(p).max(1.0)
+        self.states(p, full_search) * self.game.branching_bound(p).max(1.0)
+    }
+
+    /// The positions a search from `p` may visit: [`Game::full_state_bound`] for a full search,
+    /// else [`Game::state_bound`].
+    pub fn states(&self, p: &[u64], full_search: bool) -> f64 {
+        if full_search {
+            self.game.full_state_bound(p)
+        } else {
+            self.game.state_bound(p)
+        }
     }
 
     /// Refuses a search whose estimated size is above the budget.
@@ -259,7 +269,7 @@ impl<'g> Solver<'g> {
                 self.ruleset,
                 self.game.format_position(p),
                 est,
-                self.game.state_bound(p),
+                self.states(p, full_search),
                 self.game.branching_bound(p),
                 budget.limit,
                 budget.flag,

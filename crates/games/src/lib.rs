@@ -10,6 +10,7 @@
 //! | [`shrinking`] | Shrinking Circular Nim SCN(n,k) | `SCN(n,k)` |
 //! | [`complex`] | Nim on a simplicial complex; Extended Circular Nim ECN(m,S,k) | `simplicial({1,2},{2,3})`, `ECN(m,{s1,...},k)` |
 //! | [`chip`] | Ferguson's chip-transfer games: Empty & Transfer, Empty-All-But-One, Empty & Redistribute, Selective-Empty & Redistribute, Empty-j & Redistribute, Entropy Reduction | `ET(k)`, `EABO(k)`, `ER(k)`, `SER(k)`, `EJR(k,j)`, `ENTROPY(k)` |
+//! | [`octal`] | octal games (Guy–Smith codes) and finite subtraction games, on a list of heaps | `octal(0.07)`, `subtraction(1,3,4)` |
 //! | [`script`] | a game whose options a Rhai script computes | `path/to/game.rhai` |
 //!
 //! [`registry`] turns a name such as `CN(7,4)` into a game and lists the games for `nimlab games`,
@@ -19,6 +20,7 @@ pub mod circular;
 pub mod complex;
 pub mod moore;
 pub mod nim;
+pub mod octal;
 pub mod registry;
 pub mod script;
 pub mod shrinking;
@@ -28,6 +30,7 @@ pub use circular::CircularNim;
 pub use complex::Complex;
 pub use moore::MooreNim;
 pub use nim::Nim;
+pub use octal::OctalGame;
 pub use registry::{catalogue, is_sum, parse_game, parse_sum, GameEntry};
 pub use shrinking::ShrinkingCircularNim;
 

@@ -33,6 +33,26 @@ pub fn catalogue() -> Vec<GameEntry> {
             presets: &["nim"],
         },
         GameEntry {
+            name: "octal(d0.d1d2...)",
+            title: "Octal game (Guy–Smith code)",
+            parameters: "a finite octal code such as 0.07 (Dawson's Kayles), 0.77 (Kayles), 0.137, 0.6 or 4.7: digit d_j (0-7) says how a move removing j tokens may leave the heap: 1 none, 2 one heap, 4 two non-empty heaps (added up); d_0 before the point may be 0 or 4; refused: digits 8-9 (hexadecimal), other d_0, more than 64 digits after the point",
+            position: "heap sizes, e.g. 5,7 (a sum of heaps)",
+            example: "nimlab sequence 'octal(0.07)' --max 200",
+            rules: "a move takes j tokens from one heap as d_j allows, leaving no heap, one heap or two heaps; the value of a list of heaps is the XOR of the heaps' values",
+            source: "Guy & Smith, The G-values of various games, Proc. Cambridge Philos. Soc. 52 (1956); Berlekamp, Conway & Guy, Winning Ways, ch. 4",
+            presets: &["octal(0.77)", "octal(0.07)"],
+        },
+        GameEntry {
+            name: "subtraction(s1,s2,...)",
+            title: "Subtraction game",
+            parameters: "the amounts a move may remove, positive, at most 1000 of them, each at most 1000000",
+            position: "heap sizes, e.g. 10,12 (a sum of heaps)",
+            example: "nimlab sequence 'subtraction(1,3,4)' --max 50",
+            rules: "a move removes s tokens from one heap, s in the set (the octal game with d_s = 3 for s in the set)",
+            source: "Berlekamp, Conway & Guy, Winning Ways, ch. 4",
+            presets: &["subtraction(1,3,4)"],
+        },
+        GameEntry {
             name: "moore(k)",
             title: "Moore's Nim_k",
             parameters: "k >= 1: the most heaps one move may touch",
@@ -252,6 +272,22 @@ pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
     }
     if s == "nim" {
         return Ok(Box::new(Nim));
+    }
+    if let Some(inner) = call("octal") {
+        return Ok(Box::new(crate::octal::OctalGame::octal(&inner)?));
+    }
+    if let Some(inner) = call("subtraction") {
+        let set = inner
+            .split(',')
+            .map(|v| {
+                v.parse::<u64>().map_err(|_| {
+                    Error::BadGame(format!(
+                        "subtraction(s1,s2,...): '{v}' is not a positive integer"
+                    ))
+                })
+            })
+            .collect::<Result<Vec<u64>>>()?;
+        return Ok(Box::new(crate::octal::OctalGame::subtraction(&set)?));
     }
     if let Some(inner) = call("moore") {
         let v = params("moore(k)", &inner, 1)?;

@@ -32,6 +32,9 @@ const GAMES: &[&str] = &[
     "EJR(5,2)",
     "ENTROPY(2)",
     "ENTROPY(3)",
+    "octal(0.77)",
+    "octal(4.7)",
+    "subtraction(1,3,4)",
 ];
 
 fn games() -> Vec<Box<dyn Game>> {

@@ -10,6 +10,16 @@ use nimlab_testkit::conformance::{check_position, check_table_domain, Checked};
 fn instances(family: &str) -> &'static [&'static str] {
     match family {
         "nim" => &["nim"],
+        "octal(d0.d1d2...)" => &[
+            "octal(0.77)",
+            "octal(0.07)",
+            "octal(0.137)",
+            "octal(4.7)",
+            "octal(0.6)",
+            "octal(0.3)",
+            "octal(0.12)",
+        ],
+        "subtraction(s1,s2,...)" => &["subtraction(1,3,4)", "subtraction(2,5)"],
         "moore(k)" => &["moore(1)", "moore(2)", "moore(3)"],
         "CN(n,k)" => &[
             "CN(5,3)", "CN(4,2)", "CN(6,3)", "CN(6,4)", "CN(7,5)", "CN(3,3)", "CN(5,1)",

@@ -15,6 +15,7 @@ pub mod complex_sum;
 pub mod ferguson;
 pub mod linear;
 pub mod nim;
+pub mod octal;
 pub mod relabeled;
 pub mod scn;
 
@@ -85,6 +86,7 @@ fn build() -> Vec<Box<dyn Theorem>> {
         Box::new(Bouton),
         Box::new(BoutonMisere),
         Box::new(MooreTheorem),
+        Box::new(octal::OctalPeriodic),
         Box::new(CnWhole),
         Box::new(CnAllButOne),
         Box::new(Cn42),

@@ -87,6 +87,15 @@ fn sample_games() -> Vec<(Box<dyn Game>, Vec<Pos>)> {
     for k in 3..=4usize {
         out.push((Box::new(EntropyReduction::new(k).unwrap()), small_box(k, 0)));
     }
+    // Octal and subtraction games (octal-periodic); Officers (0.6) has no proved period.
+    for name in [
+        "octal(0.77)",
+        "octal(0.07)",
+        "subtraction(1,3,4)",
+        "octal(0.6)",
+    ] {
+        out.push((nimlab_games::parse_game(name).unwrap(), heaps()));
+    }
     // Complexes that are relabelings of games with complete results (and one that is not).
     for name in [
         "ECN(5,{2},2)",

@@ -76,7 +76,13 @@ pub fn plan(game: &dyn Game, req: &Request) -> Result<Plan> {
         ));
     }
     match game.table_bound() {
-        TableBound::None => Err(unsupported(format!("{id} cannot be tabulated"))),
+        // A game without a bound may say why in `table_domain`'s error (octal games that split
+        // heaps point to `nimlab sequence`); the default error says only that there is no box.
+        TableBound::None => Err(game
+            .table_domain(0, None)
+            .err()
+            .filter(|e| matches!(e, Error::Unsupported(m) if !m.ends_with("has no box tabulation")))
+            .unwrap_or_else(|| unsupported(format!("{id} cannot be tabulated")))),
         TableBound::Box { heaps } => plan_box(game, req, heaps),
         TableBound::TotalChips | TableBound::Spread => plan_chips(game, req),
     }
