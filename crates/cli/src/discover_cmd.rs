@@ -154,7 +154,7 @@ fn text(d: &Discovery, file: Option<&str>) -> String {
     };
     let head = match d.verdict {
         Verdict::Proved => format!(
-            "{game}: proved for every stack size: the P-positions are the {what} below (found on the box {boxed}, proved by {}) ({:.2} s)",
+            "{game}: proved for every stack size: the P-positions are the {what} below (equal to the P-set on the box {boxed}, proved by {}) ({:.2} s)",
             d.prover.unwrap_or("smt"),
             d.seconds
         ),

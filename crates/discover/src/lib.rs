@@ -457,6 +457,14 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
             h = h2;
         }
         d.families = outs(&fams);
+        // The file says both boxes: the one the families were read from, and the larger one they
+        // were checked equal to the P-set on.
+        let text = match text.split_once('\n') {
+            Some((first, rest)) if !first.contains(&format!("[{lo}..{h}]")) => format!(
+                "{first}\n# They equal the P-set on the box [{lo}..{h}] (checked against its table).\n{rest}"
+            ),
+            _ => text,
+        };
         d.toml = Some(text.clone());
         d.box_max = Some(h);
         if stopper.stop() {

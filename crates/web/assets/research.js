@@ -114,7 +114,7 @@ async function discover() {
     const v = await ask("/api/discover", q);
     let text = `${v.game}: ${v.verdict}`;
     if (v.verdict === "proved") text += ` for every stack size (by ${v.prover})`;
-    if (v.box) text += `, found on the box [${v.box.min}..${v.box.max}]`;
+    if (v.box) text += `, equal to the P-set on the box [${v.box.min}..${v.box.max}]`;
     if (v.reason) text += ` — ${v.reason}`;
     if (v.rule) text += `. Rule: ${v.rule}`;
     $("discover-verdict").textContent = text;
