@@ -99,6 +99,9 @@ pub fn all_k_sets(n: usize, k: usize) -> String {
 /// harness's boxes); `(automata)` follows "proved for all sizes" where the automata prover proved it;
 /// with the games proved on.
 pub fn checked(id: &str) -> (String, Vec<&'static str>) {
+    if let Some(chips) = crate::chips::checked(id) {
+        return chips;
+    }
     if id == "moore" {
         let (lo, hi) = (MOORE_PROVED_HEAPS.start(), MOORE_PROVED_HEAPS.end());
         return (
