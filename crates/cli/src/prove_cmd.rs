@@ -12,10 +12,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod chips;
+
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families", "automaton"])))]
 pub struct ProveArgs {
-    /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k).
+    /// Game: CN(n,k), SCN(n,k), simplicial(...), ECN(m,{s,...},k), or a chip game (ET(k), EABO(k),
+    /// ER(k), SER(k), EJR(k,j) with --theorem).
     game: String,
     /// A built-in result, by id (see `nimlab theory GAME`); for a complex that relabels CN(n,k), a
     /// result about CN(n,k) or `relabeled` (carried over through the relabeling).
@@ -263,6 +266,9 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         return Err(Error::Unsupported(
             "--timeout must be at least 1 second".into(),
         ));
+    }
+    if let Some(status) = chips::run(a)? {
+        return Ok(status);
     }
     if let Some(path) = &a.automaton {
         return automaton(a, path);

@@ -343,13 +343,41 @@ pub enum ChipKind {
 /// Exact membership of a (sorted) position.
 pub type Exact = Box<dyn Fn(&[u64]) -> bool + Send + Sync>;
 
-/// A set of positions of a chip game: its SMT definition (a `define-fun` named `member` of k Int
-/// arguments, with any helpers before it), its exact membership, and for the redistribution games
-/// the period of its norm set (the witness of (II) is lifted by it).
+/// A set of positions of a chip game: its SMT membership (`helpers`, `define-fun`s it uses, and
+/// `body`, a formula in the boxes `{x0}` .. and optionally their residues `{r0}` .. modulo
+/// `period`), its exact membership, and `period`: a modulus of its reading (the witness of (II) is
+/// lifted by it, and the queries give z3 each box as `period * a + r`).
 pub struct ChipSet {
-    pub define: String,
+    pub helpers: String,
+    pub body: String,
     pub exact: Exact,
     pub period: u64,
+}
+
+impl ChipSet {
+    /// The membership of the boxes `x` (terms), with residues `r` (terms) or else `(mod x period)`.
+    pub fn of(&self, x: &[String], r: Option<&[String]>) -> String {
+        let mut out = self.body.clone();
+        for (i, v) in x.iter().enumerate().rev() {
+            let res = match r {
+                Some(r) => r[i].clone(),
+                None => format!("(mod {v} {})", self.period),
+            };
+            out = out.replace(&format!("{{x{i}}}"), v).replace(&format!("{{r{i}}}"), &res);
+        }
+        out
+    }
+
+    /// The set as SMT-LIB: its helpers and `(define-fun NAME ((x0 Int) ..) Bool ...)`.
+    pub fn define(&self, name: &str, k: usize) -> String {
+        let args: Vec<String> = (0..k).map(|i| format!("(x{i} Int)")).collect();
+        format!(
+            "{}(define-fun {name} ({}) Bool {})\n",
+            self.helpers,
+            args.join(" "),
+            self.of(&xs(k), None)
+        )
+    }
 }
 
 /// A claim about a chip game, ready to prove.
@@ -364,17 +392,13 @@ pub struct ChipClaim {
     pub target: Option<ChipSet>,
 }
 
-fn member_define(name: &str, k: usize, body: &str) -> String {
-    let args: Vec<String> = (0..k).map(|i| format!("(x{i} Int)")).collect();
-    format!("(define-fun {name} ({}) Bool {body})\n", args.join(" "))
+/// The template boxes `{x0}` .. of a membership body.
+fn tx(k: usize) -> Vec<String> {
+    (0..k).map(|i| format!("{{x{i}}}")).collect()
 }
 
 fn xs(k: usize) -> Vec<String> {
     (0..k).map(|i| format!("x{i}")).collect()
-}
-
-fn total_of(k: usize) -> String {
-    sum(&xs(k), &(0..k).collect::<Vec<_>>())
 }
 
 /// The registry entry's exact membership: its `decide` (P-set: `is_p`; a subset: decided and P;
@@ -407,7 +431,7 @@ fn lcm_upto(n: u64) -> u64 {
 
 /// The results with a linear statement: every box odd.
 fn all_odd(k: usize) -> String {
-    and(&xs(k)
+    and(&tx(k)
         .iter()
         .map(|v| format!("(= (mod {v} 2) 1)"))
         .collect::<Vec<_>>())
@@ -432,8 +456,8 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
     }
     let k = game.k;
     let kk = k as u64;
-    let xs = xs(k);
-    let n = total_of(k);
+    let xs = tx(k);
+    let n = sum(&xs, &(0..k).collect::<Vec<_>>());
     let (kind, body, helpers, period) = match id {
         "ferguson-et-odd" => (ChipKind::Subset, all_odd(k), String::new(), 2),
         "ferguson-et-k2-grundy" => (ChipKind::PSet, all_odd(k), String::new(), 2),
@@ -454,7 +478,8 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
             let m = kk * (kk - 1);
             let body = and(&xs
                 .iter()
-                .map(|v| format!("(<= 1 (mod {v} {m}) {})", kk - 1))
+                .enumerate()
+                .map(|(i, _)| format!("(<= 1 {{r{i}}} {})", kk - 1))
                 .collect::<Vec<_>>());
             (ChipKind::PSet, body, String::new(), m)
         }
@@ -462,9 +487,10 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
             let q = (kk - 1) * (2 * kk - 1);
             let mut parts: Vec<String> = xs
                 .iter()
-                .map(|v| {
+                .enumerate()
+                .map(|(i, v)| {
                     format!(
-                        "(or (<= 1 {v} {}) (and (>= {v} {kk}) (<= {kk} (mod {v} {q}) {})))",
+                        "(or (<= 1 {v} {}) (and (>= {v} {kk}) (<= {kk} {{r{i}}} {})))",
                         kk - 1,
                         2 * kk - 2
                     )
@@ -556,13 +582,15 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
     };
     let exact = registry_exact(id, &game, kind)?;
     let set = ChipSet {
-        define: format!("{helpers}{}", member_define("member", k, &body)),
+        helpers,
+        body,
         exact,
         period,
     };
     let target = if kind == ChipKind::Winning {
         Some(ChipSet {
-            define: member_define("target", k, &all_odd(k)),
+            helpers: String::new(),
+            body: all_odd(k),
             exact: Box::new(|p: &[u64]| p.iter().all(|&x| x % 2 == 1)),
             period: 2,
         })
@@ -587,7 +615,7 @@ pub struct ChipQuery {
     pub label: &'static str,
     pub text: String,
     pub vars: Vec<String>,
-    /// True when the query has a quantifier (logic LIA, else QF_LIA).
+    /// True when the query has a quantifier (logic LIA, else QF_LIA, decided with [`QF_CHECK`]).
     pub quantified: bool,
     /// A comment: what the query states.
     pub states: String,
@@ -597,13 +625,23 @@ impl ChipQuery {
     /// The whole SMT-LIB2 script, as emitted.
     pub fn script(&self, game: &str, play: Play) -> String {
         format!(
-            "; {game}, {} play: {}\n; unsat proves condition ({}) for every box size\n(set-logic {})\n{}(check-sat)\n",
+            "; {game}, {} play: {}\n; unsat proves condition ({}) for every box size\n(set-logic {})\n{}{}\n",
             play.name(),
             self.states,
             self.label,
             if self.quantified { "LIA" } else { "QF_LIA" },
-            self.text
+            self.text,
+            self.check()
         )
+    }
+
+    /// `(check-sat)`, or [`QF_CHECK`] for a quantifier-free query.
+    pub fn check(&self) -> &'static str {
+        if self.quantified {
+            "(check-sat)"
+        } else {
+            QF_CHECK
+        }
     }
 
     fn body(&self) -> String {
@@ -626,16 +664,35 @@ fn conditions_of(c: &ChipClaim) -> Vec<Condition> {
 }
 
 /// The declarations of position `x` (boxes >= the least content).
-fn declare_x(c: &ChipClaim, out: &mut String) -> Vec<String> {
+fn declare_x(c: &ChipClaim, out: &mut String, hints: bool) -> Vec<String> {
     let x = xs(c.game.k);
     for v in &x {
         let _ = writeln!(out, "(declare-const {v} Int)\n(assert (>= {v} {}))", c.game.least());
+        if hints {
+            hint(v, c.set.period, out);
+        }
     }
     x
 }
 
+/// `v = q * a + r` with `a >= 0` and `0 <= r < q` for fresh `a`, `r`: true of every integer
+/// `v >= 0` (every box and total it is given, by the query's other constraints), so it changes no
+/// answer; it lets z3's `solve-eqs` rewrite sums of boxes into sums of residues, which decides the
+/// queries about sets read modulo q at once (without it, z3 and cvc5 time out on EABO(4) misère).
+fn hint(v: &str, q: u64, out: &mut String) {
+    if q > 1 {
+        let _ = writeln!(
+            out,
+            "(declare-const {v}_a Int)\n(declare-const {v}_r Int)\n(assert (= {v} (+ (* {q} {v}_a) {v}_r)))\n(assert (>= {v}_a 0))\n(assert (and (<= 0 {v}_r) (< {v}_r {q})))"
+        );
+    }
+}
+
+/// The command that decides a quantifier-free query (z3's; other solvers get `(check-sat)`).
+pub const QF_CHECK: &str = "(check-sat-using (then simplify solve-eqs qflia))";
+
 /// Declares the existential parameters of `s` and the option's boxes as variables `name0..`.
-fn declare_move(s: &Shape, name: &str, out: &mut String) -> Vec<String> {
+fn declare_move(s: &Shape, name: &str, out: &mut String, hints: Option<u64>) -> Vec<String> {
     for p in &s.params {
         let _ = writeln!(out, "(declare-const {p} Int)");
     }
@@ -643,6 +700,9 @@ fn declare_move(s: &Shape, name: &str, out: &mut String) -> Vec<String> {
     let y: Vec<String> = (0..s.y.len()).map(|l| format!("{name}{l}")).collect();
     for (v, t) in y.iter().zip(&s.y) {
         let _ = writeln!(out, "(declare-const {v} Int)\n(assert (= {v} {t}))");
+        if let Some(q) = hints {
+            hint(v, q, out);
+        }
     }
     y
 }
@@ -759,20 +819,29 @@ impl Norms {
 pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
     let k = c.game.k;
     let head = || {
-        let mut s = c.set.define.clone();
+        let mut s = c.set.define("member", k);
         if let Some(t) = &c.target {
-            s.push_str(&t.define);
+            s.push_str(&t.define("target", k));
         }
         s
+    };
+    // Membership with the residues the hints declared (`v_r`), when there are.
+    let hinted = |y: &[String]| -> String {
+        if c.set.period > 1 {
+            let r: Vec<String> = y.iter().map(|v| format!("{v}_r")).collect();
+            c.set.of(y, Some(&r))
+        } else {
+            call("member", y)
+        }
     };
     let mut out = Vec::new();
     match cond {
         Condition::I => {
             for (i, shape) in c.game.orbit_shapes(&xs(k), "m").iter().enumerate() {
                 let mut text = head();
-                let x = declare_x(c, &mut text);
-                let y = declare_move(shape, "y", &mut text);
-                let _ = writeln!(text, "(assert {})\n(assert {})", call("member", &x), call("member", &y));
+                let x = declare_x(c, &mut text, true);
+                let y = declare_move(shape, "y", &mut text, Some(c.set.period));
+                let _ = writeln!(text, "(assert {})\n(assert {})", hinted(&x), hinted(&y));
                 out.push(ChipQuery {
                     condition: cond,
                     label: "I",
@@ -788,6 +857,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
             let mut text = head();
             text.push_str(&nm.define(k));
             text.push_str("(declare-const n Int)\n(assert (phi n))\n");
+            hint("n", c.set.period, &mut text);
             let w: Vec<String> = (0..k).map(|l| format!("(w{l} n)")).collect();
             let mut ok: Vec<String> = w.iter().map(|v| format!("(>= {v} 1)")).collect();
             ok.push(format!("(= {} n)", sum(&w, &(0..k).collect::<Vec<_>>())));
@@ -803,11 +873,11 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
             });
             let mut text = head();
             text.push_str(&nm.define(k));
-            let x = declare_x(c, &mut text);
+            let x = declare_x(c, &mut text, true);
             let _ = writeln!(
                 text,
                 "(assert (not {}))\n(assert {})",
-                call("member", &x),
+                hinted(&x),
                 c.game.nonterminal(&x)
             );
             for kept in c.game.kept_sets() {
@@ -829,7 +899,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
                 _ => ("member", "member"),
             };
             let mut text = head();
-            let x = declare_x(c, &mut text);
+            let x = declare_x(c, &mut text, false);
             if c.kind == ChipKind::Winning {
                 let _ = writeln!(text, "(assert {})", call(from, &x));
             } else {
@@ -861,8 +931,8 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
         }
         Condition::III => {
             let mut text = head();
-            let x = declare_x(c, &mut text);
-            let m = call("member", &x);
+            let x = declare_x(c, &mut text, true);
+            let m = hinted(&x);
             let side = if c.play == Play::Normal { format!("(not {m})") } else { m };
             let _ = writeln!(
                 text,
@@ -884,8 +954,8 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
         Condition::Closure => {
             for (i, shape) in c.game.orbit_shapes(&xs(k), "m").iter().enumerate() {
                 let mut text = head();
-                let x = declare_x(c, &mut text);
-                let y = declare_move(shape, "y", &mut text);
+                let x = declare_x(c, &mut text, false);
+                let y = declare_move(shape, "y", &mut text, None);
                 let _ = writeln!(text, "(assert {})", call("member", &x));
                 if c.play == Play::Misere {
                     let _ = writeln!(text, "(assert {})", c.game.nonterminal(&y));
@@ -972,7 +1042,7 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<Condi
         };
         let mut reasons = Vec::new();
         for solver in solvers {
-            let (answer, took) = solver.check_with(&q.body(), "(check-sat)", &q.vars)?;
+            let (answer, took) = solver.check_with(&q.body(), q.check(), &q.vars)?;
             report.seconds += took.as_secs_f64();
             record.answers.push(SolverAnswer {
                 solver: solver.name(),

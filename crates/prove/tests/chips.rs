@@ -128,7 +128,7 @@ fn brute(game: &str, k: usize, s: u64, play: Play) -> HashMap<Vec<u64>, bool> {
 /// Asks z3 for the SMT membership of every position of `positions` at once (one check per
 /// position, between push and pop).
 fn smt_members(set: &ChipSet, positions: &[Vec<u64>]) -> Vec<bool> {
-    let mut script = format!("(set-logic QF_LIA)\n{}", set.define);
+    let mut script = format!("(set-logic QF_LIA)\n{}", set.define("member", positions[0].len()));
     for p in positions {
         let args: Vec<String> = p.iter().map(|v| v.to_string()).collect();
         script.push_str(&format!("(push)\n(assert (member {}))\n(check-sat)\n(pop)\n", args.join(" ")));
@@ -223,8 +223,8 @@ fn binary_results_are_refused_in_one_line() {
     assert!(e.contains("not one of Ferguson's chip games"), "{e}");
 }
 
-/// A wrong variant: the claim `id` on `game` with the membership body `body` (of x0 .. x(k-1)) and
-/// its exact reading `exact`.
+/// A wrong variant: the claim `id` on `game` with the membership body `body` (of `{x0}` ..
+/// `{x(k-1)}`) and its exact reading `exact`.
 fn variant(
     id: &str,
     game: &str,
@@ -233,9 +233,13 @@ fn variant(
 ) -> ChipClaim {
     let mut c = from_registry(id, game).unwrap();
     let k = c.game.k;
-    let args: Vec<String> = (0..k).map(|i| format!("(x{i} Int)")).collect();
+    let mut body = body.to_string();
+    for i in (0..k).rev() {
+        body = body.replace(&format!("x{i}"), &format!("{{x{i}}}"));
+    }
     c.set = ChipSet {
-        define: format!("(define-fun member ({}) Bool {body})\n", args.join(" ")),
+        helpers: String::new(),
+        body,
         exact: Box::new(exact),
         period: c.set.period,
     };
