@@ -57,11 +57,15 @@ use std::time::Instant;
 pub const CHIP_PROVED: &[(&str, &[&str])] = &[
     (
         "ferguson-et-odd",
-        &["ET(2)", "ET(3)", "ET(4)", "ET(5)", "ET(6)", "ET(7)", "ET(8)"],
+        &[
+            "ET(2)", "ET(3)", "ET(4)", "ET(5)", "ET(6)", "ET(7)", "ET(8)",
+        ],
     ),
     (
         "ferguson-et-two-even",
-        &["ET(2)", "ET(3)", "ET(4)", "ET(5)", "ET(6)", "ET(7)", "ET(8)"],
+        &[
+            "ET(2)", "ET(3)", "ET(4)", "ET(5)", "ET(6)", "ET(7)", "ET(8)",
+        ],
     ),
     ("ferguson-et-k2-grundy", &["ET(2)"]),
     (
@@ -106,7 +110,9 @@ pub fn checked(id: &str) -> Option<(String, Vec<&'static str>)> {
     let what = match id {
         "ferguson-et-odd" => " (its members are P-positions)",
         "ferguson-et-two-even" => " (its members are N-positions: each moves into the all-odd set)",
-        "ferguson-et-k2-grundy" => " (the P-set: both boxes odd; the Grundy values are checked on a box)",
+        "ferguson-et-k2-grundy" => {
+            " (the P-set: both boxes odd; the Grundy values are checked on a box)"
+        }
         "ferguson-er" | "ferguson-er-misere" => {
             " (the P-set; the norm set S(k) and x(n) through it)"
         }
@@ -288,7 +294,11 @@ struct Shape {
 fn redistribute(x: &[String], tag: &str, k: usize, kept: &[usize]) -> Shape {
     let params: Vec<String> = (0..k).map(|l| format!("{tag}y{l}")).collect();
     let mut valid: Vec<String> = params.iter().map(|p| format!("(>= {p} 1)")).collect();
-    valid.push(format!("(= {} {})", sum(&params, &(0..k).collect::<Vec<_>>()), sum(x, kept)));
+    valid.push(format!(
+        "(= {} {})",
+        sum(&params, &(0..k).collect::<Vec<_>>()),
+        sum(x, kept)
+    ));
     Shape {
         y: params.clone(),
         params,
@@ -302,7 +312,11 @@ fn sum(x: &[String], which: &[usize]) -> String {
         [i] => x[*i].clone(),
         _ => format!(
             "(+ {})",
-            which.iter().map(|&i| x[i].as_str()).collect::<Vec<_>>().join(" ")
+            which
+                .iter()
+                .map(|&i| x[i].as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
         ),
     }
 }
@@ -363,9 +377,22 @@ impl ChipSet {
                 Some(r) => r[i].clone(),
                 None => format!("(mod {v} {})", self.period),
             };
-            out = out.replace(&format!("{{x{i}}}"), v).replace(&format!("{{r{i}}}"), &res);
+            out = out
+                .replace(&format!("{{x{i}}}"), v)
+                .replace(&format!("{{r{i}}}"), &res);
         }
         out
+    }
+
+    /// The modulus the queries decompose every box by (`v = q * a + r`): the period when the body
+    /// reads residues `{r0}` .., else 0 (none: the decomposition slows z3 down on sets read
+    /// through sums, such as ER's).
+    pub fn hint_period(&self) -> u64 {
+        if self.body.contains("{r") {
+            self.period
+        } else {
+            0
+        }
     }
 
     /// The set as SMT-LIB: its helpers and `(define-fun NAME ((x0 Int) ..) Bool ...)`.
@@ -443,9 +470,8 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
     let game = ChipGame::parse(game_text)?.ok_or_else(|| {
         Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
     })?;
-    let t = nimlab_theory::by_id(id).ok_or_else(|| {
-        Error::Unsupported(format!("no result {id} (nimlab theory lists them)"))
-    })?;
+    let t = nimlab_theory::by_id(id)
+        .ok_or_else(|| Error::Unsupported(format!("no result {id} (nimlab theory lists them)")))?;
     let id: &'static str = t.id();
     if !t.covers(game.game.as_ref()) {
         return Err(Error::Unsupported(format!(
@@ -667,9 +693,13 @@ fn conditions_of(c: &ChipClaim) -> Vec<Condition> {
 fn declare_x(c: &ChipClaim, out: &mut String, hints: bool) -> Vec<String> {
     let x = xs(c.game.k);
     for v in &x {
-        let _ = writeln!(out, "(declare-const {v} Int)\n(assert (>= {v} {}))", c.game.least());
+        let _ = writeln!(
+            out,
+            "(declare-const {v} Int)\n(assert (>= {v} {}))",
+            c.game.least()
+        );
         if hints {
-            hint(v, c.set.period, out);
+            hint(v, c.set.hint_period(), out);
         }
     }
     x
@@ -787,7 +817,11 @@ impl Norms {
     /// `(define-fun phi ((n Int)) Bool ...)` and `(define-fun w_l ((n Int)) Int ...)`.
     fn define(&self, k: usize) -> String {
         let (t, q) = (self.threshold, self.period);
-        let mut cases: Vec<String> = self.small.iter().map(|(n, _)| format!("(= n {n})")).collect();
+        let mut cases: Vec<String> = self
+            .small
+            .iter()
+            .map(|(n, _)| format!("(= n {n})"))
+            .collect();
         let res: Vec<String> = self
             .residues
             .iter()
@@ -827,7 +861,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
     };
     // Membership with the residues the hints declared (`v_r`), when there are.
     let hinted = |y: &[String]| -> String {
-        if c.set.period > 1 {
+        if c.set.hint_period() > 1 {
             let r: Vec<String> = y.iter().map(|v| format!("{v}_r")).collect();
             c.set.of(y, Some(&r))
         } else {
@@ -840,7 +874,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
             for (i, shape) in c.game.orbit_shapes(&xs(k), "m").iter().enumerate() {
                 let mut text = head();
                 let x = declare_x(c, &mut text, true);
-                let y = declare_move(shape, "y", &mut text, Some(c.set.period));
+                let y = declare_move(shape, "y", &mut text, Some(c.set.hint_period()));
                 let _ = writeln!(text, "(assert {})\n(assert {})", hinted(&x), hinted(&y));
                 out.push(ChipQuery {
                     condition: cond,
@@ -857,7 +891,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
             let mut text = head();
             text.push_str(&nm.define(k));
             text.push_str("(declare-const n Int)\n(assert (phi n))\n");
-            hint("n", c.set.period, &mut text);
+            hint("n", c.set.hint_period(), &mut text);
             let w: Vec<String> = (0..k).map(|l| format!("(w{l} n)")).collect();
             let mut ok: Vec<String> = w.iter().map(|v| format!("(>= {v} 1)")).collect();
             ok.push(format!("(= {} n)", sum(&w, &(0..k).collect::<Vec<_>>())));
@@ -868,7 +902,8 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
                 label: "IIa",
                 vars: vec!["n".into()],
                 quantified: false,
-                states: "a total n with phi(n) whose witness w(n) is not a member of total n".into(),
+                states: "a total n with phi(n) whose witness w(n) is not a member of total n"
+                    .into(),
                 text,
             });
             let mut text = head();
@@ -933,7 +968,11 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
             let mut text = head();
             let x = declare_x(c, &mut text, true);
             let m = hinted(&x);
-            let side = if c.play == Play::Normal { format!("(not {m})") } else { m };
+            let side = if c.play == Play::Normal {
+                format!("(not {m})")
+            } else {
+                m
+            };
             let _ = writeln!(
                 text,
                 "(assert (not {}))\n(assert {side})",
@@ -946,7 +985,11 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
                 quantified: false,
                 states: format!(
                     "a terminal x {} the set",
-                    if c.play == Play::Normal { "outside" } else { "inside" }
+                    if c.play == Play::Normal {
+                        "outside"
+                    } else {
+                        "inside"
+                    }
                 ),
                 text,
             });
@@ -1055,7 +1098,9 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<Condi
             });
             match answer {
                 Answer::Unsat => {}
-                Answer::Unknown(why) => reasons.push(format!("{}: {why} (query {})", solver.name(), q.label)),
+                Answer::Unknown(why) => {
+                    reasons.push(format!("{}: {why} (query {})", solver.name(), q.label))
+                }
                 Answer::Sat(values) => match recheck(c, q, &values)? {
                     Ok(cx) => {
                         report.status = Status::Refuted;
@@ -1126,22 +1171,36 @@ fn recheck(
             values.first().copied().unwrap_or(0)
         )));
     }
-    let x = to_pos(&values[..k]).ok_or_else(|| bug(format!("an entry past 64 bits or negative in {values:?}")))?;
+    let x = to_pos(&values[..k])
+        .ok_or_else(|| bug(format!("an entry past 64 bits or negative in {values:?}")))?;
     let x = sorted(&x);
-    game.validate(&x).map_err(|e| bug(format!("{x:?} is not a position: {e}")))?;
+    game.validate(&x)
+        .map_err(|e| bug(format!("{x:?} is not a position: {e}")))?;
     let member = |p: &[u64]| (c.set.exact)(&sorted(p));
     let too_many = |p: &[u64]| game.branching_bound(p) > OPTION_CAP;
     match q.condition {
         Condition::I => {
-            let y = sorted(&to_pos(&values[k..]).ok_or_else(|| bug("an entry past 64 bits".into()))?);
+            let y =
+                sorted(&to_pos(&values[k..]).ok_or_else(|| bug("an entry past 64 bits".into()))?);
             if !member(&x) || !member(&y) {
-                return Err(bug(format!("{} or {} is not a member", shown(&x), shown(&y))));
+                return Err(bug(format!(
+                    "{} or {} is not a member",
+                    shown(&x),
+                    shown(&y)
+                )));
             }
             if too_many(&x) {
-                return Ok(Err(format!("{} has too many options to re-check", shown(&x))));
+                return Ok(Err(format!(
+                    "{} has too many options to re-check",
+                    shown(&x)
+                )));
             }
             if first_option(game, &x, &|o| o == y.as_slice())?.is_none() {
-                return Err(bug(format!("{} is not an option of {}", shown(&y), shown(&x))));
+                return Err(bug(format!(
+                    "{} is not an option of {}",
+                    shown(&y),
+                    shown(&x)
+                )));
             }
             Ok(Ok(Counterexample {
                 position: x,
@@ -1151,10 +1210,16 @@ fn recheck(
         Condition::II => {
             let winning = c.kind == ChipKind::Winning;
             if member(&x) != winning || game.is_terminal(&x)? {
-                return Err(bug(format!("{} is terminal or on the wrong side of the set", shown(&x))));
+                return Err(bug(format!(
+                    "{} is terminal or on the wrong side of the set",
+                    shown(&x)
+                )));
             }
             if too_many(&x) {
-                return Ok(Err(format!("{} has too many options to re-check", shown(&x))));
+                return Ok(Err(format!(
+                    "{} has too many options to re-check",
+                    shown(&x)
+                )));
             }
             let into: &dyn Fn(&[u64]) -> bool = match &c.target {
                 Some(t) if winning => &t.exact,
@@ -1168,7 +1233,11 @@ fn recheck(
                         shown(&o)
                     )));
                 }
-                return Err(bug(format!("{} moves to {} in the set", shown(&x), shown(&o))));
+                return Err(bug(format!(
+                    "{} moves to {} in the set",
+                    shown(&x),
+                    shown(&o)
+                )));
             }
             Ok(Ok(Counterexample {
                 position: x,
@@ -1178,7 +1247,10 @@ fn recheck(
         Condition::III => {
             let wrong = member(&x) == (c.play == Play::Misere);
             if !game.is_terminal(&x)? || !wrong {
-                return Err(bug(format!("{} is not a terminal position on the wrong side", shown(&x))));
+                return Err(bug(format!(
+                    "{} is not a terminal position on the wrong side",
+                    shown(&x)
+                )));
             }
             Ok(Ok(Counterexample {
                 position: x,
@@ -1186,20 +1258,33 @@ fn recheck(
             }))
         }
         Condition::Closure => {
-            let y = sorted(&to_pos(&values[k..]).ok_or_else(|| bug("an entry past 64 bits".into()))?);
+            let y =
+                sorted(&to_pos(&values[k..]).ok_or_else(|| bug("an entry past 64 bits".into()))?);
             if !member(&x) {
                 return Err(bug(format!("{} is not a member", shown(&x))));
             }
             if too_many(&x) || too_many(&y) {
-                return Ok(Err(format!("{} -> {} has too many options to re-check", shown(&x), shown(&y))));
+                return Ok(Err(format!(
+                    "{} -> {} has too many options to re-check",
+                    shown(&x),
+                    shown(&y)
+                )));
             }
             if first_option(game, &x, &|o| o == y.as_slice())?.is_none() {
-                return Err(bug(format!("{} is not an option of {}", shown(&y), shown(&x))));
+                return Err(bug(format!(
+                    "{} is not an option of {}",
+                    shown(&y),
+                    shown(&x)
+                )));
             }
             let y_member = member(&y);
             if !y_member {
                 if let Some(o) = first_option(game, &y, &|o| member(o))? {
-                    return Err(bug(format!("{} moves back into the set, to {}", shown(&y), shown(&o))));
+                    return Err(bug(format!(
+                        "{} moves back into the set, to {}",
+                        shown(&y),
+                        shown(&o)
+                    )));
                 }
             }
             let mut search = nimlab_core::solver::Solver::new(game);
@@ -1238,7 +1323,12 @@ fn recheck(
                 }
                 _ => ControlFlow::Continue(()),
             })?;
-            let win = win.ok_or_else(|| bug(format!("exact search finds no winning move from {}", shown(&loser))))?;
+            let win = win.ok_or_else(|| {
+                bug(format!(
+                    "exact search finds no winning move from {}",
+                    shown(&loser)
+                ))
+            })?;
             Ok(Ok(Counterexample {
                 position: loser,
                 move_to: Some(win),
@@ -1256,14 +1346,23 @@ const GUARD_POSITIONS: usize = 3000;
 fn guard_positions(g: &ChipGame) -> (u64, Vec<Pos>) {
     let list = |s: u64| -> Vec<Pos> {
         if g.moves == Moves::Entropy {
-            nimlab_games::chip::entropy::EntropyReduction { k: g.k }.positions_with_spread_at_most(s)
+            nimlab_games::chip::entropy::EntropyReduction { k: g.k }
+                .positions_with_spread_at_most(s)
         } else {
             nimlab_games::chip::positions_with_sum_at_most(g.k, 1, s)
         }
     };
-    let mut s = if g.moves == Moves::Entropy { 2 } else { g.k as u64 + 2 };
+    let mut s = if g.moves == Moves::Entropy {
+        2
+    } else {
+        g.k as u64 + 2
+    };
     // A cap on the total keeps the redistribution games' option lists small.
-    let cap = if g.is_redistribute() { 4 * g.k as u64 + 16 } else { 200 };
+    let cap = if g.is_redistribute() {
+        4 * g.k as u64 + 16
+    } else {
+        200
+    };
     while s < cap && list(s + 1).len() <= GUARD_POSITIONS {
         s += 1;
     }
@@ -1325,11 +1424,13 @@ fn guarded(c: &ChipClaim, mut r: Report) -> Result<Report> {
 /// Writes every query of the claim under `dir` (one SMT-LIB2 file each), with `manifest.json` (the
 /// report) and `README.md` (how to re-check); returns the paths.
 pub fn emit_chips(c: &ChipClaim, report: Option<&Report>, dir: &Path) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
     let mut out = Vec::new();
     let mut put = |name: &str, text: &str| -> Result<()> {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+        std::fs::write(&path, text)
+            .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
         out.push(path);
         Ok(())
     };

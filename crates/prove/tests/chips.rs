@@ -6,8 +6,8 @@
 
 use nimlab_core::Play;
 use nimlab_prove::chips::{
-    chip_queries, from_registry, prove_chips, ChipClaim, ChipGame, ChipKind, ChipSet,
-    CHIP_PROVED, CHIP_PROVED_IN_CI,
+    chip_queries, from_registry, prove_chips, ChipClaim, ChipGame, ChipKind, ChipSet, CHIP_PROVED,
+    CHIP_PROVED_IN_CI,
 };
 use nimlab_prove::{Condition, Solver, Status};
 use std::collections::{BTreeSet, HashMap};
@@ -65,7 +65,12 @@ fn options(game: &str, k: usize, p: &[u64]) -> BTreeSet<Vec<u64>> {
         let mut totals = BTreeSet::new();
         for mask in 1u32..(1 << k) {
             if kept_sizes.contains(&(mask.count_ones() as usize)) {
-                totals.insert((0..k).filter(|i| mask & (1 << i) != 0).map(|i| p[i]).sum::<u64>());
+                totals.insert(
+                    (0..k)
+                        .filter(|i| mask & (1 << i) != 0)
+                        .map(|i| p[i])
+                        .sum::<u64>(),
+                );
             }
         }
         for n in totals {
@@ -128,10 +133,16 @@ fn brute(game: &str, k: usize, s: u64, play: Play) -> HashMap<Vec<u64>, bool> {
 /// Asks z3 for the SMT membership of every position of `positions` at once (one check per
 /// position, between push and pop).
 fn smt_members(set: &ChipSet, positions: &[Vec<u64>]) -> Vec<bool> {
-    let mut script = format!("(set-logic QF_LIA)\n{}", set.define("member", positions[0].len()));
+    let mut script = format!(
+        "(set-logic QF_LIA)\n{}",
+        set.define("member", positions[0].len())
+    );
     for p in positions {
         let args: Vec<String> = p.iter().map(|v| v.to_string()).collect();
-        script.push_str(&format!("(push)\n(assert (member {}))\n(check-sat)\n(pop)\n", args.join(" ")));
+        script.push_str(&format!(
+            "(push)\n(assert (member {}))\n(check-sat)\n(pop)\n",
+            args.join(" ")
+        ));
     }
     let mut child = Command::new("z3")
         .arg("-in")
@@ -139,7 +150,12 @@ fn smt_members(set: &ChipSet, positions: &[Vec<u64>]) -> Vec<bool> {
         .stdout(Stdio::piped())
         .spawn()
         .expect("z3");
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     let words: Vec<bool> = text.split_whitespace().map(|w| w == "sat").collect();
@@ -157,7 +173,11 @@ fn agrees_with_brute_force(c: &ChipClaim, s: u64) {
     let smt = smt_members(&c.set, &positions);
     for (p, in_smt) in positions.iter().zip(smt) {
         let exact = (c.set.exact)(p);
-        assert_eq!(exact, in_smt, "{id} {}: SMT and exact membership differ at {p:?}", c.source);
+        assert_eq!(
+            exact, in_smt,
+            "{id} {}: SMT and exact membership differ at {p:?}",
+            c.source
+        );
         let is_p = b[p];
         let ok = match c.kind {
             ChipKind::PSet => exact == is_p,
@@ -173,7 +193,12 @@ fn proves(id: &str, game: &str) {
     let c = from_registry(id, game).unwrap();
     agrees_with_brute_force(&c, c.game.k as u64 + 14);
     let r = prove_chips(&c, &[z3()]).unwrap();
-    assert_eq!(r.verdict, Status::Proved, "{id} on {game}: {:#}", r.to_json());
+    assert_eq!(
+        r.verdict,
+        Status::Proved,
+        "{id} on {game}: {:#}",
+        r.to_json()
+    );
     assert!(r.box_check.is_some());
 }
 
@@ -199,11 +224,17 @@ fn every_chip_result_listed_is_proved_for_every_k() {
 #[test]
 fn theory_says_proved() {
     let (text, on) = nimlab_prove::proved::checked("ferguson-eabo");
-    assert!(text.starts_with("proved for all sizes on EABO(2)"), "{text}");
+    assert!(
+        text.starts_with("proved for all sizes on EABO(2)"),
+        "{text}"
+    );
     assert!(on.contains(&"EABO(6)"));
     let (text, _) = nimlab_prove::proved::checked("ferguson-et-k2-grundy");
     assert!(text.starts_with("proved for all sizes"), "{text}");
-    assert_eq!(nimlab_prove::proved::checked("ferguson-et-k3").0, "checked on a box");
+    assert_eq!(
+        nimlab_prove::proved::checked("ferguson-et-k3").0,
+        "checked on a box"
+    );
 }
 
 #[test]
@@ -217,9 +248,15 @@ fn binary_results_are_refused_in_one_line() {
         let e = from_registry(id, game).err().unwrap().to_string();
         assert!(e.contains("binary digits") && !e.contains('\n'), "{e}");
     }
-    let e = from_registry("ferguson-eabo", "ER(3)").err().unwrap().to_string();
+    let e = from_registry("ferguson-eabo", "ER(3)")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("not about ER(3)"), "{e}");
-    let e = from_registry("ferguson-eabo", "CN(3,2)").err().unwrap().to_string();
+    let e = from_registry("ferguson-eabo", "CN(3,2)")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("not one of Ferguson's chip games"), "{e}");
 }
 
@@ -250,13 +287,31 @@ fn variant(
 /// The variant is refuted, with a counterexample that brute force confirms.
 fn refuted(c: &ChipClaim) {
     let r = prove_chips(c, &[z3()]).unwrap();
-    assert_eq!(r.verdict, Status::Refuted, "{}: {:#}", c.source, r.to_json());
-    let bad = r.conditions.iter().find(|x| x.status == Status::Refuted).unwrap();
-    assert_ne!(bad.condition, Condition::Search, "the prover itself refutes it");
+    assert_eq!(
+        r.verdict,
+        Status::Refuted,
+        "{}: {:#}",
+        c.source,
+        r.to_json()
+    );
+    let bad = r
+        .conditions
+        .iter()
+        .find(|x| x.status == Status::Refuted)
+        .unwrap();
+    assert_ne!(
+        bad.condition,
+        Condition::Search,
+        "the prover itself refutes it"
+    );
     let cx = bad.counterexample.as_ref().unwrap();
     let id = c.game.id();
     let k = c.game.k;
-    let total: u64 = cx.position.iter().sum::<u64>().max(cx.move_to.as_ref().map_or(0, |y| y.iter().sum()));
+    let total: u64 = cx
+        .position
+        .iter()
+        .sum::<u64>()
+        .max(cx.move_to.as_ref().map_or(0, |y| y.iter().sum()));
     let b = brute(&id, k, total, c.play);
     let member = |p: &Vec<u64>| (c.set.exact)(p);
     let x = &cx.position;
@@ -347,9 +402,17 @@ fn queries_are_written_for_every_condition() {
     let files = nimlab_prove::chips::emit_chips(&c, None, &dir).unwrap();
     assert!(files.iter().any(|f| f.ends_with("README.md")));
     // Each emitted query is unsat for z3 run on the file itself.
-    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "smt2")) {
+    for f in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "smt2"))
+    {
         let out = Command::new("z3").arg(f).output().unwrap();
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat", "{}", f.display());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "unsat",
+            "{}",
+            f.display()
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(ChipGame::parse("CN(3,2)").unwrap().is_none());

@@ -35,13 +35,23 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
         return Err(Error::Unsupported(format!(
             "{id} is a result about {} play; {}",
             c.play,
-            if a.misere { "drop --misere" } else { "add --misere" }
+            if a.misere {
+                "drop --misere"
+            } else {
+                "add --misere"
+            }
         )));
     }
-    let Prover::Smt(solvers) =
-        Prover::from_options(false, &a.solver, a.cross_check, Duration::from_secs(a.timeout))?
+    let Prover::Smt(solvers) = Prover::from_options(
+        false,
+        &a.solver,
+        a.cross_check,
+        Duration::from_secs(a.timeout),
+    )?
     else {
-        return Err(Error::Unsupported("the chip games are proved by SMT".into()));
+        return Err(Error::Unsupported(
+            "the chip games are proved by SMT".into(),
+        ));
     };
     if !a.json && c.kind == nimlab_prove::chips::ChipKind::Subset {
         eprintln!(
