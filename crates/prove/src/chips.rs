@@ -586,11 +586,14 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
             (ChipKind::PSet, and(&parts), helpers, 12)
         }
         "ferguson-ser" => {
-            let mut parts = vec![format!("(= (mod {n} {kk}) 0)")];
+            // Sums of the boxes' residues mod k (the same residues as the sums of the boxes).
+            let rs: Vec<String> = (0..k).map(|i| format!("{{r{i}}}")).collect();
+            let all: Vec<usize> = (0..k).collect();
+            let mut parts = vec![format!("(= (mod {} {kk}) 0)", sum(&rs, &all))];
             for mask in 1u32..(1u32 << k) {
                 let s: Vec<usize> = (0..k).filter(|i| mask & (1 << i) != 0).collect();
                 if s.len() < k {
-                    parts.push(format!("(not (= (mod {} {kk}) 0))", sum(&xs, &s)));
+                    parts.push(format!("(not (= (mod {} {kk}) 0))", sum(&rs, &s)));
                 }
             }
             (ChipKind::PSet, and(&parts), String::new(), kk)
