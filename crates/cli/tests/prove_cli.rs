@@ -1050,7 +1050,14 @@ fn chip_games_are_proved_for_every_box_size() {
         .map(|c| c["condition"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["I", "II", "III"]);
-    for f in ["README.md", "manifest.json", "I-0.smt2", "IIa-0.smt2", "IIb-1.smt2", "III-0.smt2"] {
+    for f in [
+        "README.md",
+        "manifest.json",
+        "I-0.smt2",
+        "IIa-0.smt2",
+        "IIb-1.smt2",
+        "III-0.smt2",
+    ] {
         assert!(dir.path().join("cert").join(f).exists(), "{f}");
     }
     // Misère play and a partial result (its members are P-positions).
@@ -1059,9 +1066,30 @@ fn chip_games_are_proved_for_every_box_size() {
     let (code, v) = prove_json(&["ET(3)", "--theorem", "ferguson-et-odd"]);
     assert_eq!((code, v["claim"].as_str()), (0, Some("subset")), "{v}");
     // One-line refusals.
-    fails(&["prove", "EABO(3)", "--theorem", "ferguson-eabo-misere"], "add --misere");
-    fails(&["prove", "ET(3)", "--theorem", "ferguson-et-k3"], "binary digits");
-    fails(&["prove", "ER(3)", "--theorem", "ferguson-eabo"], "not about ER(3)");
-    fails(&["prove", "EABO(3)", "--families", &dir.file("x.toml")], "--theorem ID");
-    fails(&["prove", "EABO(3)", "--theorem", "ferguson-eabo", "--automata"], "--automata");
+    fails(
+        &["prove", "EABO(3)", "--theorem", "ferguson-eabo-misere"],
+        "add --misere",
+    );
+    fails(
+        &["prove", "ET(3)", "--theorem", "ferguson-et-k3"],
+        "binary digits",
+    );
+    fails(
+        &["prove", "ER(3)", "--theorem", "ferguson-eabo"],
+        "not about ER(3)",
+    );
+    fails(
+        &["prove", "EABO(3)", "--families", &dir.file("x.toml")],
+        "--theorem ID",
+    );
+    fails(
+        &[
+            "prove",
+            "EABO(3)",
+            "--theorem",
+            "ferguson-eabo",
+            "--automata",
+        ],
+        "--automata",
+    );
 }
