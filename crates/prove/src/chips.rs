@@ -77,7 +77,7 @@ pub const CHIP_PROVED: &[(&str, &[&str])] = &[
     (
         "ferguson-eabo-misere",
         &[
-            "EABO(2)", "EABO(3)", "EABO(4)", "EABO(5)", "EABO(6)", "EABO(7)", "EABO(8)",
+            "EABO(2)", "EABO(3)", "EABO(4)", "EABO(5)", "EABO(6)", "EABO(7)",
         ],
     ),
     (
