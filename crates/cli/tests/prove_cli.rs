@@ -1065,6 +1065,12 @@ fn chip_games_are_proved_for_every_box_size() {
     assert_eq!((code, v["verdict"].as_str()), (0, Some("proved")), "{v}");
     let (code, v) = prove_json(&["ET(3)", "--theorem", "ferguson-et-odd"]);
     assert_eq!((code, v["claim"].as_str()), (0, Some("subset")), "{v}");
+    // A partial N-result: every member moves into the all-odd set.
+    let (code, v) = prove_json(&["ET(4)", "--theorem", "ferguson-et-two-even"]);
+    assert_eq!((code, v["claim"].as_str()), (0, Some("N-positions")), "{v}");
+    let out = nimlab(&["prove", "ET(4)", "--theorem", "ferguson-et-two-even"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("every member is an N-position"), "{text}");
     // One-line refusals.
     fails(
         &["prove", "EABO(3)", "--theorem", "ferguson-eabo-misere"],

@@ -765,6 +765,9 @@ struct Norms {
     residues: Vec<(u64, Pos)>,
 }
 
+/// Most partitions of one total searched for a member (the witnesses of (II)).
+const WITNESS_SEARCH_CAP: u64 = 200_000;
+
 fn norms(c: &ChipClaim) -> Result<Norms> {
     let k = c.game.k;
     let kk = k as u64;
@@ -774,7 +777,14 @@ fn norms(c: &ChipClaim) -> Result<Norms> {
     let exact = &c.set.exact;
     let find = |n: u64, lift: bool| -> Option<Pos> {
         let mut found = None;
+        // A total with no member among its first partitions is left out of phi (IIb then says
+        // whether that matters), so that many boxes never make this search endless.
+        let mut left = WITNESS_SEARCH_CAP;
         let _ = nimlab_games::chip::partitions(n, k, 1, &mut |y| {
+            left -= 1;
+            if left == 0 {
+                return ControlFlow::Break(());
+            }
             let ok = exact(y) && {
                 let mut z = y.to_vec();
                 if let Some(last) = z.last_mut() {

@@ -69,5 +69,26 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
             );
         }
     }
+    if c.kind == nimlab_prove::chips::ChipKind::Winning {
+        // A set of N-positions: the report's wording for a subset (P-positions) does not fit.
+        if a.json {
+            let mut v = report.to_json();
+            v["claim"] = serde_json::json!("N-positions");
+            println!("{v}");
+        } else {
+            print!(
+                "{}",
+                super::text(&report).replace(
+                    "every member is a P-position",
+                    "every member is an N-position (it moves into the all-odd set)"
+                )
+            );
+        }
+        return Ok(Some(ExitCode::from(match report.verdict {
+            nimlab_prove::Status::Proved => 0,
+            nimlab_prove::Status::Refuted => 1,
+            nimlab_prove::Status::Unknown => 3,
+        })));
+    }
     finish(a, &report).map(Some)
 }
