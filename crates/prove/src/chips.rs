@@ -100,8 +100,22 @@ pub const CHIP_PROVED_IN_CI: &[&str] = &[
     "SER(2)", "SER(3)", "SER(4)",
 ];
 
+/// The results that read binary digits, proved in bit-vectors for boxes below 2^w on their game
+/// (evidence for all sizes, not a proof; the test `binary_results_are_proved_below_2_w` runs
+/// smaller w, docs/findings.md gives the times of these).
+pub const CHIP_PROVED_BELOW: &[(&str, &str, u32)] = &[
+    ("ferguson-et-k3", "ET(3)", 24),
+    ("ferguson-entropy-k3", "ENTROPY(3)", 5),
+];
+
 /// What `nimlab theory` says of a chip result proved here: `None` when `id` is not one of them.
 pub fn checked(id: &str) -> Option<(String, Vec<&'static str>)> {
+    if let Some((_, game, w)) = CHIP_PROVED_BELOW.iter().find(|(i, _, _)| *i == id) {
+        return Some((
+            format!("proved below 2^{w} on {game}; checked on a box"),
+            vec![*game],
+        ));
+    }
     let (_, games) = CHIP_PROVED.iter().find(|(i, _)| *i == id)?;
     let what = match id {
         "ferguson-et-odd" => " (its members are P-positions)",
@@ -413,6 +427,8 @@ pub struct ChipClaim {
     pub set: ChipSet,
     /// [`ChipKind::Winning`]: the set its members move into (`define-fun target`).
     pub target: Option<ChipSet>,
+    /// `Some(w)`: a bit-vector claim, for entries below 2^w ([`from_registry_bits`]).
+    pub bits: Option<u32>,
 }
 
 /// The template boxes `{x0}` .. of a membership body.
@@ -629,7 +645,221 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
         source: id.to_string(),
         set,
         target,
+        bits: None,
     })
+}
+
+/// The results that read binary digits, in bit-vectors of `w` bits: proved (or not) for every
+/// position whose boxes are below 2^w, never for all sizes. ET(3) (P iff the three boxes have the
+/// same lowest 1 bit, `x & -x`) and ENTROPY(3) normal play (two boxes equal, the third differing
+/// from them by 0 or by a number whose lowest 1 bit is an even power of 2).
+pub fn from_registry_bits(id: &str, game_text: &str, w: u32) -> Result<ChipClaim> {
+    if !(2..=24).contains(&w) {
+        return Err(Error::Unsupported(format!(
+            "--bits {w}: the chip games' bit-vector proofs take W from 2 to 24"
+        )));
+    }
+    let game = ChipGame::parse(game_text)?.ok_or_else(|| {
+        Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
+    })?;
+    let t = nimlab_theory::by_id(id)
+        .ok_or_else(|| Error::Unsupported(format!("no result {id} (nimlab theory lists them)")))?;
+    let id: &'static str = t.id();
+    if !["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
+        return Err(Error::Unsupported(format!(
+            "--bits is for the results that read binary digits on their own game (ferguson-et-k3 on ET(3), ferguson-entropy-k3 on ENTROPY(3)); {id} is proved without it"
+        )));
+    }
+    if !t.covers(game.game.as_ref()) {
+        return Err(Error::Unsupported(format!(
+            "{id} is not about {} (it covers {})",
+            game.id(),
+            t.games()
+        )));
+    }
+    let exact = registry_exact(id, &game, ChipKind::PSet)?;
+    Ok(ChipClaim {
+        game,
+        play: t.play(),
+        kind: ChipKind::PSet,
+        source: id.to_string(),
+        set: ChipSet {
+            helpers: String::new(),
+            body: String::new(),
+            exact,
+            period: 1,
+        },
+        target: None,
+        bits: Some(w),
+    })
+}
+
+/// The bit-vector queries of (I), (II), (III) for ET(3) and ENTROPY(3) ([`from_registry_bits`]):
+/// boxes of `w + 2` bits below 2^w, so that no difference or sum of the moves wraps.
+fn bv_queries(c: &ChipClaim, w: u32, cond: Condition) -> Vec<ChipQuery> {
+    let width = w + 2;
+    let lit = |n: u64| format!("(_ bv{n} {width})");
+    let entropy = c.game.moves == Moves::Entropy;
+    let low = |v: &str| format!("(bvand {v} (bvneg {v}))");
+    let x: Vec<String> = (0..3).map(|i| format!("x{i}")).collect();
+    let member = if !c.set.body.is_empty() {
+        // A set given in bit-vector syntax over `{x0}` .. (the tests' wrong variants).
+        c.set.of(&x, None)
+    } else if entropy {
+        // Two boxes equal, and the third differs by 0 or by 4^n m, m odd.
+        let mut cases = Vec::new();
+        for (a, b, d) in [(0, 1, 2), (0, 2, 1), (1, 2, 0)] {
+            let diff = format!("(ite (bvuge x{d} x{a}) (bvsub x{d} x{a}) (bvsub x{a} x{d}))");
+            let even_power = (0..width).step_by(2).fold(0u64, |m, i| m | (1u64 << i));
+            cases.push(format!(
+                "(and (= x{a} x{b}) (let ((d {diff})) (or (= d {}) (not (= (bvand (bvand d (bvneg d)) {}) {})))))",
+                lit(0),
+                lit(even_power),
+                lit(0)
+            ));
+        }
+        or(&cases)
+    } else {
+        format!(
+            "(and (= {} {}) (= {} {}))",
+            low("x0"),
+            low("x1"),
+            low("x1"),
+            low("x2")
+        )
+    };
+    let args: Vec<String> = (0..3)
+        .map(|i| format!("(x{i} (_ BitVec {width}))"))
+        .collect();
+    let head = format!("(define-fun member ({}) Bool {member})\n", args.join(" "));
+    let declare = |out: &mut String, names: &[String]| {
+        for v in names {
+            let least = if entropy { 0 } else { 1 };
+            let _ = writeln!(
+                out,
+                "(declare-const {v} (_ BitVec {width}))\n(assert (bvule {} {v}))\n(assert (bvult {v} {}))",
+                lit(least),
+                lit(1u64 << w)
+            );
+        }
+    };
+    // The move (i, j) with parameter t: validity and the option.
+    let shape = |x: &[String], t: &str, i: usize, j: usize| -> (String, Vec<String>) {
+        let mut y = x.to_vec();
+        if entropy {
+            y[i] = format!("(bvsub {} {t})", x[i]);
+            y[j] = format!("(bvadd {} {t})", x[j]);
+            (
+                format!(
+                    "(and (bvuge {} (bvadd {} {})) (bvule {} {t}) (bvule {t} (bvsub (bvsub {} {}) {})) (bvult {t} {}))",
+                    x[i], x[j], lit(2), lit(1), x[i], x[j], lit(1), lit(1u64 << w)
+                ),
+                y,
+            )
+        } else {
+            y[i] = t.to_string();
+            y[j] = format!("(bvsub {} {t})", x[j]);
+            (
+                format!("(and (bvule {} {t}) (bvult {t} {}))", lit(1), x[j]),
+                y,
+            )
+        }
+    };
+    let nonterminal = |x: &[String]| -> String {
+        let mut any = Vec::new();
+        for i in 0..3 {
+            if entropy {
+                for j in 0..3 {
+                    if i != j {
+                        any.push(format!("(bvuge {} (bvadd {} {}))", x[i], x[j], lit(2)));
+                    }
+                }
+            } else {
+                any.push(format!("(bvuge {} {})", x[i], lit(2)));
+            }
+        }
+        or(&any)
+    };
+    let mut text = head;
+    declare(&mut text, &x);
+    let q =
+        |label: &'static str, text: String, vars: Vec<String>, quantified: bool, states: &str| {
+            ChipQuery {
+                condition: cond,
+                label,
+                text,
+                vars,
+                quantified,
+                bv: true,
+                states: format!("{states} (boxes below 2^{w})"),
+            }
+        };
+    match cond {
+        Condition::I => {
+            let _ = writeln!(text, "(declare-const t (_ BitVec {width}))");
+            let (valid, y) = shape(&x, "t", 0, 1);
+            let ys: Vec<String> = (0..3).map(|l| format!("y{l}")).collect();
+            for (v, term) in ys.iter().zip(&y) {
+                let _ = writeln!(
+                    text,
+                    "(declare-const {v} (_ BitVec {width}))\n(assert (= {v} {term}))"
+                );
+            }
+            let _ = writeln!(
+                text,
+                "(assert {valid})\n(assert (member x0 x1 x2))\n(assert (member y0 y1 y2))"
+            );
+            vec![q(
+                "I",
+                text,
+                x.iter().chain(&ys).cloned().collect(),
+                false,
+                "a member x moves to a member y",
+            )]
+        }
+        Condition::II => {
+            let _ = writeln!(
+                text,
+                "(assert (not (member x0 x1 x2)))\n(assert {})",
+                nonterminal(&x)
+            );
+            for i in 0..3 {
+                for j in 0..3 {
+                    if i != j {
+                        let (valid, y) = shape(&x, "t", i, j);
+                        let _ = writeln!(
+                            text,
+                            "(assert (forall ((t (_ BitVec {width}))) (=> {valid} (not (member {})))))",
+                            y.join(" ")
+                        );
+                    }
+                }
+            }
+            vec![q(
+                "II",
+                text,
+                x,
+                true,
+                "a non-terminal x outside the set has no move into it",
+            )]
+        }
+        Condition::III => {
+            let side = if c.play == Play::Normal {
+                "(not (member x0 x1 x2))"
+            } else {
+                "(member x0 x1 x2)"
+            };
+            let _ = writeln!(text, "(assert (not {}))\n(assert {side})", nonterminal(&x));
+            vec![q(
+                "III",
+                text,
+                x,
+                false,
+                "a terminal x on the wrong side of the set",
+            )]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// One query: its text (without the logic line and `check-sat`), what it states, the variables of
@@ -642,6 +872,8 @@ pub struct ChipQuery {
     pub vars: Vec<String>,
     /// True when the query has a quantifier (logic LIA, else QF_LIA, decided with [`QF_CHECK`]).
     pub quantified: bool,
+    /// True for a bit-vector query (logic BV or QF_BV, plain `check-sat`).
+    pub bv: bool,
     /// A comment: what the query states.
     pub states: String,
 }
@@ -654,27 +886,35 @@ impl ChipQuery {
             play.name(),
             self.states,
             self.label,
-            if self.quantified { "LIA" } else { "QF_LIA" },
+            self.logic(),
             self.text,
             self.check()
         )
     }
 
-    /// `(check-sat)`, or [`QF_CHECK`] for a quantifier-free query.
+    /// [`QF_CHECK`] for a quantifier-free linear query, `(check-sat-using qsat)` for a quantified
+    /// bit-vector one, else `(check-sat)`.
     pub fn check(&self) -> &'static str {
-        if self.quantified {
-            "(check-sat)"
-        } else {
-            QF_CHECK
+        match (self.bv, self.quantified) {
+            // z3's quantifier elimination decides the bit-vector (II) (its default times out on
+            // ENTROPY(3) below 2^4).
+            (true, true) => "(check-sat-using qsat)",
+            (true, false) | (false, true) => "(check-sat)",
+            (false, false) => QF_CHECK,
+        }
+    }
+
+    fn logic(&self) -> &'static str {
+        match (self.bv, self.quantified) {
+            (true, true) => "BV",
+            (true, false) => "QF_BV",
+            (false, true) => "LIA",
+            (false, false) => "QF_LIA",
         }
     }
 
     fn body(&self) -> String {
-        format!(
-            "(set-logic {})\n{}",
-            if self.quantified { "LIA" } else { "QF_LIA" },
-            self.text
-        )
+        format!("(set-logic {})\n{}", self.logic(), self.text)
     }
 }
 
@@ -860,6 +1100,9 @@ impl Norms {
 
 /// Every query of condition `cond` for claim `c`.
 pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
+    if let Some(w) = c.bits {
+        return Ok(bv_queries(c, w, cond));
+    }
     let k = c.game.k;
     let head = || {
         let mut s = c.set.define("member", k);
@@ -890,6 +1133,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
                     label: "I",
                     vars: x.into_iter().chain(y).collect(),
                     quantified: false,
+                    bv: false,
                     states: format!("a member x moves to a member y (moves of kind {i}, up to a permutation of the boxes)"),
                     text,
                 });
@@ -911,6 +1155,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
                 label: "IIa",
                 vars: vec!["n".into()],
                 quantified: false,
+                bv: false,
                 states: "a total n with phi(n) whose witness w(n) is not a member of total n"
                     .into(),
                 text,
@@ -932,6 +1177,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
                 label: "IIb",
                 vars: x,
                 quantified: false,
+                bv: false,
                 states: "a non-terminal x outside the set keeps no total n with phi(n)".into(),
                 text,
             });
@@ -965,6 +1211,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
                 label: "II",
                 vars: x,
                 quantified: true,
+                bv: false,
                 states: if c.kind == ChipKind::Winning {
                     "a member x has no move into the target set".into()
                 } else {
@@ -992,6 +1239,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
                 label: "III",
                 vars: x,
                 quantified: false,
+                bv: false,
                 states: format!(
                     "a terminal x {} the set",
                     if c.play == Play::Normal {
@@ -1018,6 +1266,7 @@ pub fn chip_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<ChipQuery>> {
                     label: "C",
                     vars: x.into_iter().chain(y).collect(),
                     quantified: true,
+                    bv: false,
                     states: format!("a member x moves to y (moves of kind {i}, up to a permutation) from which no move returns into the set"),
                     text,
                 });
@@ -1052,7 +1301,7 @@ pub fn prove_chips(c: &ChipClaim, solvers: &[Solver]) -> Result<Report> {
     let r = Report {
         game: c.game.id(),
         source: describe_source(c),
-        bits: None,
+        bits: c.bits,
         verdict,
         seconds: start.elapsed().as_secs_f64(),
         conditions,
@@ -1388,7 +1637,10 @@ fn guarded(c: &ChipClaim, mut r: Report) -> Result<Report> {
     }
     let start = Instant::now();
     let game = c.game.game.as_ref();
-    let (s, positions) = guard_positions(&c.game);
+    let (s, mut positions) = guard_positions(&c.game);
+    if let Some(w) = c.bits {
+        positions.retain(|p| p.iter().all(|&v| v < 1u64 << w));
+    }
     let mut search = nimlab_core::solver::Solver::new(game);
     for p in &positions {
         nimlab_core::interrupt::check()?;

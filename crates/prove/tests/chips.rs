@@ -417,3 +417,28 @@ fn queries_are_written_for_every_condition() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(ChipGame::parse("CN(3,2)").unwrap().is_none());
 }
+
+#[test]
+fn binary_results_are_proved_below_2_w() {
+    use nimlab_prove::chips::from_registry_bits;
+    for (id, game, w) in [
+        ("ferguson-et-k3", "ET(3)", 8),
+        ("ferguson-entropy-k3", "ENTROPY(3)", 4),
+    ] {
+        let c = from_registry_bits(id, game, w).unwrap();
+        let r = prove_chips(&c, &[z3()]).unwrap();
+        assert_eq!(r.verdict, Status::Proved, "{id}: {:#}", r.to_json());
+        assert_eq!(r.range(), format!("entries < 2^{w}"));
+    }
+    // ET(3): the parities of the three boxes equal, instead of their 2-adic valuations.
+    let mut c = from_registry_bits("ferguson-et-k3", "ET(3)", 6).unwrap();
+    c.set.body = "(and (= ((_ extract 0 0) {x0}) ((_ extract 0 0) {x1})) (= ((_ extract 0 0) {x1}) ((_ extract 0 0) {x2})))".into();
+    c.set.exact = Box::new(|p: &[u64]| p[0] % 2 == p[1] % 2 && p[1] % 2 == p[2] % 2);
+    c.source = "ferguson-et-k3 (wrong variant)".into();
+    refuted(&c);
+    let e = from_registry_bits("ferguson-eabo", "EABO(3)", 8)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("proved without it"), "{e}");
+}

@@ -19,18 +19,17 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
             a.game, a.game
         )));
     };
-    for (given, flag) in [
-        (a.automata, "--automata"),
-        (a.bits.is_some(), "--bits"),
-        (a.save, "--save"),
-    ] {
+    for (given, flag) in [(a.automata, "--automata"), (a.save, "--save")] {
         if given {
             return Err(Error::Unsupported(format!(
-                "{flag} is not available for the chip games (their proofs are SMT proofs for every box size)"
+                "{flag} is not available for the chip games (their proofs are SMT proofs)"
             )));
         }
     }
-    let c = from_registry(id, &a.game)?;
+    let c = match a.bits {
+        Some(w) => nimlab_prove::chips::from_registry_bits(id, &a.game, w)?,
+        None => from_registry(id, &a.game)?,
+    };
     if c.play != Play::from_misere(a.misere) {
         return Err(Error::Unsupported(format!(
             "{id} is a result about {} play; {}",
