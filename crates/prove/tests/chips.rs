@@ -233,6 +233,10 @@ fn theory_says_proved() {
     assert!(text.starts_with("proved for all sizes"), "{text}");
     assert_eq!(
         nimlab_prove::proved::checked("ferguson-et-k3").0,
+        "proved below 2^24 on ET(3); checked on a box"
+    );
+    assert_eq!(
+        nimlab_prove::proved::checked("ferguson-et-k4").0,
         "checked on a box"
     );
 }
@@ -431,7 +435,7 @@ fn binary_results_are_proved_below_2_w() {
         assert_eq!(r.range(), format!("entries < 2^{w}"));
     }
     // ET(3): the parities of the three boxes equal, instead of their 2-adic valuations.
-    let mut c = from_registry_bits("ferguson-et-k3", "ET(3)", 6).unwrap();
+    let mut c = from_registry_bits("ferguson-et-k3", "ET(3)", 4).unwrap();
     c.set.body = "(and (= ((_ extract 0 0) {x0}) ((_ extract 0 0) {x1})) (= ((_ extract 0 0) {x1}) ((_ extract 0 0) {x2})))".into();
     c.set.exact = Box::new(|p: &[u64]| p[0] % 2 == p[1] % 2 && p[1] % 2 == p[2] % 2);
     c.source = "ferguson-et-k3 (wrong variant)".into();
