@@ -1071,10 +1071,28 @@ fn chip_games_are_proved_for_every_box_size() {
     let out = nimlab(&["prove", "ET(4)", "--theorem", "ferguson-et-two-even"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("every member is an N-position"), "{text}");
+    // Binary digits: in bit-vectors, for boxes below 2^W.
+    let (code, v) = prove_json(&["ET(3)", "--theorem", "ferguson-et-k3", "--bits", "6"]);
+    assert_eq!(
+        (code, v["range"].as_str()),
+        (0, Some("entries < 2^6")),
+        "{v}"
+    );
     // One-line refusals.
     fails(
         &["prove", "EABO(3)", "--theorem", "ferguson-eabo-misere"],
         "add --misere",
+    );
+    fails(
+        &[
+            "prove",
+            "EABO(3)",
+            "--theorem",
+            "ferguson-eabo",
+            "--bits",
+            "4",
+        ],
+        "proved without it",
     );
     fails(
         &["prove", "ET(3)", "--theorem", "ferguson-et-k3"],

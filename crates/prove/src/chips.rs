@@ -612,7 +612,12 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
         }
         "ferguson-et-k3" | "ferguson-et-k4" | "ferguson-entropy-k3" | "ferguson-entropy-k3-misere" => {
             return Err(Error::Unsupported(format!(
-                "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so the SMT prover cannot state it; it is checked on a box (docs/findings.md)"
+                "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so it cannot be proved for every size here; {}",
+                if ["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
+                    "--bits W proves it for boxes below 2^W"
+                } else {
+                    "it is checked on a box"
+                }
             )))
         }
         _ => {
