@@ -1642,9 +1642,13 @@ fn guarded(c: &ChipClaim, mut r: Report) -> Result<Report> {
     }
     let start = Instant::now();
     let game = c.game.game.as_ref();
-    let (s, mut positions) = guard_positions(&c.game);
+    let entropy = c.game.moves == Moves::Entropy;
+    let (mut s, mut positions) = guard_positions(&c.game);
     if let Some(w) = c.bits {
         positions.retain(|p| p.iter().all(|&v| v < 1u64 << w));
+        if entropy {
+            s = s.min((1u64 << w) - 1);
+        }
     }
     let mut search = nimlab_core::solver::Solver::new(game);
     for p in &positions {
@@ -1678,7 +1682,6 @@ fn guarded(c: &ChipClaim, mut r: Report) -> Result<Report> {
         }
     }
     // Entropy: the positions of [0..s]^k with minimum 0 (every position up to a shift).
-    let entropy = c.game.moves == Moves::Entropy;
     r.box_check = Some(BoxCheck {
         lo: c.game.least(),
         hi: s,
