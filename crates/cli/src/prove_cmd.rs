@@ -12,10 +12,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod chips;
+
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families", "automaton"])))]
 pub struct ProveArgs {
-    /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k); nim or moore(k) with --heaps.
+    /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k); nim or moore(k) with --heaps; or
+    /// a chip game (ET(k), EABO(k), ER(k), SER(k), EJR(k,j) with --theorem).
     game: String,
     /// Number of heaps, for nim (read as CN(N,1)) and moore(k) (the complex of all k-sets of N heaps),
     /// as `discover` and `verify` take it.
@@ -273,6 +276,9 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         return Err(Error::Unsupported(
             "--timeout must be at least 1 second".into(),
         ));
+    }
+    if let Some(status) = chips::run(a)? {
+        return Ok(status);
     }
     if a.save && a.store.no_store {
         // Refused before the proof runs, not after.

@@ -1212,3 +1212,91 @@ fn bouton_is_proved_for_every_number_of_heaps() {
     );
     fails(&["prove", "nim", "--families", "x.toml"], "--heaps");
 }
+
+#[test]
+fn chip_games_are_proved_for_every_box_size() {
+    if !have_z3("chip_games_are_proved_for_every_box_size") {
+        return;
+    }
+    let dir = TempDir::new("prove-chips");
+    let cert = dir.file("cert");
+    let (code, v) = prove_json(&["EABO(3)", "--theorem", "ferguson-eabo", "--emit", &cert]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["game"], "EABO(3)");
+    assert_eq!(v["verdict"], "proved");
+    assert_eq!(v["range"], "all");
+    assert!(v["box_check"]["positions"].as_u64().unwrap() > 100);
+    let names: Vec<&str> = v["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["condition"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["I", "II", "III"]);
+    for f in [
+        "README.md",
+        "manifest.json",
+        "I-0.smt2",
+        "IIa-0.smt2",
+        "IIb-1.smt2",
+        "III-0.smt2",
+    ] {
+        assert!(dir.path().join("cert").join(f).exists(), "{f}");
+    }
+    // Misère play and a partial result (its members are P-positions).
+    let (code, v) = prove_json(&["ER(3)", "--theorem", "ferguson-er-misere", "--misere"]);
+    assert_eq!((code, v["verdict"].as_str()), (0, Some("proved")), "{v}");
+    let (code, v) = prove_json(&["ET(3)", "--theorem", "ferguson-et-odd"]);
+    assert_eq!((code, v["claim"].as_str()), (0, Some("subset")), "{v}");
+    // A partial N-result: every member moves into the all-odd set.
+    let (code, v) = prove_json(&["ET(4)", "--theorem", "ferguson-et-two-even"]);
+    assert_eq!((code, v["claim"].as_str()), (0, Some("N-positions")), "{v}");
+    let out = nimlab(&["prove", "ET(4)", "--theorem", "ferguson-et-two-even"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("every member is an N-position"), "{text}");
+    // Binary digits: in bit-vectors, for boxes below 2^W.
+    let (code, v) = prove_json(&["ET(3)", "--theorem", "ferguson-et-k3", "--bits", "6"]);
+    assert_eq!(
+        (code, v["range"].as_str()),
+        (0, Some("entries < 2^6")),
+        "{v}"
+    );
+    // One-line refusals.
+    fails(
+        &["prove", "EABO(3)", "--theorem", "ferguson-eabo-misere"],
+        "add --misere",
+    );
+    fails(
+        &[
+            "prove",
+            "EABO(3)",
+            "--theorem",
+            "ferguson-eabo",
+            "--bits",
+            "4",
+        ],
+        "proved without it",
+    );
+    fails(
+        &["prove", "ET(3)", "--theorem", "ferguson-et-k3"],
+        "binary digits",
+    );
+    fails(
+        &["prove", "ER(3)", "--theorem", "ferguson-eabo"],
+        "not about ER(3)",
+    );
+    fails(
+        &["prove", "EABO(3)", "--families", &dir.file("x.toml")],
+        "--theorem ID",
+    );
+    fails(
+        &[
+            "prove",
+            "EABO(3)",
+            "--theorem",
+            "ferguson-eabo",
+            "--automata",
+        ],
+        "--automata",
+    );
+}

@@ -26,6 +26,7 @@
 pub mod arith;
 pub mod automata;
 pub mod certificate;
+pub mod chips;
 pub mod conjecture;
 pub mod encode;
 pub mod expr;

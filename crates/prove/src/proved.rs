@@ -197,6 +197,10 @@ pub fn all_k_sets(n: usize, k: usize) -> String {
 /// prover proved it; with the games proved on.
 pub fn checked(id: &str) -> (String, Vec<String>) {
     let owned = |games: &[&str]| games.iter().map(|g| g.to_string()).collect::<Vec<_>>();
+    // Ferguson's chip games: their own records (crate::chips).
+    if let Some((text, games)) = crate::chips::checked(id) {
+        return (text, owned(&games));
+    }
     if let Some(s) = sizes(id) {
         let (lo, hi) = (s.proved.start(), s.proved.end());
         let via = match s.via {
