@@ -65,8 +65,13 @@ pub(crate) fn not_covered(cmd: &str, name: &str, game: &dyn nimlab_core::Game) -
         nimlab_core::TableBound::Box { heaps: true } => "--heaps N --max H",
         _ => "--max H",
     };
+    let chips = if cmd == "prove" {
+        ", Ferguson's chip games (with --theorem)"
+    } else {
+        ""
+    };
     Error::Unsupported(format!(
-        "{cmd} covers CN(n,k), SCN(n,k), nim and moore(k) (discover, with --heaps), simplicial(...) and ECN(m,S,k), not {}: `nimlab patterns {name} {bound}` groups the P-positions of a box by shape, and `nimlab verify {name} {bound} --conjecture FILE` (or `--theorem ID`) checks a characterization on that box",
+        "{cmd} covers CN(n,k), SCN(n,k), nim and moore(k) (with --heaps), simplicial(...) and ECN(m,S,k){chips}, not {}: `nimlab patterns {name} {bound}` groups the P-positions of a box by shape, and `nimlab verify {name} {bound} --conjecture FILE` (or `--theorem ID`) checks a characterization on that box",
         game.id()
     ))
 }

@@ -222,12 +222,17 @@ fn cvc5_proves_and_a_failing_solver_says_so() {
 #[test]
 fn bad_input_is_one_line_with_status_2() {
     let dir = TempDir::new("prove-bad");
-    // nim takes --heaps (or, for bouton with --automata, every number of heaps); ET(2) is no prover
-    // game, and the refusal names the commands that take it.
+    // nim takes --heaps (or, for bouton with --automata, every number of heaps); a chip game takes
+    // its own results only; an octal game is no prover game, and the refusal names the commands that
+    // take it.
     fails(&["prove", "nim", "--theorem", "bouton"], "--automata");
     fails(
         &["prove", "ET(2)", "--theorem", "bouton"],
-        "`nimlab patterns 'ET(2)'",
+        "not about ET(2)",
+    );
+    fails(
+        &["prove", "octal(0.07)", "--theorem", "bouton"],
+        "`nimlab patterns",
     );
     fails(&["prove", "CN(7,4)", "--theorem", "no-such"], "no result");
     fails(&["prove", "CN(6,4)", "--theorem", "cn-6-4"], "--bits W");
