@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{cmd, fails, json, nimlab, parse, TempDir};
+use common::{cmd, fails, json, nimlab, parse, position_set, TempDir};
 
 fn have_z3(test: &str) -> bool {
     let found = common::which("z3").ok_or("z3 is not on the PATH (apt-get install z3)".to_string());
@@ -174,18 +174,7 @@ fn learned_automata_are_read_as_rules() {
         "--json",
         "--no-store",
     ]);
-    let got: std::collections::BTreeSet<Vec<u64>> = t["positions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            p.as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_u64().unwrap())
-                .collect()
-        })
-        .collect();
+    let got = position_set(&t);
     let mut want = std::collections::BTreeSet::new();
     for i in 0..8u64.pow(4) {
         let p: Vec<u64> = (0..4).map(|j| i / 8u64.pow(j) % 8).collect();

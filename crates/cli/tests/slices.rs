@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fails, json, ok};
+use common::{fails, json, ok, position_set};
 use std::collections::BTreeSet;
 
 fn rows(text: &str) -> BTreeSet<Vec<u64>> {
@@ -49,18 +49,7 @@ fn ordered_p_positions_are_every_member_of_each_class() {
         }
         let v = json(&args);
         assert_eq!(v["listed"], "ordered");
-        let got: BTreeSet<Vec<u64>> = v["positions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| {
-                p.as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_u64().unwrap())
-                    .collect()
-            })
-            .collect();
+        let got = position_set(&v);
         let mut want = BTreeSet::new();
         for a in 0..=7u64 {
             for b in 0..=7u64 {

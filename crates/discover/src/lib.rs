@@ -157,6 +157,31 @@ pub struct Discovery {
 }
 
 impl Discovery {
+    /// A run that has found nothing yet: verdict none, box starting at `box_min`.
+    fn empty(game: String, play: Play, box_min: u64) -> Discovery {
+        Discovery {
+            game,
+            play,
+            verdict: Verdict::None,
+            format: nimlab_prove::Format::Families,
+            prover: None,
+            box_min,
+            box_max: None,
+            seconds: 0.0,
+            families: Vec::new(),
+            toml: None,
+            walnut: None,
+            rule: None,
+            states: None,
+            lengths: Vec::new(),
+            proof: None,
+            counterexample: None,
+            reason: None,
+            tables: Vec::new(),
+            out_of_time: false,
+        }
+    }
+
     /// Exit status of `nimlab discover`: 0 proved, 1 conjecture or none, 3 no answer within the
     /// limits (the time limit reached before any description was found).
     pub fn exit_code(&self) -> u8 {
@@ -320,27 +345,7 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
             p(s)
         }
     };
-    let mut d = Discovery {
-        game: rules.id(),
-        play: opts.play,
-        verdict: Verdict::None,
-        format: nimlab_prove::Format::Families,
-        prover: None,
-        box_min: lo,
-        box_max: None,
-        seconds: 0.0,
-        families: Vec::new(),
-        toml: None,
-        walnut: None,
-        rule: None,
-        states: None,
-        lengths: Vec::new(),
-        proof: None,
-        counterexample: None,
-        reason: None,
-        tables: Vec::new(),
-        out_of_time: false,
-    };
+    let mut d = Discovery::empty(rules.id(), opts.play, lo);
     if let Some(why) = no_families {
         return automaton_route(d, &rules, auto_max, &stopper, start, &say, why);
     }
@@ -901,27 +906,8 @@ mod json_tests {
     /// A "none" verdict describes no set, so its JSON has no format.
     #[test]
     fn a_none_verdict_has_no_format() {
-        let mut d = Discovery {
-            game: "CN(4,2)".into(),
-            play: Play::Normal,
-            verdict: Verdict::None,
-            format: nimlab_prove::Format::Families,
-            prover: None,
-            box_min: 0,
-            box_max: None,
-            seconds: 0.0,
-            families: Vec::new(),
-            toml: None,
-            walnut: None,
-            rule: None,
-            states: None,
-            lengths: Vec::new(),
-            proof: None,
-            counterexample: None,
-            reason: Some("no description found".into()),
-            tables: Vec::new(),
-            out_of_time: false,
-        };
+        let mut d = Discovery::empty("CN(4,2)".into(), Play::Normal, 0);
+        d.reason = Some("no description found".into());
         assert!(d.to_json(None)["format"].is_null());
         d.verdict = Verdict::Conjecture;
         assert_eq!(d.to_json(None)["format"], "families");

@@ -39,7 +39,8 @@
 //! `4^n m`) are not sets of linear arithmetic and are refused with a one-line reason.
 
 use crate::prove::{
-    BoxCheck, Claim, ConditionReport, Counterexample, QueryRecord, Report, SolverAnswer, Status,
+    first_option, BoxCheck, Claim, ConditionReport, Counterexample, QueryRecord, Report,
+    SolverAnswer, Status,
 };
 use crate::solver::{Answer, Solver};
 use nimlab_core::partition::Condition;
@@ -1396,19 +1397,6 @@ fn sorted(v: &[u64]) -> Pos {
     let mut p = v.to_vec();
     p.sort_unstable();
     p
-}
-
-fn first_option(game: &dyn Game, p: &[u64], keep: &dyn Fn(&[u64]) -> bool) -> Result<Option<Pos>> {
-    let mut found = None;
-    game.for_each_option(p, &mut |o| {
-        if keep(o) {
-            found = Some(o.to_vec());
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    })?;
-    Ok(found)
 }
 
 /// Re-checks a model: `Ok(Ok(cx))` a confirmed counterexample, `Ok(Err(why))` not confirmed

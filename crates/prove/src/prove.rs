@@ -541,7 +541,11 @@ fn to_pos(v: &[i128]) -> Option<Pos> {
 }
 
 /// The first option of `p` that `keep` accepts.
-fn first_option(game: &dyn Game, p: &[u64], keep: &dyn Fn(&[u64]) -> bool) -> Result<Option<Pos>> {
+pub(crate) fn first_option(
+    game: &dyn Game,
+    p: &[u64],
+    keep: &dyn Fn(&[u64]) -> bool,
+) -> Result<Option<Pos>> {
     let mut found = None;
     game.for_each_option(p, &mut |o| {
         if keep(o) {

@@ -138,3 +138,19 @@ pub fn progress(db: &str) -> Option<f64> {
         .find_map(|(_, h)| h.ok())
         .map(|h| h.percent())
 }
+
+/// The `positions` of a `table --json` answer, as a set of tuples.
+pub fn position_set(v: &Value) -> std::collections::BTreeSet<Vec<u64>> {
+    v["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            p.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect()
+        })
+        .collect()
+}
