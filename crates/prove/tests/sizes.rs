@@ -182,9 +182,11 @@ fn every_size_tested_is_proved() {
     prove_sizes("every_size_tested_is_proved", |s| s.tested.clone());
 }
 
-/// Every size recorded, as `nimlab theory` reports them (several minutes; not run in CI).
+/// Every size recorded, as `nimlab theory` reports them. Not a stub: a research re-check, about 8
+/// minutes (473 s measured), beyond CI's time budget; CI re-proves the sizes of
+/// `every_size_tested_is_proved`, and `scripts/prove-sizes.sh` times the rest.
 #[test]
-#[ignore]
+#[ignore = "slow (about 8 minutes): every recorded size; CI runs every_size_tested_is_proved"]
 fn every_size_listed_is_proved() {
     prove_sizes("every_size_listed_is_proved", |s| s.proved.clone());
 }
