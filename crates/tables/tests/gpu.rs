@@ -537,7 +537,7 @@ fn a_box_too_large_is_refused_with_one_line() {
 /// `AUTO_GPU_POSITIONS`; `--backend gpu` takes P-sets and Grundy values of window games and SCN, and
 /// refuses a game the engine does not cover with one line. (Planning only: no adapter needed.)
 #[test]
-fn auto_sends_only_large_window_p_sets_to_a_gpu() {
+fn auto_sends_only_large_p_sets_to_a_gpu() {
     use nimlab_tables::plan::{self, Backend, Bounds, Kind, Method, Request, ResumeMode};
     let req = |max: u64, kind: Kind, backend: Backend| Request {
         bounds: Bounds {
@@ -567,9 +567,13 @@ fn auto_sends_only_large_window_p_sets_to_a_gpu() {
         chosen(&cn, 15, Kind::PSet, Backend::Auto).unwrap(),
         Backend::Cpu
     );
-    // SCN(6,4) with piles up to 60: 4.8e10 positions, still the CPU under auto.
+    // SCN(6,4) with piles up to 60: 4.8e10 positions, a GPU under auto; up to 16: 1.8e7, the CPU.
     assert_eq!(
         chosen(&scn, 60, Kind::PSet, Backend::Auto).unwrap(),
+        Backend::Auto
+    );
+    assert_eq!(
+        chosen(&scn, 16, Kind::PSet, Backend::Auto).unwrap(),
         Backend::Cpu
     );
     assert_eq!(

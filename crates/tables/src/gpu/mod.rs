@@ -77,9 +77,9 @@ pub struct Options {
     /// slab). Set, it streams every slab through the host; tests set it small to force a box through
     /// many slabs.
     pub slab_bytes: Option<u64>,
-    /// Refuse (as [`GpuError::TooLarge`]) a box whose tiers do not each fit the device in one slab:
-    /// the slabs would stream through the host, which was measured slower than the CPU engine on an
-    /// H200 (docs/benchmarks.md). `--backend auto` sets it, so it falls back to the CPU there.
+    /// Refuse (as [`GpuError::TooLarge`]) a box whose tiers do not each fit the device in one slab.
+    /// Neither back-end choice sets it any more (tiers of several slabs stay on the device and were
+    /// measured as fast, docs/benchmarks.md); tests use it to check the refusal.
     pub require_resident: bool,
 }
 

@@ -151,7 +151,7 @@ fn sweep(
     let one_slab = plan.iter().all(|s| s.len() == 1);
     if opts.require_resident && !one_slab {
         return Err(GpuError::TooLarge(
-            "a tier of this box does not fit one slab of this GPU; tiers of several slabs stay on the device, but that path has no measured crossover with the CPU engine yet (run it with --backend gpu)".into(),
+            "a tier of this box does not fit one slab of this GPU, and tiers of one slab were required".into(),
         ));
     }
     // Two tiers of records, the most a tier holds: refused up front when a buffer cannot be had.

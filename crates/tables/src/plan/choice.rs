@@ -319,13 +319,17 @@ fn choose_backend(
             GPU_MAX_RADIX - 1
         ))),
         Backend::Gpu => Ok(Backend::Gpu),
-        // Auto: only P-sets of window games go to a GPU on their own; SCN (whose masks of moves out
-        // of the box the host computes) and Grundy values (value sets of many words per position)
-        // run there only when asked for, until figures on a GPU show that they gain.
+        // Auto: P-sets of window games and SCN go to a GPU on their own (on an H200 they gained
+        // 2.2x at 1.3e9 positions and 10x at 5.9e11, docs/benchmarks.md); Grundy values (value
+        // sets of many words per position, brought back whole) run there only when asked for: on
+        // the H200 they took about the CPU engine's time.
         Backend::Auto
             if cfg!(feature = "gpu")
                 && req.kind == Kind::PSet
-                && matches!(route, Route::Engine(Rules::Windows { .. }))
+                && matches!(
+                    route,
+                    Route::Engine(Rules::Windows { .. } | Rules::Shrinking { .. })
+                )
                 && gpu_radix
                 && positions >= AUTO_GPU_POSITIONS =>
         {

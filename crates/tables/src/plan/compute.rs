@@ -328,7 +328,7 @@ pub(super) fn listed_values(
 /// The GPU route of [`compute`].
 #[cfg(feature = "gpu")]
 mod gpu_backend {
-    use super::{gpu_error, gpu_options, stopped, Backend, Kind, Plan, Solved};
+    use super::{gpu_error, stopped, Backend, Kind, Plan, Solved};
     use crate::lines::{Resume, Stop};
     use crate::{gpu, store};
     use nimlab_core::{BoxDomain, Error, Game, Hooks, Result};
@@ -354,7 +354,7 @@ mod gpu_backend {
         };
         let before = dev.traffic();
         let solved = if plan.kind == Kind::Grundy {
-            let values = gpu::grundy(&dev, game, domain, &gpu_options(plan.backend), hooks);
+            let values = gpu::grundy(&dev, game, domain, &gpu::Options::default(), hooks);
             match values {
                 Ok(values) => Solved::Grundy {
                     values: values.into(),
@@ -370,7 +370,7 @@ mod gpu_backend {
                 game,
                 domain,
                 plan.play,
-                &gpu_options(plan.backend),
+                &gpu::Options::default(),
                 hooks,
                 &mut |p| store::encode_positions(&mut data.borrow_mut(), p),
                 resume,
@@ -395,16 +395,6 @@ mod gpu_backend {
             solved,
             Some((dev.adapter(), dev.traffic() - before)),
         )))
-    }
-}
-
-/// `--backend auto` takes the GPU only where every tier stays on the device (see
-/// [`crate::gpu::Options::require_resident`]); `--backend gpu` runs any box it can.
-#[cfg(feature = "gpu")]
-fn gpu_options(backend: Backend) -> crate::gpu::Options {
-    crate::gpu::Options {
-        require_resident: backend == Backend::Auto,
-        ..Default::default()
     }
 }
 

@@ -23,8 +23,8 @@ pub enum Method {
 /// Where an engine P-set is computed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Backend {
-    /// The GPU when a hardware adapter is present, the box is large enough to gain
-    /// ([`AUTO_GPU_POSITIONS`]) and every tier fits the device in one slab, else the CPU.
+    /// The GPU for P-sets when a hardware adapter is present and the box is large enough to gain
+    /// ([`AUTO_GPU_POSITIONS`]), else the CPU.
     #[default]
     Auto,
     /// The CPU engine.
