@@ -51,6 +51,8 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+pub mod totals;
+
 /// The registry results proved here for every box size, with the numbers of boxes k they are
 /// proved for (the test `every_chip_result_listed_is_proved` in tests/chips.rs proves the k it
 /// runs in CI, the ignored test `every_chip_result_listed_is_proved_for_every_k` all of them; the
@@ -430,6 +432,9 @@ pub struct ChipClaim {
     pub target: Option<ChipSet>,
     /// `Some(w)`: a bit-vector claim, for entries below 2^w ([`from_registry_bits`]).
     pub bits: Option<u32>,
+    /// The least threshold of the norm formula of (II) (0: the default, from k and f(k)); a set
+    /// read from an ultimately periodic set of totals ([`totals`]) needs at least its threshold.
+    pub norms_from: u64,
 }
 
 /// The template boxes `{x0}` .. of a membership body.
@@ -652,6 +657,7 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
         set,
         target,
         bits: None,
+        norms_from: 0,
     })
 }
 
@@ -697,6 +703,7 @@ pub fn from_registry_bits(id: &str, game_text: &str, w: u32) -> Result<ChipClaim
         },
         target: None,
         bits: Some(w),
+        norms_from: 0,
     })
 }
 
@@ -1019,7 +1026,7 @@ fn norms(c: &ChipClaim) -> Result<Norms> {
     let kk = k as u64;
     let q = c.set.period.max(1);
     let f = nimlab_theory::ferguson::er_f(kk);
-    let threshold = kk * (f + 1).max(3);
+    let threshold = (kk * (f + 1).max(3)).max(c.norms_from);
     let exact = &c.set.exact;
     let find = |n: u64, lift: bool| -> Option<Pos> {
         let mut found = None;
