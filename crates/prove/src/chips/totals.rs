@@ -126,7 +126,9 @@ impl Totals {
         }
     }
 
-    /// `(define-fun inT ((n Int)) Bool ...)`.
+    /// `(define-fun inT ((n Int) (m Int)) Bool ...)`: n ∈ T, where m is any term congruent to n
+    /// modulo the period (the sum of the boxes' residues: the queries then decide the set on
+    /// residues, see `hint` in the chip prover).
     pub fn smt(&self, k: usize) -> String {
         let mut cases: Vec<String> = self
             .exceptions
@@ -137,7 +139,7 @@ impl Totals {
             let res: Vec<String> = self
                 .residues
                 .iter()
-                .map(|r| format!("(= (mod n {}) {r})", self.period))
+                .map(|r| format!("(= (mod m {}) {r})", self.period))
                 .collect();
             cases.push(format!(
                 "(and (>= n {}) {})",
@@ -146,7 +148,7 @@ impl Totals {
             ));
         }
         format!(
-            "(define-fun inT ((n Int)) Bool (and (>= n {k}) {}))\n",
+            "(define-fun inT ((n Int) (m Int)) Bool (and (>= n {k}) {}))\n",
             super::or(&cases)
         )
     }
@@ -330,10 +332,11 @@ pub fn claim(game_text: &str, play: Play, t: &Totals, source: String) -> Result<
     }
     debug_assert!(matches!(game.moves, Moves::Redistribute(_)));
     let xs = tx(k);
+    let rs: Vec<String> = (0..k).map(|i| format!("{{r{i}}}")).collect();
     let mut parts: Vec<String> = game
         .kept_sets()
         .iter()
-        .map(|kept| format!("(not (inT {}))", sum(&xs, kept)))
+        .map(|kept| format!("(not (inT {} {}))", sum(&xs, kept), sum(&rs, kept)))
         .collect();
     if play == Play::Misere {
         parts.push(game.nonterminal(&xs));
