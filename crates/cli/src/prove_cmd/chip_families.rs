@@ -14,6 +14,13 @@ use std::time::Duration;
 
 /// Proves the chip families file `path` on the chip game `a.game`.
 pub(super) fn run(a: &ProveArgs, game: &ChipGame, path: &Path) -> Result<ExitCode, Error> {
+    if !matches!(game.moves, nimlab_prove::chips::Moves::Redistribute(_)) {
+        return Err(Error::Unsupported(format!(
+            "{}: a chip families file (a set of P-totals) describes the redistribution games EABO, ER, SER and EJR only; prove {} with --theorem ID",
+            game.id(),
+            game.id()
+        )));
+    }
     for (given, flag) in [
         (a.automata, "--automata"),
         (a.save, "--save"),
