@@ -21,7 +21,7 @@ pub struct DiscoverArgs {
     #[arg(long, value_name = "H")]
     max: Option<u64>,
     /// Chip games: the most chips in all of the largest box of totals (default: the largest box of
-    /// at most 4e6 positions).
+    /// at most 2e7 positions, the limit of the chip tables).
     #[arg(long, value_name = "S")]
     max_sum: Option<u64>,
     /// Number of heaps, for nim (read as CN(N,1)) and moore(k) (the complex of all k-sets of N heaps).

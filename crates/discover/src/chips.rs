@@ -34,8 +34,8 @@ use std::time::{Duration, Instant};
 
 /// The most positions (of total at most S) a box may hold: the limit of the chip games' tables.
 pub const MAX_POSITIONS: f64 = 2.0e7;
-/// The default largest box: the largest S whose positions are at most this many.
-pub const DEFAULT_POSITIONS: f64 = 4.0e6;
+/// The default largest box: the largest S whose positions are at most this many (the limit).
+pub const DEFAULT_POSITIONS: f64 = MAX_POSITIONS;
 /// The first box: about this many positions (at least k + 12 chips).
 const FIRST_POSITIONS: f64 = 2.0e4;
 
