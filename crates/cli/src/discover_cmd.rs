@@ -185,11 +185,7 @@ fn run_chips(a: &DiscoverArgs, chip: &nimlab_prove::chips::ChipGame) -> Result<E
     Ok(ExitCode::from(d.exit_code()))
 }
 
-fn chips_text(
-    d: &Discovery,
-    chip: &nimlab_prove::chips::ChipGame,
-    file: Option<&str>,
-) -> String {
+fn chips_text(d: &Discovery, chip: &nimlab_prove::chips::ChipGame, file: Option<&str>) -> String {
     let game = if d.play == nimlab_core::Play::Misere {
         format!("{} (misère play)", d.game)
     } else {

@@ -43,7 +43,12 @@ fn prove(game: &str, file: &str, misere: bool) -> Value {
 
 /// The refutation of the wrong description `t` re-checked with the brute force: the counterexample
 /// shows that the set `t` gives is not the P-set.
-fn recheck_refutation(v: &Value, rules: &Rules, t: &T, truth: &std::collections::HashMap<Vec<u64>, bool>) {
+fn recheck_refutation(
+    v: &Value,
+    rules: &Rules,
+    t: &T,
+    truth: &std::collections::HashMap<Vec<u64>, bool>,
+) {
     assert_eq!(v["verdict"], "refuted", "{v}");
     let c = v["conditions"]
         .as_array()
@@ -63,7 +68,10 @@ fn recheck_refutation(v: &Value, rules: &Rules, t: &T, truth: &std::collections:
         }
         "II" => {
             assert!(!member(&x) && !options.is_empty(), "{x:?}");
-            assert!(options.iter().all(|o| !member(o)), "{x:?} has an option in the set");
+            assert!(
+                options.iter().all(|o| !member(o)),
+                "{x:?} has an option in the set"
+            );
         }
         "III" => {
             assert!(options.is_empty(), "{x:?} is not terminal");
@@ -73,7 +81,10 @@ fn recheck_refutation(v: &Value, rules: &Rules, t: &T, truth: &std::collections:
         other => panic!("condition {other}"),
     }
     // And the brute force finds the set wrong on a box.
-    assert!(truth.iter().any(|(p, &is_p)| member(p) != is_p), "{t:?} agrees on the box");
+    assert!(
+        truth.iter().any(|(p, &is_p)| member(p) != is_p),
+        "{t:?} agrees on the box"
+    );
 }
 
 #[test]
@@ -96,7 +107,12 @@ fn discover_out_then_prove_families_and_wrong_variants_refuted() {
             .lines()
             .find(|l| l.starts_with(&format!("{key} =")))
             .unwrap();
-        line.split('=').nth(1).unwrap().split_whitespace().map(|x| x.parse().unwrap()).collect()
+        line.split('=')
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect()
     };
     let t = T {
         threshold: num("threshold")[0],
@@ -142,9 +158,17 @@ fn misere_round_trip_and_a_wrong_misere_variant() {
     let truth = p_positions(&rules, 40);
     let f = dir.file("eabo3m.txt");
     let out = nimlab(&["discover", "EABO(3)", "--misere", "--out", &f]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let said = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(said.contains("proved for every box size") && said.contains("T = "), "{said}");
+    assert!(
+        said.contains("proved for every box size") && said.contains("T = "),
+        "{said}"
+    );
     assert_eq!(prove("EABO(3)", &f, true)["verdict"], "proved");
     // The file is about misère play: without --misere it is refused.
     fails(&["prove", "EABO(3)", "--families", &f], "add --misere");
@@ -168,12 +192,22 @@ fn refusals_are_one_line() {
     fails(&["discover", "ER(3)", "--max", "9"], "--max-sum");
     fails(&["discover", "ER(3)", "--heaps", "3"], "--max-sum");
     fails(&["discover", "CN(4,2)", "--max-sum", "9"], "--max H");
-    fails(&["discover", "EJR(6,2)", "--max-sum", "100000"], "smaller --max-sum");
+    fails(
+        &["discover", "EJR(6,2)", "--max-sum", "100000"],
+        "smaller --max-sum",
+    );
     fails(&["discover", "ER(13)"], "at most 12 boxes");
-    let good = "game = EJR(4,2)\nplay = normal\nthreshold = 4\nperiod = 4\nresidues = 0 1\nexceptions =\n";
-    let big = dir.write("big.txt", &good.replace("period = 4", "period = 18446744073709551616"));
+    let good =
+        "game = EJR(4,2)\nplay = normal\nthreshold = 4\nperiod = 4\nresidues = 0 1\nexceptions =\n";
+    let big = dir.write(
+        "big.txt",
+        &good.replace("period = 4", "period = 18446744073709551616"),
+    );
     fails(&["prove", "EJR(4,2)", "--families", &big], "line 4");
-    let junk = dir.write("junk.txt", &good.replace("residues = 0 1", "residues = 0 x"));
+    let junk = dir.write(
+        "junk.txt",
+        &good.replace("residues = 0 1", "residues = 0 x"),
+    );
     fails(&["prove", "EJR(4,2)", "--families", &junk], "line 5");
     let unknown = dir.write("unknown.txt", &format!("{good}colour = red\n"));
     fails(&["prove", "EJR(4,2)", "--families", &unknown], "line 7");
@@ -183,7 +217,13 @@ fn refusals_are_one_line() {
     fails(&["prove", "ER(4)", "--families", &ok], "not ER(4)");
     let res = dir.write("res.txt", &good.replace("residues = 0 1", "residues = 0 4"));
     fails(&["prove", "EJR(4,2)", "--families", &res], "residue 4");
-    let huge = dir.write("huge.txt", &good.replace("period = 4", "period = 1000000000000"));
+    let huge = dir.write(
+        "huge.txt",
+        &good.replace("period = 4", "period = 1000000000000"),
+    );
     fails(&["prove", "EJR(4,2)", "--families", &huge], "at most");
-    fails(&["prove", "ET(3)", "--families", &ok], "EABO, ER, SER and EJR");
+    fails(
+        &["prove", "ET(3)", "--families", &ok],
+        "EABO, ER, SER and EJR",
+    );
 }

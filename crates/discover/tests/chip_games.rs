@@ -38,12 +38,20 @@ fn agrees(game: &str, rules: Rules, s: u64) {
     if !common::have_z3(game) {
         return;
     }
-    let play = if rules.misere { Play::Misere } else { Play::Normal };
+    let play = if rules.misere {
+        Play::Misere
+    } else {
+        Play::Normal
+    };
     let t = discovered(game, play);
     let p = p_positions(&rules, s);
     assert!(p.len() > 500, "{game}: only {} positions", p.len());
     for (x, &is_p) in &p {
-        assert_eq!(t.member(&rules, x), is_p, "{game} {play} at {x:?}: T = {t:?}");
+        assert_eq!(
+            t.member(&rules, x),
+            is_p,
+            "{game} {play} at {x:?}: T = {t:?}"
+        );
     }
 }
 
@@ -79,13 +87,17 @@ fn a_box_game_refuses_max_sum_and_a_chip_game_max() {
         max_sum: Some(20),
         ..Options::default()
     };
-    let e = nimlab_discover::discover("CN(4,2)", &o).unwrap_err().to_string();
+    let e = nimlab_discover::discover("CN(4,2)", &o)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--max-sum"), "{e}");
     let o = Options {
         max: Some(20),
         ..Options::default()
     };
-    let e = nimlab_discover::discover("ER(3)", &o).unwrap_err().to_string();
+    let e = nimlab_discover::discover("ER(3)", &o)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--max-sum"), "{e}");
     let e = nimlab_discover::discover("ENTROPY(3)", &Options::default())
         .unwrap_err()
@@ -95,6 +107,8 @@ fn a_box_game_refuses_max_sum_and_a_chip_game_max() {
         max_sum: Some(100_000),
         ..Options::default()
     };
-    let e = nimlab_discover::discover("EJR(6,2)", &o).unwrap_err().to_string();
+    let e = nimlab_discover::discover("EJR(6,2)", &o)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("smaller --max-sum"), "{e}");
 }

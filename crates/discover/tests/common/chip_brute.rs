@@ -15,16 +15,32 @@ pub struct Rules {
 
 impl Rules {
     pub fn eabo(k: usize) -> Rules {
-        Rules { k, keep: vec![1], misere: false }
+        Rules {
+            k,
+            keep: vec![1],
+            misere: false,
+        }
     }
     pub fn er(k: usize) -> Rules {
-        Rules { k, keep: vec![k - 1], misere: false }
+        Rules {
+            k,
+            keep: vec![k - 1],
+            misere: false,
+        }
     }
     pub fn ser(k: usize) -> Rules {
-        Rules { k, keep: (1..k).collect(), misere: false }
+        Rules {
+            k,
+            keep: (1..k).collect(),
+            misere: false,
+        }
     }
     pub fn ejr(k: usize, j: usize) -> Rules {
-        Rules { k, keep: vec![k - j], misere: false }
+        Rules {
+            k,
+            keep: vec![k - j],
+            misere: false,
+        }
     }
     pub fn misere(mut self) -> Rules {
         self.misere = true;
@@ -36,7 +52,10 @@ impl Rules {
         let mut out = Vec::new();
         for mask in 1u32..(1 << self.k) {
             if self.keep.contains(&(mask.count_ones() as usize)) {
-                let s: u64 = (0..self.k).filter(|i| mask & (1 << i) != 0).map(|i| x[i]).sum();
+                let s: u64 = (0..self.k)
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| x[i])
+                    .sum();
                 if s >= self.k as u64 {
                     out.push(s);
                 }
@@ -124,7 +143,12 @@ impl T {
 
     /// The chip families file of this T.
     pub fn file(&self, game: &str, misere: bool) -> String {
-        let list = |v: &[u64]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+        let list = |v: &[u64]| {
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         format!(
             "game = {game}\nplay = {}\nthreshold = {}\nperiod = {}\nresidues = {}\nexceptions = {}\n",
             if misere { "misere" } else { "normal" },

@@ -177,12 +177,7 @@ pub fn render(game: &str, play: Play, t: &Totals, note: &[String]) -> String {
     for line in note {
         let _ = writeln!(out, "# {line}");
     }
-    let list = |v: &[u64]| {
-        v.iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
     let _ = write!(
         out,
         "game = {game}\nplay = {}\nthreshold = {}\nperiod = {}\nresidues = {}\nexceptions = {}\n",
