@@ -201,7 +201,7 @@ fn chips_text(d: &Discovery, chip: &nimlab_prove::chips::ChipGame, file: Option<
         .map(|t| nimlab_discover::chips::criterion(chip, d.play, t))
         .unwrap_or_default();
     let mut out = String::from(
-        "method: T, the totals of the P-positions, computed exactly total by total; its simplest ultimately periodic description (two full periods observed); checked on a larger box; proved by the SMT chip prover\n"
+        "method: T, the totals of the P-positions, computed exactly total by total; its simplest ultimately periodic description (two full periods and 2k totals observed); checked on a larger box; proved by the SMT chip prover\n"
     );
     out.push_str(&match d.verdict {
         Verdict::Proved => format!(

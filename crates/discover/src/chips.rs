@@ -12,7 +12,8 @@
 //!    but stops at the first P-position of each total;
 //! 2. read off the simplest ultimately periodic description of T on `k..=S`: exceptions below a
 //!    threshold a, residues modulo a period q from a on, the periodic part observed for at least two
-//!    full periods (`S + 1 - a >= 2q`); among those, the least `a + q`, then the least q;
+//!    full periods and at least 2k totals (`S + 1 - a >= max(2q, 2k)`); among those, the least
+//!    `a + q`, then the least q;
 //! 3. check it on a larger box of totals (T computed there exactly); on a mismatch, learn again from
 //!    the larger box;
 //! 4. prove "no allowed kept set has its total in T" for every box size with the chip prover
@@ -144,7 +145,7 @@ impl TotalsTable {
     }
 
     /// The simplest ultimately periodic description of T on `k..=s` (see the module's doc), or
-    /// `None` when no period has two full periods observed.
+    /// `None` when no period has two full periods (and 2k totals) observed.
     pub fn learn(&self, s: u64) -> Option<Totals> {
         let k = self.k as u64;
         let at = |n: u64| self.in_t[n as usize];
@@ -164,7 +165,8 @@ impl TotalsTable {
                 }
                 n -= 1;
             }
-            if s + 1 - a < 2 * q {
+            // Two full periods, and at least 2k totals, observed past the threshold.
+            if s + 1 - a < (2 * q).max(2 * k) {
                 continue;
             }
             if best.is_none_or(|(ba, bq)| a + q < ba + bq) {
@@ -294,7 +296,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
         let Some(t) = table.learn(s) else {
             if s >= max_s {
                 d.reason = Some(format!(
-                    "no ultimately periodic description of T with two full periods observed on the totals {kk}..{s} (raise --max-sum)"
+                    "no ultimately periodic description of T with two full periods (and 2k totals) observed on the totals {kk}..{s} (raise --max-sum)"
                 ));
                 d.seconds = start.elapsed().as_secs_f64();
                 return Ok(d);
@@ -436,7 +438,7 @@ fn file(id: &str, play: Play, t: &Totals, read: u64, checked: u64) -> String {
         play,
         t,
         &[format!(
-            "Found by nimlab discover on the totals up to {read} (the periodic part observed for at least two full periods) and checked equal to T on the totals up to {checked}."
+            "Found by nimlab discover on the totals up to {read} (the periodic part observed for at least two full periods and 2k totals) and checked equal to T on the totals up to {checked}."
         )],
     )
 }
