@@ -432,9 +432,10 @@ pub struct ChipClaim {
     pub target: Option<ChipSet>,
     /// `Some(w)`: a bit-vector claim, for entries below 2^w ([`from_registry_bits`]).
     pub bits: Option<u32>,
-    /// The least threshold of the norm formula of (II) (0: the default, from k and f(k)); a set
-    /// read from an ultimately periodic set of totals ([`totals`]) needs at least its threshold.
-    pub norms_from: u64,
+    /// A redistribution game's set read from its P-totals T ([`totals::claim`]): the norm formula
+    /// of (II) starts at least at T's threshold plus k, and (I) is first tried as the lemma
+    /// [`totals::lemma_i`] (every member's total is in T), which implies it.
+    pub totals: Option<totals::Totals>,
 }
 
 /// The template boxes `{x0}` .. of a membership body.
@@ -657,7 +658,7 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
         set,
         target,
         bits: None,
-        norms_from: 0,
+        totals: None,
     })
 }
 
@@ -703,7 +704,7 @@ pub fn from_registry_bits(id: &str, game_text: &str, w: u32) -> Result<ChipClaim
         },
         target: None,
         bits: Some(w),
-        norms_from: 0,
+        totals: None,
     })
 }
 
@@ -1026,7 +1027,11 @@ fn norms(c: &ChipClaim) -> Result<Norms> {
     let kk = k as u64;
     let q = c.set.period.max(1);
     let f = nimlab_theory::ferguson::er_f(kk);
-    let threshold = (kk * (f + 1).max(3)).max(c.norms_from);
+    let from = c
+        .totals
+        .as_ref()
+        .map_or(0, |t| t.threshold.saturating_add(kk));
+    let threshold = (kk * (f + 1).max(3)).max(from);
     let exact = &c.set.exact;
     let find = |n: u64, lift: bool| -> Option<Pos> {
         let mut found = None;
@@ -1349,7 +1354,36 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<Condi
         reason: None,
         queries: Vec::new(),
     };
-    for (i, q) in chip_queries(c, cond)?.iter().enumerate() {
+    let mut queries = chip_queries(c, cond)?;
+    if cond == Condition::I && c.totals.is_some() {
+        queries.insert(0, totals::lemma_i(c));
+    }
+    for (i, q) in queries.iter().enumerate() {
+        if q.label == "Ia" {
+            // The lemma that implies (I): when every solver answers unsat, (I) is proved; any
+            // other answer leaves (I) to its own queries.
+            let mut record = QueryRecord {
+                file: file_name(q, i),
+                answers: Vec::new(),
+            };
+            let mut all_unsat = true;
+            for solver in solvers {
+                let (answer, took) = solver.check_with(&q.body(), q.check(), &q.vars)?;
+                report.seconds += took.as_secs_f64();
+                all_unsat &= answer == Answer::Unsat;
+                record.answers.push(SolverAnswer {
+                    solver: solver.name(),
+                    answer: answer.word(),
+                    reason: None,
+                    seconds: took.as_secs_f64(),
+                });
+            }
+            report.queries.push(record);
+            if all_unsat {
+                return Ok(report);
+            }
+            continue;
+        }
         let mut record = QueryRecord {
             file: file_name(q, i),
             answers: Vec::new(),

@@ -337,8 +337,8 @@ pub fn claim(game_text: &str, play: Play, t: &Totals, source: String) -> Result<
         parts.push(game.nonterminal(&xs));
     }
     let period = t.period;
-    let threshold = t.threshold;
     let helpers = t.smt(k);
+    let exact_t_copy = t.clone();
     let exact_t = t;
     let exact: super::Exact = Box::new(move |p: &[u64]| {
         let kept = g.kept_totals(p);
@@ -357,10 +357,38 @@ pub fn claim(game_text: &str, play: Play, t: &Totals, source: String) -> Result<
         },
         target: None,
         bits: None,
-        // The witnesses of (II) above the threshold are lifted by the period: from it on, T is
-        // periodic.
-        norms_from: threshold.saturating_add(k as u64),
+        totals: Some(exact_t_copy),
     })
+}
+
+/// The lemma tried first for (I) of a claim read from T: "a member x whose total is not in T" (its
+/// query `Ia`). Unsatisfiable, it proves (I): if x is a member and y a member option of x, y's total
+/// is the total of an allowed kept set of x, and it is in T by the lemma, so x is not a member.
+pub(super) fn lemma_i(c: &ChipClaim) -> super::ChipQuery {
+    let k = c.game.k;
+    let mut text = c.set.define("member", k);
+    let x = super::declare_x(c, &mut text, true);
+    let all: Vec<usize> = (0..k).collect();
+    let (member, m) = if c.set.hint_period() > 1 {
+        let r: Vec<String> = x.iter().map(|v| format!("{v}_r")).collect();
+        (c.set.of(&x, Some(&r)), sum(&r, &all))
+    } else {
+        (super::call("member", &x), sum(&x, &all))
+    };
+    let _ = writeln!(
+        text,
+        "(assert {member})\n(assert (not (inT {} {m})))",
+        sum(&x, &all)
+    );
+    super::ChipQuery {
+        condition: nimlab_core::partition::Condition::I,
+        label: "Ia",
+        vars: x,
+        quantified: false,
+        bv: false,
+        states: "a member x whose total is not in T (unsat proves (I): a member's option of total n in T is never a member's)".into(),
+        text,
+    }
 }
 
 #[cfg(test)]
