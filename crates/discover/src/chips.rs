@@ -368,6 +368,20 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
                 if stopper.cancelled() {
                     return Err(Error::Interrupted);
                 }
+                // No proof: the description is checked on the largest box allowed before it is
+                // reported as a conjecture (a mismatch there means learning again from it).
+                match widen(&mut table, &t, c, max_s, &stop) {
+                    Widened::Fails(n) => {
+                        say(&format!("the description fails at the total {n} (checked up to {max_s}); learning again from {kk}..{max_s}"));
+                        s = max_s;
+                        continue;
+                    }
+                    Widened::Holds => {
+                        d.box_max = Some(max_s);
+                        d.toml = Some(file(&id, play, &t, s, max_s));
+                    }
+                    Widened::No => {}
+                }
                 d.verdict = Verdict::Conjecture;
                 let why: Vec<String> = report
                     .conditions
@@ -404,6 +418,20 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
                     "position": cx.position,
                     "move_to": cx.move_to,
                 }));
+                if top > u128::from(max_s) {
+                    match widen(&mut table, &t, c, max_s, &stop) {
+                        Widened::Fails(n) => {
+                            say(&format!("condition ({}) refuted at {shown}, beyond the largest box; the description fails at the total {n} (checked up to {max_s}); learning again from {kk}..{max_s}", cond.condition.name()));
+                            s = max_s;
+                            continue;
+                        }
+                        Widened::Holds => {
+                            d.box_max = Some(max_s);
+                            d.toml = Some(file(&id, play, &t, s, max_s));
+                        }
+                        Widened::No => {}
+                    }
+                }
                 if top > u128::from(max_s) || top <= u128::from(c) {
                     d.verdict = Verdict::Conjecture;
                     d.reason = Some(if top > u128::from(max_s) {
@@ -427,6 +455,33 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
                 s = top as u64;
             }
         }
+    }
+}
+
+/// What checking a description on the largest box gave.
+enum Widened {
+    /// Not checked: the box was already the largest, or the time ran out.
+    No,
+    /// It equals T on the largest box.
+    Holds,
+    /// It fails at this total.
+    Fails(u64),
+}
+
+/// Checks `t` on the totals up to `max_s` when the checked box `c` is smaller.
+fn widen(
+    table: &mut TotalsTable,
+    t: &Totals,
+    c: u64,
+    max_s: u64,
+    stop: &dyn Fn() -> bool,
+) -> Widened {
+    if c >= max_s || !table.extend(max_s, stop) {
+        return Widened::No;
+    }
+    match table.mismatch(t, max_s) {
+        Some(n) => Widened::Fails(n),
+        None => Widened::Holds,
     }
 }
 
