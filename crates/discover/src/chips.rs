@@ -353,7 +353,18 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
             timeout: left.max(Duration::from_secs(1)),
             deadline: Some(stopper.deadline),
         };
-        let report = prove_chips(&claim, &[solver])?;
+        // The proof stops at the time limit as at Ctrl-C (the watchdog's flag).
+        let report = match nimlab_core::interrupt::scope(stopper.halt.clone(), || {
+            prove_chips(&claim, &[solver])
+        }) {
+            Err(Error::Interrupted) if !stopper.cancelled() => {
+                d.verdict = Verdict::Conjecture;
+                d.reason = Some("the time limit was reached during the proof".into());
+                d.seconds = start.elapsed().as_secs_f64();
+                return Ok(d);
+            }
+            r => r?,
+        };
         d.prover = Some(report.method);
         d.proof = Some(report.to_json());
         match report.verdict {

@@ -1061,6 +1061,7 @@ fn norms(c: &ChipClaim) -> Result<Norms> {
     };
     let mut small = Vec::new();
     for n in kk..threshold {
+        nimlab_core::interrupt::check()?;
         if let Some(y) = find(n, false) {
             small.push((n, y));
         }
