@@ -434,7 +434,7 @@ pub struct ChipClaim {
     pub bits: Option<u32>,
     /// A redistribution game's set read from its P-totals T ([`totals::claim`]): the norm formula
     /// of (II) starts at least at T's threshold plus k, and (I) is first tried as the lemma
-    /// [`totals::lemma_i`] (every member's total is in T), which implies it.
+    /// `totals::lemma_i` (every member's total is in T), which implies it.
     pub totals: Option<totals::Totals>,
 }
 
