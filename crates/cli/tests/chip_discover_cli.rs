@@ -197,6 +197,10 @@ fn refusals_are_one_line() {
         "smaller --max-sum",
     );
     fails(&["discover", "ER(13)"], "at most 12 boxes");
+    fails(
+        &["discover", "ER(3)", "--max-sum", "18446744073709551615"],
+        "smaller --max-sum",
+    );
     let good =
         "game = EJR(4,2)\nplay = normal\nthreshold = 4\nperiod = 4\nresidues = 0 1\nexceptions =\n";
     let big = dir.write(
