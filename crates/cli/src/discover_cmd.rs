@@ -13,12 +13,17 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct DiscoverArgs {
-    /// Game: CN(n,k), SCN(n,k), simplicial(...), ECN(m,{s,...},k); nim or moore(k) with --heaps.
+    /// Game: CN(n,k), SCN(n,k), simplicial(...), ECN(m,{s,...},k); nim or moore(k) with --heaps;
+    /// the redistribution chip games EABO(k), ER(k), SER(k), EJR(k,j) (with --max-sum).
     game: String,
     /// The largest entry of the largest box to tabulate (default: the largest box of at most 1.2e8
     /// positions).
     #[arg(long, value_name = "H")]
     max: Option<u64>,
+    /// Chip games: the most chips in all of the largest box of totals (default: the largest box of
+    /// at most 2e7 positions, the limit of the chip tables).
+    #[arg(long, value_name = "S")]
+    max_sum: Option<u64>,
     /// Number of heaps, for nim (read as CN(N,1)) and moore(k) (the complex of all k-sets of N heaps).
     #[arg(long, value_name = "N")]
     heaps: Option<usize>,
@@ -85,6 +90,15 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
         ));
     }
     let parsed = nimlab_games::parse_game(&a.game)?;
+    if let Some(chip) = nimlab_prove::chips::ChipGame::parse(&a.game)? {
+        return run_chips(a, &chip);
+    }
+    if a.max_sum.is_some() {
+        return Err(Error::Unsupported(format!(
+            "--max-sum bounds the chip games' boxes (total chips); {} takes --max H",
+            parsed.id()
+        )));
+    }
     let heaps = parsed.downcast_ref::<nimlab_games::Nim>().is_some()
         || parsed.downcast_ref::<nimlab_games::MooreNim>().is_some();
     if !heaps && nimlab_prove::Ruleset::of(parsed.as_ref()).is_none() {
@@ -131,6 +145,87 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
         }
     }
     Ok(ExitCode::from(d.exit_code()))
+}
+
+/// `discover` on a chip game: the redistribution games through their set of P-totals
+/// ([`nimlab_discover::chips`]); ET and ENTROPY refused in one line.
+fn run_chips(a: &DiscoverArgs, chip: &nimlab_prove::chips::ChipGame) -> Result<ExitCode, Error> {
+    if !matches!(chip.moves, nimlab_prove::chips::Moves::Redistribute(_)) {
+        return Err(nimlab_discover::chips::not_covered(chip));
+    }
+    for (given, flag) in [(a.max.is_some(), "--max"), (a.heaps.is_some(), "--heaps")] {
+        if given {
+            return Err(Error::Unsupported(format!(
+                "{flag} is for box games; {} is bounded by its total number of chips: use --max-sum S",
+                chip.id()
+            )));
+        }
+    }
+    let cancel = crate::interrupt::cancel_flag();
+    let opts = Options {
+        max_sum: a.max_sum,
+        timeout: Duration::from_secs(a.timeout),
+        solver: a.solver.clone(),
+        cancel: Some(cancel.clone()),
+        progress: Some(Arc::new(|s: &str| eprintln!("nimlab: {s}"))),
+        play: nimlab_core::Play::from_misere(a.misere),
+        ..Options::default()
+    };
+    let d = nimlab_core::interrupt::scope(cancel, || {
+        nimlab_discover::chips::discover_chips(&a.game, &opts)
+    })?;
+    let file = d.write(a.out.as_deref())?;
+    if a.json {
+        let mut v = d.to_json(file.as_deref());
+        v["saved"] = serde_json::Value::Null;
+        println!("{v}");
+    } else {
+        print!("{}", chips_text(&d, chip, file.as_deref()));
+    }
+    Ok(ExitCode::from(d.exit_code()))
+}
+
+fn chips_text(d: &Discovery, chip: &nimlab_prove::chips::ChipGame, file: Option<&str>) -> String {
+    let game = if d.play == nimlab_core::Play::Misere {
+        format!("{} (misère play)", d.game)
+    } else {
+        d.game.clone()
+    };
+    let boxed = d
+        .box_max
+        .map(|s| format!("the totals {}..{s}", d.box_min))
+        .unwrap_or_else(|| "-".into());
+    let what = d
+        .totals
+        .as_ref()
+        .map(|t| nimlab_discover::chips::criterion(chip, d.play, t))
+        .unwrap_or_default();
+    let mut out = String::from(
+        "method: T, the totals of the P-positions, computed exactly total by total; its simplest ultimately periodic description (two full periods and 2k totals observed); checked on a larger box; proved by the SMT chip prover\n"
+    );
+    out.push_str(&match d.verdict {
+        Verdict::Proved => format!(
+            "{game}: proved for every box size: {what} (equal to T on {boxed}, proved by {}) ({:.2} s)\n",
+            d.prover.unwrap_or("smt"),
+            d.seconds
+        ),
+        Verdict::Conjecture => format!(
+            "{game}: conjecture: {what} (equal to T on {boxed}); not proved: {} ({:.2} s)\n",
+            d.reason.as_deref().unwrap_or("-"),
+            d.seconds
+        ),
+        Verdict::None => format!(
+            "{game}: none: {} ({:.2} s)\n",
+            d.reason.as_deref().unwrap_or("no description found"),
+            d.seconds
+        ),
+    });
+    match (file, d.toml.as_ref()) {
+        (Some(f), _) => out.push_str(&format!("wrote the chip families file {f}\n")),
+        (None, Some(t)) => out.push_str(t),
+        _ => {}
+    }
+    out
 }
 
 fn text(d: &Discovery, file: Option<&str>) -> String {

@@ -12,13 +12,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod chip_families;
 mod chips;
 
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families", "automaton"])))]
 pub struct ProveArgs {
     /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k); nim or moore(k) with --heaps; or
-    /// a chip game (ET(k), EABO(k), ER(k), SER(k), EJR(k,j) with --theorem).
+    /// a chip game (ET(k), EABO(k), ER(k), SER(k), EJR(k,j) with --theorem; the redistribution
+    /// games also with --families, a chip families file as `discover --out` writes it).
     game: String,
     /// Number of heaps, for nim (read as CN(N,1)) and moore(k) (the complex of all k-sets of N heaps),
     /// as `discover` and `verify` take it.
@@ -28,7 +30,9 @@ pub struct ProveArgs {
     /// result about CN(n,k) or `relabeled` (carried over through the relabeling).
     #[arg(long)]
     theorem: Option<String>,
-    /// A families file (TOML): game, reading and [[family]] tables with name, length and relations.
+    /// A families file (TOML): game, reading and [[family]] tables with name, length and relations;
+    /// for EABO, ER, SER and EJR a chip families file (game, play, threshold, period, residues,
+    /// exceptions: the totals of the P-positions).
     #[arg(long, value_name = "FILE")]
     families: Option<PathBuf>,
     /// An automaton in Walnut's text format (one msd_2 input per stack, input i = stack i, most

@@ -1290,9 +1290,10 @@ fn chip_games_are_proved_for_every_box_size() {
         &["prove", "ER(3)", "--theorem", "ferguson-eabo"],
         "not about ER(3)",
     );
+    // A chip game's --families is a chip families file (which must exist).
     fails(
         &["prove", "EABO(3)", "--families", &dir.file("x.toml")],
-        "--theorem ID",
+        "x.toml",
     );
     fails(
         &[

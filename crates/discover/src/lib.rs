@@ -19,6 +19,7 @@
 //!    the largest box allowed or gave no answer) or `none` (no description within the limits).
 
 pub mod automaton;
+pub mod chips;
 pub mod linear;
 
 use linear::{Fam, PTable};
@@ -79,6 +80,9 @@ pub struct Options {
     pub limit: f64,
     /// Normal or misère play (the tables, the families' proof and the automaton route follow it).
     pub play: Play,
+    /// The redistribution chip games: the most chips in all of the largest box (None: the largest
+    /// box of at most [`chips::DEFAULT_POSITIONS`] positions). Box games take `max` instead.
+    pub max_sum: Option<u64>,
 }
 
 impl Default for Options {
@@ -92,6 +96,7 @@ impl Default for Options {
             progress: None,
             limit: nimlab_core::Budget::default().limit,
             play: Play::Normal,
+            max_sum: None,
         }
     }
 }
@@ -154,6 +159,9 @@ pub struct Discovery {
     pub tables: Vec<TableUse>,
     /// True when the time limit stopped the run before any description was found.
     pub out_of_time: bool,
+    /// The redistribution chip games: the description of T, the totals of the P-positions (the box
+    /// is then of totals, `box_min` = k to `box_max`, and `toml` holds the chip families file).
+    pub totals: Option<nimlab_prove::chips::totals::Totals>,
 }
 
 impl Discovery {
@@ -179,6 +187,7 @@ impl Discovery {
             reason: None,
             tables: Vec::new(),
             out_of_time: false,
+            totals: None,
         }
     }
 
@@ -214,6 +223,13 @@ impl Discovery {
                 "max": t.max, "p_positions": t.p_positions, "source": t.source,
             })).collect::<Vec<_>>(),
             "proof": self.proof,
+            "totals": self.totals.as_ref().map(|t| json!({
+                "threshold": t.threshold,
+                "period": t.period,
+                "residues": t.residues,
+                "exceptions": t.exceptions,
+                "words": t.words(),
+            })),
         })
     }
 }
@@ -293,6 +309,14 @@ fn first_max(rules: &Ruleset) -> u64 {
 /// `Err` only for bad input (a game no prover handles, a bad box, no solver) and for
 /// `Error::Interrupted` (the cancel flag); a time limit gives an honest verdict.
 pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
+    if nimlab_prove::chips::ChipGame::parse(game)?.is_some() {
+        return chips::discover_chips(game, opts);
+    }
+    if opts.max_sum.is_some() {
+        return Err(Error::Unsupported(format!(
+            "--max-sum bounds the chip games; {game} takes --max H"
+        )));
+    }
     let start = Instant::now();
     let rules = Ruleset::parse(game)?;
     // Families are read under the game's symmetries; a complex whose automorphism group is not
@@ -875,7 +899,8 @@ impl Discovery {
     /// The characterization when it is proved for every stack size: its format (`families` or
     /// `automaton`), its text (the file `write` writes) and the prover that proved it.
     pub fn proved(&self) -> Option<nimlab_prove::Proven<'_>> {
-        if self.verdict != Verdict::Proved {
+        // A chip families file is not a characterization the store reads.
+        if self.verdict != Verdict::Proved || self.totals.is_some() {
             return None;
         }
         let text = self.toml.as_deref().or(self.walnut.as_deref())?;

@@ -51,6 +51,8 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+pub mod totals;
+
 /// The registry results proved here for every box size, with the numbers of boxes k they are
 /// proved for (the test `every_chip_result_listed_is_proved` in tests/chips.rs proves the k it
 /// runs in CI, the ignored test `every_chip_result_listed_is_proved_for_every_k` all of them; the
@@ -430,6 +432,10 @@ pub struct ChipClaim {
     pub target: Option<ChipSet>,
     /// `Some(w)`: a bit-vector claim, for entries below 2^w ([`from_registry_bits`]).
     pub bits: Option<u32>,
+    /// A redistribution game's set read from its P-totals T ([`totals::claim`]): the norm formula
+    /// of (II) starts at least at T's threshold plus k, and (I) is first tried as the lemma
+    /// `totals::lemma_i` (every member's total is in T), which implies it.
+    pub totals: Option<totals::Totals>,
 }
 
 /// The template boxes `{x0}` .. of a membership body.
@@ -652,6 +658,7 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
         set,
         target,
         bits: None,
+        totals: None,
     })
 }
 
@@ -697,6 +704,7 @@ pub fn from_registry_bits(id: &str, game_text: &str, w: u32) -> Result<ChipClaim
         },
         target: None,
         bits: Some(w),
+        totals: None,
     })
 }
 
@@ -1019,7 +1027,11 @@ fn norms(c: &ChipClaim) -> Result<Norms> {
     let kk = k as u64;
     let q = c.set.period.max(1);
     let f = nimlab_theory::ferguson::er_f(kk);
-    let threshold = kk * (f + 1).max(3);
+    let from = c
+        .totals
+        .as_ref()
+        .map_or(0, |t| t.threshold.saturating_add(kk));
+    let threshold = (kk * (f + 1).max(3)).max(from);
     let exact = &c.set.exact;
     let find = |n: u64, lift: bool| -> Option<Pos> {
         let mut found = None;
@@ -1049,6 +1061,7 @@ fn norms(c: &ChipClaim) -> Result<Norms> {
     };
     let mut small = Vec::new();
     for n in kk..threshold {
+        nimlab_core::interrupt::check()?;
         if let Some(y) = find(n, false) {
             small.push((n, y));
         }
@@ -1342,7 +1355,36 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<Condi
         reason: None,
         queries: Vec::new(),
     };
-    for (i, q) in chip_queries(c, cond)?.iter().enumerate() {
+    let mut queries = chip_queries(c, cond)?;
+    if cond == Condition::I && c.totals.is_some() {
+        queries.insert(0, totals::lemma_i(c));
+    }
+    for (i, q) in queries.iter().enumerate() {
+        if q.label == "Ia" {
+            // The lemma that implies (I): when every solver answers unsat, (I) is proved; any
+            // other answer leaves (I) to its own queries.
+            let mut record = QueryRecord {
+                file: file_name(q, i),
+                answers: Vec::new(),
+            };
+            let mut all_unsat = true;
+            for solver in solvers {
+                let (answer, took) = solver.check_with(&q.body(), q.check(), &q.vars)?;
+                report.seconds += took.as_secs_f64();
+                all_unsat &= answer == Answer::Unsat;
+                record.answers.push(SolverAnswer {
+                    solver: solver.name(),
+                    answer: answer.word(),
+                    reason: None,
+                    seconds: took.as_secs_f64(),
+                });
+            }
+            report.queries.push(record);
+            if all_unsat {
+                return Ok(report);
+            }
+            continue;
+        }
         let mut record = QueryRecord {
             file: file_name(q, i),
             answers: Vec::new(),

@@ -10,8 +10,11 @@ use std::time::Duration;
 
 /// `Ok(None)` when the game is not a chip game; otherwise the proof's exit status.
 pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
-    if ChipGame::parse(&a.game)?.is_none() {
+    let Some(game) = ChipGame::parse(&a.game)? else {
         return Ok(None);
+    };
+    if let Some(path) = &a.families {
+        return super::chip_families::run(a, &game, path).map(Some);
     }
     let Some(id) = &a.theorem else {
         return Err(Error::Unsupported(format!(

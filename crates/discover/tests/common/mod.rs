@@ -2,6 +2,8 @@
 //! NIMLAB_REQUIRE_Z3=1), and running discover with no store.
 #![allow(dead_code)]
 
+pub mod chip_brute;
+
 use nimlab_discover::{Discovery, Options};
 
 pub fn have_z3(test: &str) -> bool {

@@ -1,0 +1,96 @@
+//! `nimlab prove GAME --families FILE` for the redistribution chip games: the chip families file
+//! (`discover --out` writes it) states T, the totals of the P-positions, and the claim "no allowed
+//! kept set has its total in T" is proved by the chip prover
+//! ([`nimlab_prove::chips::totals::claim`]).
+
+use super::{finish, ProveArgs};
+use nimlab_core::{Error, Play};
+use nimlab_prove::chips::totals;
+use nimlab_prove::chips::{emit_chips, prove_chips, ChipGame};
+use nimlab_prove::Prover;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Proves the chip families file `path` on the chip game `a.game`.
+pub(super) fn run(a: &ProveArgs, game: &ChipGame, path: &Path) -> Result<ExitCode, Error> {
+    if !matches!(game.moves, nimlab_prove::chips::Moves::Redistribute(_)) {
+        return Err(Error::Unsupported(format!(
+            "{}: a chip families file (a set of P-totals) describes the redistribution games EABO, ER, SER and EJR only; prove {} with --theorem ID",
+            game.id(),
+            game.id()
+        )));
+    }
+    for (given, flag) in [
+        (a.automata, "--automata"),
+        (a.save, "--save"),
+        (a.bits.is_some(), "--bits"),
+        (a.subset, "--subset"),
+    ] {
+        if given {
+            return Err(Error::Unsupported(format!(
+                "{flag} is not available with a chip families file (its P-set is proved by SMT for every box size)"
+            )));
+        }
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let name = path.display().to_string();
+    if !totals::looks_like_chip_file(&text) {
+        return Err(Error::Unsupported(format!(
+            "{name} is not a chip families file (lines game = ..., play = ..., threshold = ..., period = ..., residues = ..., exceptions = ...; `nimlab discover '{}' --out FILE` writes one)",
+            game.id()
+        )));
+    }
+    let file = totals::parse(&text, &name)?;
+    let file_game = nimlab_games::parse_game(&file.game)
+        .map_err(|e| Error::Unsupported(format!("{name}: the game: {e}")))?
+        .id();
+    if file_game != game.id() {
+        return Err(Error::Unsupported(format!(
+            "{name} is about {file_game}, not {}",
+            game.id()
+        )));
+    }
+    let play = Play::from_misere(a.misere);
+    if file.play != play {
+        return Err(Error::Unsupported(format!(
+            "{name} is about {} play; {}",
+            file.play,
+            if a.misere {
+                "drop --misere"
+            } else {
+                "add --misere"
+            }
+        )));
+    }
+    let c = totals::claim(
+        &a.game,
+        play,
+        &file.totals,
+        format!("chip families file {name}"),
+    )?;
+    let Prover::Smt(solvers) = Prover::from_options(
+        false,
+        &a.solver,
+        a.cross_check,
+        Duration::from_secs(a.timeout),
+    )?
+    else {
+        return Err(Error::Unsupported(
+            "the chip games are proved by SMT".into(),
+        ));
+    };
+    let report = prove_chips(&c, &solvers)?;
+    if let Some(dir) = &a.emit {
+        let files = emit_chips(&c, Some(&report), dir)?;
+        if !a.json {
+            eprintln!(
+                "wrote {} to {} (README.md says how to re-check them)",
+                nimlab_core::plural_of(files.len(), "file", "files"),
+                dir.display()
+            );
+        }
+    }
+    finish(a, &report)
+}
