@@ -587,7 +587,7 @@ fn verify(
 /// `cn-lemma5-s1`), only that every member is a P-position (condition (C)); JSON text with the keys
 /// of `nimlab prove --json`.
 #[pyfunction]
-#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false, subset=false, cross_check=false))]
+#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false, subset=false, cross_check=false, heaps=None))]
 #[allow(clippy::too_many_arguments)]
 fn prove(
     py: Python<'_>,
@@ -601,6 +601,7 @@ fn prove(
     misere: bool,
     subset: bool,
     cross_check: bool,
+    heaps: Option<usize>,
 ) -> PyResult<String> {
     if automata && bits.is_some() {
         return Err(PyValueError::new_err(
@@ -615,6 +616,37 @@ fn prove(
     if timeout == 0 {
         return Err(PyValueError::new_err("timeout must be at least 1 second"));
     }
+    if let Some(chip) = nimlab_prove::chips::ChipGame::parse(game).map_err(to_py)? {
+        let claim = ChipProof {
+            theorem,
+            families,
+            bits,
+            automata,
+            subset,
+            play: Play::from_misere(misere),
+        };
+        let prover = nimlab_prove::Prover::from_options(
+            false,
+            &solver,
+            cross_check,
+            Duration::from_secs(timeout),
+        )
+        .map_err(to_py)?;
+        if heaps.is_some() {
+            return Err(PyValueError::new_err(format!(
+                "heaps= is for nim and moore(k); {} has its number of boxes in its name",
+                chip.id()
+            )));
+        }
+        let text = chip.id();
+        return blocking(py, None, move |_, _| claim.run(text, chip, prover));
+    }
+    // nim and moore(k) with heaps are read as the games discover writes (CN(N,1), a complex).
+    let named = match heaps {
+        Some(_) => nimlab_discover::game_name(game, heaps).map_err(to_py)?,
+        None => game.to_string(),
+    };
+    let game = named.as_str();
     let rules = nimlab_prove::Ruleset::parse(game).map_err(to_py)?;
     let from_registry = theorem.clone();
     // A partial result claims only that its members are P-positions.
@@ -670,11 +702,102 @@ fn prove(
     })
 }
 
+/// `prove` on one of Ferguson's chip games: a registry result (`theorem`, with `bits` for the
+/// results that read binary digits) or a chip families file (`families`: a set of P-totals of a
+/// redistribution game), proved for every box size by the chip prover (SMT).
+struct ChipProof {
+    theorem: Option<String>,
+    families: Option<PathBuf>,
+    bits: Option<u32>,
+    automata: bool,
+    subset: bool,
+    play: Play,
+}
+
+impl ChipProof {
+    fn run(
+        self,
+        text: String,
+        chip: nimlab_prove::chips::ChipGame,
+        prover: nimlab_prove::Prover,
+    ) -> Result<String, Error> {
+        use nimlab_prove::chips::{self, totals, ChipKind};
+        let unsupported = |m: String| Err(Error::Unsupported(m));
+        if self.automata || self.subset {
+            return unsupported(format!(
+                "{text}: automata=True and subset=True are not available for the chip games from Python; use the command line (nimlab prove '{text}' --theorem ID --automata)"
+            ));
+        }
+        let c = match (&self.theorem, &self.families) {
+            (Some(id), None) => {
+                let c = match self.bits {
+                    Some(w) => chips::from_registry_bits(id, &text, w)?,
+                    None => chips::from_registry(id, &text)?,
+                };
+                if c.play != self.play {
+                    return unsupported(format!(
+                        "{id} is a result about {} play; {}",
+                        c.play,
+                        if self.play == Play::Misere {
+                            "drop misere=True"
+                        } else {
+                            "pass misere=True"
+                        }
+                    ));
+                }
+                c
+            }
+            (None, Some(path)) => {
+                if self.bits.is_some() {
+                    return unsupported(
+                        "bits= does not apply to a chip families file (proved for every box size)"
+                            .into(),
+                    );
+                }
+                let body = std::fs::read_to_string(path)
+                    .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+                let name = path.display().to_string();
+                let file = totals::read_file(&body, &name, &chip)?;
+                if file.play != self.play {
+                    return unsupported(format!(
+                        "{name} is about {} play; {}",
+                        file.play,
+                        if self.play == Play::Misere {
+                            "drop misere=True"
+                        } else {
+                            "pass misere=True"
+                        }
+                    ));
+                }
+                totals::claim(
+                    &text,
+                    self.play,
+                    &file.totals,
+                    format!("chip families file {name}"),
+                )?
+            }
+            _ => {
+                return unsupported("give exactly one of theorem=ID and families=FILE".into());
+            }
+        };
+        let nimlab_prove::Prover::Smt(solvers) = prover else {
+            return unsupported("the chip games are proved by SMT".into());
+        };
+        let report = chips::prove_chips(&c, &solvers)?;
+        let mut v = report.to_json();
+        if c.kind == ChipKind::Winning {
+            // A set of N-positions (it moves into the all-odd set), as the command line says.
+            v["claim"] = json!("N-positions");
+        }
+        Ok(v.to_string())
+    }
+}
+
 /// `discover`: a characterization of the P-positions found from tables alone and proved for every
 /// stack size; JSON text with the keys of `nimlab discover --json` (`out`: where to write the
 /// families file). The store is used unless `store` is false (`db`: its path).
 #[pyfunction]
-#[pyo3(signature = (game, max=None, heaps=None, timeout=600, out=None, solver="z3".into(), db=None, store=true, misere=false))]
+#[pyo3(signature = (game, max=None, heaps=None, timeout=600, out=None, solver="z3".into(), db=None, store=true, misere=false, max_sum=None))]
 #[allow(clippy::too_many_arguments)]
 fn discover(
     py: Python<'_>,
@@ -687,6 +810,7 @@ fn discover(
     db: Option<PathBuf>,
     store: bool,
     misere: bool,
+    max_sum: Option<u64>,
 ) -> PyResult<String> {
     if timeout == 0 {
         return Err(PyValueError::new_err("timeout must be at least 1 second"));
@@ -701,6 +825,7 @@ fn discover(
     blocking(py, None, move |cancel, _| {
         let opts = nimlab_discover::Options {
             max,
+            max_sum,
             timeout: Duration::from_secs(timeout),
             solver,
             store,

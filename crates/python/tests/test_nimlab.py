@@ -528,3 +528,51 @@ def test_prove(tmp_path):
         assert winning and all(family(q) == "S4" for q in winning), (p, winning)
     with pytest.raises(ValueError):
         nimlab.prove("CN(7,4)", theorem="cn-7-4", solver="/nonexistent/z3")
+
+
+def _ejr42_p_totals(top):
+    """The totals n >= 4 of EJR(4,2)'s P-positions by the recurrence (a total is a P-total when some
+    split into four positive boxes has no two boxes whose total is a P-total), written for the test."""
+    t = [False] * (top + 1)
+    for n in range(4, top + 1):
+        for a in range(1, n):
+            for b in range(a, n):
+                for c in range(b, n):
+                    d = n - a - b - c
+                    if d < c:
+                        continue
+                    x = (a, b, c, d)
+                    if all(not t[x[i] + x[j]] for i in range(4) for j in range(i + 1, 4)):
+                        t[n] = True
+    return t
+
+
+def test_discover_on_a_chip_game_by_its_totals(tmp_path):
+    _need("z3", shutil.which("z3") is not None, "z3 is not installed")
+    out = tmp_path / "ejr42.txt"
+    r = nimlab.discover("EJR(4,2)", max_sum=40, store=False, out=str(out))
+    assert r["verdict"] == "proved", r
+    t = r["totals"]
+    brute = _ejr42_p_totals(40)
+    for n in range(4, 41):
+        said = n in t["exceptions"] if n < t["threshold"] else n % t["period"] in t["residues"]
+        assert said == brute[n], (n, t)
+    # The chip families file it wrote is proved again by prove.
+    assert nimlab.prove("EJR(4,2)", families=str(out))["verdict"] == "proved"
+    with pytest.raises(ValueError, match="max-sum|max_sum|total"):
+        nimlab.discover("EJR(4,2)", max=40, store=False)
+
+
+def test_prove_takes_chip_games_and_heaps():
+    _need("z3", shutil.which("z3") is not None, "z3 is not installed")
+    r = nimlab.prove("EABO(3)", theorem="ferguson-eabo")
+    assert r["verdict"] == "proved", r
+    r = nimlab.prove("ET(3)", theorem="ferguson-et-two-even")
+    assert r["verdict"] == "proved" and r["claim"] == "N-positions", r
+    with pytest.raises(ValueError, match="misere=True"):
+        nimlab.prove("EABO(3)", theorem="ferguson-eabo-misere")
+    with pytest.raises(ValueError, match="heaps="):
+        nimlab.prove("EABO(3)", theorem="ferguson-eabo", heaps=3)
+    # nim with heaps is CN(N,1): Bouton's rule on three heaps.
+    r = nimlab.prove("nim", theorem="bouton", heaps=3, automata=True)
+    assert r["verdict"] == "proved", r

@@ -819,3 +819,72 @@ fn research_endpoints() {
         "too_large",
     );
 }
+
+/// The totals n >= 4 of EJR(4,2)'s P-positions, by the recurrence written here: a total is a P-total
+/// when some split of it into four positive boxes has no two boxes whose total is a P-total (every
+/// move keeps two boxes and spreads their total over four).
+fn ejr42_p_totals(max: usize) -> Vec<bool> {
+    let mut t = vec![false; max + 1];
+    for n in 4..=max {
+        let mut found = false;
+        for a in 1..=n {
+            for b in a..=n {
+                for c in b..=n {
+                    if a + b + c >= n || c > n - a - b - c {
+                        continue;
+                    }
+                    let x = [a, b, c, n - a - b - c];
+                    let kept = (0..4).flat_map(|i| (i + 1..4).map(move |j| (i, j)));
+                    if kept.map(|(i, j)| x[i] + x[j]).all(|s| !t[s]) {
+                        found = true;
+                    }
+                }
+            }
+        }
+        t[n] = found;
+    }
+    t
+}
+
+#[test]
+fn discover_takes_chip_games_by_their_total() {
+    let z3 = nimlab_testkit::tools::which("z3").ok_or_else(|| "z3 is not on PATH".to_string());
+    if nimlab_testkit::tools::need("discover on a chip game over the web", "z3", z3).is_none() {
+        return;
+    }
+    let v = ok("/api/discover", &[("game", "EJR(4,2)"), ("max_sum", "40")]);
+    assert_eq!(v["verdict"], "proved", "{v}");
+    let t = &v["totals"];
+    let (a, q) = (
+        t["threshold"].as_u64().unwrap(),
+        t["period"].as_u64().unwrap(),
+    );
+    let residues: Vec<u64> = t["residues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_u64().unwrap())
+        .collect();
+    let exceptions: Vec<u64> = t["exceptions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_u64().unwrap())
+        .collect();
+    let brute = ejr42_p_totals(40);
+    for n in 4..=40u64 {
+        let said = if n < a {
+            exceptions.contains(&n)
+        } else {
+            residues.contains(&(n % q))
+        };
+        assert_eq!(said, brute[n as usize], "total {n}: {t}");
+    }
+    assert!(v["text"].as_str().unwrap().contains("EJR(4,2)"), "{v}");
+    fails(
+        "/api/discover",
+        &[("game", "EJR(4,2)"), ("max", "40")],
+        400,
+        "bad_request",
+    );
+}

@@ -36,22 +36,7 @@ pub(super) fn run(a: &ProveArgs, game: &ChipGame, path: &Path) -> Result<ExitCod
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let name = path.display().to_string();
-    if !totals::looks_like_chip_file(&text) {
-        return Err(Error::Unsupported(format!(
-            "{name} is not a chip families file (lines game = ..., play = ..., threshold = ..., period = ..., residues = ..., exceptions = ...; `nimlab discover '{}' --out FILE` writes one)",
-            game.id()
-        )));
-    }
-    let file = totals::parse(&text, &name)?;
-    let file_game = nimlab_games::parse_game(&file.game)
-        .map_err(|e| Error::Unsupported(format!("{name}: the game: {e}")))?
-        .id();
-    if file_game != game.id() {
-        return Err(Error::Unsupported(format!(
-            "{name} is about {file_game}, not {}",
-            game.id()
-        )));
-    }
+    let file = totals::read_file(&text, &name, game)?;
     let play = Play::from_misere(a.misere);
     if file.play != play {
         return Err(Error::Unsupported(format!(

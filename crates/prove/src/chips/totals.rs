@@ -301,6 +301,28 @@ pub fn looks_like_chip_file(text: &str) -> bool {
         .any(|l| l.trim_start().starts_with("threshold") && l.contains('='))
 }
 
+/// A chip families file's text (`name` for the messages) read for `game`: refused in one line when
+/// it is not one, does not parse, or is about another game. The caller checks its play.
+pub fn read_file(text: &str, name: &str, game: &ChipGame) -> Result<ChipFamilies> {
+    if !looks_like_chip_file(text) {
+        return Err(Error::Unsupported(format!(
+            "{name} is not a chip families file (lines game = ..., play = ..., threshold = ..., period = ..., residues = ..., exceptions = ...; `nimlab discover '{}' --out FILE` writes one)",
+            game.id()
+        )));
+    }
+    let file = parse(text, name)?;
+    let file_game = nimlab_games::parse_game(&file.game)
+        .map_err(|e| Error::Unsupported(format!("{name}: the game: {e}")))?
+        .id();
+    if file_game != game.id() {
+        return Err(Error::Unsupported(format!(
+            "{name} is about {file_game}, not {}",
+            game.id()
+        )));
+    }
+    Ok(file)
+}
+
 /// The claim "the P-set of `game_text` in `play` is the set of positions none of whose allowed kept
 /// sets has its total in `t`" (misère: and not terminal), to prove with [`super::prove_chips`].
 pub fn claim(game_text: &str, play: Play, t: &Totals, source: String) -> Result<ChipClaim> {

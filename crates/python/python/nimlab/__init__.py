@@ -529,6 +529,7 @@ def prove(
     misere: bool = False,
     subset: bool = False,
     cross_check: bool = False,
+    heaps: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Proves a characterization of the P-positions for every stack size: the partition theorem's
     conditions (I)-(III) for a union of linear families (a built-in result ``theorem="cn-7-4"`` or a
@@ -549,11 +550,25 @@ def prove(
     says proved only when both answer unsat (``solvers`` names them with their versions, each
     condition's ``queries`` gives every answer). Before a "proved", the set is checked by exact
     search on a small box (``box_check``). Without a solver (and without ``automata=True``):
-    ``ValueError`` saying how to install one."""
+    ``ValueError`` saying how to install one. ``nim`` and ``moore(k)`` take ``heaps`` (read as
+    CN(N,1) and the complex of all k-sets, as ``discover`` writes them). Ferguson's chip games take
+    a registry result (``prove("EABO(4)", theorem="ferguson-eabo")``; ``bits`` for ET(3) and
+    ENTROPY(3)) or a chip families file of P-totals (``families=``, as ``discover`` writes it for
+    EABO, ER, SER and EJR); a result whose members are N-positions says ``claim: "N-positions"``."""
     return _tuples(
         json.loads(
             _nimlab.prove(
-                game, theorem, families, timeout, solver, bits, automata, misere, subset, cross_check
+                game,
+                theorem,
+                families,
+                timeout,
+                solver,
+                bits,
+                automata,
+                misere,
+                subset,
+                cross_check,
+                heaps,
             )
         )
     )
@@ -570,6 +585,7 @@ def discover(
     db: Optional[str] = None,
     store: bool = True,
     misere: bool = False,
+    max_sum: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Finds a characterization of the P-positions from tables alone (no theorem given) and proves it
     for every stack size, as ``nimlab discover --json``: linear families conjectured on growing boxes
@@ -579,10 +595,15 @@ def discover(
     the tables is proved instead, written in Walnut's format), ``file`` (where it was written: ``out``),
     ``states`` (the automaton's), ``prover``, ``box``, ``seconds``,
     ``families``, ``counterexample``, ``reason``, ``tables`` and ``proof`` (the prover's report).
-    ``nim`` and ``moore(k)`` take ``heaps``; ``misere=True`` discovers the misère P-set. E.g.
+    ``nim`` and ``moore(k)`` take ``heaps``; ``misere=True`` discovers the misère P-set. The
+    redistribution chip games (``EABO(k)``, ``ER(k)``, ``SER(k)``, ``EJR(k,j)``) are discovered
+    through the totals of their P-positions (``max_sum``: the largest total, instead of ``max``;
+    the dict then has ``totals``, and ``box`` is of totals; ``out`` writes a chip families file). E.g.
     ``discover("CN(5,2)")["verdict"] == "proved"``."""
     return _tuples(
-        json.loads(_nimlab.discover(game, max, heaps, timeout, out, solver, db, store, misere))
+        json.loads(
+            _nimlab.discover(game, max, heaps, timeout, out, solver, db, store, misere, max_sum)
+        )
     )
 
 

@@ -178,15 +178,18 @@ pub(crate) async fn patterns(State(s): State<AppState>, q: Params) -> Answer {
 }
 
 /// `/api/discover`: `nimlab discover GAME --json` within a few seconds (no store), with the
-/// characterization's file text.
+/// characterization's file text (`max`, or `max_sum` for the redistribution chip games).
 pub(crate) async fn discover(State(s): State<AppState>, q: Params) -> Answer {
-    let map = params(q, &["game", "misere", "max"])?;
+    let map = params(q, &["game", "misere", "max", "max_sum"])?;
     let game = required(&map, "game")?.to_string();
     let play = play_of(&map)?;
     let max = number(&map, "max")?;
+    // The redistribution chip games are bounded by their total number of chips.
+    let max_sum = number(&map, "max_sum")?;
     compute(&s, move || {
         let opts = nimlab_discover::Options {
             max,
+            max_sum,
             timeout: Duration::from_secs(DISCOVER_SECONDS),
             play,
             cancel: nimlab_core::interrupt::current(),
