@@ -62,7 +62,8 @@ pub struct ProveArgs {
     emit: Option<PathBuf>,
     /// Decide the conditions with finite automata on the entries' binary digits instead of the SMT
     /// solver: for every entry size, xor included (CN, Nim, complexes, SCN with circles of at most 15
-    /// piles); --timeout bounds the whole run.
+    /// piles; the chip results that read binary digits: ferguson-et-k3, ferguson-et-k4,
+    /// ferguson-entropy-k3 and its misère form); --timeout bounds the whole run.
     #[arg(long, conflicts_with_all = ["bits", "solver", "cross_check"])]
     automata: bool,
     /// Misère play (the player who makes the last move loses): condition (III) becomes "no terminal

@@ -36,7 +36,15 @@
 //! positions up to a total number of chips (Entropy: up to a spread), as the CN and SCN proofs do.
 //!
 //! Results that read binary digits (ET(3)'s 2-adic valuations, ET(4)'s halving, ENTROPY(3)'s
-//! `4^n m`) are not sets of linear arithmetic and are refused with a one-line reason.
+//! `4^n m`) are not sets of linear arithmetic: [`from_registry`] refuses them with a one-line reason,
+//! and [`prove_chips_automata`] proves them for every box size with finite automata.
+
+mod automata;
+
+pub use automata::{
+    automaton_claim, from_registry_automata, prove_chips_automata, ChipAutomataProof,
+    CHIP_PROVED_BY_AUTOMATA,
+};
 
 use crate::prove::{
     first_option, BoxCheck, Claim, ConditionReport, Counterexample, QueryRecord, Report,
@@ -111,6 +119,9 @@ pub const CHIP_PROVED_BELOW: &[(&str, &str, u32)] = &[
 
 /// What `nimlab theory` says of a chip result proved here: `None` when `id` is not one of them.
 pub fn checked(id: &str) -> Option<(String, Vec<&'static str>)> {
+    if let Some((_, game)) = CHIP_PROVED_BY_AUTOMATA.iter().find(|(i, _)| *i == id) {
+        return Some(("proved for all sizes (automata)".into(), vec![*game]));
+    }
     if let Some((_, game, w)) = CHIP_PROVED_BELOW.iter().find(|(i, _, _)| *i == id) {
         return Some((
             format!("proved below 2^{w} on {game}; checked on a box"),
@@ -613,11 +624,11 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
         }
         "ferguson-et-k3" | "ferguson-et-k4" | "ferguson-entropy-k3" | "ferguson-entropy-k3-misere" => {
             return Err(Error::Unsupported(format!(
-                "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so it cannot be proved for every size here; {}",
+                "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so SMT cannot prove it for every size; --automata proves it for every size with finite automata{}",
                 if ["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
-                    "--bits W proves it for boxes below 2^W"
+                    ", and --bits W in bit-vectors for boxes below 2^W"
                 } else {
-                    "it is checked on a box"
+                    ""
                 }
             )))
         }

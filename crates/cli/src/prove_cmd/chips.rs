@@ -1,5 +1,6 @@
 //! `nimlab prove` for Ferguson's chip games (ET, EABO, ER, SER, EJR, ENTROPY): a registry result
-//! proved for every box size with a fixed number of boxes ([`nimlab_prove::chips`]).
+//! proved for every box size with a fixed number of boxes ([`nimlab_prove::chips`]): by SMT, or with
+//! `--automata` by finite automata for the results that read binary digits.
 
 use super::{finish, ProveArgs};
 use nimlab_core::{Error, Play};
@@ -19,12 +20,13 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
             a.game, a.game
         )));
     };
-    for (given, flag) in [(a.automata, "--automata"), (a.save, "--save")] {
-        if given {
-            return Err(Error::Unsupported(format!(
-                "{flag} is not available for the chip games (their proofs are SMT proofs)"
-            )));
-        }
+    if a.save {
+        return Err(Error::Unsupported(
+            "--save is not available for the chip games".into(),
+        ));
+    }
+    if a.automata {
+        return automata(a, id).map(Some);
     }
     let c = match a.bits {
         Some(w) => nimlab_prove::chips::from_registry_bits(id, &a.game, w)?,
@@ -90,4 +92,53 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
         })));
     }
     finish(a, &report).map(Some)
+}
+
+/// `--automata`: a result that reads binary digits (ET(3), ET(4), ENTROPY(3)) proved by finite
+/// automata for every box size; the report says how many states its automata have.
+fn automata(a: &ProveArgs, id: &str) -> Result<ExitCode, Error> {
+    let c = nimlab_prove::chips::from_registry_automata(id, &a.game)?;
+    if c.play != Play::from_misere(a.misere) {
+        return Err(Error::Unsupported(format!(
+            "{id} is a result about {} play; {}",
+            c.play,
+            if a.misere {
+                "drop --misere"
+            } else {
+                "add --misere"
+            }
+        )));
+    }
+    if a.emit.is_some() {
+        return Err(Error::Unsupported(
+            "--emit writes SMT queries; the chip games' automata proofs have none".into(),
+        ));
+    }
+    let proof =
+        nimlab_prove::chips::prove_chips_automata(&c, None, Duration::from_secs(a.timeout))?;
+    if a.json {
+        let mut v = proof.report.to_json();
+        v["states"] = proof
+            .states
+            .iter()
+            .map(|(what, n)| (what.to_string(), serde_json::json!(n)))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
+        println!("{v}");
+    } else {
+        print!("{}", super::text(&proof.report));
+        if !proof.states.is_empty() {
+            let sizes: Vec<String> = proof
+                .states
+                .iter()
+                .map(|(what, n)| format!("{what} {n}"))
+                .collect();
+            println!("  automata (states): {}", sizes.join(", "));
+        }
+    }
+    Ok(ExitCode::from(match proof.report.verdict {
+        nimlab_prove::Status::Proved => 0,
+        nimlab_prove::Status::Refuted => 1,
+        nimlab_prove::Status::Unknown => 3,
+    }))
 }
