@@ -1305,3 +1305,74 @@ fn chip_games_are_proved_for_every_box_size() {
         "--automata",
     );
 }
+
+/// The chip results that read binary digits, proved for every box size by automata (no solver):
+/// JSON with the method and the automata's states, the text report, and one-line refusals.
+#[test]
+fn binary_chip_results_are_proved_by_automata() {
+    for args in [
+        &["ET(3)", "--theorem", "ferguson-et-k3"][..],
+        &["ET(4)", "--theorem", "ferguson-et-k4"],
+        &["ENTROPY(3)", "--theorem", "ferguson-entropy-k3"],
+        &[
+            "ENTROPY(3)",
+            "--theorem",
+            "ferguson-entropy-k3-misere",
+            "--misere",
+        ],
+    ] {
+        let mut all = args.to_vec();
+        all.push("--automata");
+        let (code, v) = prove_json(&all);
+        assert_eq!((code, v["verdict"].as_str()), (0, Some("proved")), "{v}");
+        assert_eq!(v["method"], "automata", "{v}");
+        assert_eq!(v["range"], "all", "{v}");
+        assert!(v["states"]["set"].as_u64().unwrap() > 0, "{v}");
+    }
+    let out = nimlab(&[
+        "prove",
+        "ET(4)",
+        "--theorem",
+        "ferguson-et-k4",
+        "--automata",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("proved for every stack size (by automata)")
+            && text.contains("automata (states): set "),
+        "{text}"
+    );
+    fails(
+        &[
+            "prove",
+            "ENTROPY(3)",
+            "--theorem",
+            "ferguson-entropy-k3-misere",
+            "--automata",
+        ],
+        "add --misere",
+    );
+    fails(
+        &[
+            "prove",
+            "ET(3)",
+            "--theorem",
+            "ferguson-et-odd",
+            "--automata",
+        ],
+        "without it",
+    );
+    fails(
+        &[
+            "prove",
+            "ET(3)",
+            "--theorem",
+            "ferguson-et-k3",
+            "--automata",
+            "--emit",
+            "x",
+        ],
+        "--emit",
+    );
+}

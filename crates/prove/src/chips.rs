@@ -111,7 +111,8 @@ pub const CHIP_PROVED_IN_CI: &[&str] = &[
 
 /// The results that read binary digits, proved in bit-vectors for boxes below 2^w on their game
 /// (evidence for all sizes, not a proof; the test `binary_results_are_proved_below_2_w` runs
-/// smaller w, docs/findings.md gives the times of these).
+/// smaller w, docs/findings.md gives the times of these). Both are also proved for every size by
+/// automata ([`CHIP_PROVED_BY_AUTOMATA`]), which is what [`checked`] reports for them.
 pub const CHIP_PROVED_BELOW: &[(&str, &str, u32)] = &[
     ("ferguson-et-k3", "ET(3)", 24),
     ("ferguson-entropy-k3", "ENTROPY(3)", 5),
