@@ -149,12 +149,11 @@ pub fn pair_options(
     all_of(2 * k, &conds, budget)
 }
 
+/// An option relation with its pair of boxes (i, j).
+pub type PairOptions = ((usize, usize), Dfa);
+
 /// The option relation of every ordered pair of boxes, with the pair.
-pub fn options(
-    moves: Transfer,
-    k: usize,
-    budget: &Budget,
-) -> Result<Vec<((usize, usize), Dfa)>, Stop> {
+pub fn options(moves: Transfer, k: usize, budget: &Budget) -> Result<Vec<PairOptions>, Stop> {
     let mut out = Vec::new();
     for i in 0..k {
         for j in 0..k {
