@@ -298,7 +298,8 @@ pub(super) fn halving_lsb(round_up: bool, budget: &Budget) -> Result<Dfa, Stop> 
 }
 
 /// ET(4)'s P-set by the halving algorithm (ferguson-et-k4), most significant digit first: the
-/// reversal of [`halving_lsb`], on the positions with every box at least 1.
+/// reversal of the automaton that reads the boxes least significant digit first (its state: the
+/// boxes' carries, or the outcome), on the positions with every box at least 1.
 pub fn halving(budget: &Budget) -> Result<Dfa, Stop> {
     halving_with(true, budget)
 }
@@ -404,7 +405,8 @@ fn misere_class(tracks: usize, t: usize, budget: &Budget) -> Result<Dfa, Stop> {
 
 /// ENTROPY(3)'s misère P-set (ferguson-entropy-k3-misere), in the statement's normalisation
 /// (X, Y) = (max − min, middle − min) on two tracks of their own, quantified away: (X, Y) one of
-/// (2,0), (2,1), (2,2), (5,2), (5,3), or Y in {0, X} with X in the classes of [`misere_class`].
+/// (2,0), (2,1), (2,2), (5,2), (5,3), or Y in {0, X} with X = 4^n 2m, m in {3, 7}, or X = 4^n m,
+/// m odd, m not 3 or 7, and m != 1 when n <= 1.
 pub fn entropy3_misere(budget: &Budget) -> Result<Dfa, Stop> {
     let (xt, yt) = (3, 4);
     let mut sorted = Vec::new();
