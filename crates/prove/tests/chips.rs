@@ -619,3 +619,17 @@ fn wrong_binary_variants_are_refuted_by_automata() {
     let (_, et3) = nimlab_prove::automata::chip_theorem_set("ferguson-et-k3", 3, &budget).unwrap();
     refuted_by_automata("ET(3)", &et3, Play::Misere);
 }
+
+/// No time at all: every condition is unknown (the automata stop at their deadline), nothing panics.
+#[test]
+fn automata_without_time_answer_unknown() {
+    let c = from_registry_automata("ferguson-et-k4", "ET(4)").unwrap();
+    let r = prove_chips_automata(&c, None, Duration::ZERO)
+        .unwrap()
+        .report;
+    assert_eq!(r.verdict, Status::Unknown, "{r:?}");
+    assert!(r
+        .conditions
+        .iter()
+        .all(|c| c.status == Status::Unknown && c.reason.as_deref() == Some("time limit reached")));
+}
