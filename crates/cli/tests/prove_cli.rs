@@ -1353,14 +1353,14 @@ fn binary_chip_results_are_proved_by_automata() {
         ],
         "add --misere",
     );
+    // ET's partial results: a set inside the P-set, and a set of N-positions.
+    let (code, v) = prove_json(&["ET(4)", "--theorem", "ferguson-et-odd", "--automata"]);
+    assert_eq!((code, v["claim"].as_str()), (0, Some("subset")), "{v}");
+    let (code, v) = prove_json(&["ET(4)", "--theorem", "ferguson-et-two-even", "--automata"]);
+    assert_eq!((code, v["claim"].as_str()), (0, Some("N-positions")), "{v}");
+    assert_eq!(v["method"], "automata", "{v}");
     fails(
-        &[
-            "prove",
-            "ET(3)",
-            "--theorem",
-            "ferguson-et-odd",
-            "--automata",
-        ],
+        &["prove", "ER(3)", "--theorem", "ferguson-er", "--automata"],
         "without it",
     );
     fails(

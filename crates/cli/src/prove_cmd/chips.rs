@@ -94,8 +94,9 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
     finish(a, &report).map(Some)
 }
 
-/// `--automata`: a result that reads binary digits (ET(3), ET(4), ENTROPY(3)) proved by finite
-/// automata for every box size; the report says how many states its automata have.
+/// `--automata`: a result that reads binary digits (ET(3), ET(4), ENTROPY(3)), or ET's partial
+/// results ferguson-et-odd and ferguson-et-two-even, proved by finite automata for every box size;
+/// the report says how many states its automata have.
 fn automata(a: &ProveArgs, id: &str) -> Result<ExitCode, Error> {
     let c = nimlab_prove::chips::from_registry_automata(id, &a.game)?;
     if c.play != Play::from_misere(a.misere) {
@@ -114,10 +115,14 @@ fn automata(a: &ProveArgs, id: &str) -> Result<ExitCode, Error> {
             "--emit writes SMT queries; the chip games' automata proofs have none".into(),
         ));
     }
+    let winning = c.kind == nimlab_prove::chips::ChipKind::Winning;
     let proof =
         nimlab_prove::chips::prove_chips_automata(&c, None, Duration::from_secs(a.timeout))?;
     if a.json {
         let mut v = proof.report.to_json();
+        if winning {
+            v["claim"] = serde_json::json!("N-positions");
+        }
         v["states"] = proof
             .states
             .iter()
@@ -126,7 +131,19 @@ fn automata(a: &ProveArgs, id: &str) -> Result<ExitCode, Error> {
             .into();
         println!("{v}");
     } else {
-        print!("{}", super::text(&proof.report));
+        let text = super::text(&proof.report);
+        if winning {
+            // A set of N-positions: the report's wording for a subset (P-positions) does not fit.
+            print!(
+                "{}",
+                text.replace(
+                    "every member is a P-position",
+                    "every member is an N-position (it moves into the all-odd set)"
+                )
+            );
+        } else {
+            print!("{text}");
+        }
         if !proof.states.is_empty() {
             let sizes: Vec<String> = proof
                 .states

@@ -463,6 +463,82 @@ pub fn theorem_set(id: &str, k: usize, budget: &Budget) -> Result<(Transfer, Dfa
     }
 }
 
+/// ET's positions with every box odd (ferguson-et-odd's members, and the set ferguson-et-two-even's
+/// members move into): the last letter has a 1 on every track.
+pub fn all_odd(k: usize, budget: &Budget) -> Result<Dfa, Stop> {
+    let full = (1u32 << k) - 1;
+    // The state is the last letter read (0 before any).
+    Dfa::explore(k, 0u32, |_, l| l, |&l| l == full, budget)
+}
+
+/// ET's positions (every box at least 1) with exactly one or exactly two even boxes
+/// (ferguson-et-two-even): the last letter has a 0 on one or two tracks.
+pub fn one_or_two_even(k: usize, budget: &Budget) -> Result<Dfa, Stop> {
+    let evens = move |l: u32| k - l.count_ones() as usize;
+    let last = Dfa::explore(k, 0u32, |_, l| l, |&l| matches!(evens(l), 1 | 2), budget)?;
+    and(&last, &domain(Transfer::Et, k, budget)?, budget)
+}
+
+/// "x has an option in the set `target`" over the k tracks of x: the projection onto x of "y an
+/// option of x, y in the target", one pair of boxes at a time, united.
+fn moves_into(k: usize, opts: &[PairOptions], target: &Dfa, budget: &Budget) -> Result<Dfa, Stop> {
+    let xs: Vec<usize> = (0..k).collect();
+    let ty = target.embed(&(k..2 * k).collect::<Vec<_>>(), 2 * k);
+    let mut images = Vec::new();
+    for (_, o) in opts {
+        images.push(and(o, &ty, budget)?.project(&xs, budget)?);
+    }
+    any_of(k, images, budget)
+}
+
+/// Condition (C) for a set claimed to lie inside the P-set (ferguson-et-odd): a member x of the
+/// domain with an option y that has no option in the set (misère play: y not terminal); `Ok(None)`
+/// when there is none, for every box size. With its seconds.
+pub fn chip_closure(
+    moves: Transfer,
+    k: usize,
+    set: &Dfa,
+    play: Play,
+    budget: &Budget,
+) -> Result<(Result<Option<Move>, Stop>, f64), Stop> {
+    fits(k)?;
+    timed(|| {
+        let s = and(set, &domain(moves, k, budget)?, budget)?;
+        let opts = options(moves, k, budget)?;
+        let mut stuck = moves_into(k, &opts, &s, budget)?.complement();
+        if play == Play::Misere {
+            stuck = and(&stuck, &nonterminal(moves, k, budget)?, budget)?;
+        }
+        let sx = s.embed(&(0..k).collect::<Vec<_>>(), 2 * k);
+        let ty = stuck.embed(&(k..2 * k).collect::<Vec<_>>(), 2 * k);
+        for (_, o) in &opts {
+            if let Some(v) = and(&and(&sx, o, budget)?, &ty, budget)?.witness() {
+                return Ok(Some((v[..k].to_vec(), v[k..].to_vec())));
+            }
+        }
+        Ok(None)
+    })
+}
+
+/// For a set claimed to hold N-positions only, each moving into `target` (a set of P-positions
+/// proved apart; ferguson-et-two-even into the all-odd set): a member of the domain with no option
+/// in the target; `Ok(None)` when there is none, for every box size. With its seconds.
+pub fn chip_winning(
+    moves: Transfer,
+    k: usize,
+    set: &Dfa,
+    target: &Dfa,
+    budget: &Budget,
+) -> Result<(Result<Option<Vec<u128>>, Stop>, f64), Stop> {
+    fits(k)?;
+    timed(|| {
+        let s = and(set, &domain(moves, k, budget)?, budget)?;
+        let opts = options(moves, k, budget)?;
+        let into = moves_into(k, &opts, target, budget)?;
+        Ok(and(&s, &into.complement(), budget)?.witness())
+    })
+}
+
 /// The answers of conditions (I), (II), (III) for a chip game's set, for every box size; each with
 /// the seconds it took (`Ok(None)`: the condition holds).
 pub struct ChipConditions {
@@ -528,11 +604,7 @@ pub fn chip_conditions(
     })?;
     let mut into_states = 0;
     let stranded = timed(|| {
-        let mut images = Vec::new();
-        for (_, o) in &opts {
-            images.push(and(o, &sy, budget)?.project(&xs, budget)?);
-        }
-        let into = any_of(k, images, budget)?;
+        let into = moves_into(k, &opts, &s, budget)?;
         into_states = into.states();
         let outside = and(&s.complement(), &nonterminal(moves, k, budget)?, budget)?;
         Ok(and(&outside, &into.complement(), budget)?.witness())

@@ -6,9 +6,15 @@
 //! re-checked by exact search as the SMT prover's models are, and a "proved" passes the same exact
 //! check on a box.
 
-use super::{guarded, recheck, registry_exact, ChipClaim, ChipGame, ChipKind, ChipQuery, ChipSet};
+use super::{
+    describe_source, guarded, recheck, registry_exact, ChipClaim, ChipGame, ChipKind, ChipQuery,
+    ChipSet,
+};
 use super::{Moves, Play};
-use crate::automata::{chip_conditions, chip_theorem_set, Budget, Dfa, Stop, Transfer};
+use crate::automata::{
+    all_odd, chip_closure, chip_conditions, chip_terminal, chip_theorem_set, chip_winning,
+    one_or_two_even, Budget, Dfa, Move, Stop, Transfer,
+};
 use crate::prove::{Claim, ConditionReport, Report, Status, AUTOMATA_MAX_STATES};
 use nimlab_core::partition::Condition;
 use nimlab_core::{Error, Result};
@@ -33,7 +39,8 @@ pub struct ChipAutomataProof {
 
 /// The registry result `id` on `game_text` as a claim for the automata prover (membership for the
 /// re-checks: the registry's own `decide`); refused in one line unless it is one of
-/// [`CHIP_PROVED_BY_AUTOMATA`] on its game.
+/// [`CHIP_PROVED_BY_AUTOMATA`] on its game, or ET's partial results ferguson-et-odd and
+/// ferguson-et-two-even (on ET(k), k from 2 to 8).
 pub fn from_registry_automata(id: &str, game_text: &str) -> Result<ChipClaim> {
     let game = ChipGame::parse(game_text)?.ok_or_else(|| {
         Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
@@ -48,9 +55,13 @@ pub fn from_registry_automata(id: &str, game_text: &str) -> Result<ChipClaim> {
             t.games()
         )));
     }
+    if ["ferguson-et-odd", "ferguson-et-two-even"].contains(&id) {
+        // The SMT claim, with the same exact memberships (and the all-odd target).
+        return super::from_registry(id, game_text);
+    }
     if !CHIP_PROVED_BY_AUTOMATA.iter().any(|(i, _)| *i == id) {
         return Err(Error::Unsupported(format!(
-            "--automata proves the chip results that read binary digits (ferguson-et-k3, ferguson-et-k4, ferguson-entropy-k3, ferguson-entropy-k3-misere); prove {id} without it"
+            "--automata proves the chip results that read binary digits (ferguson-et-k3, ferguson-et-k4, ferguson-entropy-k3, ferguson-entropy-k3-misere) and ET's ferguson-et-odd and ferguson-et-two-even; prove {id} without it"
         )));
     }
     let exact = registry_exact(id, &game, ChipKind::PSet)?;
@@ -107,10 +118,23 @@ fn symmetric(set: &Dfa) -> bool {
     })
 }
 
-/// Proves the claim `c` (a P-set of ET(k) or ENTROPY(k)) by automata within `timeout`: the set is
-/// `set`, or else built from the statement of the registry result `c.source`. Conditions (I), (II),
-/// (III) for every box size; each counterexample re-checked by exact search; a "proved" checked by
-/// exact search on a box. A time limit or state cap reached leaves a condition `unknown`.
+/// The set of the claim `c` built from its statement: a P-set of [`CHIP_PROVED_BY_AUTOMATA`], or
+/// ET's partial results (ferguson-et-odd: every box odd; ferguson-et-two-even: one or two even boxes).
+fn statement_set(c: &ChipClaim, budget: &Budget) -> std::result::Result<Dfa, Stop> {
+    let k = c.game.k;
+    match c.source.as_str() {
+        "ferguson-et-odd" => all_odd(k, budget),
+        "ferguson-et-two-even" => one_or_two_even(k, budget),
+        id => chip_theorem_set(id, k, budget).map(|(_, d)| d),
+    }
+}
+
+/// Proves the claim `c` about ET(k) or ENTROPY(k) by automata within `timeout`: the set is `set`,
+/// or else built from the statement of the registry result `c.source`. A P-set: conditions (I),
+/// (II), (III); a set inside the P-set (ferguson-et-odd): (C) (misère play: and (III)); a set of
+/// N-positions (ferguson-et-two-even): every member has an option in the all-odd set. For every box
+/// size; each counterexample re-checked by exact search; a "proved" checked by exact search on a box.
+/// A time limit or state cap reached leaves a condition `unknown`.
 pub fn prove_chips_automata(
     c: &ChipClaim,
     set: Option<&Dfa>,
@@ -127,23 +151,13 @@ pub fn prove_chips_automata(
             )))
         }
     };
-    if c.kind != ChipKind::PSet {
-        return Err(Error::Unsupported(
-            "the chip games' automata prove P-sets only".into(),
-        ));
-    }
     let k = c.game.k;
     let budget = Budget::new(start + timeout, AUTOMATA_MAX_STATES);
-    let unsupported = |e: Stop| match e {
-        Stop::Unsupported(why) | Stop::Limit(why) => Error::Unsupported(why),
-    };
-    let built = match set {
-        Some(d) => Ok(d.clone()),
-        None => match chip_theorem_set(&c.source, k, &budget) {
-            Ok((_, d)) => Ok(d),
-            Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
-            Err(Stop::Limit(why)) => Err(why),
-        },
+    let wanted: Vec<Condition> = match (c.kind, c.play) {
+        (ChipKind::PSet, _) => Condition::THEOREM.to_vec(),
+        (ChipKind::Subset, Play::Normal) => vec![Condition::Closure],
+        (ChipKind::Subset, Play::Misere) => vec![Condition::Closure, Condition::III],
+        (ChipKind::Winning, _) => vec![Condition::II],
     };
     let unknown = |cond: Condition, why: String| ConditionReport {
         condition: cond,
@@ -153,60 +167,91 @@ pub fn prove_chips_automata(
         reason: Some(why),
         queries: Vec::new(),
     };
+    let built = match set {
+        Some(d) => Ok(d.clone()),
+        None => match statement_set(c, &budget) {
+            Ok(d) => Ok(d),
+            Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
+            Err(Stop::Limit(why)) => Err(why),
+        },
+    };
     let mut conditions = Vec::new();
     let mut states = Vec::new();
-    match built {
+    let d = match built {
         Err(why) => {
-            for cond in Condition::THEOREM {
-                conditions.push(unknown(cond, why.clone()));
-            }
+            conditions.extend(wanted.iter().map(|&cond| unknown(cond, why.clone())));
+            None
         }
-        Ok(d) => {
-            if d.tracks != k {
-                return Err(Error::Unsupported(format!(
-                    "the automaton reads {} inputs; a position of {} has {k} boxes",
-                    d.tracks,
-                    c.game.id()
-                )));
-            }
-            if !symmetric(&d) {
-                return Err(Error::Unsupported(
-                    "the set changes when two boxes are swapped: a set of positions of a chip game is a set of multisets".into(),
-                ));
-            }
-            match chip_conditions(moves, k, &d, c.play, &budget) {
+        Ok(d) => Some(d),
+    };
+    if let Some(d) = d {
+        if d.tracks != k {
+            return Err(Error::Unsupported(format!(
+                "the automaton reads {} inputs; a position of {} has {k} boxes",
+                d.tracks,
+                c.game.id()
+            )));
+        }
+        if !symmetric(&d) {
+            return Err(Error::Unsupported(
+                "the set changes when two boxes are swapped: a set of positions of a chip game is a set of multisets".into(),
+            ));
+        }
+        // Each condition's answer: a counterexample's values (x, or x then y), with its seconds.
+        type Answer = (std::result::Result<Option<Vec<u128>>, Stop>, f64);
+        let mut answers: Vec<(Condition, Answer)> = Vec::new();
+        let pair = |m: std::result::Result<Option<Move>, Stop>| {
+            m.map(|m| m.map(|(x, y)| x.into_iter().chain(y).collect::<Vec<u128>>()))
+        };
+        match c.kind {
+            ChipKind::PSet => match chip_conditions(moves, k, &d, c.play, &budget) {
+                Err(Stop::Unsupported(why)) => return Err(Error::Unsupported(why)),
                 Err(Stop::Limit(why)) => {
-                    for cond in Condition::THEOREM {
-                        conditions.push(unknown(cond, why.clone()));
-                    }
+                    conditions.extend(wanted.iter().map(|&cond| unknown(cond, why.clone())));
                 }
-                Err(e) => return Err(unsupported(e)),
                 Ok(a) => {
                     states = a.states;
-                    let (one, t1) = a.joined;
-                    let one = one.map(|m| m.map(|(x, y)| x.into_iter().chain(y).collect()));
-                    for (cond, r, took) in [
-                        (Condition::I, one, t1),
-                        (Condition::II, a.stranded.0, a.stranded.1),
-                        (Condition::III, a.terminal.0, a.terminal.1),
-                    ] {
-                        conditions.push(match r {
-                            Err(Stop::Limit(why)) | Err(Stop::Unsupported(why)) => {
-                                unknown(cond, why)
-                            }
-                            Ok(None) => ConditionReport {
-                                condition: cond,
-                                status: Status::Proved,
-                                seconds: took,
-                                counterexample: None,
-                                reason: None,
-                                queries: Vec::new(),
-                            },
-                            Ok(Some(v)) => refuted(c, cond, &v, took)?,
-                        });
-                    }
+                    answers.push((Condition::I, (pair(a.joined.0), a.joined.1)));
+                    answers.push((Condition::II, a.stranded));
+                    answers.push((Condition::III, a.terminal));
+                }
+            },
+            ChipKind::Subset => {
+                states.push(("set", d.states()));
+                let (r, t) = chip_closure(moves, k, &d, c.play, &budget).map_err(stop)?;
+                answers.push((Condition::Closure, (pair(r), t)));
+                if c.play == Play::Misere {
+                    // (III): no terminal member.
+                    let t0 = Instant::now();
+                    let r = chip_terminal(moves, k, &budget)
+                        .and_then(|t| Dfa::product(&t, &d, false, &budget))
+                        .map(|m| m.witness());
+                    answers.push((Condition::III, (r, t0.elapsed().as_secs_f64())));
                 }
             }
+            ChipKind::Winning => {
+                states.push(("set", d.states()));
+                let answer = match all_odd(k, &budget) {
+                    Ok(target) => chip_winning(moves, k, &d, &target, &budget).map_err(stop)?,
+                    Err(Stop::Limit(why)) => (Err(Stop::Limit(why)), 0.0),
+                    Err(e) => return Err(stop(e)),
+                };
+                answers.push((Condition::II, answer));
+            }
+        }
+        for (cond, (r, took)) in answers {
+            conditions.push(match r {
+                Err(Stop::Limit(why)) | Err(Stop::Unsupported(why)) => unknown(cond, why),
+                Ok(None) => ConditionReport {
+                    condition: cond,
+                    status: Status::Proved,
+                    seconds: took,
+                    counterexample: None,
+                    reason: None,
+                    queries: Vec::new(),
+                },
+                Ok(Some(v)) => refuted(c, cond, &v, took)?,
+            });
         }
     }
     let verdict = if conditions.iter().any(|r| r.status == Status::Refuted) {
@@ -218,14 +263,17 @@ pub fn prove_chips_automata(
     };
     let report = Report {
         game: c.game.id(),
-        source: c.source.clone(),
+        source: describe_source(c),
         bits: None,
         verdict,
         seconds: start.elapsed().as_secs_f64(),
         conditions,
         method: "automata",
         play: c.play,
-        claim: Claim::PSet,
+        claim: match c.kind {
+            ChipKind::PSet => Claim::PSet,
+            _ => Claim::Subset,
+        },
         box_check: None,
         solvers: Vec::new(),
     };
@@ -233,6 +281,14 @@ pub fn prove_chips_automata(
         report: guarded(c, report)?,
         states,
     })
+}
+
+/// A refusal of the automata as an error (a limit reached is an answer, not an error: the callers
+/// turn it into `unknown` before this).
+fn stop(e: Stop) -> Error {
+    match e {
+        Stop::Unsupported(why) | Stop::Limit(why) => Error::Unsupported(why),
+    }
 }
 
 /// A counterexample word's values re-checked by exact search ([`recheck`]: the game's own moves and
