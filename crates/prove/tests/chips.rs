@@ -511,9 +511,62 @@ fn binary_results_are_proved_by_automata() {
         assert!(r.box_check.as_ref().is_some_and(|b| b.positions > 1000));
         assert!(p.states.iter().all(|(_, n)| *n > 0), "{:?}", p.states);
     }
+    // ET's partial results, by automata too: inside the P-set, and N-positions.
+    for game in ["ET(3)", "ET(4)"] {
+        for (id, claim) in [
+            ("ferguson-et-odd", ChipKind::Subset),
+            ("ferguson-et-two-even", ChipKind::Winning),
+        ] {
+            let c = from_registry_automata(id, game).unwrap();
+            assert_eq!(c.kind, claim);
+            let r = prove_chips_automata(&c, None, Duration::from_secs(300))
+                .unwrap()
+                .report;
+            assert_eq!(r.verdict, Status::Proved, "{id} on {game}: {r:?}");
+        }
+    }
+    // A wrong N-claim: one to three even boxes (1 2^3 cannot make every box odd in one move).
+    let three = dfa_of(
+        4,
+        0u32,
+        |_, l| l,
+        |&l| (1..=3).contains(&(4 - l.count_ones())),
+    );
+    let d = three.clone();
+    let wrong = ChipClaim {
+        game: ChipGame::parse("ET(4)").unwrap().unwrap(),
+        play: Play::Normal,
+        kind: ChipKind::Winning,
+        source: "one to three even boxes".into(),
+        set: ChipSet {
+            helpers: String::new(),
+            body: String::new(),
+            exact: Box::new(move |p: &[u64]| {
+                p.iter().all(|&v| v >= 1)
+                    && d.accepts(&p.iter().map(|&v| v as u128).collect::<Vec<_>>())
+            }),
+            period: 1,
+        },
+        target: Some(ChipSet {
+            helpers: String::new(),
+            body: String::new(),
+            exact: Box::new(|p: &[u64]| p.iter().all(|&x| x % 2 == 1)),
+            period: 2,
+        }),
+        bits: None,
+    };
+    let r = prove_chips_automata(&wrong, Some(&three), Duration::from_secs(300))
+        .unwrap()
+        .report;
+    assert_eq!(r.verdict, Status::Refuted, "{r:?}");
+    let x = &r.conditions[0].counterexample.as_ref().unwrap().position;
+    assert_eq!(x.iter().filter(|&&v| v % 2 == 0).count(), 3, "{x:?}");
+    assert!(options("ET(4)", 4, x)
+        .iter()
+        .all(|o| o.iter().any(|&v| v % 2 == 0)));
     // Refusals in one line: a linear result, a game the result is not about, the wrong play.
     for (id, game) in [
-        ("ferguson-et-odd", "ET(3)"),
+        ("ferguson-er", "ER(3)"),
         ("ferguson-et-k3", "ET(4)"),
         ("ferguson-eabo", "EABO(3)"),
     ] {
