@@ -500,7 +500,7 @@ pub fn chip_closure(
     set: &Dfa,
     play: Play,
     budget: &Budget,
-) -> Result<(Result<Option<Move>, Stop>, f64), Stop> {
+) -> Result<Timed<Option<Move>>, Stop> {
     fits(k)?;
     timed(|| {
         let s = and(set, &domain(moves, k, budget)?, budget)?;
@@ -529,7 +529,7 @@ pub fn chip_winning(
     set: &Dfa,
     target: &Dfa,
     budget: &Budget,
-) -> Result<(Result<Option<Vec<u128>>, Stop>, f64), Stop> {
+) -> Result<Timed<Option<Vec<u128>>>, Stop> {
     fits(k)?;
     timed(|| {
         let s = and(set, &domain(moves, k, budget)?, budget)?;
@@ -543,17 +543,20 @@ pub fn chip_winning(
 /// the seconds it took (`Ok(None)`: the condition holds).
 pub struct ChipConditions {
     /// (I): a member and an option of it in the set.
-    pub joined: (Result<Option<Move>, Stop>, f64),
+    pub joined: Timed<Option<Move>>,
     /// (II): a non-terminal position outside the set with no option in it.
-    pub stranded: (Result<Option<Vec<u128>>, Stop>, f64),
+    pub stranded: Timed<Option<Vec<u128>>>,
     /// (III): a terminal position outside the set (misère play: inside it).
-    pub terminal: (Result<Option<Vec<u128>>, Stop>, f64),
+    pub terminal: Timed<Option<Vec<u128>>>,
     /// The sizes of the automata: the set (on the domain), the largest option relation of one pair
     /// of boxes, and "has an option in the set" (0 when (II) was not reached).
     pub states: Vec<(&'static str, usize)>,
 }
 
-fn timed<T>(run: impl FnOnce() -> Result<T, Stop>) -> Result<(Result<T, Stop>, f64), Stop> {
+/// A search's answer (a limit reached: `Err(Stop::Limit(..))`) and its seconds.
+pub type Timed<T> = (Result<T, Stop>, f64);
+
+fn timed<T>(run: impl FnOnce() -> Result<T, Stop>) -> Result<Timed<T>, Stop> {
     let t = Instant::now();
     let r = run();
     if let Err(Stop::Unsupported(e)) = r {
