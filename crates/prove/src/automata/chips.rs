@@ -24,7 +24,9 @@
 //! option in the set" is the projection of "y an option of x in the set" onto x, one pair of boxes at
 //! a time, united); (III) no terminal position is outside the set (misère play: inside it). Each
 //! holds exactly when its automaton accepts nothing; a shortest accepted word is returned, for
-//! [`crate::chips`] to re-check by exact search.
+//! [`crate::chips`] to re-check by exact search. ET's partial results: (C) for a set inside the
+//! P-set ([`chip_closure`]), and "every member has an option in a target set" for a set of
+//! N-positions ([`chip_winning`]).
 
 use super::compile::{linear, Lin, Sign};
 use super::conditions::Move;
