@@ -1363,16 +1363,21 @@ fn binary_chip_results_are_proved_by_automata() {
         &["prove", "ER(3)", "--theorem", "ferguson-er", "--automata"],
         "without it",
     );
-    fails(
-        &[
-            "prove",
-            "ET(3)",
-            "--theorem",
-            "ferguson-et-k3",
-            "--automata",
-            "--emit",
-            "x",
-        ],
+    // --emit: the set automaton in Walnut's format, the manifest and a README.
+    let dir = TempDir::new("prove-chips-automata");
+    let cert = dir.file("cert");
+    let (code, _) = prove_json(&[
+        "ENTROPY(3)",
+        "--theorem",
+        "ferguson-entropy-k3",
+        "--automata",
         "--emit",
-    );
+        &cert,
+    ]);
+    assert_eq!(code, 0);
+    let set = std::fs::read_to_string(dir.path().join("cert").join("set.txt")).unwrap();
+    assert!(set.starts_with("msd_2 msd_2 msd_2"), "{set}");
+    for f in ["manifest.json", "README.md"] {
+        assert!(dir.path().join("cert").join(f).exists(), "{f}");
+    }
 }

@@ -35,6 +35,8 @@ pub const CHIP_PROVED_BY_AUTOMATA: &[(&str, &str)] = &[
 pub struct ChipAutomataProof {
     pub report: Report,
     pub states: Vec<(&'static str, usize)>,
+    /// The set automaton the conditions were decided on (`None` when it was not built in time).
+    pub set: Option<Dfa>,
 }
 
 /// The registry result `id` on `game_text` as a claim for the automata prover (membership for the
@@ -184,7 +186,8 @@ pub fn prove_chips_automata(
         }
         Ok(d) => Some(d),
     };
-    if let Some(d) = d {
+    if let Some(d) = &d {
+        let d = d.clone();
         if d.tracks != k {
             return Err(Error::Unsupported(format!(
                 "the automaton reads {} inputs; a position of {} has {k} boxes",
@@ -280,6 +283,7 @@ pub fn prove_chips_automata(
     Ok(ChipAutomataProof {
         report: guarded(c, report)?,
         states,
+        set: d,
     })
 }
 
