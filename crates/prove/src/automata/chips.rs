@@ -514,7 +514,7 @@ pub fn chip_closure(
         let sx = s.embed(&(0..k).collect::<Vec<_>>(), 2 * k);
         let ty = stuck.embed(&(k..2 * k).collect::<Vec<_>>(), 2 * k);
         for (_, o) in &opts {
-            if let Some(v) = and(&and(&sx, o, budget)?, &ty, budget)?.witness() {
+            if let Some(v) = witness(&and(&and(&sx, o, budget)?, &ty, budget)?)? {
                 return Ok(Some((v[..k].to_vec(), v[k..].to_vec())));
             }
         }
@@ -537,7 +537,7 @@ pub fn chip_winning(
         let s = and(set, &domain(moves, k, budget)?, budget)?;
         let opts = options(moves, k, budget)?;
         let into = moves_into(k, &opts, target, budget)?;
-        Ok(and(&s, &into.complement(), budget)?.witness())
+        witness(&and(&s, &into.complement(), budget)?)
     })
 }
 
@@ -553,6 +553,36 @@ pub struct ChipConditions {
     /// The sizes of the automata: the set (on the domain), the largest option relation of one pair
     /// of boxes, and "has an option in the set" (0 when (II) was not reached).
     pub states: Vec<(&'static str, usize)>,
+}
+
+/// A shortest accepted word as one value per track ([`Dfa::witness`]), or a limit when its values
+/// need more than 127 binary digits (they could not be re-checked, nor held without wrapping).
+pub fn witness(d: &Dfa) -> Result<Option<Vec<u128>>, Stop> {
+    // The length of a shortest accepted word, by a breadth-first search from the initial state.
+    let mut dist = vec![usize::MAX; d.states()];
+    dist[0] = 0;
+    let mut queue = std::collections::VecDeque::from([0u32]);
+    let mut len = None;
+    while let Some(s) = queue.pop_front() {
+        if d.is_final(s) {
+            len = Some(dist[s as usize]);
+            break;
+        }
+        for l in 0..1u32 << d.tracks {
+            let t = d.step(s, l);
+            if dist[t as usize] == usize::MAX {
+                dist[t as usize] = dist[s as usize] + 1;
+                queue.push_back(t);
+            }
+        }
+    }
+    match len {
+        None => Ok(None),
+        Some(n) if n > 127 => Err(Stop::Limit(format!(
+            "the shortest counterexample has {n} binary digits, more than the 127 the re-check takes"
+        ))),
+        Some(_) => Ok(d.witness()),
+    }
 }
 
 /// A search's answer (a limit reached: `Err(Stop::Limit(..))`) and its seconds.
@@ -601,7 +631,7 @@ pub fn chip_conditions(
     let joined = timed(|| {
         for (_, o) in &opts {
             let both = and(&and(&sx, o, budget)?, &sy, budget)?;
-            if let Some(v) = both.witness() {
+            if let Some(v) = witness(&both)? {
                 return Ok(Some((v[..k].to_vec(), v[k..].to_vec())));
             }
         }
@@ -612,7 +642,7 @@ pub fn chip_conditions(
         let into = moves_into(k, &opts, &s, budget)?;
         into_states = into.states();
         let outside = and(&s.complement(), &nonterminal(moves, k, budget)?, budget)?;
-        Ok(and(&outside, &into.complement(), budget)?.witness())
+        witness(&and(&outside, &into.complement(), budget)?)
     })?;
     states.push(("has an option in the set", into_states));
     let end = timed(|| {
@@ -621,7 +651,7 @@ pub fn chip_conditions(
             Play::Normal => s.complement(),
             Play::Misere => s.clone(),
         };
-        Ok(and(&t, &wrong, budget)?.witness())
+        witness(&and(&t, &wrong, budget)?)
     })?;
     Ok(ChipConditions {
         joined,

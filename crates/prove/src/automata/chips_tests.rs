@@ -303,3 +303,15 @@ fn wrong_variants_are_refuted() {
         Play::Misere,
     );
 }
+
+#[test]
+fn long_counterexamples_are_a_limit_not_a_wrap() {
+    // A chain of 131 states: the shortest accepted word has 130 letters, values of 130 digits.
+    let n = 131u32;
+    let trans: Vec<u32> = (0..n).flat_map(|s| [(s + 1).min(n - 1); 2]).collect();
+    let fin: Vec<bool> = (0..n).map(|s| s == n - 1).collect();
+    let d = Dfa::from_parts(1, trans, fin).unwrap();
+    assert!(matches!(witness(&d), Err(super::dfa::Stop::Limit(_))));
+    let short = Dfa::from_parts(1, vec![1, 1, 1, 1], vec![false, true]).unwrap();
+    assert_eq!(witness(&short), Ok(Some(vec![0])));
+}

@@ -47,7 +47,8 @@ pub use chips::{
     all_odd, chip_closure, chip_conditions, chip_winning, domain as chip_domain, entropy3,
     entropy3_misere, equal_valuations, halving, nonterminal as chip_nonterminal, one_or_two_even,
     options as chip_options, pair_options, terminal as chip_terminal,
-    theorem_set as chip_theorem_set, ChipConditions, PairOptions, Timed, Transfer,
+    theorem_set as chip_theorem_set, witness as chip_witness, ChipConditions, PairOptions, Timed,
+    Transfer,
 };
 pub use compile::{family, members, window_options};
 pub use conditions::{closure, conditions, conditions_for, Conditions, Move};

@@ -13,7 +13,7 @@ use super::{
 use super::{Moves, Play};
 use crate::automata::{
     all_odd, chip_closure, chip_conditions, chip_terminal, chip_theorem_set, chip_winning,
-    one_or_two_even, Budget, Dfa, Move, Stop, Transfer,
+    chip_witness as witness, one_or_two_even, Budget, Dfa, Move, Stop, Transfer,
 };
 use crate::prove::{Claim, ConditionReport, Report, Status, AUTOMATA_MAX_STATES};
 use nimlab_core::partition::Condition;
@@ -228,7 +228,7 @@ pub fn prove_chips_automata(
                     let t0 = Instant::now();
                     let r = chip_terminal(moves, k, &budget)
                         .and_then(|t| Dfa::product(&t, &d, false, &budget))
-                        .map(|m| m.witness());
+                        .and_then(|m| witness(&m));
                     answers.push((Condition::III, (r, t0.elapsed().as_secs_f64())));
                 }
             }
