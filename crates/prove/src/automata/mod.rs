@@ -30,6 +30,7 @@
 //! binary digits built from their statements, conditions (I)-(III)). Every public item is re-exported
 //! here.
 
+mod chip_grundy;
 mod chips;
 #[cfg(test)]
 mod chips_tests;
@@ -43,6 +44,10 @@ mod scn_tests;
 #[cfg(test)]
 mod tests;
 
+pub use chip_grundy::{
+    chip_moves, learn_value_set, pre_image, refute, GrundyTable, Learned as LearnedValueSet,
+    ValueSets, Verdict, MAX_GRUNDY_BITS,
+};
 pub use chips::{
     all_odd, chip_closure, chip_conditions, chip_winning, domain as chip_domain, entropy3,
     entropy3_misere, equal_valuations, halving, nonterminal as chip_nonterminal, one_or_two_even,
