@@ -16,7 +16,7 @@ fn budget() -> Budget {
 }
 
 /// The Grundy value by the rules (chip moves written in the crate) with a memo, for the brute force.
-fn brute(moves: Transfer, x: [u64; 3], memo: &mut HashMap<[u64; 3], u8>) -> u8 {
+fn brute(moves: Transfer, x: [u64; 3], memo: &mut HashMap<[u64; 3], u16>) -> u16 {
     let mut k = x;
     k.sort_unstable();
     if moves == Transfer::Entropy {
@@ -26,11 +26,11 @@ fn brute(moves: Transfer, x: [u64; 3], memo: &mut HashMap<[u64; 3], u8>) -> u8 {
     if let Some(&g) = memo.get(&k) {
         return g;
     }
-    let mut seen = [false; 256];
+    let mut seen = [false; 1024];
     for y in chip_moves(moves, k) {
         seen[brute(moves, y, memo) as usize] = true;
     }
-    let g = seen.iter().position(|&s| !s).unwrap() as u8;
+    let g = seen.iter().position(|&s| !s).unwrap() as u16;
     memo.insert(k, g);
     g
 }
@@ -102,7 +102,7 @@ fn value_zero_is_the_proved_p_set() {
     }
 }
 
-fn learned(t: &GrundyTable, v: u8) -> Dfa {
+fn learned(t: &GrundyTable, v: u16) -> Dfa {
     match learn_value_set(t, v, 2, 200).unwrap() {
         LearnedValueSet::Stable { dfa, .. } => dfa,
         _ => panic!("G_{v} of {:?} did not settle below 2^{}", t.moves, t.bits),

@@ -20,13 +20,13 @@ use super::chips::{domain, options, PairOptions, Transfer};
 use super::dfa::{Budget, Dfa, Stop};
 use crate::learn::{learn, LearnOptions, Outcome, Table};
 
-/// Most binary digits of a table's box (ET(3) on 2^10: 179 million sorted positions, a byte each).
+/// Most binary digits of a table's box (ET(3) on 2^10: 179 million sorted positions, two bytes each).
 pub const MAX_GRUNDY_BITS: u32 = 10;
 
-/// A bit set of Grundy values below 256.
-type Mask = [u64; 4];
+/// A bit set of Grundy values below 1024.
+type Mask = [u64; 16];
 
-fn add(m: &mut Mask, v: u8) {
+fn add(m: &mut Mask, v: u16) {
     m[(v >> 6) as usize] |= 1 << (v & 63);
 }
 
@@ -36,15 +36,15 @@ fn union(a: &mut Mask, b: &Mask) {
     }
 }
 
-/// The least value not in the set; a limit when every value below 256 is in it.
-fn mex(m: &Mask) -> Result<u8, Stop> {
+/// The least value not in the set; a limit when every value below 1024 is in it.
+fn mex(m: &Mask) -> Result<u16, Stop> {
     for (i, w) in m.iter().enumerate() {
         if *w != u64::MAX {
-            return Ok((i * 64) as u8 + w.trailing_ones() as u8);
+            return Ok((i * 64) as u16 + w.trailing_ones() as u16);
         }
     }
     Err(Stop::Limit(
-        "a Grundy value past 255: the table keeps values below 256".into(),
+        "a Grundy value past 1023: the table keeps values below 1024".into(),
     ))
 }
 
@@ -54,7 +54,7 @@ pub struct GrundyTable {
     pub bits: u32,
     /// ET: the value of `a <= b <= c` at `c(c+1)(c+2)/6 + b(b+1)/2 + a`; ENTROPY: of `(0, p, q)`,
     /// `p <= q`, at `p * 2^bits + q` (a translate has the same value).
-    g: Vec<u8>,
+    g: Vec<u16>,
 }
 
 fn tetra(a: usize, b: usize, c: usize) -> usize {
@@ -84,7 +84,7 @@ impl GrundyTable {
 
     /// The value of a position of the box (any order of the boxes); `None` outside the box or the
     /// domain (ET: a box below 1).
-    pub fn value(&self, x: &[u64]) -> Option<u8> {
+    pub fn value(&self, x: &[u64]) -> Option<u16> {
         let n = 1u64 << self.bits;
         if x.len() != 3 || x.iter().any(|&v| v >= n) {
             return None;
@@ -102,12 +102,12 @@ impl GrundyTable {
     }
 
     /// The largest value on the box.
-    pub fn max_value(&self) -> u8 {
+    pub fn max_value(&self) -> u16 {
         self.g.iter().copied().max().unwrap_or(0)
     }
 
     /// The table of `G_v` on the box `[0, 2^bits)^3` (`bits` at most the table's), for learning.
-    pub fn value_table(&self, v: u8, bits: u32) -> Result<Table, Stop> {
+    pub fn value_table(&self, v: u16, bits: u32) -> Result<Table, Stop> {
         if bits > self.bits {
             return Err(Stop::Unsupported(format!(
                 "the Grundy table covers 2^{} per box, not 2^{bits}",
@@ -139,15 +139,15 @@ impl GrundyTable {
 /// ET(3) on `[1, n)^3`, by increasing total: an option of `{l, j, i}` keeps a box `l`, splits box
 /// `j` into two non-empty parts and drops box `i`, so its values are `split[l][j]`: the values of
 /// `{l, t, j − t}` over `1 <= t < j`, recorded once every position of total `l + j` has its value.
-fn et_table(n: usize) -> Result<Vec<u8>, Stop> {
-    let mut g = vec![0u8; tetra(n - 1, n - 1, n - 1) + 1];
-    let mut split: Vec<Mask> = vec![[0; 4]; n * n];
+fn et_table(n: usize) -> Result<Vec<u16>, Stop> {
+    let mut g = vec![0u16; tetra(n - 1, n - 1, n - 1) + 1];
+    let mut split: Vec<Mask> = vec![[0; 16]; n * n];
     for s in 3..=3 * (n - 1) {
         for a in 1..=(s / 3).min(n - 1) {
             let lo = a.max((s - a).saturating_sub(n - 1));
             for b in lo..=(s - a) / 2 {
                 let c = s - a - b;
-                let mut m = [0u64; 4];
+                let mut m = [0u64; 16];
                 for (l, j) in [(a, b), (a, c), (b, a), (b, c), (c, a), (c, b)] {
                     union(&mut m, &split[l * n + j]);
                 }
@@ -157,7 +157,7 @@ fn et_table(n: usize) -> Result<Vec<u8>, Stop> {
         // Every position of total s has its value: the splits with l + j = s.
         for l in s.saturating_sub(n - 1).max(1)..=(s - 2).min(n - 1) {
             let j = s - l;
-            let mut m = [0u64; 4];
+            let mut m = [0u64; 16];
             for t in 1..=j / 2 {
                 let x = sort3([l as u64, t as u64, (j - t) as u64]);
                 add(
@@ -173,7 +173,7 @@ fn et_table(n: usize) -> Result<Vec<u8>, Stop> {
 
 /// ENTROPY(3) on `(0, p, q)`, `p <= q < n`, by increasing `3(sum of squares) − (sum)^2`, which every
 /// move lowers and no translation changes.
-fn entropy_table(n: usize) -> Result<Vec<u8>, Stop> {
+fn entropy_table(n: usize) -> Result<Vec<u16>, Stop> {
     let mut order: Vec<(u64, u32, u32)> = Vec::with_capacity(n * (n + 1) / 2);
     for q in 0..n as u64 {
         for p in 0..=q {
@@ -181,14 +181,14 @@ fn entropy_table(n: usize) -> Result<Vec<u8>, Stop> {
         }
     }
     order.sort_unstable();
-    let mut g = vec![0u8; n * n];
-    let look = |g: &[u8], x: [u64; 3]| {
+    let mut g = vec![0u16; n * n];
+    let look = |g: &[u16], x: [u64; 3]| {
         let s = sort3(x);
         g[(((s[1] - s[0]) as usize) * n) + (s[2] - s[0]) as usize]
     };
     for &(_, p, q) in &order {
         let x = [0u64, p as u64, q as u64];
-        let mut m = [0u64; 4];
+        let mut m = [0u64; 16];
         for (i, j, l) in [(0, 1, 2), (0, 2, 1), (1, 2, 0)] {
             let (lo, hi) = (x[i], x[j]);
             // The options {lo + t, hi − t} for 1 <= t < hi − lo, each once.
@@ -324,7 +324,7 @@ pub fn chip_moves(moves: Transfer, x: [u64; 3]) -> Vec<[u64; 3]> {
 /// position `w` where the equation's sides differ: `w` itself, or else one of its options (one
 /// exists when the sets below v are right). `None` when `w` is outside the table's box or no
 /// disagreement is found there. With the table's value at the position returned.
-pub fn refute(table: &GrundyTable, set: &Dfa, v: u8, w: &[u128]) -> Option<(Vec<u64>, u8, bool)> {
+pub fn refute(table: &GrundyTable, set: &Dfa, v: u16, w: &[u128]) -> Option<(Vec<u64>, u16, bool)> {
     let x: Vec<u64> = w
         .iter()
         .map(|&a| u64::try_from(a).ok())
@@ -332,7 +332,7 @@ pub fn refute(table: &GrundyTable, set: &Dfa, v: u8, w: &[u128]) -> Option<(Vec<
     if x.len() != 3 {
         return None;
     }
-    let wrong = |y: &[u64]| -> Option<(Vec<u64>, u8, bool)> {
+    let wrong = |y: &[u64]| -> Option<(Vec<u64>, u16, bool)> {
         let g = table.value(y)?;
         let member = set.accepts(&y.iter().map(|&a| a as u128).collect::<Vec<_>>());
         (member != (g == v)).then(|| (y.to_vec(), g, member))
@@ -362,7 +362,7 @@ pub enum Learned {
 /// which two boxes agree against the whole table.
 pub fn learn_value_set(
     table: &GrundyTable,
-    v: u8,
+    v: u16,
     min_bits: u32,
     max_states: usize,
 ) -> Result<Learned, Stop> {
