@@ -92,6 +92,8 @@ fn run() -> Result<(), String> {
         let t = Instant::now();
         match sets.prove_next(&dfa, &budget) {
             Ok(None) => {
+                let proof = t.elapsed().as_secs_f64();
+                let t = Instant::now();
                 let table_v = table.value_table(v, bits).map_err(|e| format!("{e:?}"))?;
                 if let Some(at) = disagreement(&dfa, &table_v) {
                     return Err(format!(
@@ -99,7 +101,7 @@ fn run() -> Result<(), String> {
                     ));
                 }
                 println!(
-                    "G_{v}: proved for every box size, {:.2} s (re-checked on the table of 2^{bits})",
+                    "G_{v}: proved for every box size, {proof:.2} s; equal to the table of 2^{bits}, {:.2} s",
                     t.elapsed().as_secs_f64()
                 );
             }
