@@ -115,7 +115,7 @@ fn learned(t: &GrundyTable, v: u16) -> Dfa {
 #[test]
 fn entropy3_value_sets_proved_and_wrong_ones_refuted() {
     let b = budget();
-    let t = GrundyTable::new(Transfer::Entropy, 6).unwrap();
+    let t = GrundyTable::new(Transfer::Entropy, 8).unwrap();
     let mut sets = ValueSets::new(Transfer::Entropy, &b).unwrap();
     let g0 = learned(&t, 0);
     assert!(g0.differs_from(&entropy3(&b).unwrap()).is_none());
@@ -125,12 +125,14 @@ fn entropy3_value_sets_proved_and_wrong_ones_refuted() {
     let w = sets.prove_next(&g0, &b).unwrap().expect("G_0 is not G_1");
     let (x, g, member) = refute(&t, &g0, 1, &w).expect("re-checked on the table");
     assert_eq!(member, g != 1, "{x:?}");
-    // Wrong: one state's acceptance flipped.
+    // Wrong: one state's acceptance flipped (the first three states whose flip changes the set).
+    let mut tried = 0;
     for s in 0..g1.states() as u32 {
         let flipped = flip(&g1, s);
-        if flipped.differs_from(&g1).is_none() {
+        if tried == 3 || flipped.differs_from(&g1).is_none() {
             continue;
         }
+        tried += 1;
         let w = sets
             .prove_next(&flipped, &b)
             .unwrap()
@@ -141,6 +143,23 @@ fn entropy3_value_sets_proved_and_wrong_ones_refuted() {
     assert_eq!(sets.next_value(), 1);
     assert_eq!(sets.prove_next(&g1, &b).unwrap(), None);
     assert_eq!(sets.next_value(), 2);
+}
+
+/// ET(3): `G_0` learned and proved (the equal-valuations set); the P-set in place of `G_1` refuted
+/// at a position the exact table confirms.
+#[test]
+fn et3_value_zero_proved_and_a_wrong_value_one_refuted() {
+    let b = budget();
+    let t = GrundyTable::new(Transfer::Et, 5).unwrap();
+    let mut sets = ValueSets::new(Transfer::Et, &b).unwrap();
+    let g0 = learned(&t, 0);
+    let p = equal_valuations(3, &b).unwrap();
+    assert!(g0.differs_from(&p).is_none());
+    assert_eq!(sets.prove_next(&g0, &b).unwrap(), None);
+    let w = sets.prove_next(&p, &b).unwrap().expect("G_0 is not G_1");
+    let (x, g, member) = refute(&t, &p, 1, &w).expect("re-checked on the table");
+    assert_eq!(member, g != 1, "{x:?}");
+    assert_eq!(sets.next_value(), 1);
 }
 
 /// The automaton with state `s`'s acceptance flipped.
