@@ -11,7 +11,8 @@
 //! irregularity, not a proof). One line per step, with its seconds.
 
 use nimlab_prove::automata::{
-    learn_value_set, refute, Budget, GrundyTable, LearnedValueSet, Transfer, ValueSets,
+    entropy3_value_one, learn_value_set, refute, Budget, GrundyTable, LearnedValueSet, Transfer,
+    ValueSets,
 };
 use nimlab_prove::learn::disagreement;
 use std::process::ExitCode;
@@ -104,6 +105,18 @@ fn run() -> Result<(), String> {
                     "G_{v}: proved for every box size, {proof:.2} s; equal to the table of 2^{bits}, {:.2} s",
                     t.elapsed().as_secs_f64()
                 );
+                if moves == Transfer::Entropy && v == 1 {
+                    let stated =
+                        entropy3_value_one(false, &budget).map_err(|e| format!("{e:?}"))?;
+                    println!(
+                        "G_1: the statement of entropy3_value_one accepts {}",
+                        if stated.differs_from(&dfa).is_none() {
+                            "the same words"
+                        } else {
+                            "other words"
+                        }
+                    );
+                }
             }
             Ok(Some(w)) => {
                 let re = refute(&table, &dfa, v, &w);

@@ -5,8 +5,8 @@
 
 use nimlab_core::Solver;
 use nimlab_prove::automata::{
-    chip_moves, entropy3, equal_valuations, learn_value_set, refute, Budget, Dfa, GrundyTable,
-    LearnedValueSet, Transfer, ValueSets,
+    chip_moves, entropy3, entropy3_value_one, equal_valuations, learn_value_set, refute, Budget,
+    Dfa, GrundyTable, LearnedValueSet, Transfer, ValueSets,
 };
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -140,8 +140,19 @@ fn entropy3_value_sets_proved_and_wrong_ones_refuted() {
         let (x, g, member) = refute(&t, &flipped, 1, &w).expect("re-checked on the table");
         assert_eq!(member, g != 1, "{x:?}");
     }
+    // Wrong: the statement without its last family.
+    let short = entropy3_value_one(true, &b).unwrap();
+    let w = sets
+        .prove_next(&short, &b)
+        .unwrap()
+        .expect("a family is missing");
+    let (x, g, member) = refute(&t, &short, 1, &w).expect("re-checked on the table");
+    assert_eq!(member, g != 1, "{x:?}");
     assert_eq!(sets.next_value(), 1);
-    assert_eq!(sets.prove_next(&g1, &b).unwrap(), None);
+    // The statement is the learned automaton, proved.
+    let stated = entropy3_value_one(false, &b).unwrap();
+    assert_eq!(stated.differs_from(&g1), None);
+    assert_eq!(sets.prove_next(&stated, &b).unwrap(), None);
     assert_eq!(sets.next_value(), 2);
 }
 

@@ -17,8 +17,10 @@
 //! ([`learn_value_set`]).
 
 use super::chips::{domain, options, PairOptions, Transfer};
+use super::compile::{linear, Lin, Sign};
 use super::dfa::{Budget, Dfa, Stop};
 use crate::learn::{learn, LearnOptions, Outcome, Table};
+use std::collections::BTreeMap;
 
 /// Most binary digits of a table's box (ET(3) on 2^10: 179 million sorted positions, two bytes each).
 pub const MAX_GRUNDY_BITS: u32 = 10;
@@ -386,4 +388,89 @@ pub fn learn_value_set(
         Outcome::Refuted { dfa, at, .. } => Learned::Refuted { dfa, at },
         Outcome::Unstable { .. } => Learned::Unstable { states },
     })
+}
+
+/// `sum coef * track + c` (sign) as an automaton over `tracks` tracks.
+fn relation(
+    tracks: usize,
+    terms: &[(usize, i128)],
+    c: i128,
+    sign: Sign,
+    budget: &Budget,
+) -> Result<Dfa, Stop> {
+    let mut t: BTreeMap<usize, i128> = BTreeMap::new();
+    for &(i, a) in terms {
+        *t.entry(i).or_insert(0) += a;
+    }
+    t.retain(|_, a| *a != 0);
+    linear(tracks, &Lin { terms: t, c }, sign, budget)
+}
+
+/// A number on track `t` (of `tracks`) that is `r` modulo 4: its last two binary digits.
+fn mod4(tracks: usize, t: usize, r: u8, budget: &Budget) -> Result<Dfa, Stop> {
+    Dfa::explore(
+        tracks,
+        0u8,
+        |&s, l| ((s << 1) | ((l >> t) & 1) as u8) & 3,
+        |&s| s == r,
+        budget,
+    )
+}
+
+fn any(parts: Vec<Dfa>, budget: &Budget) -> Result<Dfa, Stop> {
+    let mut it = parts.into_iter();
+    let mut acc = it
+        .next()
+        .ok_or_else(|| Stop::Unsupported("an empty union".into()))?;
+    for p in it {
+        acc = Dfa::product(&acc, &p, true, budget)?;
+    }
+    Ok(acc)
+}
+
+/// ENTROPY(3)'s positions of Grundy value 1 as a statement (observed on the tables, then compared
+/// with the learned automaton, which the value equation proves): with the boxes sorted a <= b <= c
+/// and d = c − a, either d = 2; or two boxes are equal (b = a or b = c) and d ≡ 2 (mod 4); or
+/// d ≡ 1 (mod 4), d >= 5 and the middle box is 2 from an end (b − a = 2 or c − b = 2). A fourth
+/// track holds d, quantified away. `wrong = true` drops the last family (a wrong variant for the
+/// tests).
+pub fn entropy3_value_one(wrong: bool, budget: &Budget) -> Result<Dfa, Stop> {
+    let d = 3;
+    let eq = |a: usize, b: usize| relation(4, &[(a, 1), (b, -1)], 0, Sign::Zero, budget);
+    let at_most = |a: usize, b: usize| relation(4, &[(a, 1), (b, -1)], 0, Sign::AtMostZero, budget);
+    // b − a = 2 as a − b + 2 = 0.
+    let gap2 = |a: usize, b: usize| relation(4, &[(b, 1), (a, -1)], -2, Sign::Zero, budget);
+    let mut parts = Vec::new();
+    for (a, b, c) in [
+        (0, 1, 2),
+        (0, 2, 1),
+        (1, 0, 2),
+        (1, 2, 0),
+        (2, 0, 1),
+        (2, 1, 0),
+    ] {
+        let sorted = and(
+            &and(&at_most(a, b)?, &at_most(b, c)?, budget)?,
+            &relation(4, &[(d, 1), (c, -1), (a, 1)], 0, Sign::Zero, budget)?,
+            budget,
+        )?;
+        let spread2 = relation(4, &[(d, 1)], -2, Sign::Zero, budget)?;
+        let equal = and(
+            &any(vec![eq(a, b)?, eq(b, c)?], budget)?,
+            &mod4(4, d, 2, budget)?,
+            budget,
+        )?;
+        let mut fams = vec![spread2, equal];
+        if !wrong {
+            // d >= 5 as 5 − d <= 0.
+            let big = relation(4, &[(d, -1)], 5, Sign::AtMostZero, budget)?;
+            fams.push(and(
+                &and(&mod4(4, d, 1, budget)?, &big, budget)?,
+                &any(vec![gap2(a, b)?, gap2(b, c)?], budget)?,
+                budget,
+            )?);
+        }
+        parts.push(and(&sorted, &any(fams, budget)?, budget)?);
+    }
+    any(parts, budget)?.project(&[0, 1, 2], budget)
 }

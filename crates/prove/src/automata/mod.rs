@@ -45,8 +45,8 @@ mod scn_tests;
 mod tests;
 
 pub use chip_grundy::{
-    chip_moves, learn_value_set, pre_image, refute, GrundyTable, Learned as LearnedValueSet,
-    ValueSets, Verdict, MAX_GRUNDY_BITS,
+    chip_moves, entropy3_value_one, learn_value_set, pre_image, refute, GrundyTable,
+    Learned as LearnedValueSet, ValueSets, Verdict, MAX_GRUNDY_BITS,
 };
 pub use chips::{
     all_odd, chip_closure, chip_conditions, chip_winning, domain as chip_domain, entropy3,
