@@ -27,7 +27,9 @@
 //! `scn.rs` does the same for SCN over every circle length (set automata per length, move
 //! kinds, pre-images built one pile at a time); `chips.rs` Ferguson's chip games Empty & Transfer and
 //! Entropy Reduction (option relations of each pair of boxes, the P-sets of the results that read
-//! binary digits built from their statements, conditions (I)-(III)). Every public item is re-exported
+//! binary digits built from their statements, conditions (I)-(III)); `chip_grundy.rs` the sets of the
+//! positions of each Grundy value of ET(3) and ENTROPY(3) (exact tables, automata learned from them,
+//! each proved by the value equation given the values below it). Every public item is re-exported
 //! here.
 
 mod chip_grundy;
