@@ -186,3 +186,21 @@ fn flip(d: &Dfa, s: u32) -> Dfa {
     }
     Dfa::from_parts(d.tracks, trans, fin).unwrap()
 }
+
+/// An observation on the box 2^8, not a proof: ENTROPY(3)'s positions of value 2 (whose automaton
+/// does not settle) all have the middle box within 3 of an end.
+#[test]
+fn entropy3_value_two_near_an_end_on_the_box() {
+    let t = GrundyTable::new(Transfer::Entropy, 8).unwrap();
+    let mut by_offset = [0usize; 4];
+    for q in 0..256u64 {
+        for p in 0..=q {
+            if t.value(&[0, p, q]) == Some(2) {
+                let off = p.min(q - p);
+                assert!(off <= 3, "(0,{p},{q})");
+                by_offset[off as usize] += 1;
+            }
+        }
+    }
+    assert!(by_offset.iter().all(|&c| c > 0), "{by_offset:?}");
+}
