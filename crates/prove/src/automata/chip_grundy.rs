@@ -267,11 +267,8 @@ impl ValueSets {
             )));
         }
         let s = and(set, &self.dom, budget)?;
-        let rhs = and(
-            &self.reach,
-            &pre_image(&self.opts, &s, budget)?.complement(),
-            budget,
-        )?;
+        let pre = pre_image(&self.opts, &s, budget)?;
+        let rhs = and(&self.reach, &pre.complement(), budget)?;
         let diff = Dfa::product(
             &and(&s, &rhs.complement(), budget)?,
             &and(&s.complement(), &rhs, budget)?,
@@ -281,7 +278,7 @@ impl ValueSets {
         if let Some(w) = super::chips::witness(&diff)? {
             return Ok(Some(w));
         }
-        self.reach = and(&self.reach, &pre_image(&self.opts, &s, budget)?, budget)?;
+        self.reach = and(&self.reach, &pre, budget)?;
         self.proved.push(s);
         Ok(None)
     }
@@ -305,7 +302,7 @@ pub fn chip_moves(moves: Transfer, x: [u64; 3]) -> Vec<[u64; 3]> {
                         out.push(y);
                     }
                 }
-                // Move t chips from box i to box j, x_j + t <= x_i − t... strictly inside.
+                // Move t chips from box i to box j, both boxes ending strictly between x_j and x_i.
                 Transfer::Entropy => {
                     if x[i] >= x[j] + 2 {
                         for t in 1..x[i] - x[j] {
