@@ -14,9 +14,10 @@ use std::time::Duration;
 
 mod chip_families;
 mod chips;
+mod grundy;
 
 #[derive(Args, Debug)]
-#[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families", "automaton"])))]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families", "automaton", "grundy_value"])))]
 pub struct ProveArgs {
     /// Game: CN(n,k), SCN(n,k), simplicial(...) or ECN(m,{s,...},k); nim or moore(k) with --heaps; or
     /// a chip game (ET(k), EABO(k), ER(k), SER(k), EJR(k,j) with --theorem; the redistribution
@@ -66,9 +67,18 @@ pub struct ProveArgs {
     emit: Option<PathBuf>,
     /// Decide the conditions with finite automata on the entries' binary digits instead of the SMT
     /// solver: for every entry size, xor included (CN, Nim, complexes, SCN with circles of at most 15
-    /// piles); --timeout bounds the whole run.
+    /// piles; the chip results that read binary digits: ferguson-et-k3, ferguson-et-k4,
+    /// ferguson-entropy-k3 and its misère form); --timeout bounds the whole run.
     #[arg(long, conflicts_with_all = ["bits", "solver", "cross_check"])]
     automata: bool,
+    /// ET(3) and ENTROPY(3) with --automata: prove the sets of the positions of Grundy value 0, 1, …,
+    /// V for every box size, each learned from an exact table (docs/findings.md, "Value sets by
+    /// automata").
+    #[arg(long, value_name = "V")]
+    grundy_value: Option<u16>,
+    /// The box of the exact table of --grundy-value: entries below 2^B (3 to 10).
+    #[arg(long, value_name = "B", default_value_t = 8)]
+    grundy_bits: u32,
     /// Misère play (the player who makes the last move loses): condition (III) becomes "no terminal
     /// position is in the set"; (I) and (II) are unchanged (docs/rules.md).
     #[arg(long)]
@@ -280,6 +290,9 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         return Err(Error::Unsupported(
             "--timeout must be at least 1 second".into(),
         ));
+    }
+    if let Some(v) = a.grundy_value {
+        return grundy::run(a, v);
     }
     if let Some(status) = chips::run(a)? {
         return Ok(status);

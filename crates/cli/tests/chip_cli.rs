@@ -153,3 +153,47 @@ fn chip_tables_in_every_format_and_grundy_values() {
         "",
     );
 }
+
+#[test]
+fn grundy_value_sets_by_automata() {
+    // ENTROPY(3): the positions of value 0 and of value 1, proved for every box size.
+    let v = json(&[
+        "prove",
+        "ENTROPY(3)",
+        "--grundy-value",
+        "1",
+        "--automata",
+        "--json",
+    ]);
+    assert_eq!(v["verdict"], "proved", "{v}");
+    assert_eq!(v["proved"], 2);
+    // ET(3): value 0 (the P-set) from a small table.
+    let v = json(&[
+        "prove",
+        "ET(3)",
+        "--grundy-value",
+        "0",
+        "--automata",
+        "--grundy-bits",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["verdict"], "proved", "{v}");
+    fails(
+        &["prove", "ET(4)", "--grundy-value", "1", "--automata"],
+        "ET(3) and ENTROPY(3)",
+    );
+    fails(&["prove", "ET(3)", "--grundy-value", "1"], "add --automata");
+    fails(
+        &[
+            "prove",
+            "ET(3)",
+            "--grundy-value",
+            "1",
+            "--automata",
+            "--grundy-bits",
+            "40",
+        ],
+        "--grundy-bits",
+    );
+}

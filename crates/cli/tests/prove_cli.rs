@@ -1306,3 +1306,79 @@ fn chip_games_are_proved_for_every_box_size() {
         "--automata",
     );
 }
+
+/// The chip results that read binary digits, proved for every box size by automata (no solver):
+/// JSON with the method and the automata's states, the text report, and one-line refusals.
+#[test]
+fn binary_chip_results_are_proved_by_automata() {
+    for args in [
+        &["ET(3)", "--theorem", "ferguson-et-k3"][..],
+        &["ET(4)", "--theorem", "ferguson-et-k4"],
+        &["ENTROPY(3)", "--theorem", "ferguson-entropy-k3"],
+        &[
+            "ENTROPY(3)",
+            "--theorem",
+            "ferguson-entropy-k3-misere",
+            "--misere",
+        ],
+    ] {
+        let mut all = args.to_vec();
+        all.push("--automata");
+        let (code, v) = prove_json(&all);
+        assert_eq!((code, v["verdict"].as_str()), (0, Some("proved")), "{v}");
+        assert_eq!(v["method"], "automata", "{v}");
+        assert_eq!(v["range"], "all", "{v}");
+        assert!(v["states"]["set"].as_u64().unwrap() > 0, "{v}");
+    }
+    let out = nimlab(&[
+        "prove",
+        "ET(4)",
+        "--theorem",
+        "ferguson-et-k4",
+        "--automata",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("proved for every stack size (by automata)")
+            && text.contains("automata (states): set "),
+        "{text}"
+    );
+    fails(
+        &[
+            "prove",
+            "ENTROPY(3)",
+            "--theorem",
+            "ferguson-entropy-k3-misere",
+            "--automata",
+        ],
+        "add --misere",
+    );
+    // ET's partial results: a set inside the P-set, and a set of N-positions.
+    let (code, v) = prove_json(&["ET(4)", "--theorem", "ferguson-et-odd", "--automata"]);
+    assert_eq!((code, v["claim"].as_str()), (0, Some("subset")), "{v}");
+    let (code, v) = prove_json(&["ET(4)", "--theorem", "ferguson-et-two-even", "--automata"]);
+    assert_eq!((code, v["claim"].as_str()), (0, Some("N-positions")), "{v}");
+    assert_eq!(v["method"], "automata", "{v}");
+    fails(
+        &["prove", "ER(3)", "--theorem", "ferguson-er", "--automata"],
+        "without it",
+    );
+    // --emit: the set automaton in Walnut's format, the manifest and a README.
+    let dir = TempDir::new("prove-chips-automata");
+    let cert = dir.file("cert");
+    let (code, _) = prove_json(&[
+        "ENTROPY(3)",
+        "--theorem",
+        "ferguson-entropy-k3",
+        "--automata",
+        "--emit",
+        &cert,
+    ]);
+    assert_eq!(code, 0);
+    let set = std::fs::read_to_string(dir.path().join("cert").join("set.txt")).unwrap();
+    assert!(set.starts_with("msd_2 msd_2 msd_2"), "{set}");
+    for f in ["manifest.json", "README.md"] {
+        assert!(dir.path().join("cert").join(f).exists(), "{f}");
+    }
+}

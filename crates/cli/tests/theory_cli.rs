@@ -160,6 +160,18 @@ fn theory_json_says_how_each_entry_was_checked() {
         by_id("cn-6-4")["checked"],
         "proved for all sizes (automata)"
     );
+    // Ferguson's results that read binary digits: by the chip games' automata.
+    for id in [
+        "ferguson-et-k3",
+        "ferguson-et-k4",
+        "ferguson-entropy-k3-misere",
+    ] {
+        assert_eq!(by_id(id)["checked"], "proved for all sizes (automata)");
+    }
+    assert_eq!(
+        by_id("ferguson-et-k4")["proved_on"],
+        serde_json::json!(["ET(4)"])
+    );
     assert!(by_id("moore")["checked"]
         .as_str()
         .unwrap()

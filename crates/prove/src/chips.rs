@@ -36,7 +36,15 @@
 //! positions up to a total number of chips (Entropy: up to a spread), as the CN and SCN proofs do.
 //!
 //! Results that read binary digits (ET(3)'s 2-adic valuations, ET(4)'s halving, ENTROPY(3)'s
-//! `4^n m`) are not sets of linear arithmetic and are refused with a one-line reason.
+//! `4^n m`) are not sets of linear arithmetic: [`from_registry`] refuses them with a one-line reason,
+//! and [`prove_chips_automata`] proves them for every box size with finite automata.
+
+mod automata;
+
+pub use automata::{
+    automaton_claim, from_registry_automata, prove_chips_automata, ChipAutomataProof,
+    CHIP_PROVED_BY_AUTOMATA,
+};
 
 use crate::prove::{
     first_option, BoxCheck, Claim, ConditionReport, Counterexample, QueryRecord, Report,
@@ -105,7 +113,8 @@ pub const CHIP_PROVED_IN_CI: &[&str] = &[
 
 /// The results that read binary digits, proved in bit-vectors for boxes below 2^w on their game
 /// (evidence for all sizes, not a proof; the test `binary_results_are_proved_below_2_w` runs
-/// smaller w, docs/findings.md gives the times of these).
+/// smaller w, docs/findings.md gives the times of these). Both are also proved for every size by
+/// automata ([`CHIP_PROVED_BY_AUTOMATA`]), which is what [`checked`] reports for them.
 pub const CHIP_PROVED_BELOW: &[(&str, &str, u32)] = &[
     ("ferguson-et-k3", "ET(3)", 24),
     ("ferguson-entropy-k3", "ENTROPY(3)", 5),
@@ -113,6 +122,9 @@ pub const CHIP_PROVED_BELOW: &[(&str, &str, u32)] = &[
 
 /// What `nimlab theory` says of a chip result proved here: `None` when `id` is not one of them.
 pub fn checked(id: &str) -> Option<(String, Vec<&'static str>)> {
+    if let Some((_, game)) = CHIP_PROVED_BY_AUTOMATA.iter().find(|(i, _)| *i == id) {
+        return Some(("proved for all sizes (automata)".into(), vec![*game]));
+    }
     if let Some((_, game, w)) = CHIP_PROVED_BELOW.iter().find(|(i, _, _)| *i == id) {
         return Some((
             format!("proved below 2^{w} on {game}; checked on a box"),
@@ -619,11 +631,11 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
         }
         "ferguson-et-k3" | "ferguson-et-k4" | "ferguson-entropy-k3" | "ferguson-entropy-k3-misere" => {
             return Err(Error::Unsupported(format!(
-                "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so it cannot be proved for every size here; {}",
+                "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so SMT cannot prove it for every size; --automata proves it for every size with finite automata{}",
                 if ["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
-                    "--bits W proves it for boxes below 2^W"
+                    ", and --bits W in bit-vectors for boxes below 2^W"
                 } else {
-                    "it is checked on a box"
+                    ""
                 }
             )))
         }

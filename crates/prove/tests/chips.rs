@@ -5,6 +5,10 @@
 //! confirms.
 
 use nimlab_core::Play;
+use nimlab_prove::automata::Dfa;
+use nimlab_prove::chips::{
+    automaton_claim, from_registry_automata, prove_chips_automata, CHIP_PROVED_BY_AUTOMATA,
+};
 use nimlab_prove::chips::{
     chip_queries, from_registry, prove_chips, ChipClaim, ChipGame, ChipKind, ChipSet, CHIP_PROVED,
     CHIP_PROVED_IN_CI,
@@ -231,14 +235,17 @@ fn theory_says_proved() {
     assert!(on.iter().any(|g| g == "EABO(6)"), "{on:?}");
     let (text, _) = nimlab_prove::proved::checked("ferguson-et-k2-grundy");
     assert!(text.starts_with("proved for all sizes"), "{text}");
-    assert_eq!(
-        nimlab_prove::proved::checked("ferguson-et-k3").0,
-        "proved below 2^24 on ET(3); checked on a box"
-    );
-    assert_eq!(
-        nimlab_prove::proved::checked("ferguson-et-k4").0,
-        "checked on a box"
-    );
+    for id in [
+        "ferguson-et-k3",
+        "ferguson-et-k4",
+        "ferguson-entropy-k3",
+        "ferguson-entropy-k3-misere",
+    ] {
+        assert_eq!(
+            nimlab_prove::proved::checked(id).0,
+            "proved for all sizes (automata)"
+        );
+    }
 }
 
 #[test]
@@ -445,4 +452,237 @@ fn binary_results_are_proved_below_2_w() {
         .unwrap()
         .to_string();
     assert!(e.contains("proved without it"), "{e}");
+}
+
+/// The automaton over `tracks` tracks of the states reachable from `init` under `step` (a test's own
+/// construction, through [`Dfa::from_parts`]).
+fn dfa_of<S: Clone + Eq + std::hash::Hash>(
+    tracks: usize,
+    init: S,
+    step: impl Fn(&S, u32) -> S,
+    fin: impl Fn(&S) -> bool,
+) -> Dfa {
+    let mut index: HashMap<S, u32> = HashMap::new();
+    let mut order = vec![init.clone()];
+    index.insert(init, 0);
+    let mut trans = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        for l in 0..1u32 << tracks {
+            let t = step(&order[i], l);
+            let n = order.len() as u32;
+            let id = *index.entry(t.clone()).or_insert_with(|| {
+                order.push(t);
+                n
+            });
+            trans.push(id);
+        }
+        i += 1;
+    }
+    let fin = order.iter().map(fin).collect();
+    Dfa::from_parts(tracks, trans, fin).unwrap()
+}
+
+/// P-positions by the recursion over the options written in this file (sorted positions).
+fn is_p(game: &str, p: &[u64], play: Play, memo: &mut HashMap<Vec<u64>, bool>) -> bool {
+    let mut key = p.to_vec();
+    key.sort_unstable();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let opts = options(game, key.len(), &key);
+    let v = if opts.is_empty() {
+        play == Play::Normal
+    } else {
+        opts.iter().all(|o| !is_p(game, o, play, memo))
+    };
+    memo.insert(key, v);
+    v
+}
+
+#[test]
+fn binary_results_are_proved_by_automata() {
+    for (id, game) in CHIP_PROVED_BY_AUTOMATA {
+        let c = from_registry_automata(id, game).unwrap();
+        let p = prove_chips_automata(&c, None, Duration::from_secs(300)).unwrap();
+        let r = &p.report;
+        assert_eq!(r.verdict, Status::Proved, "{id}: {r:?}");
+        assert_eq!((r.method, r.range().as_str()), ("automata", "all"));
+        assert!(r.box_check.as_ref().is_some_and(|b| b.positions > 1000));
+        assert!(p.states.iter().all(|(_, n)| *n > 0), "{:?}", p.states);
+    }
+    // ET's partial results, by automata too: inside the P-set, and N-positions.
+    for game in ["ET(3)", "ET(4)"] {
+        for (id, claim) in [
+            ("ferguson-et-odd", ChipKind::Subset),
+            ("ferguson-et-two-even", ChipKind::Winning),
+        ] {
+            let c = from_registry_automata(id, game).unwrap();
+            assert_eq!(c.kind, claim);
+            let r = prove_chips_automata(&c, None, Duration::from_secs(300))
+                .unwrap()
+                .report;
+            assert_eq!(r.verdict, Status::Proved, "{id} on {game}: {r:?}");
+        }
+    }
+    // A wrong N-claim: one to three even boxes (1 2^3 cannot make every box odd in one move).
+    let three = dfa_of(
+        4,
+        0u32,
+        |_, l| l,
+        |&l| (1..=3).contains(&(4 - l.count_ones())),
+    );
+    let d = three.clone();
+    let wrong = ChipClaim {
+        game: ChipGame::parse("ET(4)").unwrap().unwrap(),
+        play: Play::Normal,
+        kind: ChipKind::Winning,
+        source: "one to three even boxes".into(),
+        set: ChipSet {
+            helpers: String::new(),
+            body: String::new(),
+            exact: Box::new(move |p: &[u64]| {
+                p.iter().all(|&v| v >= 1)
+                    && d.accepts(&p.iter().map(|&v| v as u128).collect::<Vec<_>>())
+            }),
+            period: 1,
+        },
+        target: Some(ChipSet {
+            helpers: String::new(),
+            body: String::new(),
+            exact: Box::new(|p: &[u64]| p.iter().all(|&x| x % 2 == 1)),
+            period: 2,
+        }),
+        bits: None,
+    };
+    let r = prove_chips_automata(&wrong, Some(&three), Duration::from_secs(300))
+        .unwrap()
+        .report;
+    assert_eq!(r.verdict, Status::Refuted, "{r:?}");
+    let x = &r.conditions[0].counterexample.as_ref().unwrap().position;
+    assert_eq!(x.iter().filter(|&&v| v % 2 == 0).count(), 3, "{x:?}");
+    assert!(options("ET(4)", 4, x)
+        .iter()
+        .all(|o| o.iter().any(|&v| v % 2 == 0)));
+    // Refusals in one line: a linear result, a game the result is not about, the wrong play.
+    for (id, game) in [
+        ("ferguson-er", "ER(3)"),
+        ("ferguson-et-k3", "ET(4)"),
+        ("ferguson-eabo", "EABO(3)"),
+    ] {
+        let e = from_registry_automata(id, game).err().unwrap().to_string();
+        assert!(!e.contains('\n'), "{e}");
+    }
+}
+
+/// A wrong set is refuted by the automata, and its counterexample checks out on the moves written
+/// in this file: the set is not the P-set (a member or an option on the wrong side).
+fn refuted_by_automata(game: &str, set: &Dfa, play: Play) {
+    let c = automaton_claim(game, set, play, "wrong variant").unwrap();
+    let r = prove_chips_automata(&c, Some(set), Duration::from_secs(300))
+        .unwrap()
+        .report;
+    assert_eq!(r.verdict, Status::Refuted, "{game}: {r:?}");
+    let cond = r
+        .conditions
+        .iter()
+        .find(|c| c.status == Status::Refuted)
+        .unwrap();
+    let cx = cond.counterexample.as_ref().unwrap();
+    let k = cx.position.len();
+    let member = |p: &[u64]| set.accepts(&p.iter().map(|&v| v as u128).collect::<Vec<_>>());
+    let mut memo = HashMap::new();
+    let x = &cx.position;
+    let mut wrong = member(x) != is_p(game, x, play, &mut memo);
+    if let Some(y) = &cx.move_to {
+        assert!(options(game, k, x).contains(y), "{x:?} -> {y:?}");
+        wrong |= member(y) != is_p(game, y, play, &mut memo);
+    }
+    for o in options(game, k, x) {
+        wrong |= member(&o) != is_p(game, &o, play, &mut memo);
+    }
+    assert!(wrong, "{game}: {cx:?}");
+}
+
+#[test]
+fn wrong_binary_variants_are_refuted_by_automata() {
+    // ET(3): the valuations of the same parity, not equal. State: the tracks with a 1 read, the
+    // tracks whose zeros since their last 1 are odd in number.
+    let parity = dfa_of(
+        3,
+        (0u32, 0u32),
+        |&(seen, odd), l| (seen | l, (odd ^ seen) & !l & 7),
+        |&(seen, odd)| seen == 7 && (odd == 0 || odd == 7),
+    );
+    refuted_by_automata("ET(3)", &parity, Play::Normal);
+    // ENTROPY(3): two boxes equal, whatever the third (2^n m instead of 4^n m). State: the pairs
+    // whose digits agreed so far.
+    let pairs = [(0, 1), (0, 2), (1, 2)];
+    let two_equal = dfa_of(
+        3,
+        7u32,
+        |&same, l| {
+            let mut s = same;
+            for (b, (i, j)) in pairs.iter().enumerate() {
+                if (l >> i) & 1 != (l >> j) & 1 {
+                    s &= !(1 << b);
+                }
+            }
+            s
+        },
+        |&same| same != 0,
+    );
+    refuted_by_automata("ENTROPY(3)", &two_equal, Play::Normal);
+    // ET(4): the halving rounds the one odd box down instead of up; read least significant digit
+    // first (state: the carries, or the outcome), reversed, on boxes >= 1.
+    let round = |c: u32, l: u32| -> Result<u32, bool> {
+        let s: Vec<u32> = (0..4).map(|i| ((l >> i) & 1) + ((c >> i) & 1)).collect();
+        let odd = s.iter().filter(|&&v| v % 2 == 1).count();
+        if odd >= 2 {
+            return Err(odd == 4);
+        }
+        Ok((0..4).map(|i| (s[i] / 2) << i).sum())
+    };
+    let lsb = dfa_of(
+        4,
+        Ok(0u32),
+        |s, l| match s {
+            Ok(c) => round(*c, l),
+            Err(p) => Err(*p),
+        },
+        |s| {
+            let mut s = *s;
+            for _ in 0..20 {
+                match s {
+                    Ok(c) => s = round(c, 0),
+                    Err(p) => return p,
+                }
+            }
+            false
+        },
+    );
+    let budget = nimlab_prove::automata::Budget::new(
+        std::time::Instant::now() + Duration::from_secs(300),
+        1_000_000,
+    );
+    let positive = dfa_of(4, 0u32, |&seen, l| seen | l, |&seen| seen == 15);
+    let floor = Dfa::product(&lsb.reverse(&budget).unwrap(), &positive, false, &budget).unwrap();
+    refuted_by_automata("ET(4)", &floor, Play::Normal);
+    // The right set in the wrong play.
+    let (_, et3) = nimlab_prove::automata::chip_theorem_set("ferguson-et-k3", 3, &budget).unwrap();
+    refuted_by_automata("ET(3)", &et3, Play::Misere);
+}
+
+/// No time at all: every condition is unknown (the automata stop at their deadline), nothing panics.
+#[test]
+fn automata_without_time_answer_unknown() {
+    let c = from_registry_automata("ferguson-et-k4", "ET(4)").unwrap();
+    let r = prove_chips_automata(&c, None, Duration::ZERO)
+        .unwrap()
+        .report;
+    assert_eq!(r.verdict, Status::Unknown, "{r:?}");
+    assert!(r
+        .conditions
+        .iter()
+        .all(|c| c.status == Status::Unknown && c.reason.as_deref() == Some("time limit reached")));
 }

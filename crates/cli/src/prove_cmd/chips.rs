@@ -1,5 +1,6 @@
 //! `nimlab prove` for Ferguson's chip games (ET, EABO, ER, SER, EJR, ENTROPY): a registry result
-//! proved for every box size with a fixed number of boxes ([`nimlab_prove::chips`]).
+//! proved for every box size with a fixed number of boxes ([`nimlab_prove::chips`]): by SMT, or with
+//! `--automata` by finite automata for the results that read binary digits.
 
 use super::{finish, ProveArgs};
 use nimlab_core::{Error, Play};
@@ -22,12 +23,13 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
             a.game, a.game
         )));
     };
-    for (given, flag) in [(a.automata, "--automata"), (a.save, "--save")] {
-        if given {
-            return Err(Error::Unsupported(format!(
-                "{flag} is not available for the chip games (their proofs are SMT proofs)"
-            )));
-        }
+    if a.save {
+        return Err(Error::Unsupported(
+            "--save is not available for the chip games".into(),
+        ));
+    }
+    if a.automata {
+        return automata(a, id).map(Some);
     }
     let c = match a.bits {
         Some(w) => nimlab_prove::chips::from_registry_bits(id, &a.game, w)?,
@@ -93,4 +95,102 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
         })));
     }
     finish(a, &report).map(Some)
+}
+
+/// `--automata`: a result that reads binary digits (ET(3), ET(4), ENTROPY(3)), or ET's partial
+/// results ferguson-et-odd and ferguson-et-two-even, proved by finite automata for every box size;
+/// the report says how many states its automata have.
+fn automata(a: &ProveArgs, id: &str) -> Result<ExitCode, Error> {
+    let c = nimlab_prove::chips::from_registry_automata(id, &a.game)?;
+    if c.play != Play::from_misere(a.misere) {
+        return Err(Error::Unsupported(format!(
+            "{id} is a result about {} play; {}",
+            c.play,
+            if a.misere {
+                "drop --misere"
+            } else {
+                "add --misere"
+            }
+        )));
+    }
+    let winning = c.kind == nimlab_prove::chips::ChipKind::Winning;
+    let proof =
+        nimlab_prove::chips::prove_chips_automata(&c, None, Duration::from_secs(a.timeout))?;
+    let mut v = proof.report.to_json();
+    if winning {
+        v["claim"] = serde_json::json!("N-positions");
+    }
+    v["states"] = proof
+        .states
+        .iter()
+        .map(|(what, n)| (what.to_string(), serde_json::json!(n)))
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+    if let Some(dir) = &a.emit {
+        emit_automaton(dir, id, &c, &proof, &v)?;
+        if !a.json {
+            eprintln!(
+                "wrote the set automaton to {} (README.md says what it reads)",
+                dir.display()
+            );
+        }
+    }
+    if a.json {
+        println!("{v}");
+    } else {
+        let text = super::text(&proof.report);
+        if winning {
+            // A set of N-positions: the report's wording for a subset (P-positions) does not fit.
+            print!(
+                "{}",
+                text.replace(
+                    "every member is a P-position",
+                    "every member is an N-position (it moves into the all-odd set)"
+                )
+            );
+        } else {
+            print!("{text}");
+        }
+        if !proof.states.is_empty() {
+            let sizes: Vec<String> = proof
+                .states
+                .iter()
+                .map(|(what, n)| format!("{what} {n}"))
+                .collect();
+            println!("  automata (states): {}", sizes.join(", "));
+        }
+    }
+    Ok(ExitCode::from(match proof.report.verdict {
+        nimlab_prove::Status::Proved => 0,
+        nimlab_prove::Status::Refuted => 1,
+        nimlab_prove::Status::Unknown => 3,
+    }))
+}
+
+/// `--emit DIR` with `--automata`: the set automaton in Walnut's text format (`set.txt`), the report
+/// (`manifest.json`) and a `README.md` that says what the automaton reads and what was decided.
+fn emit_automaton(
+    dir: &std::path::Path,
+    id: &str,
+    c: &nimlab_prove::chips::ChipClaim,
+    proof: &nimlab_prove::chips::ChipAutomataProof,
+    manifest: &serde_json::Value,
+) -> Result<(), Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let put = |name: &str, text: &str| -> Result<(), Error> {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| Error::io(format!("writing {}", path.display()), e))
+    };
+    if let Some(set) = &proof.set {
+        put("set.txt", &nimlab_prove::walnut::to_walnut(set))?;
+    }
+    put("manifest.json", &format!("{manifest:#}\n"))?;
+    let readme = format!(
+        "# {id} on {game}, {play} play, by automata\n\n`set.txt` is the set of the result as an automaton in Walnut's text format: one msd_2 input per box (input i = box i), read in binary, most significant digit first; it accepts a position exactly when the result puts it in its set (ET: every box at least 1; Entropy: entries at least 0, every position being a translate of one of these). nimlab built it from the result's statement and decided the conditions in `manifest.json` on it for every box size (verdict {verdict}); a condition holds when the automaton of its counterexamples accepts nothing. The option relations are linear: ET, empty box i and move chips of box j into it: y_i + y_j = x_j, y_i >= 1, y_j >= 1, the other boxes equal; Entropy, move chips from box i to box j: y_i + y_j = x_i + x_j, x_j + 1 <= y_j <= x_i - 1, the other boxes equal. With Walnut, the conditions can be stated again on `set.txt` with these relations.\n",
+        game = c.game.id(),
+        play = c.play.name(),
+        verdict = proof.report.verdict.name(),
+    );
+    put("README.md", &readme)
 }

@@ -332,6 +332,39 @@ impl Dfa {
         d.minimize_within(Some(budget))
     }
 
+    /// The reversal: the automaton that accepts a word exactly when this one accepts the word read
+    /// backwards (an automaton that reads the least significant digit first becomes one that reads
+    /// the most significant digit first, and back), by the subset construction on the reversed
+    /// transitions, minimised.
+    pub fn reverse(&self, budget: &Budget) -> Result<Dfa, Stop> {
+        let letters = self.letters();
+        let n = self.states();
+        // back[t * letters + l]: the states that `l` takes to `t`.
+        let mut back: Vec<Vec<u32>> = vec![Vec::new(); n * letters];
+        for s in 0..n {
+            for l in 0..letters {
+                back[self.trans[s * letters + l] as usize * letters + l].push(s as u32);
+            }
+        }
+        let start: Vec<u32> = (0..n as u32).filter(|&s| self.fin[s as usize]).collect();
+        let d = Dfa::explore(
+            self.tracks,
+            start,
+            |set, l| {
+                let mut out: Vec<u32> = set
+                    .iter()
+                    .flat_map(|&t| back[t as usize * letters + l as usize].iter().copied())
+                    .collect();
+                out.sort_unstable();
+                out.dedup();
+                out
+            },
+            |set| set.first() == Some(&0),
+            budget,
+        )?;
+        d.minimize_within(Some(budget))
+    }
+
     /// A shortest accepted word, as one value per track (`None`: the automaton accepts nothing).
     pub fn witness(&self) -> Option<Vec<u128>> {
         let n = self.states();
