@@ -554,6 +554,7 @@ fn binary_results_are_proved_by_automata() {
             period: 2,
         }),
         bits: None,
+        totals: None,
     };
     let r = prove_chips_automata(&wrong, Some(&three), Duration::from_secs(300))
         .unwrap()

@@ -624,9 +624,10 @@ fn prove(
             automata,
             subset,
             play: Play::from_misere(misere),
+            timeout: Duration::from_secs(timeout),
         };
         let prover = nimlab_prove::Prover::from_options(
-            false,
+            automata,
             &solver,
             cross_check,
             Duration::from_secs(timeout),
@@ -702,9 +703,10 @@ fn prove(
     })
 }
 
-/// `prove` on one of Ferguson's chip games: a registry result (`theorem`, with `bits` for the
-/// results that read binary digits) or a chip families file (`families`: a set of P-totals of a
-/// redistribution game), proved for every box size by the chip prover (SMT).
+/// `prove` on one of Ferguson's chip games: a registry result (`theorem`; with `bits` below 2^bits,
+/// with `automata` by finite automata for the results that read binary digits) or a chip families
+/// file (`families`: a set of P-totals of a redistribution game), proved for every box size by the
+/// chip prover.
 struct ChipProof {
     theorem: Option<String>,
     families: Option<PathBuf>,
@@ -712,6 +714,7 @@ struct ChipProof {
     automata: bool,
     subset: bool,
     play: Play,
+    timeout: Duration,
 }
 
 impl ChipProof {
@@ -723,14 +726,21 @@ impl ChipProof {
     ) -> Result<String, Error> {
         use nimlab_prove::chips::{self, totals, ChipKind};
         let unsupported = |m: String| Err(Error::Unsupported(m));
-        if self.automata || self.subset {
+        if self.subset {
             return unsupported(format!(
-                "{text}: automata=True and subset=True are not available for the chip games from Python; use the command line (nimlab prove '{text}' --theorem ID --automata)"
+                "{text}: subset=True does not apply to the chip games (a partial result is proved as what it claims)"
             ));
+        }
+        if self.automata && (self.families.is_some() || self.bits.is_some()) {
+            return unsupported(
+                "automata=True proves a registry result of the chip games (theorem=ID), without bits= or families="
+                    .into(),
+            );
         }
         let c = match (&self.theorem, &self.families) {
             (Some(id), None) => {
                 let c = match self.bits {
+                    _ if self.automata => chips::from_registry_automata(id, &text)?,
                     Some(w) => chips::from_registry_bits(id, &text, w)?,
                     None => chips::from_registry(id, &text)?,
                 };
@@ -780,11 +790,23 @@ impl ChipProof {
                 return unsupported("give exactly one of theorem=ID and families=FILE".into());
             }
         };
-        let nimlab_prove::Prover::Smt(solvers) = prover else {
-            return unsupported("the chip games are proved by SMT".into());
+        let mut v = if self.automata {
+            // Finite automata for every box size; the report says how many states they have.
+            let proof = chips::prove_chips_automata(&c, None, self.timeout)?;
+            let mut v = proof.report.to_json();
+            v["states"] = proof
+                .states
+                .iter()
+                .map(|(what, n)| (what.to_string(), json!(n)))
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+            v
+        } else {
+            let nimlab_prove::Prover::Smt(solvers) = prover else {
+                return unsupported("the chip games are proved by SMT".into());
+            };
+            chips::prove_chips(&c, &solvers)?.to_json()
         };
-        let report = chips::prove_chips(&c, &solvers)?;
-        let mut v = report.to_json();
         if c.kind == ChipKind::Winning {
             // A set of N-positions (it moves into the all-odd set), as the command line says.
             v["claim"] = json!("N-positions");

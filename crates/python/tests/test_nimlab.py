@@ -573,6 +573,9 @@ def test_prove_takes_chip_games_and_heaps():
         nimlab.prove("EABO(3)", theorem="ferguson-eabo-misere")
     with pytest.raises(ValueError, match="heaps="):
         nimlab.prove("EABO(3)", theorem="ferguson-eabo", heaps=3)
+    # ET(3)'s rule on 2-adic valuations for every box size, by automata.
+    r = nimlab.prove("ET(3)", theorem="ferguson-et-k3", automata=True)
+    assert r["verdict"] == "proved" and r["states"], r
     # nim with heaps is CN(N,1): Bouton's rule on three heaps.
     r = nimlab.prove("nim", theorem="bouton", heaps=3, automata=True)
     assert r["verdict"] == "proved", r

@@ -80,6 +80,7 @@ pub fn from_registry_automata(id: &str, game_text: &str) -> Result<ChipClaim> {
         },
         target: None,
         bits: None,
+        totals: None,
     })
 }
 
@@ -106,6 +107,7 @@ pub fn automaton_claim(game_text: &str, set: &Dfa, play: Play, source: &str) -> 
         },
         target: None,
         bits: None,
+        totals: None,
     })
 }
 

@@ -552,8 +552,9 @@ def prove(
     search on a small box (``box_check``). Without a solver (and without ``automata=True``):
     ``ValueError`` saying how to install one. ``nim`` and ``moore(k)`` take ``heaps`` (read as
     CN(N,1) and the complex of all k-sets, as ``discover`` writes them). Ferguson's chip games take
-    a registry result (``prove("EABO(4)", theorem="ferguson-eabo")``; ``bits`` for ET(3) and
-    ENTROPY(3)) or a chip families file of P-totals (``families=``, as ``discover`` writes it for
+    a registry result (``prove("EABO(4)", theorem="ferguson-eabo")``; ``automata=True`` for the
+    results that read binary digits, e.g. ``prove("ET(3)", theorem="ferguson-et-k3",
+    automata=True)``, with ``states`` in the dict) or a chip families file of P-totals (``families=``, as ``discover`` writes it for
     EABO, ER, SER and EJR); a result whose members are N-positions says ``claim: "N-positions"``."""
     return _tuples(
         json.loads(
