@@ -281,6 +281,10 @@ fn text(r: &Report) -> String {
             }
         ));
     }
+    // Ferguson's chip games have boxes of chips, not stacks.
+    if matches!(nimlab_prove::chips::ChipGame::parse(&r.game), Ok(Some(_))) {
+        out = out.replace("every stack size", "every box size");
+    }
     out
 }
 
