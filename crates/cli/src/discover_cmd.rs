@@ -150,19 +150,37 @@ pub fn run(a: &DiscoverArgs) -> Result<ExitCode, Error> {
 /// `discover` on a chip game: the redistribution games through their set of P-totals
 /// ([`nimlab_discover::chips`]); ET and ENTROPY refused in one line.
 fn run_chips(a: &DiscoverArgs, chip: &nimlab_prove::chips::ChipGame) -> Result<ExitCode, Error> {
-    if !matches!(chip.moves, nimlab_prove::chips::Moves::Redistribute(_)) {
+    // ET(3) and ENTROPY(3): by automata, on a box of entries (--max H).
+    let transfer = nimlab_discover::chip_automaton::covered(chip).is_some();
+    if !transfer && !matches!(chip.moves, nimlab_prove::chips::Moves::Redistribute(_)) {
         return Err(nimlab_discover::chips::not_covered(chip));
     }
-    for (given, flag) in [(a.max.is_some(), "--max"), (a.heaps.is_some(), "--heaps")] {
+    let flags = if transfer {
+        [
+            (a.max_sum.is_some(), "--max-sum"),
+            (a.heaps.is_some(), "--heaps"),
+        ]
+    } else {
+        [(a.max.is_some(), "--max"), (a.heaps.is_some(), "--heaps")]
+    };
+    for (given, flag) in flags {
         if given {
-            return Err(Error::Unsupported(format!(
-                "{flag} is for box games; {} is bounded by its total number of chips: use --max-sum S",
-                chip.id()
-            )));
+            return Err(Error::Unsupported(if transfer {
+                format!(
+                    "{flag} does not apply to {}: discover learns it on a box of entries (--max H)",
+                    chip.id()
+                )
+            } else {
+                format!(
+                    "{flag} is for box games; {} is bounded by its total number of chips: use --max-sum S",
+                    chip.id()
+                )
+            }));
         }
     }
     let cancel = crate::interrupt::cancel_flag();
     let opts = Options {
+        max: a.max,
         max_sum: a.max_sum,
         timeout: Duration::from_secs(a.timeout),
         solver: a.solver.clone(),
@@ -179,10 +197,60 @@ fn run_chips(a: &DiscoverArgs, chip: &nimlab_prove::chips::ChipGame) -> Result<E
         let mut v = d.to_json(file.as_deref());
         v["saved"] = serde_json::Value::Null;
         println!("{v}");
+    } else if transfer {
+        print!("{}", transfer_text(&d, file.as_deref()));
     } else {
         print!("{}", chips_text(&d, chip, file.as_deref()));
     }
     Ok(ExitCode::from(d.exit_code()))
+}
+
+/// The text of discover on ET(3) or ENTROPY(3): the automaton route.
+fn transfer_text(d: &Discovery, file: Option<&str>) -> String {
+    let boxed = d
+        .box_max
+        .map(|h| format!("[{}..{h}]^3", d.box_min))
+        .unwrap_or_else(|| "-".into());
+    let what = format!(
+        "the positions the automaton below accepts ({} states{})",
+        d.states.unwrap_or(0),
+        d.rule
+            .as_deref()
+            .map(|r| format!("; the P-positions are those where {r}"))
+            .unwrap_or_default()
+    );
+    let mut out = String::from(
+        "method: an exact table of the box (search); an automaton learned from its boxes 2^b and checked on the whole box; proved for every box size by automata (the P-set is the set of positions with no option in it)\n",
+    );
+    out.push_str(&match d.verdict {
+        Verdict::Proved => format!(
+            "{}: proved for every box size: {what} (equal to the P-set on the box {boxed}) ({:.2} s)\n",
+            d.game, d.seconds
+        ),
+        Verdict::Conjecture => format!(
+            "{}: conjecture: {what} (equal to the P-set on the box {boxed}); not proved: {} ({:.2} s)\n",
+            d.game,
+            d.reason.as_deref().unwrap_or("-"),
+            d.seconds
+        ),
+        Verdict::None => format!(
+            "{}: none: {} ({:.2} s)\n",
+            d.game,
+            d.reason.as_deref().unwrap_or("no automaton found"),
+            d.seconds
+        ),
+    });
+    if let Some(c) = &d.counterexample {
+        out.push_str(&format!(
+            "counterexample (re-checked on the exact table): {c}\n"
+        ));
+    }
+    match (file, d.walnut.as_ref()) {
+        (Some(f), _) => out.push_str(&format!("wrote the automaton to {f} (Walnut's format)\n")),
+        (None, Some(t)) => out.push_str(t),
+        _ => {}
+    }
+    out
 }
 
 fn chips_text(d: &Discovery, chip: &nimlab_prove::chips::ChipGame, file: Option<&str>) -> String {

@@ -231,3 +231,34 @@ fn refusals_are_one_line() {
         "EABO, ER, SER and EJR",
     );
 }
+
+/// ET(3) and ENTROPY(3): discover learns the P-set as an automaton on a box of entries and proves it
+/// by automata (no solver); the file is Walnut's format; the box flags of the other chip games and
+/// misère play are refused in one line.
+#[test]
+fn et3_is_discovered_by_automata() {
+    let dir = TempDir::new("et3-automaton");
+    let file = dir.path().join("et3.txt");
+    let f = file.to_str().unwrap();
+    let out = nimlab(&["discover", "ET(3)", "--max", "63", "--out", f]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("ET(3): proved for every box size") && text.contains("[1..63]^3"),
+        "{text}"
+    );
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .starts_with("msd_2 msd_2 msd_2"));
+    let v = parse(
+        "discover ENTROPY(3)",
+        &String::from_utf8_lossy(
+            &nimlab(&["discover", "ENTROPY(3)", "--max", "63", "--json"]).stdout,
+        ),
+    );
+    assert_eq!(v["verdict"], "proved", "{v}");
+    assert_eq!(v["prover"], "automata", "{v}");
+    fails(&["discover", "ET(3)", "--max-sum", "40"], "--max H");
+    fails(&["discover", "ENTROPY(3)", "--misere"], "normal play only");
+    fails(&["discover", "ET(5)"], "ET(3) and ENTROPY(3)");
+}

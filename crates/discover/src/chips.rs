@@ -228,7 +228,7 @@ pub fn not_covered(game: &ChipGame) -> Error {
         "--max-sum S"
     };
     Error::Unsupported(format!(
-        "discover covers the redistribution chip games (EABO, ER, SER, EJR), not {id}: its P-set is not read through a set of totals; `nimlab patterns '{id}' {bound}` groups its P-positions by shape, `nimlab verify '{id}' {bound} --theorem ID` checks a registry result on a box, and `nimlab prove '{id}' --theorem ID` proves one"
+        "discover covers the redistribution chip games (EABO, ER, SER, EJR) and, by automata, ET(3) and ENTROPY(3), not {id}: its P-set is not read through a set of totals; `nimlab patterns '{id}' {bound}` groups its P-positions by shape, `nimlab verify '{id}' {bound} --theorem ID` checks a registry result on a box, and `nimlab prove '{id}' --theorem ID` proves one"
     ))
 }
 
@@ -239,6 +239,9 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
     let game = ChipGame::parse(game_text)?.ok_or_else(|| {
         Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
     })?;
+    if let Some(moves) = crate::chip_automaton::covered(&game) {
+        return crate::chip_automaton::discover_transfer(&game, moves, opts);
+    }
     let Some(g) = game.game.downcast_ref::<Redistribute>().copied() else {
         return Err(not_covered(&game));
     };

@@ -19,6 +19,7 @@
 //!    the largest box allowed or gave no answer) or `none` (no description within the limits).
 
 pub mod automaton;
+pub mod chip_automaton;
 pub mod chips;
 pub mod linear;
 

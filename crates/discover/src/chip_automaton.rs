@@ -1,0 +1,160 @@
+//! The automaton route of discover for the transfer chip games ET(3) and ENTROPY(3), normal play:
+//! their P-sets read binary digits (2-adic valuations, `4^n·m`), so no set of totals or residues
+//! describes them. An exact table of the box `[1, 2^B)^3` (ET) or `[0, 2^B)^3` (ENTROPY) — both
+//! games' moves stay inside such a box — gives the P-positions of the boxes `2^b`, b < B; an
+//! automaton is learned from them as for CN (the box doubled until two boxes agree, then checked on
+//! the whole table of `2^B`), and proved for every box size by the equation of the value-0 set
+//! (`nimlab_prove::automata::ValueSets`): a set S of the domain is the P-set exactly when S is the
+//! set of positions with no option in S. A difference is a position re-checked on the exact table.
+
+use crate::{Discovery, Options, TableUse, Verdict};
+use nimlab_core::{Error, Play, Result};
+use nimlab_prove::automata::{
+    learn_value_set, readable, refute, Budget, GrundyTable, LearnedValueSet, Stop, Transfer,
+    ValueSets, MAX_GRUNDY_BITS,
+};
+use nimlab_prove::chips::{ChipGame, Moves};
+use serde_json::json;
+use std::time::Instant;
+
+/// The binary digits of the default box (`[.., 2^8)` per box).
+pub const DEFAULT_BITS: u32 = 8;
+
+/// Most states of a learned automaton.
+const MAX_STATES: usize = 20_000;
+
+fn stop(e: Stop) -> Error {
+    match e {
+        Stop::Unsupported(why) => Error::Unsupported(why),
+        Stop::Limit(why) => Error::TooLarge(why),
+    }
+}
+
+/// The transfer moves of `game` when this route covers it (ET(3) or ENTROPY(3)).
+pub fn covered(game: &ChipGame) -> Option<Transfer> {
+    match (&game.moves, game.k) {
+        (Moves::Et, 3) => Some(Transfer::Et),
+        (Moves::Entropy, 3) => Some(Transfer::Entropy),
+        _ => None,
+    }
+}
+
+/// Discovers and proves the P-set of ET(3) or ENTROPY(3) (normal play) by automata; `opts.max` is
+/// the largest box entry of the learning table (rounded up to `2^B - 1`).
+pub fn discover_transfer(game: &ChipGame, moves: Transfer, opts: &Options) -> Result<Discovery> {
+    let start = Instant::now();
+    let id = game.id();
+    if opts.play == Play::Misere {
+        let bound = if moves == Transfer::Et {
+            "--max-sum S"
+        } else {
+            "--max H"
+        };
+        return Err(Error::Unsupported(format!(
+            "discover finds {id}'s P-set in normal play only (by automata); its misère P-set is not covered: `nimlab patterns '{id}' {bound} --misere` groups the P-positions of a box by shape"
+        )));
+    }
+    if opts.max_sum.is_some() {
+        return Err(Error::Unsupported(format!(
+            "discover learns {id} on a box of entries: use --max H, not --max-sum"
+        )));
+    }
+    let bits = match opts.max {
+        None => DEFAULT_BITS,
+        Some(h) => 64 - h.leading_zeros(),
+    };
+    if !(3..=MAX_GRUNDY_BITS).contains(&bits) {
+        return Err(Error::Unsupported(format!(
+            "--max for {id}: the learning box takes entries below 2^3 to 2^{MAX_GRUNDY_BITS} (--max 7 to {})",
+            (1u64 << MAX_GRUNDY_BITS) - 1
+        )));
+    }
+    let say = |s: &str| {
+        if let Some(p) = &opts.progress {
+            p(s)
+        }
+    };
+    let top = (1u64 << bits) - 1;
+    let mut d = Discovery::empty(id.clone(), Play::Normal, u64::from(moves == Transfer::Et));
+    d.format = nimlab_prove::Format::Automaton;
+    say(&format!(
+        "tabulating {id} on the box of entries up to {top} (exact search)"
+    ));
+    let table = GrundyTable::new(moves, bits).map_err(stop)?;
+    nimlab_core::interrupt::check()?;
+    d.tables.push(TableUse {
+        max: top,
+        p_positions: table.histogram().first().copied().unwrap_or(0) as usize,
+        source: "search",
+    });
+    say("learning an automaton of the P-set from the boxes 2^2, 2^3, ...");
+    let dfa = match learn_value_set(&table, 0, 2, MAX_STATES).map_err(stop)? {
+        LearnedValueSet::Stable { dfa, .. } => dfa,
+        LearnedValueSet::Refuted { at, .. } => {
+            d.reason = Some(format!(
+                "two boxes gave the same automaton, but the table of entries up to {top} differs at {at:?}"
+            ));
+            d.seconds = start.elapsed().as_secs_f64();
+            return Ok(d);
+        }
+        LearnedValueSet::Unstable { states } => {
+            let s: Vec<String> = states
+                .iter()
+                .map(|(b, s)| match s {
+                    Some(s) => format!("2^{b}: {s}"),
+                    None => format!("2^{b}: -"),
+                })
+                .collect();
+            d.reason = Some(format!(
+                "no automaton settles on the boxes up to 2^{} (states per box: {})",
+                bits - 1,
+                s.join(", ")
+            ));
+            d.seconds = start.elapsed().as_secs_f64();
+            return Ok(d);
+        }
+    };
+    d.box_max = Some(top);
+    d.states = Some(dfa.states());
+    d.walnut = Some(nimlab_prove::walnut::to_walnut(&dfa));
+    d.rule = readable(&dfa).map(|r| r.text(3));
+    say(&format!(
+        "an automaton of {} states equals the P-set of the box; proving it for every box size",
+        dfa.states()
+    ));
+    let budget = Budget::new(start + opts.timeout, 4_000_000);
+    let mut sets = ValueSets::new(moves, &budget).map_err(stop)?;
+    let t = Instant::now();
+    match sets.prove_next(&dfa, &budget) {
+        Ok(None) => {
+            d.verdict = Verdict::Proved;
+            d.prover = Some("automata");
+            d.proof = Some(json!({
+                "method": "automata",
+                "equation": "S = the positions of the domain with no option in S",
+                "seconds": t.elapsed().as_secs_f64(),
+            }));
+        }
+        Ok(Some(w)) => {
+            d.verdict = Verdict::Conjecture;
+            let at = refute(&table, &dfa, 0, &w);
+            d.counterexample = Some(match &at {
+                Some((x, g, member)) => {
+                    json!({"position": x, "grundy": g, "in_set": member, "checked": "exact table"})
+                }
+                None => json!({"word": w.iter().map(|v| v.to_string()).collect::<Vec<_>>()}),
+            });
+            d.reason = Some(
+                "the automaton equals the P-set of the box but not beyond it (the equation fails)"
+                    .into(),
+            );
+        }
+        Err(Stop::Limit(why)) => {
+            d.verdict = Verdict::Conjecture;
+            d.reason = Some(format!("the proof did not finish: {why}"));
+        }
+        Err(e) => return Err(stop(e)),
+    }
+    d.seconds = start.elapsed().as_secs_f64();
+    Ok(d)
+}
