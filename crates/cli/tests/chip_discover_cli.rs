@@ -187,8 +187,8 @@ fn misere_round_trip_and_a_wrong_misere_variant() {
 #[test]
 fn refusals_are_one_line() {
     let dir = TempDir::new("chip-discover-refusals");
-    fails(&["discover", "ET(3)"], "patterns");
-    fails(&["discover", "ENTROPY(3)"], "patterns");
+    fails(&["discover", "ET(4)"], "patterns");
+    fails(&["discover", "ENTROPY(4)"], "patterns");
     fails(&["discover", "ER(3)", "--max", "9"], "--max-sum");
     fails(&["discover", "ER(3)", "--heaps", "3"], "--max-sum");
     fails(&["discover", "CN(4,2)", "--max-sum", "9"], "--max H");

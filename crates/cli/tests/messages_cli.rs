@@ -59,7 +59,7 @@ fn refusals_name_the_command_that_can_do_the_job() {
         fails(&args, "`nimlab patterns ");
         fails(&args, "--heaps N --max H --conjecture FILE");
     }
-    fails(&["discover", "ET(3)"], "`nimlab verify 'ET(3)' --max-sum S");
+    fails(&["discover", "ET(4)"], "`nimlab verify 'ET(4)' --max-sum S");
     for args in [
         vec!["table", "nim[3] + nim[4]", "--max", "3"],
         vec!["explain", "nim[3] + nim[4]", "1"],

@@ -1340,7 +1340,7 @@ fn binary_chip_results_are_proved_by_automata() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("proved for every stack size (by automata)")
+        text.contains("proved for every box size (by automata)")
             && text.contains("automata (states): set "),
         "{text}"
     );

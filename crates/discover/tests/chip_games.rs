@@ -99,7 +99,7 @@ fn a_box_game_refuses_max_sum_and_a_chip_game_max() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("--max-sum"), "{e}");
-    let e = nimlab_discover::discover("ENTROPY(3)", &Options::default())
+    let e = nimlab_discover::discover("ENTROPY(4)", &Options::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("patterns") && !e.contains('\n'), "{e}");
