@@ -97,21 +97,26 @@ pub struct ProveArgs {
     store: crate::store_cmd::StoreArgs,
 }
 
+/// The refusal of a result or file (`subject`, e.g. "ID is a result") about `about` play when the
+/// command asked for the other convention (`misere`: `--misere` given).
+fn other_play(subject: &str, about: Play, misere: bool) -> Error {
+    Error::Unsupported(format!(
+        "{subject} about {about} play; {}",
+        if misere {
+            "drop --misere"
+        } else {
+            "add --misere"
+        }
+    ))
+}
+
 fn conjecture(a: &ProveArgs) -> Result<Conjecture, Error> {
     let mut c = families(a)?;
     c.bits = a.bits;
     let play = Play::from_misere(a.misere);
     if let Some(id) = a.theorem.as_ref().filter(|_| c.play != play) {
         // A result is about one convention, as `verify` insists; a families file takes the flag's.
-        return Err(Error::Unsupported(format!(
-            "{id} is a result about {} play; {}",
-            c.play,
-            if a.misere {
-                "drop --misere"
-            } else {
-                "add --misere"
-            }
-        )));
+        return Err(other_play(&format!("{id} is a result"), c.play, a.misere));
     }
     c.play = play;
     if a.automata {

@@ -409,19 +409,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
                     Widened::No => {}
                 }
                 d.verdict = Verdict::Conjecture;
-                let why: Vec<String> = report
-                    .conditions
-                    .iter()
-                    .filter(|c| c.status == Status::Unknown)
-                    .map(|c| {
-                        format!(
-                            "({}): {}",
-                            c.condition.name(),
-                            c.reason.clone().unwrap_or_default()
-                        )
-                    })
-                    .collect();
-                d.reason = Some(format!("the proof gave no answer: {}", why.join("; ")));
+                d.reason = Some(crate::no_answer(&report));
                 d.seconds = start.elapsed().as_secs_f64();
                 return Ok(d);
             }

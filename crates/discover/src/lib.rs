@@ -306,6 +306,23 @@ fn first_max(rules: &Ruleset) -> u64 {
     h
 }
 
+/// Why a proof gave no answer: each undecided condition with its reason.
+fn no_answer(report: &nimlab_prove::Report) -> String {
+    let why: Vec<String> = report
+        .conditions
+        .iter()
+        .filter(|c| c.status == Status::Unknown)
+        .map(|c| {
+            format!(
+                "({}): {}",
+                c.condition.name(),
+                c.reason.clone().unwrap_or_default()
+            )
+        })
+        .collect();
+    format!("the proof gave no answer: {}", why.join("; "))
+}
+
 /// Finds and proves a characterization of the P-positions of `game` (in `opts.play`) from tables alone.
 /// `Err` only for bad input (a game no prover handles, a bad box, no solver) and for
 /// `Error::Interrupted` (the cancel flag); a time limit gives an honest verdict.
@@ -532,19 +549,7 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
                     return Err(Error::Interrupted);
                 }
                 d.verdict = Verdict::Conjecture;
-                let why: Vec<String> = report
-                    .conditions
-                    .iter()
-                    .filter(|c| c.status == Status::Unknown)
-                    .map(|c| {
-                        format!(
-                            "({}): {}",
-                            c.condition.name(),
-                            c.reason.clone().unwrap_or_default()
-                        )
-                    })
-                    .collect();
-                d.reason = Some(format!("the proof gave no answer: {}", why.join("; ")));
+                d.reason = Some(no_answer(&report));
                 d.seconds = start.elapsed().as_secs_f64();
                 return Ok(d);
             }

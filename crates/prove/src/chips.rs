@@ -702,10 +702,22 @@ pub fn from_registry_bits(id: &str, game_text: &str, w: u32) -> Result<ChipClaim
             t.games()
         )));
     }
+    registry_p_set(id, game, t.play(), Some(w))
+}
+
+/// The registry result `id` as the P-set of `game` in `play`, with no SMT body: for the provers that
+/// build the set themselves (bit-vectors below 2^w, automata); membership for the re-checks is the
+/// entry's own `decide`.
+fn registry_p_set(
+    id: &'static str,
+    game: ChipGame,
+    play: Play,
+    bits: Option<u32>,
+) -> Result<ChipClaim> {
     let exact = registry_exact(id, &game, ChipKind::PSet)?;
     Ok(ChipClaim {
         game,
-        play: t.play(),
+        play,
         kind: ChipKind::PSet,
         source: id.to_string(),
         set: ChipSet {
@@ -715,7 +727,7 @@ pub fn from_registry_bits(id: &str, game_text: &str, w: u32) -> Result<ChipClaim
             period: 1,
         },
         target: None,
-        bits: Some(w),
+        bits,
         totals: None,
     })
 }

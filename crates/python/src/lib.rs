@@ -726,6 +726,17 @@ impl ChipProof {
     ) -> Result<String, Error> {
         use nimlab_prove::chips::{self, totals, ChipKind};
         let unsupported = |m: String| Err(Error::Unsupported(m));
+        // A result or file about the other convention than the one asked for.
+        let other_play = |subject: String, about: Play| {
+            unsupported(format!(
+                "{subject} about {about} play; {}",
+                if self.play == Play::Misere {
+                    "drop misere=True"
+                } else {
+                    "pass misere=True"
+                }
+            ))
+        };
         if self.subset {
             return unsupported(format!(
                 "{text}: subset=True does not apply to the chip games (a partial result is proved as what it claims)"
@@ -745,15 +756,7 @@ impl ChipProof {
                     None => chips::from_registry(id, &text)?,
                 };
                 if c.play != self.play {
-                    return unsupported(format!(
-                        "{id} is a result about {} play; {}",
-                        c.play,
-                        if self.play == Play::Misere {
-                            "drop misere=True"
-                        } else {
-                            "pass misere=True"
-                        }
-                    ));
+                    return other_play(format!("{id} is a result"), c.play);
                 }
                 c
             }
@@ -769,15 +772,7 @@ impl ChipProof {
                 let name = path.display().to_string();
                 let file = totals::read_file(&body, &name, &chip)?;
                 if file.play != self.play {
-                    return unsupported(format!(
-                        "{name} is about {} play; {}",
-                        file.play,
-                        if self.play == Play::Misere {
-                            "drop misere=True"
-                        } else {
-                            "pass misere=True"
-                        }
-                    ));
+                    return other_play(format!("{name} is"), file.play);
                 }
                 totals::claim(
                     &text,

@@ -6,11 +6,9 @@
 use super::{finish, ProveArgs};
 use nimlab_core::{Error, Play};
 use nimlab_prove::chips::totals;
-use nimlab_prove::chips::{emit_chips, prove_chips, ChipGame};
-use nimlab_prove::Prover;
+use nimlab_prove::chips::{prove_chips, ChipGame};
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Proves the chip families file `path` on the chip game `a.game`.
 pub(super) fn run(a: &ProveArgs, game: &ChipGame, path: &Path) -> Result<ExitCode, Error> {
@@ -39,15 +37,11 @@ pub(super) fn run(a: &ProveArgs, game: &ChipGame, path: &Path) -> Result<ExitCod
     let file = totals::read_file(&text, &name, game)?;
     let play = Play::from_misere(a.misere);
     if file.play != play {
-        return Err(Error::Unsupported(format!(
-            "{name} is about {} play; {}",
+        return Err(super::other_play(
+            &format!("{name} is"),
             file.play,
-            if a.misere {
-                "drop --misere"
-            } else {
-                "add --misere"
-            }
-        )));
+            a.misere,
+        ));
     }
     let c = totals::claim(
         &a.game,
@@ -55,27 +49,8 @@ pub(super) fn run(a: &ProveArgs, game: &ChipGame, path: &Path) -> Result<ExitCod
         &file.totals,
         format!("chip families file {name}"),
     )?;
-    let Prover::Smt(solvers) = Prover::from_options(
-        false,
-        &a.solver,
-        a.cross_check,
-        Duration::from_secs(a.timeout),
-    )?
-    else {
-        return Err(Error::Unsupported(
-            "the chip games are proved by SMT".into(),
-        ));
-    };
+    let solvers = super::chips::smt_solvers(a)?;
     let report = prove_chips(&c, &solvers)?;
-    if let Some(dir) = &a.emit {
-        let files = emit_chips(&c, Some(&report), dir)?;
-        if !a.json {
-            eprintln!(
-                "wrote {} to {} (README.md says how to re-check them)",
-                nimlab_core::plural_of(files.len(), "file", "files"),
-                dir.display()
-            );
-        }
-    }
+    super::chips::emit(a, &c, &report)?;
     finish(a, &report)
 }

@@ -36,43 +36,20 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
         None => from_registry(id, &a.game)?,
     };
     if c.play != Play::from_misere(a.misere) {
-        return Err(Error::Unsupported(format!(
-            "{id} is a result about {} play; {}",
+        return Err(super::other_play(
+            &format!("{id} is a result"),
             c.play,
-            if a.misere {
-                "drop --misere"
-            } else {
-                "add --misere"
-            }
-        )));
-    }
-    let Prover::Smt(solvers) = Prover::from_options(
-        false,
-        &a.solver,
-        a.cross_check,
-        Duration::from_secs(a.timeout),
-    )?
-    else {
-        return Err(Error::Unsupported(
-            "the chip games are proved by SMT".into(),
+            a.misere,
         ));
-    };
+    }
+    let solvers = smt_solvers(a)?;
     if !a.json && c.kind == nimlab_prove::chips::ChipKind::Subset {
         eprintln!(
             "nimlab: {id} is a partial result (it decides only some positions): proving that its members are P-positions (--subset)"
         );
     }
     let report = prove_chips(&c, &solvers)?;
-    if let Some(dir) = &a.emit {
-        let files = emit_chips(&c, Some(&report), dir)?;
-        if !a.json {
-            eprintln!(
-                "wrote {} to {} (README.md says how to re-check them)",
-                nimlab_core::plural_of(files.len(), "file", "files"),
-                dir.display()
-            );
-        }
-    }
+    emit(a, &c, &report)?;
     if c.kind == nimlab_prove::chips::ChipKind::Winning {
         // A set of N-positions: the report's wording for a subset (P-positions) does not fit.
         if a.json {
@@ -97,21 +74,51 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
     finish(a, &report).map(Some)
 }
 
+/// `--emit DIR`: the SMT certificate of a chip proof, and a line saying where it went.
+pub(super) fn emit(
+    a: &ProveArgs,
+    c: &nimlab_prove::chips::ChipClaim,
+    report: &nimlab_prove::Report,
+) -> Result<(), Error> {
+    if let Some(dir) = &a.emit {
+        let files = emit_chips(c, Some(report), dir)?;
+        if !a.json {
+            eprintln!(
+                "wrote {} to {} (README.md says how to re-check them)",
+                nimlab_core::plural_of(files.len(), "file", "files"),
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The SMT solvers of the command's flags (`--solver`, `--cross-check`, `--timeout`).
+pub(super) fn smt_solvers(a: &ProveArgs) -> Result<Vec<nimlab_prove::Solver>, Error> {
+    match Prover::from_options(
+        false,
+        &a.solver,
+        a.cross_check,
+        Duration::from_secs(a.timeout),
+    )? {
+        Prover::Smt(solvers) => Ok(solvers),
+        _ => Err(Error::Unsupported(
+            "the chip games are proved by SMT".into(),
+        )),
+    }
+}
+
 /// `--automata`: a result that reads binary digits (ET(3), ET(4), ENTROPY(3)), or ET's partial
 /// results ferguson-et-odd and ferguson-et-two-even, proved by finite automata for every box size;
 /// the report says how many states its automata have.
 fn automata(a: &ProveArgs, id: &str) -> Result<ExitCode, Error> {
     let c = nimlab_prove::chips::from_registry_automata(id, &a.game)?;
     if c.play != Play::from_misere(a.misere) {
-        return Err(Error::Unsupported(format!(
-            "{id} is a result about {} play; {}",
+        return Err(super::other_play(
+            &format!("{id} is a result"),
             c.play,
-            if a.misere {
-                "drop --misere"
-            } else {
-                "add --misere"
-            }
-        )));
+            a.misere,
+        ));
     }
     let winning = c.kind == nimlab_prove::chips::ChipKind::Winning;
     let proof =

@@ -6,10 +6,7 @@
 //! re-checked by exact search as the SMT prover's models are, and a "proved" passes the same exact
 //! check on a box.
 
-use super::{
-    describe_source, guarded, recheck, registry_exact, ChipClaim, ChipGame, ChipKind, ChipQuery,
-    ChipSet,
-};
+use super::{describe_source, guarded, recheck, ChipClaim, ChipGame, ChipKind, ChipQuery, ChipSet};
 use super::{Moves, Play};
 use crate::automata::{
     all_odd, chip_closure, chip_conditions, chip_terminal, chip_theorem_set, chip_winning,
@@ -66,22 +63,7 @@ pub fn from_registry_automata(id: &str, game_text: &str) -> Result<ChipClaim> {
             "--automata proves the chip results that read binary digits (ferguson-et-k3, ferguson-et-k4, ferguson-entropy-k3, ferguson-entropy-k3-misere) and ET's ferguson-et-odd and ferguson-et-two-even; prove {id} without it"
         )));
     }
-    let exact = registry_exact(id, &game, ChipKind::PSet)?;
-    Ok(ChipClaim {
-        game,
-        play: t.play(),
-        kind: ChipKind::PSet,
-        source: id.to_string(),
-        set: ChipSet {
-            helpers: String::new(),
-            body: String::new(),
-            exact,
-            period: 1,
-        },
-        target: None,
-        bits: None,
-        totals: None,
-    })
+    super::registry_p_set(id, game, t.play(), None)
 }
 
 /// A claim that the set `set` (one track per box, most significant digit first; symmetric) is the
