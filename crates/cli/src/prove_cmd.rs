@@ -5,16 +5,10 @@
 
 use clap::Args;
 use nimlab_core::{Error, Play};
-use nimlab_prove::{
-    Claim, Condition, ConditionReport, Conjecture, Prover, Report, Ruleset, Status,
-};
+use nimlab_prove::{ProofGame, ProofResult, ProveRequest, Prover, Source, Status};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-
-mod chip_families;
-mod chips;
-mod grundy;
 
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["theorem", "families", "automaton", "grundy_value"])))]
@@ -97,436 +91,71 @@ pub struct ProveArgs {
     store: crate::store_cmd::StoreArgs,
 }
 
-/// The refusal of a result or file (`subject`, e.g. "ID is a result") about `about` play when the
-/// command asked for the other convention (`misere`: `--misere` given).
-fn other_play(subject: &str, about: Play, misere: bool) -> Error {
-    Error::Unsupported(format!(
-        "{subject} about {about} play; {}",
-        if misere {
-            "drop --misere"
-        } else {
-            "add --misere"
-        }
-    ))
-}
-
-fn conjecture(a: &ProveArgs) -> Result<Conjecture, Error> {
-    let mut c = families(a)?;
-    c.bits = a.bits;
-    let play = Play::from_misere(a.misere);
-    if let Some(id) = a.theorem.as_ref().filter(|_| c.play != play) {
-        // A result is about one convention, as `verify` insists; a families file takes the flag's.
-        return Err(other_play(&format!("{id} is a result"), c.play, a.misere));
-    }
-    c.play = play;
-    if a.automata {
-        c.validate_shape()?;
-    } else {
-        c.validate()?;
-    }
-    Ok(c)
-}
-
-/// The game's name as the prover reads it: `nim --heaps N` is CN(N,1) and `moore(k) --heaps N` the
-/// complex of all k-sets of N stacks, the names `discover` writes in its families and automata.
-fn game_name(a: &ProveArgs) -> Result<String, Error> {
-    nimlab_discover::game_name(&a.game, a.heaps)
-}
-
-fn families(a: &ProveArgs) -> Result<Conjecture, Error> {
-    let game = Ruleset::parse(&game_name(a)?)?;
-    if let Some(id) = &a.theorem {
-        return nimlab_prove::from_theorem(id, game);
-    }
-    let path = a
-        .families
-        .as_ref()
-        .expect("clap requires --theorem or --families");
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    let c = nimlab_prove::from_toml(&text, &path.display().to_string())?;
-    if c.game != game {
-        return Err(Error::Unsupported(format!(
-            "{} is about {}, not {}",
-            path.display(),
-            c.game.id(),
-            game.id()
-        )));
-    }
-    Ok(c)
-}
-
-fn says(c: Condition, play: Play) -> &'static str {
-    match c {
-        Condition::I => "no move joins two members",
-        Condition::II => "every non-terminal position outside the set has a move into it",
-        Condition::III if play == Play::Misere => "the terminal position is not in the set",
-        Condition::III => "the terminal position is in the set",
-        Condition::Search => "the verdicts agree with exhaustive search",
-        Condition::Closure => {
-            "every move from a member reaches a position with a move back into the set"
-        }
-    }
-}
-
-fn line(r: &ConditionReport, play: Play) -> String {
-    let head = format!(
-        "  ({}) {}: {} ({:.2} s)",
-        r.condition.name(),
-        says(r.condition, play),
-        r.status.name(),
-        r.seconds
-    );
-    let t = nimlab_core::position::format_tuple;
-    match (&r.counterexample, r.status) {
-        // The exact check on a box contradicted a proof: its reason says so.
-        (Some(cx), _) if r.condition == Condition::Search => format!(
-            "{head}: {}{}",
-            r.reason.as_deref().unwrap_or("exact search disagrees"),
-            cx.move_to
-                .as_ref()
-                .map(|y| format!(" (it moves to {}, a P-position)", t(y)))
-                .unwrap_or_default()
-        ),
-        (Some(cx), _) => match &cx.move_to {
-            Some(y) if r.condition == Condition::Closure => format!(
-                "{head}: {} is in the set but is an N-position: it moves to {}, a P-position (exact search)",
-                t(&cx.position),
-                t(y)
-            ),
-            Some(y) => format!(
-                "{head}: {} is in the set and moves to {}, also in the set (re-checked)",
-                t(&cx.position),
-                t(y)
-            ),
-            None if r.condition == Condition::III && play == Play::Misere => {
-                format!("{head}: {} is in the set (re-checked)", t(&cx.position))
-            }
-            None if r.condition == Condition::III => {
-                format!("{head}: {} is not in the set (re-checked)", t(&cx.position))
-            }
-            None => format!(
-                "{head}: {} is outside the set and none of its options is in it (re-checked over every option)",
-                t(&cx.position)
-            ),
+/// The request of the command's options: the one typed request of the prover.
+fn request(a: &ProveArgs) -> Result<ProveRequest, Error> {
+    // The game first: a game that needs a number of heaps is refused before a file is read.
+    let game = ProofGame::parse(&a.game, a.heaps)?;
+    let read = |path: &PathBuf| -> Result<(String, String), Error> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+        Ok((text, path.display().to_string()))
+    };
+    let source = match (&a.theorem, &a.families, &a.automaton, a.grundy_value) {
+        (_, _, _, Some(v)) => Source::GrundyValues {
+            up_to: v,
+            table_bits: a.grundy_bits,
         },
-        (None, Status::Unknown) => {
-            format!("{head}: {}", r.reason.as_deref().unwrap_or("no answer"))
+        (Some(id), _, _, _) => Source::Registry(id.clone()),
+        (_, Some(path), _, _) => {
+            let (text, name) = read(path)?;
+            Source::Families { text, name }
         }
-        _ => head,
-    }
-}
-
-fn text(r: &Report) -> String {
-    let below = format!("proved for entries below 2^{}", r.bits.unwrap_or(0));
-    let every = match r.method {
-        "automata" => "proved for every stack size (by automata): every member is a P-position",
-        _ => "proved for every stack size: every member is a P-position",
+        (_, _, Some(path), _) => {
+            let (text, name) = read(path)?;
+            Source::Automaton { text, name }
+        }
+        _ => unreachable!("clap requires a source"),
     };
-    let verdict = match r.verdict {
-        Status::Proved if r.claim == Claim::Subset && r.bits.is_none() => every,
-        Status::Proved if r.bits.is_some() => below.as_str(),
-        Status::Proved if r.method == "automata" => "proved for every stack size (by automata)",
-        Status::Proved => "proved for every stack size",
-        Status::Refuted => "refuted",
-        Status::Unknown
-            if r.conditions.iter().any(|c| {
-                c.reason
-                    .as_deref()
-                    .is_some_and(|w| w.starts_with("(C) fails"))
-            }) =>
-        {
-            "unknown (condition (C), which is sufficient but not necessary, fails; the set may still lie inside the P-set)"
-        }
-        Status::Unknown if r.method == "automata" => {
-            "unknown (the automata did not finish within the limits for some condition)"
-        }
-        Status::Unknown
-            if r.conditions.iter().all(|c| {
-                c.status != Status::Unknown || c.reason.as_deref().is_some_and(|w| w.contains("timeout"))
-            }) =>
-        {
-            "unknown (the solver reached its time limit for some condition)"
-        }
-        Status::Unknown => "unknown (some condition is not decided; the reasons follow)",
-    };
-    let play = if r.play == Play::Misere {
-        ", misère play"
-    } else {
-        ""
-    };
-    let mut out = format!(
-        "{}, {}{play}: {verdict} ({:.2} s)\n",
-        r.game, r.source, r.seconds
-    );
-    for c in &r.conditions {
-        out.push_str(&line(c, r.play));
-        out.push('\n');
-    }
-    if r.solvers.len() > 1 {
-        let names: Vec<String> = r
-            .solvers
-            .iter()
-            .map(|(name, version)| format!("{name} ({version})"))
-            .collect();
-        out.push_str(&format!(
-            "  cross-checked: every query was put to {}; proved needs unsat from each\n",
-            names.join(" and ")
-        ));
-    }
-    if let Some(b) = &r.box_check {
-        out.push_str(&format!(
-            "  checked by exact search on {} ({} positions): {}\n",
-            b.describe(),
-            b.positions,
-            if r.claim == Claim::Subset {
-                "every member is a P-position"
-            } else {
-                "the set is the P-set there"
-            }
-        ));
-    }
-    // Ferguson's chip games have boxes of chips, not stacks.
-    if matches!(nimlab_prove::chips::ChipGame::parse(&r.game), Ok(Some(_))) {
-        out = out.replace("every stack size", "every box size");
-    }
-    out
+    let timeout = Duration::from_secs(a.timeout);
+    let mut req = ProveRequest::of(&a.game, game, source);
+    req.play = Play::from_misere(a.misere);
+    req.subset = a.subset;
+    req.bits = a.bits;
+    req.prover = Prover::from_options(a.automata, &a.solver, a.cross_check, timeout)?;
+    req.timeout = timeout;
+    req.emit = a.emit.clone();
+    req.save = a.save;
+    Ok(req)
 }
 
 /// Runs `nimlab prove`: exit 0 proved, 1 refuted, 3 unknown (errors exit 2 through the dispatcher).
 pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
-    if a.timeout == 0 {
-        return Err(Error::Unsupported(
-            "--timeout must be at least 1 second".into(),
-        ));
-    }
-    if let Some(v) = a.grundy_value {
-        return grundy::run(a, v);
-    }
-    if let Some(status) = chips::run(a)? {
-        return Ok(status);
-    }
     if a.save && a.store.no_store {
         // Refused before the proof runs, not after.
         a.store.require("`prove --save`")?;
     }
-    if a.heaps.is_none() && a.game.trim().eq_ignore_ascii_case("nim") && a.theorem.is_some() {
-        return every_number_of_heaps(a);
-    }
-    // nim and moore(k) with --heaps are read as the games discover writes (CN(N,1), a complex).
-    let parsed = nimlab_games::parse_game(&game_name(a)?)?;
-    if Ruleset::of(parsed.as_ref()).is_none() {
-        return Err(crate::discover_cmd::not_covered(
-            "prove",
-            &a.game,
-            parsed.as_ref(),
-        ));
-    }
-    if let Some(path) = &a.automaton {
-        return automaton(a, path);
-    }
-    let c = conjecture(a)?;
-    let claim = Claim::of(a.theorem.as_deref(), a.subset);
-    let subset = claim == Claim::Subset;
-    if subset && !a.subset && !a.json {
-        eprintln!(
-            "nimlab: {} is a partial result (it decides only some positions): proving that its members are P-positions (--subset)",
-            a.theorem.as_deref().unwrap_or_default()
-        );
-    }
-    let prover = Prover::from_options(
-        a.automata,
-        &a.solver,
-        a.cross_check,
-        Duration::from_secs(a.timeout),
-    )?;
-    if let (Some(dir), Prover::Smt(_)) = (&a.emit, &prover) {
-        let files = nimlab_prove::emit(&c, claim, dir)?;
-        if !a.json {
+    let result = nimlab_prove::request::prove(&request(a)?)?;
+    if !a.json {
+        for note in &result.notes {
+            eprintln!("nimlab: {note}");
+        }
+        if let Some(dir) = &result.emitted {
             eprintln!(
-                "wrote {} to {}",
-                nimlab_core::plural_of(files.len(), "query", "queries"),
+                "wrote {} to {} (README.md says how to re-check them)",
+                nimlab_core::plural_of(result.files.len(), "file", "files"),
                 dir.display()
             );
         }
     }
-    let report = nimlab_prove::run(&c, claim, &prover)?;
-    if let Some(dir) = &a.emit {
-        let text = match &a.families {
-            Some(path) => Some(
-                std::fs::read_to_string(path)
-                    .map_err(|e| Error::io(format!("reading {}", path.display()), e))?,
-            ),
-            None => None,
-        };
-        let kept = match &text {
-            Some(t) => nimlab_prove::certificate::Characterization::File(t),
-            None => nimlab_prove::certificate::Characterization::Registry,
-        };
-        nimlab_prove::certificate::write(&c, &report, dir, kept)?;
-        if !a.json {
-            eprintln!(
-                "wrote the proof certificate to {} (README.md says how to re-check it)",
-                dir.display()
-            );
-        }
-    }
-    finish(a, &report)
-}
-
-/// `prove nim --theorem bouton --automata` (no `--heaps`; `bouton-misere` with `--misere`): Bouton's
-/// theorem for every number of heaps, by the induction over the heaps of `nimlab_prove::heaps`, whose
-/// lemmas the automata decide.
-fn every_number_of_heaps(a: &ProveArgs) -> Result<ExitCode, Error> {
-    let id = a.theorem.as_deref().unwrap_or_default();
-    let (lemmas, play) = nimlab_prove::heaps::lemmas(id)?;
-    if play != Play::from_misere(a.misere) {
-        return Err(Error::Unsupported(format!(
-            "{id} is a result about {play} play; {}",
-            if a.misere {
-                "drop --misere"
-            } else {
-                "add --misere"
-            }
-        )));
-    }
-    let refused = [
-        (a.subset, "--subset"),
-        (a.save, "--save"),
-        (a.emit.is_some(), "--emit"),
-        (a.bits.is_some(), "--bits"),
-        (a.cross_check, "--cross-check"),
-    ];
-    if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
-        return Err(Error::Unsupported(format!(
-            "{flag} does not apply to the proof of {id} for every number of heaps; give --heaps N"
-        )));
-    }
-    if !a.automata {
-        return Err(Error::Unsupported(format!(
-            "{id} for every number of heaps is proved by automata (xor): add --automata, or give --heaps N"
-        )));
-    }
-    let r = nimlab_prove::heaps::prove_lemmas(id, play, &lemmas, Duration::from_secs(a.timeout))?;
+    let saved = save(a, &result)?;
     if a.json {
-        println!("{}", r.to_json());
-    } else {
-        let verdict = match r.verdict {
-            Status::Proved => "proved for every number of heaps and every heap size (by induction over the heaps; its lemmas by automata)",
-            Status::Refuted => "not proved: a lemma of the induction is false",
-            Status::Unknown => "unknown (the automata did not finish within the limits for some lemma)",
-        };
-        let conv = if play == Play::Misere {
-            ", misère play"
-        } else {
-            ""
-        };
-        println!("nim, theorem {id}{conv}: {verdict} ({:.2} s)", r.seconds);
-        for l in &r.lemmas {
-            let cx = l
-                .counterexample
-                .as_ref()
-                .map(|v| {
-                    let v: Vec<String> = v.iter().map(|x| x.to_string()).collect();
-                    format!(": counterexample ({}) (re-checked)", v.join(", "))
-                })
-                .or_else(|| l.reason.as_ref().map(|r| format!(": {r}")))
-                .unwrap_or_default();
-            println!(
-                "  lemma {}: {}: {} ({:.2} s){cx}",
-                l.lemma.name,
-                l.lemma.statement,
-                l.status.name(),
-                l.seconds
-            );
-        }
-        println!("  the argument from the lemmas to the theorem (by cases and induction over the heaps, not machine-checked): docs/findings.md, section 10");
-    }
-    Ok(ExitCode::from(match r.verdict {
-        Status::Proved => 0,
-        Status::Refuted => 1,
-        Status::Unknown => 3,
-    }))
-}
-
-/// `--save`: the characterization, saved when the verdict is proved for every stack size; its id.
-fn save(a: &ProveArgs, report: &Report) -> Result<Option<i64>, Error> {
-    if !a.save {
-        return Ok(None);
-    }
-    if report.verdict != Status::Proved || report.bits.is_some() {
-        eprintln!(
-            "nimlab: not saved: the characterization is not proved for every stack size ({})",
-            report.verdict.name()
-        );
-        return Ok(None);
-    }
-    let (format, path) = match (&a.families, &a.automaton) {
-        (Some(f), _) => (nimlab_analysis::proved::Format::Families, f),
-        (None, Some(f)) => (nimlab_analysis::proved::Format::Automaton, f),
-        (None, None) => return Ok(None),
-    };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    let mut store = a.store.require("`prove --save`")?;
-    let id = nimlab_analysis::proved::save_proved(
-        &mut store,
-        &game_name(a)?,
-        Play::from_misere(a.misere),
-        format,
-        &text,
-        report.method,
-    )?;
-    Ok(Some(id))
-}
-
-/// `prove GAME --automaton FILE`: the automata prover on the set the file's automaton accepts.
-fn automaton(a: &ProveArgs, path: &std::path::Path) -> Result<ExitCode, Error> {
-    let game = Ruleset::parse(&game_name(a)?)?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    let shown = path.display().to_string();
-    let play = Play::from_misere(a.misere);
-    let timeout = Duration::from_secs(a.timeout);
-    let mut rule = None;
-    let mut report = if game.kind == nimlab_prove::Kind::Scn {
-        // One automaton per circle length (walnut's SCN sections).
-        let (empty, sets) = nimlab_prove::walnut::scn_from_walnut(&text, game.n)
-            .map_err(|e| Error::Unsupported(format!("{shown}: {e}")))?;
-        nimlab_prove::prove_scn_members(&game, &sets, empty, play, timeout)
-            .map_err(|e| Error::Unsupported(format!("{shown}: {e}")))?
-    } else {
-        let members = nimlab_prove::walnut::from_walnut(&text, game.n)
-            .map_err(|e| Error::Unsupported(format!("{shown}: {e}")))?;
-        rule = nimlab_prove::automata::readable(&members).map(|r| r.text(members.tracks));
-        nimlab_prove::prove_members(&game, &members, play, timeout)?
-    };
-    report.source = format!("automaton {shown}");
-    finish_with(a, &report, rule)
-}
-
-/// Prints the report (and, with `--save`, the id it was saved under); the exit status.
-fn finish(a: &ProveArgs, report: &Report) -> Result<ExitCode, Error> {
-    finish_with(a, report, None)
-}
-
-/// [`finish`], with the automaton's readable rule when it has one (JSON `rule`).
-fn finish_with(a: &ProveArgs, report: &Report, rule: Option<String>) -> Result<ExitCode, Error> {
-    let saved = save(a, report)?;
-    if a.json {
-        let mut v = report.to_json();
+        let mut v = result.to_json();
         if a.save {
             v["saved"] = serde_json::json!(saved.map(|id| format!("proved:{id}")));
         }
-        if let Some(r) = &rule {
-            v["rule"] = serde_json::json!(r);
-        }
         println!("{v}");
     } else {
-        if let Some(r) = &rule {
-            println!("the automaton's rule (checked against it): {r}");
-        }
-        print!("{}", text(report));
+        print!("{}", result.text());
         if let Some(id) = saved {
             println!(
                 "saved in the store as characterization #{id} (proved:{id}): outcome, moves and explain use it for {} positions of any size",
@@ -534,9 +163,25 @@ fn finish_with(a: &ProveArgs, report: &Report, rule: Option<String>) -> Result<E
             );
         }
     }
-    Ok(ExitCode::from(match report.verdict {
-        Status::Proved => 0,
-        Status::Refuted => 1,
-        Status::Unknown => 3,
-    }))
+    Ok(ExitCode::from(result.exit_code()))
+}
+
+/// `--save`: the characterization, saved when the verdict is proved for every stack size; its id.
+fn save(a: &ProveArgs, result: &ProofResult) -> Result<Option<i64>, Error> {
+    let Some(s) = &result.saveable else {
+        return Ok(None);
+    };
+    let proved_everywhere = result.report().is_some_and(|r| r.bits.is_none());
+    if result.verdict() != Status::Proved || !proved_everywhere {
+        eprintln!(
+            "nimlab: not saved: the characterization is not proved for every stack size ({})",
+            result.verdict().name()
+        );
+        return Ok(None);
+    }
+    let mut store = a.store.require("`prove --save`")?;
+    let id = nimlab_analysis::proved::save_proved(
+        &mut store, &s.game, s.play, s.format, &s.text, s.method,
+    )?;
+    Ok(Some(id))
 }

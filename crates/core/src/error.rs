@@ -16,6 +16,10 @@ pub enum Error {
     /// The request is outside what the command supports.
     #[error("{}", one_line(.0))]
     Unsupported(String),
+    /// The request's options do not fit together, or one does not apply: the text names the options
+    /// as typed pieces, and each front end spells them its own way ([`crate::arg`]).
+    #[error("{}", one_line(&.0.to_string()))]
+    Refused(crate::arg::Refusal),
     /// The search would be too large to finish; the message names the estimate and how to lift the limit.
     #[error("{}", one_line(.0))]
     TooLarge(String),
@@ -43,6 +47,17 @@ pub enum Error {
 }
 
 impl Error {
+    /// A refusal about the request's options ([`crate::arg::Refusal`]).
+    pub fn refused(r: crate::arg::Refusal) -> Error {
+        Error::Refused(r)
+    }
+    /// The message, options spelled by `spelling` (the command line's by `Display`).
+    pub fn render(&self, spelling: &dyn crate::arg::Spelling) -> String {
+        match self {
+            Error::Refused(r) => one_line(&r.render(spelling)).into_owned(),
+            e => e.to_string(),
+        }
+    }
     /// An I/O error with what was being done.
     pub fn io(context: impl Into<String>, source: std::io::Error) -> Error {
         Error::Io {

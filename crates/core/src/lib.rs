@@ -11,11 +11,13 @@
 //! * [`interrupt`]: a front end's Ctrl-C for computations without hooks (a thread's cancel scope);
 //! * [`table`]: bounded tabulation of the P-positions of a whole box;
 //! * [`partition`]: the conditions of the partition theorem, the checks of a conjectured P-set;
-//! * [`position`]: the shared position syntax.
+//! * [`position`]: the shared position syntax;
+//! * [`arg`]: typed refusals that name a request's options, spelled by each front end.
 //!
 //! Positions are plain vectors of non-negative integers (`Vec<u64>`); what the numbers mean (stack
 //! heights, pile sizes, box contents) is up to each game.
 
+pub mod arg;
 pub mod error;
 pub mod game;
 pub mod hooks;
@@ -27,6 +29,7 @@ pub mod sum;
 pub mod table;
 pub mod value;
 
+pub use arg::{Arg, Refusal};
 pub use error::{one_line, Error, Result};
 pub use game::{
     count_box_union, count_face_options, BoxDomain, Game, Layout, MoveStructure, Pos, Rng,

@@ -858,47 +858,10 @@ fn table(
     Ok(Some(t))
 }
 
-/// The game name `discover` works on: `nim`/`moore(k)` with `--heaps` become the game of that many
-/// heaps; `--heaps` with any other game is refused.
+/// The game name `discover` works on: `nim`/`moore(k)` with a number of heaps become the game of
+/// that many heaps ([`nimlab_prove::request::game_name`]).
 pub fn game_name(game: &str, heaps: Option<usize>) -> Result<String> {
-    let g = game.trim().to_ascii_lowercase();
-    let moore = g
-        .strip_prefix("moore(")
-        .and_then(|t| t.strip_suffix(')'))
-        .and_then(|t| t.trim().parse::<usize>().ok());
-    match (heaps, g.as_str(), moore) {
-        (None, "nim", _) | (None, _, Some(_)) => Err(Error::Unsupported(format!(
-            "{game} takes any number of heaps: give --heaps N"
-        ))),
-        (Some(n), "nim", _) if n >= 1 => Ok(format!("CN({n},1)")),
-        (Some(n), _, Some(k)) if (2..=12).contains(&n) && (1..n).contains(&k) => {
-            let mut facets = Vec::new();
-            subsets(n, k, 0, &mut Vec::new(), &mut facets);
-            Ok(format!("simplicial({})", facets.join(",")))
-        }
-        (Some(n), _, _) if n == 0 || g == "nim" || moore.is_some() => {
-            Err(Error::Unsupported(format!(
-                "--heaps {n} does not fit {game} (nim: 1 or more heaps; moore(k): k < N <= 12)"
-            )))
-        }
-        (Some(_), _, _) => Err(Error::Unsupported(format!(
-            "--heaps is for nim and moore(k); {game} has its number of stacks in its name"
-        ))),
-        (None, _, _) => Ok(game.to_string()),
-    }
-}
-
-fn subsets(n: usize, k: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<String>) {
-    if cur.len() == k {
-        let s: Vec<String> = cur.iter().map(|i| (i + 1).to_string()).collect();
-        out.push(format!("{{{}}}", s.join(",")));
-        return;
-    }
-    for i in from..n {
-        cur.push(i);
-        subsets(n, k, i + 1, cur, out);
-        cur.pop();
-    }
+    nimlab_prove::request::game_name(game, heaps)
 }
 
 impl Discovery {

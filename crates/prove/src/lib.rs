@@ -35,6 +35,7 @@ pub mod learn;
 pub mod prove;
 pub mod proved;
 pub mod prover;
+pub mod request;
 pub mod solver;
 pub mod walnut;
 
@@ -49,4 +50,5 @@ pub use prove::{
     Counterexample, QueryRecord, Report, SolverAnswer, Status,
 };
 pub use prover::{run, Format, Proven, Prover};
+pub use request::{ProofGame, ProofResult, ProveRequest, Source};
 pub use solver::{Answer, Dialect, Solver};

@@ -51,14 +51,30 @@ impl From<Error> for ApiError {
             Error::Unsupported(m) if m.starts_with("the game is over") => {
                 (StatusCode::BAD_REQUEST, "game_over")
             }
-            Error::Unsupported(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            Error::Unsupported(_) | Error::Refused(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             Error::TooLarge(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_large"),
             Error::Script(_) => (StatusCode::BAD_REQUEST, "bad_game"),
             Error::Interrupted | Error::Io { .. } | Error::Store { .. } => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "internal")
             }
         };
-        ApiError::new(status, kind, e.to_string())
+        ApiError::new(status, kind, e.render(&Parameters))
+    }
+}
+
+/// The API's spelling of a request's options: its query parameters (`heaps=N`, `misere=1`).
+struct Parameters;
+
+impl nimlab_core::arg::Spelling for Parameters {
+    fn spell(&self, arg: nimlab_core::Arg, how: &nimlab_core::arg::Mention) -> String {
+        use nimlab_core::arg::Mention;
+        let name = arg.name().replace('-', "_");
+        match (how, arg.placeholder()) {
+            (Mention::Name, _) => format!("the parameter {name}"),
+            (Mention::Given, None) => format!("{name}=1"),
+            (Mention::Given, Some(p)) => format!("{name}={p}"),
+            (Mention::Value(v), _) => format!("{name}={v}"),
+        }
     }
 }
 
