@@ -37,13 +37,32 @@ create_exception!(
 /// nimlab's errors as Python exceptions: bad input is `ValueError` (`TooLarge` is one), an
 /// interrupted computation `KeyboardInterrupt`, files `OSError`, the store `RuntimeError`.
 fn to_py(e: Error) -> PyErr {
-    let msg = pythonic(&e.to_string());
+    let msg = match &e {
+        Error::Refused(_) => e.render(&Keywords),
+        _ => pythonic(&e.to_string()),
+    };
     match e {
         Error::Interrupted => PyKeyboardInterrupt::new_err(msg),
         Error::TooLarge(_) => TooLarge::new_err(msg),
         Error::Io { .. } => PyOSError::new_err(msg),
         Error::Store { .. } => PyRuntimeError::new_err(msg),
         _ => PyValueError::new_err(msg),
+    }
+}
+
+/// This package's spelling of a request's options: its keyword arguments (`heaps=N`, `misere=True`).
+struct Keywords;
+
+impl nimlab_core::arg::Spelling for Keywords {
+    fn spell(&self, arg: nimlab_core::Arg, how: &nimlab_core::arg::Mention) -> String {
+        use nimlab_core::arg::Mention;
+        let name = arg.name().replace('-', "_");
+        match (how, arg.placeholder()) {
+            (Mention::Name, _) => format!("{name}="),
+            (Mention::Given, None) => format!("{name}=True"),
+            (Mention::Given, Some(p)) => format!("{name}={p}"),
+            (Mention::Value(v), _) => format!("{name}={v}"),
+        }
     }
 }
 
@@ -587,7 +606,7 @@ fn verify(
 /// `cn-lemma5-s1`), only that every member is a P-position (condition (C)); JSON text with the keys
 /// of `nimlab prove --json`.
 #[pyfunction]
-#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false, subset=false, cross_check=false, heaps=None))]
+#[pyo3(signature = (game, theorem=None, families=None, timeout=120, solver="z3".into(), bits=None, automata=false, misere=false, subset=false, cross_check=false, heaps=None, automaton=None, emit=None, grundy_value=None, grundy_bits=8))]
 #[allow(clippy::too_many_arguments)]
 fn prove(
     py: Python<'_>,
@@ -602,212 +621,57 @@ fn prove(
     subset: bool,
     cross_check: bool,
     heaps: Option<usize>,
+    automaton: Option<PathBuf>,
+    emit: Option<PathBuf>,
+    grundy_value: Option<u16>,
+    grundy_bits: u32,
 ) -> PyResult<String> {
-    if automata && bits.is_some() {
+    use nimlab_prove::{ProofGame, ProveRequest, Prover, Source};
+    let given = [
+        theorem.is_some(),
+        families.is_some(),
+        automaton.is_some(),
+        grundy_value.is_some(),
+    ];
+    if given.iter().filter(|g| **g).count() != 1 {
         return Err(PyValueError::new_err(
-            "automata=True proves for every size; bits= asks for entries below 2^bits: give one of them",
+            "give exactly one of theorem=ID, families=FILE, automaton=FILE and grundy_value=V",
         ));
     }
-    if theorem.is_some() == families.is_some() {
-        return Err(PyValueError::new_err(
-            "give exactly one of theorem=ID and families=FILE",
-        ));
-    }
-    if timeout == 0 {
-        return Err(PyValueError::new_err("timeout must be at least 1 second"));
-    }
-    if let Some(chip) = nimlab_prove::chips::ChipGame::parse(game).map_err(to_py)? {
-        let claim = ChipProof {
-            theorem,
-            families,
-            bits,
-            automata,
-            subset,
-            play: Play::from_misere(misere),
-            timeout: Duration::from_secs(timeout),
-        };
-        let prover = nimlab_prove::Prover::from_options(
-            automata,
-            &solver,
-            cross_check,
-            Duration::from_secs(timeout),
-        )
-        .map_err(to_py)?;
-        if heaps.is_some() {
-            return Err(PyValueError::new_err(format!(
-                "heaps= is for nim and moore(k); {} has its number of boxes in its name",
-                chip.id()
-            )));
-        }
-        let text = chip.id();
-        return blocking(py, None, move |_, _| claim.run(text, chip, prover));
-    }
-    // nim and moore(k) with heaps are read as the games discover writes (CN(N,1), a complex).
-    let named = match heaps {
-        Some(_) => nimlab_discover::game_name(game, heaps).map_err(to_py)?,
-        None => game.to_string(),
+    // The game first: a game that needs heaps= is refused before a file is read.
+    let parsed = ProofGame::parse(game, heaps).map_err(to_py)?;
+    let read = |path: &PathBuf| -> PyResult<(String, String)> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| to_py(Error::io(format!("reading {}", path.display()), e)))?;
+        Ok((text, path.display().to_string()))
     };
-    let game = named.as_str();
-    let rules = nimlab_prove::Ruleset::parse(game).map_err(to_py)?;
-    let from_registry = theorem.clone();
-    // A partial result claims only that its members are P-positions.
-    let subset = nimlab_prove::Claim::of(theorem.as_deref(), subset) == nimlab_prove::Claim::Subset;
-    let mut c = match (theorem, families) {
-        (Some(id), _) => nimlab_prove::from_theorem(&id, rules).map_err(to_py)?,
-        (_, Some(path)) => {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| to_py(Error::io(format!("reading {}", path.display()), e)))?;
-            let c = nimlab_prove::from_toml(&text, &path.display().to_string()).map_err(to_py)?;
-            if c.game != rules {
-                return Err(PyValueError::new_err(format!(
-                    "{} is about {}, not {}",
-                    path.display(),
-                    c.game.id(),
-                    rules.id()
-                )));
-            }
-            c
+    let source = match (theorem, families, automaton, grundy_value) {
+        (_, _, _, Some(v)) => Source::GrundyValues {
+            up_to: v,
+            table_bits: grundy_bits,
+        },
+        (Some(id), _, _, _) => Source::Registry(id),
+        (_, Some(path), _, _) => {
+            let (text, name) = read(&path)?;
+            Source::Families { text, name }
+        }
+        (_, _, Some(path), _) => {
+            let (text, name) = read(&path)?;
+            Source::Automaton { text, name }
         }
         _ => unreachable!("checked above"),
     };
-    // A built-in result carries its play convention; a families file takes the one asked for.
-    let play = Play::from_misere(misere);
-    if let Some(id) = from_registry.filter(|_| c.play != play) {
-        return Err(PyValueError::new_err(format!(
-            "{id} is a result about {} play; {}",
-            c.play,
-            if misere {
-                "drop misere=True"
-            } else {
-                "pass misere=True"
-            }
-        )));
-    }
-    c.play = play;
-    c.bits = bits;
-    // `run` validates the conjecture for the prover it uses.
-    let prover = nimlab_prove::Prover::from_options(
-        automata,
-        &solver,
-        cross_check,
-        Duration::from_secs(timeout),
-    )
-    .map_err(to_py)?;
-    let claim = if subset {
-        nimlab_prove::Claim::Subset
-    } else {
-        nimlab_prove::Claim::PSet
-    };
+    let limit = Duration::from_secs(timeout);
+    let mut req = ProveRequest::of(game, parsed, source);
+    req.play = Play::from_misere(misere);
+    req.subset = subset;
+    req.bits = bits;
+    req.prover = Prover::from_options(automata, &solver, cross_check, limit).map_err(to_py)?;
+    req.timeout = limit;
+    req.emit = emit;
     blocking(py, None, move |_, _| {
-        Ok(nimlab_prove::run(&c, claim, &prover)?.to_json().to_string())
+        Ok(nimlab_prove::request::prove(&req)?.to_json().to_string())
     })
-}
-
-/// `prove` on one of Ferguson's chip games: a registry result (`theorem`; with `bits` below 2^bits,
-/// with `automata` by finite automata for the results that read binary digits) or a chip families
-/// file (`families`: a set of P-totals of a redistribution game), proved for every box size by the
-/// chip prover.
-struct ChipProof {
-    theorem: Option<String>,
-    families: Option<PathBuf>,
-    bits: Option<u32>,
-    automata: bool,
-    subset: bool,
-    play: Play,
-    timeout: Duration,
-}
-
-impl ChipProof {
-    fn run(
-        self,
-        text: String,
-        chip: nimlab_prove::chips::ChipGame,
-        prover: nimlab_prove::Prover,
-    ) -> Result<String, Error> {
-        use nimlab_prove::chips::{self, totals, ChipKind};
-        let unsupported = |m: String| Err(Error::Unsupported(m));
-        // A result or file about the other convention than the one asked for.
-        let other_play = |subject: String, about: Play| {
-            unsupported(format!(
-                "{subject} about {about} play; {}",
-                if self.play == Play::Misere {
-                    "drop misere=True"
-                } else {
-                    "pass misere=True"
-                }
-            ))
-        };
-        if self.subset {
-            return unsupported(format!(
-                "{text}: subset=True does not apply to the chip games (a partial result is proved as what it claims)"
-            ));
-        }
-        if self.automata && (self.families.is_some() || self.bits.is_some()) {
-            return unsupported(
-                "automata=True proves a registry result of the chip games (theorem=ID), without bits= or families="
-                    .into(),
-            );
-        }
-        let c = match (&self.theorem, &self.families) {
-            (Some(id), None) => {
-                let c = match self.bits {
-                    _ if self.automata => chips::from_registry_automata(id, &text)?,
-                    Some(w) => chips::from_registry_bits(id, &text, w)?,
-                    None => chips::from_registry(id, &text)?,
-                };
-                if c.play != self.play {
-                    return other_play(format!("{id} is a result"), c.play);
-                }
-                c
-            }
-            (None, Some(path)) => {
-                if self.bits.is_some() {
-                    return unsupported(
-                        "bits= does not apply to a chip families file (proved for every box size)"
-                            .into(),
-                    );
-                }
-                let body = std::fs::read_to_string(path)
-                    .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-                let name = path.display().to_string();
-                let file = totals::read_file(&body, &name, &chip)?;
-                if file.play != self.play {
-                    return other_play(format!("{name} is"), file.play);
-                }
-                totals::claim(
-                    &text,
-                    self.play,
-                    &file.totals,
-                    format!("chip families file {name}"),
-                )?
-            }
-            _ => {
-                return unsupported("give exactly one of theorem=ID and families=FILE".into());
-            }
-        };
-        let mut v = if self.automata {
-            // Finite automata for every box size; the report says how many states they have.
-            let proof = chips::prove_chips_automata(&c, None, self.timeout)?;
-            let mut v = proof.report.to_json();
-            v["states"] = proof
-                .states
-                .iter()
-                .map(|(what, n)| (what.to_string(), json!(n)))
-                .collect::<serde_json::Map<_, _>>()
-                .into();
-            v
-        } else {
-            let nimlab_prove::Prover::Smt(solvers) = prover else {
-                return unsupported("the chip games are proved by SMT".into());
-            };
-            chips::prove_chips(&c, &solvers)?.to_json()
-        };
-        if c.kind == ChipKind::Winning {
-            // A set of N-positions (it moves into the all-odd set), as the command line says.
-            v["claim"] = json!("N-positions");
-        }
-        Ok(v.to_string())
-    }
 }
 
 /// `discover`: a characterization of the P-positions found from tables alone and proved for every

@@ -530,6 +530,10 @@ def prove(
     subset: bool = False,
     cross_check: bool = False,
     heaps: Optional[int] = None,
+    automaton: Optional[str] = None,
+    emit: Optional[str] = None,
+    grundy_value: Optional[int] = None,
+    grundy_bits: int = 8,
 ) -> Dict[str, Any]:
     """Proves a characterization of the P-positions for every stack size: the partition theorem's
     conditions (I)-(III) for a union of linear families (a built-in result ``theorem="cn-7-4"`` or a
@@ -555,7 +559,11 @@ def prove(
     a registry result (``prove("EABO(4)", theorem="ferguson-eabo")``; ``automata=True`` for the
     results that read binary digits, e.g. ``prove("ET(3)", theorem="ferguson-et-k3",
     automata=True)``, with ``states`` in the dict) or a chip families file of P-totals (``families=``, as ``discover`` writes it for
-    EABO, ER, SER and EJR); a result whose members are N-positions says ``claim: "N-positions"``."""
+    EABO, ER, SER and EJR); a result whose members are N-positions says ``claim: "N-positions"``.
+    It is the same request as ``nimlab prove``: ``automaton="set.txt"`` proves the set an automaton
+    in Walnut's format accepts (by automata), ``emit="DIR"`` writes a certificate there (``files``
+    lists it), ``grundy_value=V`` (with ``automata=True``) proves the sets of the positions of Grundy
+    value 0..V of ET(3) or ENTROPY(3) learned from an exact table of ``2**grundy_bits`` per box."""
     return _tuples(
         json.loads(
             _nimlab.prove(
@@ -570,6 +578,10 @@ def prove(
                 subset,
                 cross_check,
                 heaps,
+                automaton,
+                emit,
+                grundy_value,
+                grundy_bits,
             )
         )
     )

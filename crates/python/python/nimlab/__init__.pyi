@@ -135,6 +135,11 @@ def prove(
     misere: bool = ...,
     subset: bool = ...,
     cross_check: bool = ...,
+    heaps: Optional[int] = ...,
+    automaton: Optional[str] = ...,
+    emit: Optional[str] = ...,
+    grundy_value: Optional[int] = ...,
+    grundy_bits: int = ...,
 ) -> Dict[str, Any]: ...
 def discover(
     game: str,
