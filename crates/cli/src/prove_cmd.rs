@@ -4,7 +4,7 @@
 //! condition (C), which proves that every member of the set is a P-position.
 
 use clap::Args;
-use nimlab_core::{Error, Play};
+use nimlab_core::{Arg, Error, Play};
 use nimlab_prove::{ProofGame, ProofResult, ProveRequest, Prover, Source, Status};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -95,6 +95,12 @@ pub struct ProveArgs {
 fn request(a: &ProveArgs) -> Result<ProveRequest, Error> {
     // The game first: a game that needs a number of heaps is refused before a file is read.
     let game = ProofGame::parse(&a.game, a.heaps)?;
+    game.takes(match (&a.theorem, &a.families, &a.automaton) {
+        (Some(_), _, _) => Arg::Theorem,
+        (_, Some(_), _) => Arg::Families,
+        (_, _, Some(_)) => Arg::Automaton,
+        _ => Arg::GrundyValue,
+    })?;
     let read = |path: &PathBuf| -> Result<(String, String), Error> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{csv_rows, fails, json, ok};
+use common::{csv_rows, fails, json, ok, TempDir};
 
 fn v2(x: u64) -> u32 {
     x.trailing_zeros()
@@ -195,5 +195,33 @@ fn grundy_value_sets_by_automata() {
             "40",
         ],
         "--grundy-bits",
+    );
+}
+
+#[test]
+fn contradictory_options_are_refused_not_dropped() {
+    // A chip result is proved as what it claims: --subset is refused, not silently ignored.
+    fails(
+        &["prove", "EABO(3)", "--theorem", "ferguson-eabo", "--subset"],
+        "--subset does not apply to the chip games",
+    );
+    // An automaton file describes a game of stacks.
+    let dir = TempDir::new("chip-contradictions");
+    let f = dir.write("set.txt", "msd_2 msd_2 msd_2\n0 1\n0 0 0 -> 0\n");
+    fails(
+        &["prove", "EABO(3)", "--automaton", &f],
+        "an automaton file describes a game of stacks",
+    );
+    // The Grundy value sets are of normal play.
+    fails(
+        &[
+            "prove",
+            "ET(3)",
+            "--grundy-value",
+            "0",
+            "--automata",
+            "--misere",
+        ],
+        "--misere does not apply to the Grundy value sets",
     );
 }

@@ -18,16 +18,20 @@
 //! 6. answer `proved`, `conjecture` (it equals the P-set on the box, and the proof was refuted beyond
 //!    the largest box allowed or gave no answer) or `none` (no description within the limits).
 
+mod answer;
 pub mod automaton;
 pub mod chip_automaton;
 pub mod chips;
 pub mod linear;
+mod render;
+
+pub use answer::{Discovery, FamilyOut, TableUse, Verdict};
 
 use linear::{Fam, PTable};
-use nimlab_core::{Error, Hooks, Play, Result};
+use nimlab_core::{Arg, Error, Hooks, Play, Refusal, Result};
 use nimlab_prove::{Kind, ReadingRule, Ruleset, Solver, Status};
 use nimlab_tables::plan::{self, Bounds, Request};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -35,28 +39,6 @@ use std::time::{Duration, Instant};
 
 /// Largest entry of the automaton route's learning boxes when `--max` is not given.
 pub const DEFAULT_LEARNING_MAX: u64 = 63;
-
-/// The verdict of a discovery.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// The characterization is the P-set, for every stack size.
-    Proved,
-    /// It equals the P-set on the box, and the proof was refuted beyond the largest box allowed, or
-    /// gave no answer.
-    Conjecture,
-    /// No description was found within the limits.
-    None,
-}
-
-impl Verdict {
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Proved => "proved",
-            Verdict::Conjecture => "conjecture",
-            Verdict::None => "none",
-        }
-    }
-}
 
 /// A receiver of progress lines.
 pub type ProgressFn = Arc<dyn Fn(&str) + Send + Sync>;
@@ -84,6 +66,11 @@ pub struct Options {
     /// The redistribution chip games: the most chips in all of the largest box (None: the largest
     /// box of at most [`chips::DEFAULT_POSITIONS`] positions). Box games take `max` instead.
     pub max_sum: Option<u64>,
+    /// nim and moore(k): the number of heaps.
+    pub heaps: Option<usize>,
+    /// Where to write the description found (a families file, an automaton or a chip families
+    /// file), if anywhere.
+    pub out: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -98,142 +85,14 @@ impl Default for Options {
             limit: nimlab_core::Budget::default().limit,
             play: Play::Normal,
             max_sum: None,
+            heaps: None,
+            out: None,
         }
     }
 }
 
 /// Default bound on the positions of the largest box (per length).
 pub const DEFAULT_POSITIONS: u128 = 120_000_000;
-
-/// One family of the answer.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct FamilyOut {
-    pub name: String,
-    pub length: usize,
-    pub relations: Vec<String>,
-}
-
-/// One table the run used.
-#[derive(Debug, Clone)]
-pub struct TableUse {
-    pub max: u64,
-    pub p_positions: usize,
-    pub source: &'static str,
-}
-
-/// The answer of [`discover`].
-#[derive(Debug, Clone)]
-pub struct Discovery {
-    pub game: String,
-    /// The play convention the characterization is about.
-    pub play: Play,
-    pub verdict: Verdict,
-    /// `families`, or `automaton` (the automaton route; SCN: one automaton per circle length).
-    pub format: nimlab_prove::Format,
-    /// The prover that decided (`smt`), if one ran.
-    pub prover: Option<&'static str>,
-    /// The smallest entry of the box.
-    pub box_min: u64,
-    /// The largest entry of the box on which the families equal the P-set exactly (checked against
-    /// that box's table), when a description was found.
-    pub box_max: Option<u64>,
-    pub seconds: f64,
-    pub families: Vec<FamilyOut>,
-    /// The families file (TOML, the format of `nimlab prove --families`), when a description was found.
-    pub toml: Option<String>,
-    /// The automaton (Walnut's text format, `nimlab prove --automaton`), when the automaton route
-    /// found the description (`format` is then `automaton`).
-    pub walnut: Option<String>,
-    /// The automaton's states (automaton route; SCN: the sum over the circle lengths).
-    pub states: Option<usize>,
-    /// The automaton as a rule a person can read (XOR relations, column sums), when it is one.
-    pub rule: Option<String>,
-    /// SCN's automaton route: the states learned at each circle length, box by box.
-    pub lengths: Vec<automaton::LengthLearned>,
-    /// The prover's report of the last proof attempt.
-    pub proof: Option<Value>,
-    /// The last re-checked counterexample of the prover.
-    pub counterexample: Option<Value>,
-    /// Why the verdict is not `proved`.
-    pub reason: Option<String>,
-    /// The tables used, in order.
-    pub tables: Vec<TableUse>,
-    /// True when the time limit stopped the run before any description was found.
-    pub out_of_time: bool,
-    /// The redistribution chip games: the description of T, the totals of the P-positions (the box
-    /// is then of totals, `box_min` = k to `box_max`, and `toml` holds the chip families file).
-    pub totals: Option<nimlab_prove::chips::totals::Totals>,
-}
-
-impl Discovery {
-    /// A run that has found nothing yet: verdict none, box starting at `box_min`.
-    fn empty(game: String, play: Play, box_min: u64) -> Discovery {
-        Discovery {
-            game,
-            play,
-            verdict: Verdict::None,
-            format: nimlab_prove::Format::Families,
-            prover: None,
-            box_min,
-            box_max: None,
-            seconds: 0.0,
-            families: Vec::new(),
-            toml: None,
-            walnut: None,
-            rule: None,
-            states: None,
-            lengths: Vec::new(),
-            proof: None,
-            counterexample: None,
-            reason: None,
-            tables: Vec::new(),
-            out_of_time: false,
-            totals: None,
-        }
-    }
-
-    /// Exit status of `nimlab discover`: 0 proved, 1 conjecture or none, 3 no answer within the
-    /// limits (the time limit reached before any description was found).
-    pub fn exit_code(&self) -> u8 {
-        match self.verdict {
-            Verdict::Proved => 0,
-            Verdict::None if self.out_of_time => 3,
-            _ => 1,
-        }
-    }
-
-    /// The JSON object of `nimlab discover --json` (`file`: where the families file was written).
-    pub fn to_json(&self, file: Option<&str>) -> Value {
-        json!({
-            "game": self.game,
-            "play": if self.play == Play::Misere { "misere" } else { "normal" },
-            "verdict": self.verdict.name(),
-            // A "none" verdict has no description, so no format.
-            "format": (self.verdict != Verdict::None).then(|| self.format.name()),
-            "file": file,
-            "prover": self.prover,
-            "box": self.box_max.map(|h| json!({"min": self.box_min, "max": h})),
-            "seconds": (self.seconds * 1000.0).round() / 1000.0,
-            "families": self.families,
-            "states": self.states,
-            "rule": self.rule,
-            "lengths": (!self.lengths.is_empty()).then(|| self.lengths.iter().map(|l| l.to_json()).collect::<Vec<_>>()),
-            "counterexample": self.counterexample,
-            "reason": self.reason,
-            "tables": self.tables.iter().map(|t| json!({
-                "max": t.max, "p_positions": t.p_positions, "source": t.source,
-            })).collect::<Vec<_>>(),
-            "proof": self.proof,
-            "totals": self.totals.as_ref().map(|t| json!({
-                "threshold": t.threshold,
-                "period": t.period,
-                "residues": t.residues,
-                "exceptions": t.exceptions,
-                "words": t.words(),
-            })),
-        })
-    }
-}
 
 /// Why the run stops: the caller's cancel flag or the deadline.
 struct Stopper {
@@ -323,18 +182,77 @@ fn no_answer(report: &nimlab_prove::Report) -> String {
     format!("the proof gave no answer: {}", why.join("; "))
 }
 
-/// Finds and proves a characterization of the P-positions of `game` (in `opts.play`) from tables alone.
-/// `Err` only for bad input (a game no prover handles, a bad box, no solver) and for
-/// `Error::Interrupted` (the cancel flag); a time limit gives an honest verdict.
+/// Finds and proves a characterization of the P-positions of `game` (in `opts.play`; nim and
+/// moore(k) with `opts.heaps`) from tables alone, by the route the game takes: linear families then
+/// an automaton (games of stacks), the P-totals (the redistribution chip games) or an automaton (ET(3),
+/// ENTROPY(3)). The description found is written to `opts.out`, and a characterization proved for
+/// every size is saved in the store at `opts.store`, where the analysis chain answers positions of
+/// any size from it. `Err` only for bad input (a game no prover handles, a bad box, no solver), for
+/// `Error::Interrupted` (the cancel flag) and for a file or store that cannot be written; a time
+/// limit gives an honest verdict.
 pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
-    if nimlab_prove::chips::ChipGame::parse(game)?.is_some() {
-        return chips::discover_chips(game, opts);
+    if opts.timeout.is_zero() {
+        return Err(Error::refused(
+            Refusal::new("")
+                .name(Arg::Timeout)
+                .text(" must be at least 1 second"),
+        ));
     }
-    if opts.max_sum.is_some() {
-        return Err(Error::Unsupported(format!(
-            "--max-sum bounds the chip games; {game} takes --max H"
-        )));
+    let chip = nimlab_prove::chips::ChipGame::parse(game)?;
+    let mut d = if let Some(chip) = &chip {
+        if opts.heaps.is_some() {
+            let bound = if chip_automaton::covered(chip).is_some() {
+                Arg::Max
+            } else {
+                Arg::MaxSum
+            };
+            return Err(Error::refused(
+                Refusal::new("")
+                    .name(Arg::Heaps)
+                    .text(format!(
+                        " is for nim and moore(k); {} has its number of boxes in its name: bound it with ",
+                        chip.id()
+                    ))
+                    .given(bound),
+            ));
+        }
+        chips::discover_chips(game, opts)?
+    } else {
+        let parsed = nimlab_games::parse_game(game)?;
+        let heaps = parsed.downcast_ref::<nimlab_games::Nim>().is_some()
+            || parsed.downcast_ref::<nimlab_games::MooreNim>().is_some();
+        if opts.max_sum.is_some() {
+            return Err(Error::refused(
+                Refusal::new("")
+                    .name(Arg::MaxSum)
+                    .text(format!(
+                        " bounds the chip games' boxes (total chips); {} takes ",
+                        parsed.id()
+                    ))
+                    .given(Arg::Max),
+            ));
+        }
+        if !heaps && Ruleset::of(parsed.as_ref()).is_none() {
+            return Err(nimlab_prove::request::not_covered(
+                "discover",
+                game,
+                parsed.as_ref(),
+            ));
+        }
+        search(&game_name(game, opts.heaps)?, opts)?
+    };
+    d.file = d.write(opts.out.as_deref())?;
+    // The store keeps characterizations of games of stacks.
+    if let (Some(proven), Some(path), None) = (d.proved(), &opts.store, &chip) {
+        d.saved = Some(nimlab_analysis::proved::save_discovered(
+            path, &d.game, d.play, proven,
+        )?);
     }
+    Ok(d)
+}
+
+/// The route of the games of stacks: linear families, then an automaton.
+fn search(game: &str, opts: &Options) -> Result<Discovery> {
     let start = Instant::now();
     let rules = Ruleset::parse(game)?;
     // Families are read under the game's symmetries; a complex whose automorphism group is not
@@ -862,48 +780,4 @@ fn table(
 /// that many heaps ([`nimlab_prove::request::game_name`]).
 pub fn game_name(game: &str, heaps: Option<usize>) -> Result<String> {
     nimlab_prove::request::game_name(game, heaps)
-}
-
-impl Discovery {
-    /// The characterization when it is proved for every stack size: its format (`families` or
-    /// `automaton`), its text (the file `write` writes) and the prover that proved it.
-    pub fn proved(&self) -> Option<nimlab_prove::Proven<'_>> {
-        // A chip families file is not a characterization the store reads.
-        if self.verdict != Verdict::Proved || self.totals.is_some() {
-            return None;
-        }
-        let text = self.toml.as_deref().or(self.walnut.as_deref())?;
-        Some(nimlab_prove::Proven {
-            format: self.format,
-            text,
-            method: self.prover?,
-        })
-    }
-
-    /// Writes the families file to `out` (when there is one to write); the path written.
-    pub fn write(&self, out: Option<&std::path::Path>) -> Result<Option<String>> {
-        match (out, self.toml.as_ref().or(self.walnut.as_ref())) {
-            (Some(path), Some(text)) => {
-                std::fs::write(path, text)
-                    .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
-                Ok(Some(path.display().to_string()))
-            }
-            _ => Ok(None),
-        }
-    }
-}
-
-#[cfg(test)]
-mod json_tests {
-    use super::*;
-
-    /// A "none" verdict describes no set, so its JSON has no format.
-    #[test]
-    fn a_none_verdict_has_no_format() {
-        let mut d = Discovery::empty("CN(4,2)".into(), Play::Normal, 0);
-        d.reason = Some("no description found".into());
-        assert!(d.to_json(None)["format"].is_null());
-        d.verdict = Verdict::Conjecture;
-        assert_eq!(d.to_json(None)["format"], "families");
-    }
 }

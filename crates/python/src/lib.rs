@@ -640,6 +640,13 @@ fn prove(
     }
     // The game first: a game that needs heaps= is refused before a file is read.
     let parsed = ProofGame::parse(game, heaps).map_err(to_py)?;
+    let from = match (&theorem, &families, &automaton) {
+        (Some(_), _, _) => nimlab_core::Arg::Theorem,
+        (_, Some(_), _) => nimlab_core::Arg::Families,
+        (_, _, Some(_)) => nimlab_core::Arg::Automaton,
+        _ => nimlab_core::Arg::GrundyValue,
+    };
+    parsed.takes(from).map_err(to_py)?;
     let read = |path: &PathBuf| -> PyResult<(String, String)> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| to_py(Error::io(format!("reading {}", path.display()), e)))?;
@@ -693,11 +700,8 @@ fn discover(
     misere: bool,
     max_sum: Option<u64>,
 ) -> PyResult<String> {
-    if timeout == 0 {
-        return Err(PyValueError::new_err("timeout must be at least 1 second"));
-    }
-    let game = nimlab_discover::game_name(game, heaps).map_err(to_py)?;
-    let play = if misere { Play::Misere } else { Play::Normal };
+    let game = game.to_string();
+    let play = Play::from_misere(misere);
     let store = if store {
         nimlab_tables::store::default_path(db.as_deref())
     } else {
@@ -707,25 +711,19 @@ fn discover(
         let opts = nimlab_discover::Options {
             max,
             max_sum,
+            heaps,
             timeout: Duration::from_secs(timeout),
             solver,
             store,
+            out,
             cancel: Some(cancel.clone()),
             play,
             ..Default::default()
         };
-        let d = nimlab_discover::discover(&game, &opts)?;
-        let file = d.write(out.as_deref())?;
-        // As the CLI: a characterization proved for every size goes to the store.
-        let saved = match (d.proved(), &opts.store) {
-            (Some(proven), Some(path)) => Some(nimlab_analysis::proved::save_discovered(
-                path, &d.game, d.play, proven,
-            )?),
-            _ => None,
-        };
-        let mut v = d.to_json(file.as_deref());
-        v["saved"] = saved.map_or(serde_json::Value::Null, |id| format!("proved:{id}").into());
-        Ok(v.to_string())
+        // Written and saved by discover itself, as for the command line.
+        Ok(nimlab_discover::discover(&game, &opts)?
+            .to_json()
+            .to_string())
     })
 }
 

@@ -579,3 +579,30 @@ def test_prove_takes_chip_games_and_heaps():
     # nim with heaps is CN(N,1): Bouton's rule on three heaps.
     r = nimlab.prove("nim", theorem="bouton", heaps=3, automata=True)
     assert r["verdict"] == "proved", r
+
+
+def test_prove_is_the_command_lines_request(tmp_path):
+    """Python's prove takes every source the command line takes: an automaton file, a certificate
+    (emit=), the Grundy value sets; refusals name the keywords."""
+    _need("z3", shutil.which("z3") is not None, "z3 is not installed")
+    nim3 = str(REPO / "examples" / "automata" / "nim-3.txt")
+    r = nimlab.prove("CN(3,1)", automaton=nim3)
+    assert r["verdict"] == "proved" and r["method"] == "automata", r
+    # Bouton's rule for three heaps is the set of even parity in every column: the normal rule, so
+    # misère play refutes it at the terminal position (0, 0, 0).
+    r = nimlab.prove("CN(3,1)", automaton=nim3, misere=True)
+    assert r["verdict"] == "refuted", r
+    with pytest.raises(ValueError, match="subset=True"):
+        nimlab.prove("CN(3,1)", automaton=nim3, subset=True)
+    with pytest.raises(ValueError, match="exactly one"):
+        nimlab.prove("CN(3,1)", automaton=nim3, theorem="bouton")
+    cert = tmp_path / "cert"
+    r = nimlab.prove("CN(4,2)", theorem="cn-4-2", emit=str(cert))
+    assert r["verdict"] == "proved", r
+    assert r["files"] and all((cert / pathlib.Path(f).name).exists() for f in r["files"]), r
+    r = nimlab.prove("ENTROPY(3)", grundy_value=1, automata=True)
+    assert r["verdict"] == "proved" and r["proved"] == 2, r
+    with pytest.raises(ValueError, match="automata=True"):
+        nimlab.prove("ET(3)", grundy_value=1)
+    with pytest.raises(ValueError, match="subset=True"):
+        nimlab.prove("EABO(3)", theorem="ferguson-eabo", subset=True)

@@ -43,14 +43,12 @@ impl ProofGame {
     pub fn parse(text: &str, heaps: Option<usize>) -> Result<ProofGame> {
         if let Some(chip) = ChipGame::parse(text)? {
             if heaps.is_some() {
-                return Err(Error::refused(
-                    Refusal::new("")
-                        .name(Arg::Heaps)
-                        .text(format!(
-                            " is for nim and moore(k); {} has its number of boxes in its name",
-                            chip.id()
-                        )),
-                ));
+                return Err(Error::refused(Refusal::new("").name(Arg::Heaps).text(
+                    format!(
+                        " is for nim and moore(k); {} has its number of boxes in its name",
+                        chip.id()
+                    ),
+                )));
             }
             return Ok(ProofGame::Chips(chip));
         }
@@ -61,7 +59,7 @@ impl ProofGame {
         let parsed = nimlab_games::parse_game(&name)?;
         match Ruleset::of(parsed.as_ref()) {
             Some(r) => Ok(ProofGame::Stacks(r)),
-            None => Err(not_covered(text, parsed.as_ref())),
+            None => Err(not_covered("prove", text, parsed.as_ref())),
         }
     }
 
@@ -71,6 +69,19 @@ impl ProofGame {
             ProofGame::Stacks(r) => r.id(),
             ProofGame::Chips(c) => c.id(),
             ProofGame::NimAnyHeaps => "nim".into(),
+        }
+    }
+
+    /// Refuses, before any file is read, a source the game cannot take: nim with any number of heaps
+    /// is proved from a registry result only (`source`: the option the claim comes from).
+    pub fn takes(&self, source: Arg) -> Result<()> {
+        match self {
+            ProofGame::NimAnyHeaps if matches!(source, Arg::Families | Arg::Automaton) => {
+                Err(Error::refused(
+                    Refusal::new("nim takes any number of heaps: give ").given(Arg::Heaps),
+                ))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -102,20 +113,14 @@ pub fn game_name(game: &str, heaps: Option<usize>) -> Result<String> {
             k_subsets(n, k, 0, &mut Vec::new(), &mut facets);
             Ok(format!("simplicial({})", facets.join(",")))
         }
-        (Some(n), _, _) if n == 0 || g == "nim" || moore.is_some() => Err(Error::refused(
-            Refusal::new("")
-                .value(Arg::Heaps, n)
-                .text(format!(
-                    " does not fit {game} (nim: 1 or more heaps; moore(k): k < N <= 12)"
-                )),
-        )),
-        (Some(_), _, _) => Err(Error::refused(
-            Refusal::new("")
-                .name(Arg::Heaps)
-                .text(format!(
-                    " is for nim and moore(k); {game} has its number of stacks in its name"
-                )),
-        )),
+        (Some(n), _, _) if n == 0 || g == "nim" || moore.is_some() => {
+            Err(Error::refused(Refusal::new("").value(Arg::Heaps, n).text(
+                format!(" does not fit {game} (nim: 1 or more heaps; moore(k): k < N <= 12)"),
+            )))
+        }
+        (Some(_), _, _) => Err(Error::refused(Refusal::new("").name(Arg::Heaps).text(
+            format!(" is for nim and moore(k); {game} has its number of stacks in its name"),
+        ))),
         (None, _, _) => Ok(game.to_string()),
     }
 }
@@ -134,8 +139,9 @@ fn k_subsets(n: usize, k: usize, from: usize, cur: &mut Vec<usize>, out: &mut Ve
     }
 }
 
-/// The refusal of `prove` for a game it does not cover.
-fn not_covered(name: &str, game: &dyn nimlab_core::Game) -> Error {
+/// The refusal of `prove` (or `discover`: `cmd`) for a game it does not cover: it names the commands
+/// that can do the job.
+pub fn not_covered(cmd: &str, name: &str, game: &dyn nimlab_core::Game) -> Error {
     let name = name.trim();
     let name = if name.contains(['(', ' ', '{', '[']) {
         format!("'{name}'")
@@ -145,15 +151,38 @@ fn not_covered(name: &str, game: &dyn nimlab_core::Game) -> Error {
     if game.downcast_ref::<nimlab_games::MooreNim>().is_some() {
         return Error::refused(
             Refusal::new(format!(
-                "prove works on a fixed number of stacks: {name} on N heaps is the complex of its k-sets; give "
+                "{cmd} works on a fixed number of stacks: {name} on N heaps is the complex of its k-sets; give "
             ))
             .given(Arg::Heaps),
         );
     }
-    Error::Unsupported(format!(
-        "prove covers CN(n,k), SCN(n,k), nim and moore(k) (with a number of heaps), simplicial(...), ECN(m,S,k) and Ferguson's chip games, not {}: `nimlab patterns {name}` groups the P-positions of a box by shape, and `nimlab verify {name} --theorem ID` checks a characterization on a box",
+    // The options that bound a table of the game.
+    let bound = |r: Refusal| match game.table_bound() {
+        nimlab_core::TableBound::TotalChips => r.given(Arg::MaxSum),
+        nimlab_core::TableBound::Box { heaps: true } => {
+            r.given(Arg::Heaps).text(" ").given(Arg::Max)
+        }
+        _ => r.given(Arg::Max),
+    };
+    let chips = if cmd == "prove" {
+        " and Ferguson's chip games"
+    } else {
+        ""
+    };
+    let r = Refusal::new(format!(
+        "{cmd} covers CN(n,k), SCN(n,k), nim and moore(k) (with a number of heaps), simplicial(...), ECN(m,S,k){chips}, not {}: `nimlab patterns {name} ",
         game.id()
-    ))
+    ));
+    let r = bound(r).text(format!(
+        "` groups the P-positions of a box by shape, and `nimlab verify {name} "
+    ));
+    let r = bound(r)
+        .text(" ")
+        .given(Arg::Conjecture)
+        .text("` (or ")
+        .given(Arg::Theorem)
+        .text(") checks a characterization on that box");
+    Error::refused(r)
 }
 
 /// Where the claimed set comes from.
@@ -208,7 +237,11 @@ impl ProveRequest {
     /// A request for `game` (with `heaps` for nim and moore(k)), the claim from `source`, in normal
     /// play, by z3 with a 120-second limit per query; change the fields for the rest.
     pub fn new(game: &str, heaps: Option<usize>, source: Source) -> Result<ProveRequest> {
-        Ok(ProveRequest::of(game, ProofGame::parse(game, heaps)?, source))
+        Ok(ProveRequest::of(
+            game,
+            ProofGame::parse(game, heaps)?,
+            source,
+        ))
     }
 
     /// A request for the game `parsed` (as the user wrote it: `text`), with the defaults of [`new`](Self::new).
@@ -248,10 +281,12 @@ fn refuse_any(given: &[(bool, Arg)], why: &str) -> Result<()> {
 /// The refusal of a result or file (`subject`, e.g. "ID is a result") about `about` play when the
 /// request asked for the other convention.
 pub fn other_play(subject: &str, about: Play) -> Error {
-    let fix = if about == Play::Misere { "add " } else { "drop " };
-    Error::refused(
-        Refusal::new(format!("{subject} about {about} play; {fix}")).given(Arg::Misere),
-    )
+    let fix = if about == Play::Misere {
+        "add "
+    } else {
+        "drop "
+    };
+    Error::refused(Refusal::new(format!("{subject} about {about} play; {fix}")).given(Arg::Misere))
 }
 
 /// What a proof claims.
@@ -380,7 +415,9 @@ impl ProofResult {
 pub fn prove(req: &ProveRequest) -> Result<ProofResult> {
     if req.timeout.is_zero() {
         return Err(Error::refused(
-            Refusal::new("").name(Arg::Timeout).text(" must be at least 1 second"),
+            Refusal::new("")
+                .name(Arg::Timeout)
+                .text(" must be at least 1 second"),
         ));
     }
     if req.bits.is_some() && matches!(req.prover, Prover::Automata(_)) {

@@ -212,7 +212,9 @@ impl ProofResult {
     pub fn text(&self) -> String {
         let mut out = String::new();
         if let Some(rule) = &self.rule {
-            out.push_str(&format!("the automaton's rule (checked against it): {rule}\n"));
+            out.push_str(&format!(
+                "the automaton's rule (checked against it): {rule}\n"
+            ));
         }
         match &self.decided {
             Decided::Conditions(r) => out.push_str(&conditions_text(r, self.claim, self.unit)),

@@ -166,9 +166,7 @@ pub(super) fn chips(req: &ProveRequest, game: &ChipGame) -> Result<ProofResult> 
     )?;
     match &req.source {
         Source::Families { text, name } => chip_families(req, game, text, name),
-        Source::Registry(id) if matches!(req.prover, Prover::Automata(_)) => {
-            chip_automata(req, id)
-        }
+        Source::Registry(id) if matches!(req.prover, Prover::Automata(_)) => chip_automata(req, id),
         Source::Registry(id) => {
             let c = match req.bits {
                 Some(w) => chips::from_registry_bits(id, &req.game_text, w)?,
@@ -211,11 +209,7 @@ fn chip_claim(c: &chips::ChipClaim) -> ClaimedAs {
 }
 
 /// `--emit` of a chip proof by SMT: its queries, manifest and README.
-fn emit_chip_queries(
-    req: &ProveRequest,
-    c: &chips::ChipClaim,
-    r: &mut ProofResult,
-) -> Result<()> {
+fn emit_chip_queries(req: &ProveRequest, c: &chips::ChipClaim, r: &mut ProofResult) -> Result<()> {
     if let Some(dir) = &req.emit {
         r.files = chips::emit_chips(c, r.report(), dir)?;
         r.emitted = Some(dir.clone());
@@ -344,7 +338,9 @@ pub(super) fn every_number_of_heaps(req: &ProveRequest) -> Result<ProofResult> {
             (req.bits.is_some(), Arg::Bits),
             (cross_check(req), Arg::CrossCheck),
         ],
-        &format!("not apply to the proof of {id} for every number of heaps; give a number of heaps"),
+        &format!(
+            "not apply to the proof of {id} for every number of heaps; give a number of heaps"
+        ),
     )?;
     let Prover::Automata(timeout) = req.prover else {
         return Err(Error::refused(
@@ -357,11 +353,7 @@ pub(super) fn every_number_of_heaps(req: &ProveRequest) -> Result<ProofResult> {
         ));
     };
     let h = crate::heaps::prove_lemmas(id, play, &lemmas, timeout)?;
-    Ok(ProofResult::of(
-        Decided::Heaps(h),
-        ClaimedAs::PSet,
-        "stack",
-    ))
+    Ok(ProofResult::of(Decided::Heaps(h), ClaimedAs::PSet, "stack"))
 }
 
 /// The sets G_0, …, G_v of the positions of each Grundy value of ET(3) or ENTROPY(3), learned from an
@@ -372,15 +364,20 @@ pub(super) fn grundy_values(req: &ProveRequest, v: u16, bits: u32) -> Result<Pro
         learn_value_set, refute, Budget, GrundyTable, LearnedValueSet, Stop, Transfer, ValueSets,
         MAX_GRUNDY_BITS,
     };
-    let name: String = req.game_text.chars().filter(|c| !c.is_whitespace()).collect();
+    let name: String = req
+        .game_text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
     let moves = match name.to_ascii_uppercase().as_str() {
         "ET(3)" => Transfer::Et,
         "ENTROPY(3)" => Transfer::Entropy,
         _ => {
             return Err(Error::refused(
-                Refusal::new("")
-                    .name(Arg::GrundyValue)
-                    .text(format!(" covers ET(3) and ENTROPY(3), not {}", req.game_text)),
+                Refusal::new("").name(Arg::GrundyValue).text(format!(
+                    " covers ET(3) and ENTROPY(3), not {}",
+                    req.game_text
+                )),
             ))
         }
     };

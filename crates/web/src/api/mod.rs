@@ -21,6 +21,7 @@
 //! | `/api/answer` | `ask` (`outcome`, `grundy`, `moves`, `options`, `explain`), `game`, `position`, `misere`? | the analysis object of `nimlab outcome|grundy|moves [--all]|explain --json` |
 //! | `/api/sum` | `sum` (`G[p] + H[q]`), `misere`?, `moves`? | the sum object of `nimlab outcome|moves SUM --json` |
 //! | `/api/theory` | `game`? | the proven results, as `nimlab theory [GAME] --json` |
+//! | `/api/prove` | `game`, `heaps`?, `families` or `automaton` (the file's text), `misere`?, `automata`? | `nimlab prove --json` on the pasted file, within the server's limits |
 //!
 //! Errors are JSON objects `{"error": message, "kind": kind}`: HTTP 400 for bad input (`bad_request`,
 //! `bad_game`, `bad_position`, `illegal_move`, `game_over`), 422 for a position too large to search
@@ -29,6 +30,7 @@
 
 mod draw;
 mod handlers;
+mod prove;
 mod research;
 mod server;
 
@@ -106,6 +108,7 @@ pub fn router_with(store: StoreHandle) -> Router {
         .route("/api/slice", get(research::slice))
         .route("/api/patterns", get(research::patterns))
         .route("/api/discover", get(research::discover))
+        .route("/api/prove", get(prove::prove))
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,
