@@ -10,7 +10,7 @@ use nimlab_prove::{ProofGame, ProveRequest, Prover, Source};
 use std::time::Duration;
 
 /// Largest pasted text (bytes).
-pub(crate) const MOST_TEXT: usize = 64 * 1024;
+pub(crate) const MOST_TEXT: usize = 32 * 1024;
 /// The prover's time limit here (the whole automata run, or each SMT query), inside the request's.
 const PROVE_SECONDS: u64 = 8;
 
