@@ -6,7 +6,7 @@
 use clap::Args;
 use nimlab_core::{Error, Play};
 use nimlab_prove::{
-    Claim, Condition, ConditionReport, Conjecture, Prover, Report, Ruleset, Status,
+    certificate, Claim, Condition, ConditionReport, Conjecture, Prover, Report, Ruleset, Status,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,10 +59,11 @@ pub struct ProveArgs {
     /// CN(6,4) or Nim); without it, linear families are proved for every entry size.
     #[arg(long, value_name = "W")]
     bits: Option<u32>,
-    /// Write a proof certificate in DIR that others can check without nimlab: each query as an
+    /// Write a proof certificate in DIR that others can check without nimlab: each query as a plain
     /// SMT-LIB 2 file (a header comment says what it states), the characterization, manifest.json
-    /// (each query with every solver's answer and version) and README.md (the commands that
-    /// re-check it). With --automata: the set automaton (Walnut's format) and the manifest.
+    /// (every file with its SHA-256, each query with every solver's answer and version), check.sh
+    /// (re-checks the hashes and the answers) and README.md. With --automata: the set automaton
+    /// (Walnut's format); with --grundy-value: each value set proved.
     #[arg(long, value_name = "DIR")]
     emit: Option<PathBuf>,
     /// Decide the conditions with finite automata on the entries' binary digits instead of the SMT
@@ -340,37 +341,21 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         a.cross_check,
         Duration::from_secs(a.timeout),
     )?;
-    if let (Some(dir), Prover::Smt(_)) = (&a.emit, &prover) {
-        let files = nimlab_prove::emit(&c, claim, dir)?;
-        if !a.json {
-            eprintln!(
-                "wrote {} to {}",
-                nimlab_core::plural_of(files.len(), "query", "queries"),
-                dir.display()
-            );
-        }
-    }
     let report = nimlab_prove::run(&c, claim, &prover)?;
-    if let Some(dir) = &a.emit {
-        let text = match &a.families {
-            Some(path) => Some(
-                std::fs::read_to_string(path)
-                    .map_err(|e| Error::io(format!("reading {}", path.display()), e))?,
-            ),
-            None => None,
-        };
+    let text = match (&a.emit, &a.families) {
+        (Some(_), Some(path)) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| Error::io(format!("reading {}", path.display()), e))?,
+        ),
+        _ => None,
+    };
+    write_certificate(a, || {
         let kept = match &text {
-            Some(t) => nimlab_prove::certificate::Characterization::File(t),
-            None => nimlab_prove::certificate::Characterization::Registry,
+            Some(t) => certificate::Characterization::File(t),
+            None => certificate::Characterization::Registry,
         };
-        nimlab_prove::certificate::write(&c, &report, dir, kept)?;
-        if !a.json {
-            eprintln!(
-                "wrote the proof certificate to {} (README.md says how to re-check it)",
-                dir.display()
-            );
-        }
-    }
+        certificate::of_box(&c, claim, Some(&report), kept)
+    })?;
     finish(a, &report)
 }
 
@@ -503,6 +488,26 @@ fn automaton(a: &ProveArgs, path: &std::path::Path) -> Result<ExitCode, Error> {
     };
     report.source = format!("automaton {shown}");
     finish_with(a, &report, rule)
+}
+
+/// `--emit DIR`: writes the certificate that `describe` gives (every route's one call) and says
+/// where it went; nothing without `--emit`.
+fn write_certificate(
+    a: &ProveArgs,
+    describe: impl FnOnce() -> Result<certificate::Certificate, Error>,
+) -> Result<(), Error> {
+    let Some(dir) = &a.emit else {
+        return Ok(());
+    };
+    let files = describe()?.write(dir)?;
+    if !a.json {
+        eprintln!(
+            "wrote the proof certificate to {} ({}; README.md says how to re-check it: sh check.sh)",
+            dir.display(),
+            nimlab_core::plural_of(files.len(), "file", "files")
+        );
+    }
+    Ok(())
 }
 
 /// Prints the report (and, with `--save`, the id it was saved under); the exit status.

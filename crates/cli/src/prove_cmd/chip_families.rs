@@ -51,6 +51,8 @@ pub(super) fn run(a: &ProveArgs, game: &ChipGame, path: &Path) -> Result<ExitCod
     )?;
     let solvers = super::chips::smt_solvers(a)?;
     let report = prove_chips(&c, &solvers)?;
-    super::chips::emit(a, &c, &report)?;
+    super::write_certificate(a, || {
+        nimlab_prove::certificate::chips::of_chips(&c, Some(&report), Some(&text))
+    })?;
     finish(a, &report)
 }

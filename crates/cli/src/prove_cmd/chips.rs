@@ -4,7 +4,8 @@
 
 use super::{finish, ProveArgs};
 use nimlab_core::{Error, Play};
-use nimlab_prove::chips::{emit_chips, from_registry, prove_chips, ChipGame};
+use nimlab_prove::certificate::chips::{of_chip_automata, of_chips};
+use nimlab_prove::chips::{from_registry, prove_chips, ChipGame};
 use nimlab_prove::Prover;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -49,7 +50,7 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
         );
     }
     let report = prove_chips(&c, &solvers)?;
-    emit(a, &c, &report)?;
+    super::write_certificate(a, || of_chips(&c, Some(&report), None))?;
     if c.kind == nimlab_prove::chips::ChipKind::Winning {
         // A set of N-positions: the report's wording for a subset (P-positions) does not fit.
         if a.json {
@@ -72,25 +73,6 @@ pub(super) fn run(a: &ProveArgs) -> Result<Option<ExitCode>, Error> {
         })));
     }
     finish(a, &report).map(Some)
-}
-
-/// `--emit DIR`: the SMT certificate of a chip proof, and a line saying where it went.
-pub(super) fn emit(
-    a: &ProveArgs,
-    c: &nimlab_prove::chips::ChipClaim,
-    report: &nimlab_prove::Report,
-) -> Result<(), Error> {
-    if let Some(dir) = &a.emit {
-        let files = emit_chips(c, Some(report), dir)?;
-        if !a.json {
-            eprintln!(
-                "wrote {} to {} (README.md says how to re-check them)",
-                nimlab_core::plural_of(files.len(), "file", "files"),
-                dir.display()
-            );
-        }
-    }
-    Ok(())
 }
 
 /// The SMT solvers of the command's flags (`--solver`, `--cross-check`, `--timeout`).
@@ -133,15 +115,7 @@ fn automata(a: &ProveArgs, id: &str) -> Result<ExitCode, Error> {
         .map(|(what, n)| (what.to_string(), serde_json::json!(n)))
         .collect::<serde_json::Map<_, _>>()
         .into();
-    if let Some(dir) = &a.emit {
-        emit_automaton(dir, id, &c, &proof, &v)?;
-        if !a.json {
-            eprintln!(
-                "wrote the set automaton to {} (README.md says what it reads)",
-                dir.display()
-            );
-        }
-    }
+    super::write_certificate(a, || Ok(of_chip_automata(id, &c, &proof)))?;
     if a.json {
         println!("{v}");
     } else {
@@ -172,32 +146,4 @@ fn automata(a: &ProveArgs, id: &str) -> Result<ExitCode, Error> {
         nimlab_prove::Status::Refuted => 1,
         nimlab_prove::Status::Unknown => 3,
     }))
-}
-
-/// `--emit DIR` with `--automata`: the set automaton in Walnut's text format (`set.txt`), the report
-/// (`manifest.json`) and a `README.md` that says what the automaton reads and what was decided.
-fn emit_automaton(
-    dir: &std::path::Path,
-    id: &str,
-    c: &nimlab_prove::chips::ChipClaim,
-    proof: &nimlab_prove::chips::ChipAutomataProof,
-    manifest: &serde_json::Value,
-) -> Result<(), Error> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    let put = |name: &str, text: &str| -> Result<(), Error> {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|e| Error::io(format!("writing {}", path.display()), e))
-    };
-    if let Some(set) = &proof.set {
-        put("set.txt", &nimlab_prove::walnut::to_walnut(set))?;
-    }
-    put("manifest.json", &format!("{manifest:#}\n"))?;
-    let readme = format!(
-        "# {id} on {game}, {play} play, by automata\n\n`set.txt` is the set of the result as an automaton in Walnut's text format: one msd_2 input per box (input i = box i), read in binary, most significant digit first; it accepts a position exactly when the result puts it in its set (ET: every box at least 1; Entropy: entries at least 0, every position being a translate of one of these). nimlab built it from the result's statement and decided the conditions in `manifest.json` on it for every box size (verdict {verdict}); a condition holds when the automaton of its counterexamples accepts nothing. The option relations are linear: ET, empty box i and move chips of box j into it: y_i + y_j = x_j, y_i >= 1, y_j >= 1, the other boxes equal; Entropy, move chips from box i to box j: y_i + y_j = x_i + x_j, x_j + 1 <= y_j <= x_i - 1, the other boxes equal. With Walnut, the conditions can be stated again on `set.txt` with these relations.\n",
-        game = c.game.id(),
-        play = c.play.name(),
-        verdict = proof.report.verdict.name(),
-    );
-    put("README.md", &readme)
 }

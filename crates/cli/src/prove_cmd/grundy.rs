@@ -9,6 +9,7 @@ use nimlab_prove::automata::{
     learn_value_set, refute, Budget, GrundyTable, LearnedValueSet, Stop, Transfer, ValueSets,
     MAX_GRUNDY_BITS,
 };
+use nimlab_prove::certificate::values::{of_value_sets, ValueSetsRun};
 use nimlab_prove::learn::disagreement;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -39,9 +40,9 @@ pub(super) fn run(a: &ProveArgs, v: u16) -> Result<ExitCode, Error> {
             "--grundy-value is proved by automata: add --automata".into(),
         ));
     }
-    if a.misere || a.save || a.emit.is_some() || a.subset || a.heaps.is_some() {
+    if a.misere || a.save || a.subset || a.heaps.is_some() {
         return Err(Error::Unsupported(
-            "--grundy-value takes normal play and none of --misere, --save, --emit, --subset, --heaps"
+            "--grundy-value takes normal play and none of --misere, --save, --subset, --heaps"
                 .into(),
         ));
     }
@@ -124,6 +125,17 @@ pub(super) fn run(a: &ProveArgs, v: u16) -> Result<ExitCode, Error> {
         }
     }
     let seconds = t0.elapsed().as_secs_f64();
+    super::write_certificate(a, || {
+        Ok(of_value_sets(&ValueSetsRun {
+            game: &a.game,
+            moves,
+            value: v,
+            bits,
+            verdict,
+            lines: &lines,
+            proved: &sets.proved,
+        }))
+    })?;
     if a.json {
         println!(
             "{}",
