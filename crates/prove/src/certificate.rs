@@ -24,7 +24,7 @@ pub mod values;
 
 pub use boxes::{of_box, Characterization};
 
-use crate::prove::{ConditionReport, Counterexample, Report, SolverAnswer};
+use crate::prove::{ConditionReport, Counterexample, Report, SolverAnswer, Status};
 use layout::Out;
 use nimlab_core::{Error, Result};
 use serde_json::{json, Value};
@@ -156,6 +156,38 @@ impl ConditionEntry {
             queries,
         }
     }
+}
+
+/// The queries of a condition (`stated`: each with its file name, and what the builder keeps of
+/// it) that the certificate holds, each with the answers the report `r` records for it: for a
+/// proved condition the queries that proved it; for one not proved every query, those not reached
+/// (after a counterexample) without answers, for a reader to run. A record whose file is not among
+/// the queries is an internal error, so that the report and the certificate cannot name different
+/// files.
+pub(crate) fn with_answers<T>(
+    r: &ConditionReport,
+    stated: impl Iterator<Item = (String, T)>,
+) -> Result<Vec<(T, Vec<SolverAnswer>)>> {
+    let stated: Vec<(String, T)> = stated.collect();
+    for rec in &r.queries {
+        if !stated.iter().any(|(name, _)| *name == rec.file) {
+            return Err(Error::Unsupported(format!(
+                "internal error: the report's query {} is not a query of condition ({})",
+                rec.file,
+                r.condition.name()
+            )));
+        }
+    }
+    Ok(stated
+        .into_iter()
+        .filter_map(|(name, q)| {
+            let rec = r.queries.iter().find(|rec| rec.file == name);
+            if rec.is_none() && r.status == Status::Proved {
+                return None;
+            }
+            Some((q, rec.map(|rec| rec.answers.clone()).unwrap_or_default()))
+        })
+        .collect())
 }
 
 /// A proof certificate, as a route describes it: [`Certificate::write`] writes it.
@@ -442,7 +474,7 @@ impl Certificate {
         } else {
             let _ = writeln!(
                 s,
-                "Run\n\n    sh check.sh\n\nin this folder (it needs a POSIX shell, `sha256sum`, and z3 or cvc5 on the PATH; the variables Z3 and CVC5 name other executables, CHECK_TIMEOUT the seconds per query, 120 by default, where the `timeout` command exists). It checks the SHA-256 of every file that `manifest.json` names, so that a changed file fails; then it runs every query with z3 and with cvc5 when installed, and compares each answer with the one `manifest.json` records for that solver (for a solver that did not decide the query, a definite answer must agree with the query's recorded answer). It names every file that differs and exits with status 0 when all agree, 1 otherwise.\n\nBy hand: each `.smt2` file is one query in plain SMT-LIB 2 (its logic set, ending with `(check-sat)`); it states that the condition it names FAILS somewhere, so the condition holds exactly when the solver answers `unsat`. Run it with either solver:\n\n    z3 -smt2 FILE\n    cvc5 --lang=smt2 FILE\n"
+                "Run\n\n    sh check.sh\n\nin this folder (it needs a POSIX shell, `sha256sum`, and z3 or cvc5 on the PATH; the variables Z3 and CVC5 name other executables, CHECK_TIMEOUT the seconds per query, 120 by default, where the `timeout` command exists). It checks the SHA-256 of every file that `manifest.json` names, so that a changed file fails; then it runs every query with z3 and with cvc5 when installed, and compares each answer with the one `manifest.json` records for that solver (for a solver that did not decide the query, a definite answer must agree with the query's recorded answer; a query nimlab did not run, recorded without an answer, is not run). It names every file that differs and exits with status 0 when all agree, 1 otherwise.\n\nBy hand: each `.smt2` file is one query in plain SMT-LIB 2 (its logic set, ending with `(check-sat)`); it states that the condition it names FAILS somewhere, so the condition holds exactly when the solver answers `unsat`. Run it with either solver:\n\n    z3 -smt2 FILE\n    cvc5 --lang=smt2 FILE\n"
             );
             if queries.iter().any(|q| q.z3_check.is_some()) {
                 let _ = writeln!(

@@ -383,3 +383,47 @@ fn queries_without_a_report_and_the_plain_rule() {
     assert!(!is_plain("(assert true)\n(check-sat)\n(get-model)\n"));
     assert_eq!(z3_name("IIb-1.smt2"), "IIb-1.z3");
 }
+
+/// A refuted proof keeps, for each condition not proved, the queries not reached after its
+/// counterexample (without answers, for a reader to run); `check.sh` does not run those and
+/// agrees with the answers recorded (sat included).
+#[test]
+fn a_refuted_proof_keeps_the_queries_not_reached() {
+    let test = "a_refuted_proof_keeps_the_queries_not_reached";
+    let Some((solvers, _)) = solvers(test) else {
+        return;
+    };
+    let c = nimlab_prove::from_toml(
+        "game = \"SCN(4,2)\"\nreading = \"any\"\n[[family]]\nname = \"opposite equal\"\nrelations = [\"a = c\"]\n",
+        "wrong.toml",
+    )
+    .unwrap();
+    let r = nimlab_prove::run(&c, Claim::PSet, &Prover::Smt(solvers)).unwrap();
+    assert_eq!(r.verdict, Status::Refuted);
+    let dir = Dir::new("refuted");
+    certificate::of_box(&c, Claim::PSet, Some(&r), Characterization::File("x"))
+        .unwrap()
+        .write(dir.path())
+        .unwrap();
+    let m = manifest(dir.path());
+    let ii = m["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["condition"] == "II")
+        .unwrap();
+    assert_eq!(ii["status"], "refuted");
+    let qs = ii["queries"].as_array().unwrap();
+    assert_eq!(qs.len(), 4, "{ii}");
+    assert_eq!(qs[0]["answer"], "sat");
+    assert!(qs[3]["answer"].is_null() && qs[3]["answers"].as_array().unwrap().is_empty());
+    assert!(dir.path().join("condition-II-length-4.smt2").is_file());
+    if have_sha256sum(test) {
+        let (code, out) = check_sh(dir.path());
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.contains("note: condition-II-length-4.smt2 was not run by nimlab"),
+            "{out}"
+        );
+    }
+}

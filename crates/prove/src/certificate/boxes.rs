@@ -1,11 +1,11 @@
 //! The certificate of a proof about CN, SCN or a complex: the SMT queries that decided it (or, for
 //! an automata proof of CN or a complex, the set automaton) and the characterization.
 
-use super::{about_report, Certificate, ConditionEntry, File, QueryEntry, Role};
+use super::{about_report, with_answers, Certificate, ConditionEntry, File, QueryEntry, Role};
 use crate::conjecture::{Conjecture, Kind};
 use crate::encode::{queries, Condition, Query};
 use crate::prove::{Claim, Report, Status};
-use nimlab_core::{Error, Play, Result};
+use nimlab_core::{Play, Result};
 use serde_json::json;
 use std::fmt::Write;
 
@@ -30,9 +30,9 @@ fn entry(c: &Conjecture, q: &Query, answers: Vec<crate::prove::SolverAnswer>) ->
 }
 
 /// The certificate of the proof `report` of `claim` about `c` (`None`: the queries of the claim
-/// only, not run): every query the report records with each solver's answer (found again by its
-/// file name; a record without its query is an internal error), the characterization, and for an
-/// automata proof of CN or a complex the set automaton (`members.walnut`).
+/// only, not run): the queries of each condition with each solver's answer (a proved condition's
+/// queries, or every query of a condition not proved: `with_answers`), the characterization, and for an automata proof of CN or a complex the set automaton
+/// (`members.walnut`).
 pub fn of_box(
     c: &Conjecture,
     claim: Claim,
@@ -43,25 +43,14 @@ pub fn of_box(
     match report {
         Some(r) => {
             for cr in &r.conditions {
-                let stated = if cr.queries.is_empty() {
-                    Vec::new()
-                } else {
-                    queries(c, cr.condition)?
+                let stated = match cr.condition {
+                    Condition::Search => Vec::new(),
+                    cond => queries(c, cond)?,
                 };
-                let mut qs = Vec::new();
-                for rec in &cr.queries {
-                    let q = stated
-                        .iter()
-                        .find(|q| q.file_name(c.game.kind) == rec.file)
-                        .ok_or_else(|| {
-                            Error::Unsupported(format!(
-                                "internal error: the report's query {} is not a query of condition ({})",
-                                rec.file,
-                                cr.condition.name()
-                            ))
-                        })?;
-                    qs.push(entry(c, q, rec.answers.clone()));
-                }
+                let qs = with_answers(cr, stated.iter().map(|q| (q.file_name(c.game.kind), q)))?
+                    .into_iter()
+                    .map(|(q, answers)| entry(c, q, answers))
+                    .collect();
                 conditions.push(ConditionEntry::of(cr, qs));
             }
         }

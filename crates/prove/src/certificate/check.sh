@@ -75,10 +75,14 @@ if [ -n "$queries" ]; then
     file=$1
     z3file=$2
     recorded=$3
-    nq=$((nq + 1))
     if ! printf '%s\n' "$files" | awk -v f="$file" '$2 == f { found = 1 } END { exit !found }'; then
       differs "$file is a query without a SHA-256 in manifest.json"
     fi
+    if [ "$recorded" = null ]; then
+      echo "note: $file was not run by nimlab (no answer recorded): not run here either"
+      continue
+    fi
+    nq=$((nq + 1))
     for s in $have; do
       f=$file
       if [ "$s" = z3 ]; then
@@ -109,7 +113,6 @@ if [ -n "$queries" ]; then
         case "$recorded:$got" in
           sat:sat | unsat:unsat) ;;
           sat:unsat | unsat:sat) differs "$f: $s answered $got; manifest.json records $recorded" ;;
-          null:*) echo "note: $f: $s answered $got (the query was not run by nimlab)" ;;
           *) echo "note: $f: $s answered $got (manifest.json records no answer of $s; the query's answer is $recorded)" ;;
         esac
       fi

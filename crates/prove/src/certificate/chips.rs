@@ -3,13 +3,13 @@
 //! [`named_queries`] is the one place a chip query's file is named: the prover's report and the
 //! certificate both take the names from it.
 
-use super::{about_report, Certificate, ConditionEntry, File, QueryEntry, Role};
+use super::{about_report, with_answers, Certificate, ConditionEntry, File, QueryEntry, Role};
 use crate::chips::{
     chip_queries, conditions_of, ChipAutomataProof, ChipClaim, ChipKind, ChipQuery,
 };
 use crate::prove::{Report, SolverAnswer, Status};
 use nimlab_core::partition::Condition;
-use nimlab_core::{Error, Play, Result};
+use nimlab_core::{Play, Result};
 use serde_json::json;
 
 /// The queries of condition `cond` of `c` in the order the prover runs them, each with the name of
@@ -51,10 +51,11 @@ fn claimed(c: &ChipClaim) -> &'static str {
 }
 
 /// The certificate of the SMT proof `report` of the chip claim `c` (`None`: every query of the
-/// claim, not run): the queries the report records (found again by their names,
-/// [`named_queries`]; a record without its query is an internal error) with every solver's
-/// answer, and `characterization.txt`: `families`, the text of the chip families file the claim
-/// was read from, or else the set as the queries define it.
+/// claim, not run): the queries of each condition ([`named_queries`]) with every solver's answer
+/// (a proved condition's queries, or every query of a condition not proved: `with_answers`;
+/// when the lemma Ia proves (I), (I)'s own queries are not run and not kept), and
+/// `characterization.txt`: `families`, the text of the chip families file the claim was read
+/// from, or else the set as the queries define it.
 pub fn of_chips(
     c: &ChipClaim,
     report: Option<&Report>,
@@ -64,22 +65,14 @@ pub fn of_chips(
     match report {
         Some(r) => {
             for cr in &r.conditions {
-                let named = if cr.queries.is_empty() {
-                    Vec::new()
-                } else {
-                    named_queries(c, cr.condition)?
+                let named = match cr.condition {
+                    Condition::Search => Vec::new(),
+                    cond => named_queries(c, cond)?,
                 };
-                let mut qs = Vec::new();
-                for rec in &cr.queries {
-                    let (name, q) = named.iter().find(|(n, _)| *n == rec.file).ok_or_else(|| {
-                        Error::Unsupported(format!(
-                            "internal error: the report's query {} is not a query of condition ({})",
-                            rec.file,
-                            cr.condition.name()
-                        ))
-                    })?;
-                    qs.push(entry(c, name, q, rec.answers.clone()));
-                }
+                let qs = with_answers(cr, named.iter().map(|(n, q)| (n.clone(), (n, q))))?
+                    .into_iter()
+                    .map(|((name, q), answers)| entry(c, name, q, answers))
+                    .collect();
                 conditions.push(ConditionEntry::of(cr, qs));
             }
         }
