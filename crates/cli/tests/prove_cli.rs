@@ -299,11 +299,7 @@ fn chip_families_certificates_name_the_files_written() {
         for q in &reported {
             let text = std::fs::read_to_string(cert.join(q)).unwrap();
             assert!(
-                text.trim_end()
-                    .lines()
-                    .filter(|l| !l.starts_with(';'))
-                    .last()
-                    == Some("(check-sat)")
+                text.trim_end().lines().rfind(|l| !l.starts_with(';')) == Some("(check-sat)")
                     && !text
                         .lines()
                         .any(|l| !l.starts_with(';') && l.contains("check-sat-using")),

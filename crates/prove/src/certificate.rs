@@ -1,7 +1,7 @@
 //! A proof that others can check without nimlab (`nimlab prove --emit DIR`), written by one writer
 //! for every claim and method. A route describes its proof as a [`Certificate`] (the files with
 //! their roles, each query with the answer of every solver that decided it, the characterization)
-//! through one builder: [`boxes`] (CN, SCN and the complexes, by SMT or automata), [`chips`]
+//! through one builder: [`of_box`] (CN, SCN and the complexes, by SMT or automata), [`chips`]
 //! (Ferguson's chip games: a registry result or a chip families file by SMT, a registry result by
 //! automata) and [`values`] (the Grundy value sets of ET(3) and ENTROPY(3)); [`Certificate::write`]
 //! writes the files, `README.md`, the re-check script `check.sh` and `manifest.json`, which names
@@ -15,7 +15,7 @@
 //! `check.sh` (POSIX sh, `sha256sum`, z3 and, when installed, cvc5) checks every file's hash, runs
 //! every query and compares each answer with the one the manifest records; any difference makes
 //! it exit with status 1. To keep it free of a JSON parser, `manifest.json` writes each file entry
-//! and each query on one line with its keys in a fixed order ([`layout`]).
+//! and each query on one line with its keys in a fixed order (`layout.rs`).
 
 mod boxes;
 pub mod chips;
