@@ -53,10 +53,11 @@ pub struct ProveArgs {
     /// CN(6,4) or Nim); without it, linear families are proved for every entry size.
     #[arg(long, value_name = "W")]
     bits: Option<u32>,
-    /// Write a proof certificate in DIR that others can check without nimlab: each query as an
+    /// Write a proof certificate in DIR that others can check without nimlab: each query as a plain
     /// SMT-LIB 2 file (a header comment says what it states), the characterization, manifest.json
-    /// (each query with every solver's answer and version) and README.md (the commands that
-    /// re-check it). With --automata: the set automaton (Walnut's format) and the manifest.
+    /// (every file with its SHA-256, each query with every solver's answer and version), check.sh
+    /// (re-checks the hashes and the answers) and README.md. With --automata: the set automaton
+    /// (Walnut's format); with --grundy-value: each value set proved.
     #[arg(long, value_name = "DIR")]
     emit: Option<PathBuf>,
     /// Decide the conditions with finite automata on the entries' binary digits instead of the SMT
@@ -147,9 +148,9 @@ pub fn run(a: &ProveArgs) -> Result<ExitCode, Error> {
         }
         if let Some(dir) = &result.emitted {
             eprintln!(
-                "wrote {} to {} (README.md says how to re-check them)",
-                nimlab_core::plural_of(result.files.len(), "file", "files"),
-                dir.display()
+                "wrote the proof certificate to {} ({}; README.md says how to re-check it: sh check.sh)",
+                dir.display(),
+                nimlab_core::plural_of(result.files.len(), "file", "files")
             );
         }
     }

@@ -179,6 +179,41 @@ fn grundy_value_sets_by_automata() {
         "--json",
     ]);
     assert_eq!(v["verdict"], "proved", "{v}");
+    // --emit: each value set proved, in Walnut's format, named by the manifest with its hash.
+    let dir = common::TempDir::new("grundy-emit");
+    let cert = dir.file("cert");
+    let v = json(&[
+        "prove",
+        "ET(3)",
+        "--grundy-value",
+        "0",
+        "--automata",
+        "--grundy-bits",
+        "4",
+        "--json",
+        "--emit",
+        &cert,
+    ]);
+    assert_eq!(v["verdict"], "proved", "{v}");
+    let m = common::parse(
+        "manifest.json",
+        &std::fs::read_to_string(dir.path().join("cert/manifest.json")).unwrap(),
+    );
+    assert_eq!(
+        (m["verdict"].as_str(), m["proved"].as_u64()),
+        (Some("proved"), Some(1)),
+        "{m}"
+    );
+    let named: Vec<&str> = m["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(named, ["G_0.txt", "README.md", "check.sh"]);
+    let g0 = std::fs::read_to_string(dir.path().join("cert/G_0.txt")).unwrap();
+    let d = nimlab_prove::walnut::from_walnut(&g0, 3).unwrap();
+    assert!(d.states() > 1, "{g0}");
     fails(
         &["prove", "ET(4)", "--grundy-value", "1", "--automata"],
         "ET(3) and ENTROPY(3)",

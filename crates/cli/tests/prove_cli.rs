@@ -180,6 +180,165 @@ fn emit_writes_a_certificate_that_solvers_recheck() {
             assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat", "{n}");
         }
     }
+    // The bundle's own re-check, as its README says.
+    assert!(readme.contains("sh check.sh"), "{readme}");
+    if let Some((code, said)) = check_sh(
+        "emit_writes_a_certificate_that_solvers_recheck",
+        &dir.path().join("certificate"),
+    ) {
+        assert_eq!(code, 0, "{said}");
+    }
+}
+
+/// `sh DIR/check.sh` (with sha256sum, or a visible skip: `nimlab_testkit::tools`): its exit status
+/// and output.
+fn check_sh(test: &str, dir: &std::path::Path) -> Option<(i32, String)> {
+    let found = common::which("sha256sum").ok_or("sha256sum is not on the PATH".to_string());
+    nimlab_testkit::tools::need(test, "sha256sum", found)?;
+    let out = std::process::Command::new("sh")
+        .arg(dir.join("check.sh"))
+        .output()
+        .unwrap();
+    Some((
+        out.status.code().unwrap_or(-1),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    ))
+}
+
+/// The files a certificate's manifest names (each must exist, with its SHA-256 in the manifest)
+/// and the query files of its conditions.
+fn manifest_files(dir: &std::path::Path) -> (Vec<String>, Vec<String>) {
+    let m: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let mut files = Vec::new();
+    for f in m["files"].as_array().unwrap() {
+        let name = f["file"].as_str().unwrap().to_string();
+        assert!(dir.join(&name).is_file(), "{name} is named but missing");
+        assert_eq!(f["sha256"].as_str().unwrap().len(), 64, "{f}");
+        files.push(name);
+    }
+    let queries = m["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["queries"].as_array().unwrap().iter())
+        .map(|q| q["file"].as_str().unwrap().to_string())
+        .collect();
+    (files, queries)
+}
+
+/// A chip families file (as `discover --out` writes it) proved with `--emit`, in both plays: the
+/// report's (`--json`) query files are exactly the manifest's and the `.smt2` files written (the
+/// lemma of (I), `Ia-0.smt2`, among them: the report once named a file that was not written),
+/// every file the manifest names exists, every `.smt2` ends with plain `(check-sat)` (z3's tactic
+/// only in the `.z3` files), and `check.sh` passes. With cvc5, `--cross-check`: cvc5 is recorded
+/// as answering unsat, and it reads every file and answers unsat.
+#[test]
+fn chip_families_certificates_name_the_files_written() {
+    let test = "chip_families_certificates_name_the_files_written";
+    if !have_z3(test) {
+        return;
+    }
+    let cvc5 = have_cvc5(test);
+    let dir = TempDir::new("prove-chip-families-emit");
+    for (game, misere) in [("EJR(4,2)", false), ("ER(4)", true)] {
+        let file = dir.file(&format!("{game}.txt"));
+        let mut args = vec!["discover", game, "--out", &file];
+        if misere {
+            args.push("--misere");
+        }
+        let out = nimlab(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let cert = dir.file(&format!("{game}-cert"));
+        let mut args = vec![game, "--families", &file, "--emit", &cert];
+        if misere {
+            args.push("--misere");
+        }
+        if cvc5 {
+            args.push("--cross-check");
+        }
+        let (code, v) = prove_json(&args);
+        assert_eq!((code, v["verdict"].as_str()), (0, Some("proved")), "{v}");
+        let reported: Vec<String> = v["conditions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| c["queries"].as_array().unwrap().iter())
+            .map(|q| q["file"].as_str().unwrap().to_string())
+            .collect();
+        assert!(reported.contains(&"Ia-0.smt2".to_string()), "{reported:?}");
+        let cert = std::path::Path::new(&cert);
+        let (files, queries) = manifest_files(cert);
+        assert_eq!(queries, reported);
+        let mut written: Vec<String> = std::fs::read_dir(cert)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".smt2"))
+            .collect();
+        written.sort();
+        let mut sorted = reported.clone();
+        sorted.sort();
+        assert_eq!(written, sorted);
+        // Every file written but the manifest is named by it (with its hash).
+        for e in std::fs::read_dir(cert).unwrap() {
+            let n = e.unwrap().file_name().into_string().unwrap();
+            assert!(
+                n == "manifest.json" || files.contains(&n),
+                "{n} is not named"
+            );
+        }
+        for q in &reported {
+            let text = std::fs::read_to_string(cert.join(q)).unwrap();
+            assert!(
+                text.trim_end().lines().rfind(|l| !l.starts_with(';')) == Some("(check-sat)")
+                    && !text
+                        .lines()
+                        .any(|l| !l.starts_with(';') && l.contains("check-sat-using")),
+                "{q}: {text}"
+            );
+            if cvc5 {
+                let out = std::process::Command::new("cvc5")
+                    .arg("--lang=smt2")
+                    .arg(cert.join(q))
+                    .output()
+                    .unwrap();
+                assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat", "{q}");
+                let answers = v["conditions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|c| c["queries"].as_array().unwrap().iter())
+                    .find(|x| x["file"] == q.as_str())
+                    .unwrap()["answers"]
+                    .clone();
+                assert!(
+                    answers
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|a| a["solver"] == "cvc5" && a["answer"] == "unsat"),
+                    "{answers}"
+                );
+            }
+        }
+        // The families file is kept as the characterization.
+        assert_eq!(
+            std::fs::read_to_string(cert.join("characterization.txt")).unwrap(),
+            std::fs::read_to_string(&file).unwrap()
+        );
+        if let Some((code, said)) = check_sh(test, cert) {
+            assert_eq!(code, 0, "{game}: {said}");
+        }
+    }
 }
 
 /// `--solver cvc5` proves with cvc5 (its own options), and a solver that cannot run its options is
@@ -1378,7 +1537,18 @@ fn binary_chip_results_are_proved_by_automata() {
     assert_eq!(code, 0);
     let set = std::fs::read_to_string(dir.path().join("cert").join("set.txt")).unwrap();
     assert!(set.starts_with("msd_2 msd_2 msd_2"), "{set}");
-    for f in ["manifest.json", "README.md"] {
+    for f in ["manifest.json", "README.md", "check.sh"] {
         assert!(dir.path().join("cert").join(f).exists(), "{f}");
+    }
+    let (files, queries) = manifest_files(&dir.path().join("cert"));
+    assert!(
+        files.contains(&"set.txt".to_string()) && queries.is_empty(),
+        "{files:?}"
+    );
+    if let Some((code, said)) = check_sh(
+        "binary_chip_results_are_proved_by_automata",
+        &dir.path().join("cert"),
+    ) {
+        assert_eq!(code, 0, "{said}");
     }
 }

@@ -917,16 +917,23 @@ pub struct ChipQuery {
 }
 
 impl ChipQuery {
-    /// The whole SMT-LIB2 script, as emitted.
+    /// The whole SMT-LIB2 script, as emitted: plain SMT-LIB 2 ending with `(check-sat)`, z3's own
+    /// command ([`ChipQuery::check`]) only in a comment.
     pub fn script(&self, game: &str, play: Play) -> String {
+        let z3 = match self.check() {
+            "(check-sat)" => String::new(),
+            own => format!(
+                "{}{own} (its own command, not SMT-LIB 2)\n",
+                crate::certificate::Z3_COMMENT
+            ),
+        };
         format!(
-            "; {game}, {} play: {}\n; unsat proves condition ({}) for every box size\n(set-logic {})\n{}{}\n",
+            "; {game}, {} play: {}\n; unsat proves condition ({}) for every box size\n(set-logic {})\n{}(check-sat)\n{z3}",
             play.name(),
             self.states,
             self.label,
             self.logic(),
             self.text,
-            self.check()
         )
     }
 
@@ -942,7 +949,8 @@ impl ChipQuery {
         }
     }
 
-    fn logic(&self) -> &'static str {
+    /// The SMT-LIB logic of the query.
+    pub fn logic(&self) -> &'static str {
         match (self.bv, self.quantified) {
             (true, true) => "BV",
             (true, false) => "QF_BV",
@@ -957,7 +965,7 @@ impl ChipQuery {
 }
 
 /// The conditions a claim is decided by.
-fn conditions_of(c: &ChipClaim) -> Vec<Condition> {
+pub(crate) fn conditions_of(c: &ChipClaim) -> Vec<Condition> {
     match (c.kind, c.play) {
         (ChipKind::PSet, _) => Condition::THEOREM.to_vec(),
         (ChipKind::Subset, Play::Normal) => vec![Condition::Closure],
@@ -1379,16 +1387,12 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<Condi
         reason: None,
         queries: Vec::new(),
     };
-    let mut queries = chip_queries(c, cond)?;
-    if cond == Condition::I && c.totals.is_some() {
-        queries.insert(0, totals::lemma_i(c));
-    }
-    for (i, q) in queries.iter().enumerate() {
+    for (name, q) in &crate::certificate::chips::named_queries(c, cond)? {
         if q.label == "Ia" {
             // The lemma that implies (I): when every solver answers unsat, (I) is proved; any
             // other answer leaves (I) to its own queries.
             let mut record = QueryRecord {
-                file: file_name(q, i),
+                file: name.clone(),
                 answers: Vec::new(),
             };
             let mut all_unsat = true;
@@ -1410,7 +1414,7 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<Condi
             continue;
         }
         let mut record = QueryRecord {
-            file: file_name(q, i),
+            file: name.clone(),
             answers: Vec::new(),
         };
         let mut reasons = Vec::new();
@@ -1450,10 +1454,6 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<Condi
         }
     }
     Ok(report)
-}
-
-fn file_name(q: &ChipQuery, i: usize) -> String {
-    format!("{}-{i}.smt2", q.label)
 }
 
 /// Largest number of options listed to re-check one counterexample.
@@ -1746,40 +1746,9 @@ fn guarded(c: &ChipClaim, mut r: Report) -> Result<Report> {
     Ok(r)
 }
 
-/// Writes every query of the claim under `dir` (one SMT-LIB2 file each), with `manifest.json` (the
-/// report) and `README.md` (how to re-check); returns the paths.
+/// Writes the certificate of the claim under `dir` ([`crate::certificate::chips::of_chips`]: the
+/// queries the report records, or every query when there is no report, with `manifest.json`,
+/// `README.md` and `check.sh`); returns the paths.
 pub fn emit_chips(c: &ChipClaim, report: Option<&Report>, dir: &Path) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    let mut out = Vec::new();
-    let mut put = |name: &str, text: &str| -> Result<()> {
-        let path = dir.join(name);
-        std::fs::write(&path, text)
-            .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
-        out.push(path);
-        Ok(())
-    };
-    let mut files = Vec::new();
-    for cond in conditions_of(c) {
-        for (i, q) in chip_queries(c, cond)?.iter().enumerate() {
-            let name = file_name(q, i);
-            put(&name, &q.script(&c.game.id(), c.play))?;
-            files.push(name);
-        }
-    }
-    if let Some(r) = report {
-        put("manifest.json", &format!("{:#}\n", r.to_json()))?;
-    }
-    let mut readme = format!(
-        "# {} on {}, {} play\n\nEach file is one SMT-LIB 2 query in linear integer arithmetic; each states the negation of one condition for every box size, so `unsat` from each proves the claim (`z3 FILE`, `cvc5 FILE`).\n\n",
-        c.source,
-        c.game.id(),
-        c.play.name()
-    );
-    for f in &files {
-        let _ = writeln!(readme, "- `{f}`: must answer unsat");
-    }
-    readme.push_str("\nQueries IIa and IIb together state condition (II): IIa that every total n with phi(n) is the total of the member w(n), IIb that every non-terminal position outside the set keeps such a total.\n");
-    put("README.md", &readme)?;
-    Ok(out)
+    crate::certificate::chips::of_chips(c, report, None)?.write(dir)
 }

@@ -89,8 +89,9 @@ impl Query {
         }
     }
 
-    /// The whole script with a header comment, `check-sat` and (as a comment) the `get-value` that
-    /// reads a counterexample.
+    /// The whole script in plain SMT-LIB 2 (any solver reads it): a header comment, the query with
+    /// its logic, `(check-sat)` and (as comments) z3's own command where the prover runs z3 with
+    /// another one, and the `get-value` that reads a counterexample.
     pub fn script(&self, c: &Conjecture) -> String {
         let mut s = String::new();
         let _ = writeln!(
@@ -119,8 +120,15 @@ impl Query {
             let _ = writeln!(s, "; family {}", f.describe());
         }
         s.push_str(&self.with_logic());
-        s.push_str(&self.check);
-        s.push('\n');
+        s.push_str("(check-sat)\n");
+        if self.check.trim() != "(check-sat)" {
+            let _ = writeln!(
+                s,
+                "{}{} (its own command, not SMT-LIB 2)",
+                crate::certificate::Z3_COMMENT,
+                self.check.trim()
+            );
+        }
         let vars: Vec<&String> = self.x.iter().chain(&self.y).collect();
         if !vars.is_empty() {
             let names: Vec<&str> = vars.iter().map(|v| v.as_str()).collect();

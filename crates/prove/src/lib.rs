@@ -45,7 +45,7 @@ pub use conjecture::{
 };
 pub use encode::Condition;
 pub use prove::{
-    emit, portable_name, prove, prove_automata, prove_members, prove_scn_members, prove_subset,
+    emit, prove, prove_automata, prove_members, prove_scn_members, prove_subset,
     prove_subset_automata, prove_subset_with, prove_with, BoxCheck, Claim, ConditionReport,
     Counterexample, QueryRecord, Report, SolverAnswer, Status,
 };

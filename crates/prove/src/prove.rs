@@ -206,42 +206,16 @@ fn round(s: f64) -> f64 {
     (s * 1000.0).round() / 1000.0
 }
 
-/// Writes every query of the conditions of `claim` (the three of the partition theorem, or those of
-/// a subset) under `dir`, one SMT-LIB2 file each; returns the paths.
+/// Writes every query of the conditions of `claim` under `dir`, one SMT-LIB2 file each, as a
+/// certificate with no verdict ([`crate::certificate::of_box`]); returns the paths.
 pub fn emit(c: &Conjecture, claim: Claim, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    let mut out = Vec::new();
-    let conditions = match claim {
-        Claim::PSet => Condition::THEOREM.to_vec(),
-        Claim::Subset => subset_conditions(c.play),
-    };
-    for cond in conditions {
-        for q in queries(c, cond)? {
-            let name = q.file_name(c.game.kind);
-            let mut files = vec![(name.clone(), q.script(c))];
-            // z3's `(check-sat-using qsat)`: a second file with plain `(check-sat)` for other solvers.
-            if q.check.trim() != "(check-sat)" {
-                let portable = q.script(c).replace(q.check.trim(), "(check-sat)");
-                files.push((portable_name(&name), portable));
-            }
-            for (name, text) in files {
-                let path = dir.join(name);
-                std::fs::write(&path, text)
-                    .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
-                out.push(path);
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// The file of a query with plain `(check-sat)` when its own file asks z3 for another procedure.
-pub fn portable_name(file: &str) -> String {
-    format!(
-        "{}.check-sat.smt2",
-        file.strip_suffix(".smt2").unwrap_or(file)
-    )
+    crate::certificate::of_box(
+        c,
+        claim,
+        None,
+        crate::certificate::Characterization::Registry,
+    )?
+    .write(dir)
 }
 
 /// What a counterexample is re-checked against: the game, the play convention and exact membership.
@@ -309,7 +283,7 @@ pub fn prove_with(c: &Conjecture, solvers: &[Solver]) -> Result<Report> {
 
 /// The conditions that decide a set inside the P-set: (C), and in misère play (III) (no terminal
 /// position in the set; in normal play a terminal member is a P-position, nothing to check).
-fn subset_conditions(play: Play) -> Vec<Condition> {
+pub(crate) fn subset_conditions(play: Play) -> Vec<Condition> {
     match play {
         Play::Normal => vec![Condition::Closure],
         Play::Misere => vec![Condition::Closure, Condition::III],

@@ -386,7 +386,7 @@ pub fn claim(game_text: &str, play: Play, t: &Totals, source: String) -> Result<
 /// The lemma tried first for (I) of a claim read from T: "a member x whose total is not in T" (its
 /// query `Ia`). Unsatisfiable, it proves (I): if x is a member and y a member option of x, y's total
 /// is the total of an allowed kept set of x, and it is in T by the lemma, so x is not a member.
-pub(super) fn lemma_i(c: &ChipClaim) -> super::ChipQuery {
+pub(crate) fn lemma_i(c: &ChipClaim) -> super::ChipQuery {
     let k = c.game.k;
     let mut text = c.set.define("member", k);
     let x = super::declare_x(c, &mut text, true);

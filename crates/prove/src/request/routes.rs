@@ -10,7 +10,6 @@ use crate::conjecture::{Kind, Ruleset};
 use crate::prover::{Format, Prover};
 use crate::{Claim, Solver, Status};
 use nimlab_core::{Arg, Error, Play, Refusal, Result};
-use std::path::Path;
 use std::time::Instant;
 
 /// The SMT solvers of the request, or a refusal naming the method's option.
@@ -78,17 +77,14 @@ pub(super) fn stacks(req: &ProveRequest, rules: &Ruleset) -> Result<ProofResult>
             id.unwrap_or_default()
         ));
     }
-    let mut files = Vec::new();
-    if let (Some(dir), Prover::Smt(_)) = (&req.emit, &req.prover) {
-        files.extend(crate::emit(&c, claim, dir)?);
-    }
     let report = crate::run(&c, claim, &req.prover)?;
+    let mut files = Vec::new();
     if let Some(dir) = &req.emit {
         let kept = match &req.source {
             Source::Families { text, .. } => crate::certificate::Characterization::File(text),
             _ => crate::certificate::Characterization::Registry,
         };
-        files.extend(crate::certificate::write(&c, &report, dir, kept)?);
+        files = crate::certificate::of_box(&c, claim, Some(&report), kept)?.write(dir)?;
     }
     let saveable = match &req.source {
         Source::Families { text, .. } if req.save => Some(saveable(req, Format::Families, text)),
@@ -184,7 +180,7 @@ pub(super) fn chips(req: &ProveRequest, game: &ChipGame) -> Result<ProofResult> 
             let report = chips::prove_chips(&c, smt_solvers(req, "a chip game's result")?)?;
             let mut r = ProofResult::of(Decided::Conditions(report), chip_claim(&c), "box");
             r.notes = notes;
-            emit_chip_queries(req, &c, &mut r)?;
+            emit_chip_queries(req, &c, None, &mut r)?;
             Ok(r)
         }
         Source::Automaton { .. } => Err(Error::refused(
@@ -208,10 +204,16 @@ fn chip_claim(c: &chips::ChipClaim) -> ClaimedAs {
     }
 }
 
-/// `--emit` of a chip proof by SMT: its queries, manifest and README.
-fn emit_chip_queries(req: &ProveRequest, c: &chips::ChipClaim, r: &mut ProofResult) -> Result<()> {
+/// `--emit` of a chip proof by SMT: its queries, manifest, README and check.sh (`families`: the chip
+/// families file's text, kept in the certificate).
+fn emit_chip_queries(
+    req: &ProveRequest,
+    c: &chips::ChipClaim,
+    families: Option<&str>,
+    r: &mut ProofResult,
+) -> Result<()> {
     if let Some(dir) = &req.emit {
-        r.files = chips::emit_chips(c, r.report(), dir)?;
+        r.files = crate::certificate::chips::of_chips(c, r.report(), families)?.write(dir)?;
         r.emitted = Some(dir.clone());
     }
     Ok(())
@@ -253,7 +255,7 @@ fn chip_families(
     )?;
     let report = chips::prove_chips(&c, smt_solvers(req, "a chip families file")?)?;
     let mut r = ProofResult::of(Decided::Conditions(report), ClaimedAs::PSet, "box");
-    emit_chip_queries(req, &c, &mut r)?;
+    emit_chip_queries(req, &c, Some(text), &mut r)?;
     Ok(r)
 }
 
@@ -279,43 +281,10 @@ fn chip_automata(req: &ProveRequest, id: &str) -> Result<ProofResult> {
     );
     r.states = states;
     if let Some(dir) = &req.emit {
-        r.files = emit_chip_automaton(dir, id, &c, &proof, &r.to_json())?;
+        r.files = crate::certificate::chips::of_chip_automata(id, &c, &proof).write(dir)?;
         r.emitted = Some(dir.clone());
     }
     Ok(r)
-}
-
-/// The certificate of a chip proof by automata: the set automaton in Walnut's text format
-/// (`set.txt`), the result (`manifest.json`) and a `README.md` that says what the automaton reads.
-fn emit_chip_automaton(
-    dir: &Path,
-    id: &str,
-    c: &chips::ChipClaim,
-    proof: &chips::ChipAutomataProof,
-    manifest: &serde_json::Value,
-) -> Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    let mut written = Vec::new();
-    let mut put = |name: &str, text: &str| -> Result<()> {
-        let path = dir.join(name);
-        std::fs::write(&path, text)
-            .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
-        written.push(path);
-        Ok(())
-    };
-    if let Some(set) = &proof.set {
-        put("set.txt", &crate::walnut::to_walnut(set))?;
-    }
-    put("manifest.json", &format!("{manifest:#}\n"))?;
-    let readme = format!(
-        "# {id} on {game}, {play} play, by automata\n\n`set.txt` is the set of the result as an automaton in Walnut's text format: one msd_2 input per box (input i = box i), read in binary, most significant digit first; it accepts a position exactly when the result puts it in its set (ET: every box at least 1; Entropy: entries at least 0, every position being a translate of one of these). nimlab built it from the result's statement and decided the conditions in `manifest.json` on it for every box size (verdict {verdict}); a condition holds when the automaton of its counterexamples accepts nothing. The option relations are linear: ET, empty box i and move chips of box j into it: y_i + y_j = x_j, y_i >= 1, y_j >= 1, the other boxes equal; Entropy, move chips from box i to box j: y_i + y_j = x_i + x_j, x_j + 1 <= y_j <= x_i - 1, the other boxes equal. With Walnut, the conditions can be stated again on `set.txt` with these relations.\n",
-        game = c.game.id(),
-        play = c.play.name(),
-        verdict = proof.report.verdict.name(),
-    );
-    put("README.md", &readme)?;
-    Ok(written)
 }
 
 /// Bouton's theorem (normal or misère) for every number of heaps: the induction over the heaps,
@@ -393,7 +362,6 @@ pub(super) fn grundy_values(req: &ProveRequest, v: u16, bits: u32) -> Result<Pro
         &[
             (req.play == Play::Misere, Arg::Misere),
             (req.save, Arg::Save),
-            (req.emit.is_some(), Arg::Emit),
             (req.subset, Arg::Subset),
         ],
         "not apply to the Grundy value sets (normal play)",
@@ -476,6 +444,20 @@ pub(super) fn grundy_values(req: &ProveRequest, v: u16, bits: u32) -> Result<Pro
             Err(e) => return Err(stop(e)),
         }
     }
+    let mut files = Vec::new();
+    if let Some(dir) = &req.emit {
+        files =
+            crate::certificate::values::of_value_sets(&crate::certificate::values::ValueSetsRun {
+                game: &req.game_text,
+                moves,
+                value: v,
+                bits,
+                verdict: verdict.name(),
+                lines: &lines,
+                proved: &sets.proved,
+            })
+            .write(dir)?;
+    }
     let report = ValueSetsReport {
         game: req.game_text.clone(),
         up_to: v,
@@ -487,5 +469,9 @@ pub(super) fn grundy_values(req: &ProveRequest, v: u16, bits: u32) -> Result<Pro
     };
     let mut r = ProofResult::of(Decided::ValueSets(report), ClaimedAs::ValueSets, "box");
     r.states = states;
+    if !files.is_empty() {
+        r.files = files;
+        r.emitted = req.emit.clone();
+    }
     Ok(r)
 }
