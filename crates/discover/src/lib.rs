@@ -163,6 +163,8 @@ pub struct Discovery {
     /// The redistribution chip games: the description of T, the totals of the P-positions (the box
     /// is then of totals, `box_min` = k to `box_max`, and `toml` holds the chip families file).
     pub totals: Option<nimlab_prove::chips::totals::Totals>,
+    /// The redistribution chip games: how far T was computed and compared ([`chips::Check`]).
+    pub totals_check: Option<chips::Check>,
 }
 
 impl Discovery {
@@ -189,6 +191,7 @@ impl Discovery {
             tables: Vec::new(),
             out_of_time: false,
             totals: None,
+            totals_check: None,
         }
     }
 
@@ -231,6 +234,7 @@ impl Discovery {
                 "exceptions": t.exceptions,
                 "words": t.words(),
             })),
+            "totals_check": self.totals_check.as_ref().map(chips::Check::to_json),
         })
     }
 }
