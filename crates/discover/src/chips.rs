@@ -23,9 +23,10 @@
 //!    box of step 3), and compared with the description. When they differ, the description is
 //!    neither proved nor reported: the run records where it fails (the least total, and the least
 //!    position it classifies wrongly, [`TotalsTable::least_wrong_position`]) and learns again on the
-//!    longer range, steps 2 and 3 now bounded by that range instead of `S`. A description read from
-//!    the whole range has no totals left to be checked on, so it is not reported: the verdict is
-//!    then none ("no period up to N chips");
+//!    longer range, steps 2 and 3 now bounded by that range instead of `S` (as they are when step 2
+//!    finds nothing periodic up to `S`). A description read from the whole range has no totals left
+//!    to be checked on, so it is not reported: the verdict is then none ("no period up to N
+//!    chips"), as when nothing periodic shows on the whole range;
 //! 5. prove "no allowed kept set has its total in T" for every box size with the chip prover
 //!    ([`nimlab_prove::chips::prove_chips`], which re-checks every counterexample and every
 //!    "proved" by exact search); a counterexample beyond the checked totals but inside `S` grows the
@@ -512,6 +513,17 @@ pub fn tail_words(t: &Totals) -> String {
     }
 }
 
+/// A description in words for the progress lines: [`Totals::words`], or [`tail_words`] when that
+/// is long.
+fn short_words(t: &Totals) -> String {
+    let words = t.words();
+    if words.chars().count() <= 200 {
+        words
+    } else {
+        tail_words(t)
+    }
+}
+
 impl Check {
     /// The object `totals_check` of `discover --json`.
     pub fn to_json(&self) -> Value {
@@ -686,7 +698,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
     };
     let mut s = largest_sum(k, FIRST_POSITIONS).max(kk + 12).min(max_s);
     // The largest total the learning and the box checks use: `max_s`, then, once the cheap check
-    // has refuted a description, the end of that check.
+    // has refuted a description or nothing periodic showed up to `max_s`, the end of that check.
     let mut cap = max_s;
     loop {
         say(&format!(
@@ -701,16 +713,21 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
             source: "totals",
         });
         let Some(t) = table.learn(s) else {
+            if s >= cap && d.totals_check.is_none() {
+                // Nothing periodic in the largest box: T as far as is cheap, and learning goes on
+                // there.
+                d.totals_check = Some(cheap_check(&mut table, kk, &stopper, &say)?);
+                cap = cap.max(table.computed());
+            }
             if s >= cap {
-                d.reason = Some(if d.totals_check.is_some() {
-                    format!(
-                        "no period up to {s} chips: no ultimately periodic description of T with two full periods (and 2k totals) observed on the totals {kk}..{s}, T computed exactly there (the cheap check's end)"
-                    )
-                } else {
-                    format!(
-                        "no ultimately periodic description of T with two full periods (and 2k totals) observed on the totals {kk}..{s} (raise --max-sum)"
-                    )
-                });
+                d.reason = Some(format!(
+                    "no period up to {s} chips: no ultimately periodic description of T with two full periods (and 2k totals) observed on the totals {kk}..{s}{}",
+                    if d.totals_check.as_ref().is_some_and(|c| c.to > max_s) {
+                        ", T computed exactly there (the end of the cheap check)"
+                    } else {
+                        " (raise --max-sum)"
+                    }
+                ));
                 d.seconds = start.elapsed().as_secs_f64();
                 return Ok(d);
             }
@@ -718,7 +735,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
             say("no period observed twice: a larger box");
             continue;
         };
-        say(&format!("read from {kk}..{s}: {}", t.words()));
+        say(&format!("read from {kk}..{s}: {}", short_words(&t)));
         // The check on a larger box.
         let c = (s + (2 * t.period).max(s / 2)).min(cap);
         if c > s {
@@ -747,26 +764,22 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
         // The cheap check: T as far as it is cheap, once; every later description is compared on
         // the same range.
         if d.totals_check.is_none() {
-            say(&format!(
-                "checking the description as far as is cheap: T up to {CHECK_TOTALS} chips or for {} s",
-                CHECK_SECONDS.as_secs()
-            ));
-            let check = cheap_check(&mut table, kk, &stopper)?;
-            d.totals_check = Some(check);
+            d.totals_check = Some(cheap_check(&mut table, kk, &stopper, &say)?);
         }
         let reach = table.computed();
         if s >= reach {
             // Read from every total computed: nothing is left to check it on.
-            if d.totals_check.as_ref().is_some_and(|c| c.refuted.is_some()) {
+            if s > max_s {
                 d.reason = Some(format!(
-                    "no period up to {reach} chips: every description of T read from the totals {kk}..s with s < {reach} fails on the totals up to {reach} (T computed exactly there), and the one read from all of them ({}) has no total left to be checked on",
+                    "no period up to {reach} chips: no description of T read from the totals {kk}..s with s < {reach} holds on the totals up to {reach} (T computed exactly there), and the one read from all of them ({}) has no total left to be checked on",
                     tail_words(&t)
                 ));
                 d.seconds = start.elapsed().as_secs_f64();
                 return Ok(d);
             }
-            // The box reached the cheap check's end (a dear game, or a large --max-sum): the
-            // description is proved as before, its box being the totals it was read from.
+            // The cheap check went no further than the largest box (a dear game, or a large
+            // --max-sum): the description is proved as before, its box being the totals it was
+            // read from.
         }
         if let Some(n) = table.mismatch(&t, reach) {
             let check = d.totals_check.as_mut().expect("the cheap check ran");
@@ -912,7 +925,16 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
 /// The cheap check's extension of T (step 4 of the module's doc): up to [`CHECK_TOTALS`] chips or
 /// for [`CHECK_SECONDS`], whichever comes first, within the run's time limit. `Err` only on the
 /// cancel flag.
-fn cheap_check(table: &mut TotalsTable, from: u64, stopper: &Stopper) -> Result<Check> {
+fn cheap_check(
+    table: &mut TotalsTable,
+    from: u64,
+    stopper: &Stopper,
+    say: &dyn Fn(&str),
+) -> Result<Check> {
+    say(&format!(
+        "computing T as far as is cheap: up to {CHECK_TOTALS} chips or for {} s",
+        CHECK_SECONDS.as_secs()
+    ));
     let begin = Instant::now();
     let until = begin + CHECK_SECONDS;
     let _ = table.extend(CHECK_TOTALS, &|| stopper.stop() || Instant::now() >= until);
