@@ -55,11 +55,12 @@ const FIRST_POSITIONS: f64 = 2.0e4;
 
 /// The cheap check (step 4 of the module's doc) extends T up to this many chips at most: the chip
 /// prover takes thresholds and periods up to [`totals::MAX_THRESHOLD`] (2000), so a description
-/// read past it could not be proved anyway. EJR(5,2) reaches it in about 0.3 s (release build).
+/// read past it could not be proved anyway. EJR(5,2) reaches it in about 0.2 s (opt-level 3).
 pub const CHECK_TOTALS: u64 = totals::MAX_THRESHOLD;
 /// ... or for this long at most (wall time of the extension; the run's time limit still applies).
 /// Where the search of a total is dear (ER(8): every partition of an odd total into 8 parts has to
-/// be refuted) T then ends earlier, a few hundred chips; the report says where.
+/// be refuted) T then ends earlier, a few hundred chips; the report says where. The search for the
+/// least position a refuted description classifies wrongly gets as long again, once per run.
 pub const CHECK_SECONDS: Duration = Duration::from_secs(3);
 
 /// The number of positions of k boxes (each ≥ 1) with total at most `s` (a float estimate, exact
@@ -99,7 +100,7 @@ struct Bits(Vec<u64>);
 
 impl Bits {
     fn push_at(&mut self, n: u64, on: bool) {
-        if n % 64 == 0 {
+        if n.is_multiple_of(64) {
             self.0.push(0);
         }
         if on {
@@ -204,7 +205,7 @@ impl Search<'_> {
                     break 'scan;
                 }
                 self.nodes += 1;
-                if self.nodes % 4096 == 0 && (self.stop)() {
+                if self.nodes.is_multiple_of(4096) && (self.stop)() {
                     self.stopped = true;
                     break 'scan;
                 }
