@@ -320,3 +320,41 @@ fn discover_no_longer_reports_the_ejr52_conjecture() {
         "{text}"
     );
 }
+
+/// EJR(5,3), normal play: T up to 1000 chips misses exactly the 66 totals that the independent
+/// script `docs/conjectures/ejr53_totals.py 1000` printed (docs/findings.md §5.4).
+#[test]
+fn ejr53_misses_agree_with_the_findings_script() {
+    let runs = [
+        11, 20, 47, 56, 83, 92, 191, 200, 227, 236, 335, 344, 371, 380, 767, 776, 803, 812, 911, 920,
+        947, 956,
+    ];
+    let want: Vec<u64> = runs.iter().flat_map(|&a| a..a + 3).collect();
+    let tt = table(Redistribute::ejr(5, 3).unwrap(), Play::Normal, 1000);
+    let misses: Vec<u64> = (5..=1000).filter(|&n| !tt.in_t[n as usize]).collect();
+    assert_eq!(misses, want);
+}
+
+/// Research (not run by default): the totals T misses, for docs/findings.md §12.
+/// `cargo test -p nimlab-discover --test chip_check -- --ignored --nocapture t_misses`
+#[test]
+#[ignore]
+fn t_misses() {
+    let games = [
+        ("EJR(5,2)", Redistribute::ejr(5, 2).unwrap(), Play::Normal),
+        ("EJR(5,3)", Redistribute::ejr(5, 3).unwrap(), Play::Normal),
+        ("SER(4)", Redistribute::ser(4).unwrap(), Play::Misere),
+    ];
+    for (name, g, play) in games {
+        let start = std::time::Instant::now();
+        let tt = table(g, play, 2000);
+        let misses: Vec<u64> = (g.k as u64..=2000)
+            .filter(|&n| !tt.in_t[n as usize])
+            .collect();
+        println!(
+            "{name} {play}: T computed to 2000 in {:.2} s; {} totals missing: {misses:?}",
+            start.elapsed().as_secs_f64(),
+            misses.len()
+        );
+    }
+}
