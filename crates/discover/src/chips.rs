@@ -26,7 +26,9 @@
 //!    longer range, steps 2 and 3 now bounded by that range instead of `S` (as they are when step 2
 //!    finds nothing periodic up to `S`). A description read from the whole range has no totals left
 //!    to be checked on, so it is not reported: the verdict is then none ("no period up to N
-//!    chips"), as when nothing periodic shows on the whole range;
+//!    chips"), as when nothing periodic shows on the whole range. (Only when the check went no
+//!    further than `S` itself, in a dear game, is a description read from all of it still proved,
+//!    as before, its box being the totals it was read from);
 //! 5. prove "no allowed kept set has its total in T" for every box size with the chip prover
 //!    ([`nimlab_prove::chips::prove_chips`], which re-checks every counterexample and every
 //!    "proved" by exact search); a counterexample beyond the checked totals but inside `S` grows the
