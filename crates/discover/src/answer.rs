@@ -86,6 +86,8 @@ pub struct Discovery {
     /// The redistribution chip games: the description of T, the totals of the P-positions (the box
     /// is then of totals, `box_min` = k to `box_max`, and `toml` holds the chip families file).
     pub totals: Option<nimlab_prove::chips::totals::Totals>,
+    /// The redistribution chip games: how far T was computed and compared ([`crate::chips::Check`]).
+    pub totals_check: Option<crate::chips::Check>,
     /// Where the description was written ([`crate::Options::out`]).
     pub file: Option<String>,
     /// The store's id of the characterization, when it was proved and saved there
@@ -117,6 +119,7 @@ impl Discovery {
             tables: Vec::new(),
             out_of_time: false,
             totals: None,
+            totals_check: None,
             file: None,
             saved: None,
         }
@@ -162,6 +165,7 @@ impl Discovery {
                 "exceptions": t.exceptions,
                 "words": t.words(),
             })),
+            "totals_check": self.totals_check.as_ref().map(crate::chips::Check::to_json),
         })
     }
 }

@@ -92,7 +92,7 @@ fn chips_text(d: &Discovery, chip: &ChipGame) -> String {
         .map(|t| crate::chips::criterion(chip, d.play, t))
         .unwrap_or_default();
     let mut out = String::from(
-        "method: T, the totals of the P-positions, computed exactly total by total; its simplest ultimately periodic description (two full periods and 2k totals observed); checked on a larger box; proved by the SMT chip prover\n"
+        "method: T, the totals of the P-positions, computed exactly total by total; its simplest ultimately periodic description (two full periods and 2k totals observed); checked on a larger box, then as far as is cheap; proved by the SMT chip prover\n"
     );
     out.push_str(&match d.verdict {
         Verdict::Proved => format!(
@@ -111,6 +111,9 @@ fn chips_text(d: &Discovery, chip: &ChipGame) -> String {
             d.seconds
         ),
     });
+    if let Some(c) = &d.totals_check {
+        out.push_str(&c.text());
+    }
     match (file, d.toml.as_ref()) {
         (Some(f), _) => out.push_str(&format!("wrote the chip families file {f}\n")),
         (None, Some(t)) => out.push_str(t),

@@ -611,7 +611,8 @@ def discover(
     ``nim`` and ``moore(k)`` take ``heaps``; ``misere=True`` discovers the misère P-set. The
     redistribution chip games (``EABO(k)``, ``ER(k)``, ``SER(k)``, ``EJR(k,j)``) are discovered
     through the totals of their P-positions (``max_sum``: the largest total, instead of ``max``;
-    the dict then has ``totals``, and ``box`` is of totals; ``out`` writes a chip families file). E.g.
+    the dict then has ``totals`` and ``totals_check``, how far T was computed and compared, and
+    ``box`` is of totals; ``out`` writes a chip families file). E.g.
     ``discover("CN(5,2)")["verdict"] == "proved"``."""
     return _tuples(
         json.loads(
