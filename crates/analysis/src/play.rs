@@ -1,10 +1,10 @@
 //! What playing a game needs, shared by `nimlab play` (terminal) and `nimlab serve` (web): what a
-//! position is worth, the options with their values, the computer's move, the legality of a player's
-//! move, the explanation, the hint ([`hint_text`]), the moves shown with their values ([`moves_shown`]),
-//! and random starting positions. Every answer goes through the [`Analyzer`],
-//! so the store, proven results and the engine are used here as everywhere; every function bounds its
-//! work by the analyzer's [`crate::Limits`] and answers a too-large position with
-//! [`Error::TooLarge`] instead of searching it.
+//! position is worth, the options with their values ([`moves_shown`]: the moves the page lists), the
+//! computer's move, the legality of a player's move, the explanation, the hint ([`hint_text`]: one
+//! sentence for the terminal and the page), and random starting positions. Every answer goes
+//! through the [`Analyzer`], so the store, proven results and the engine are used here as
+//! everywhere; every function bounds its work by the analyzer's [`crate::Limits`] and answers a
+//! too-large position with [`Error::TooLarge`] instead of searching it.
 
 use crate::{Analysis, Analyzer, Explanation, OptionValue, Remoteness, Want};
 use nimlab_core::{
@@ -630,6 +630,28 @@ mod tests {
             assert!(complete);
             assert_eq!(w.is_empty(), !c.winning);
         }
+    }
+
+    #[test]
+    fn hints_and_shown_moves_come_from_one_analysis() {
+        let a = an(Limits::WEB);
+        let nim = load_game("nim").unwrap();
+        let show = |q: &[u64]| nim.format_position(q);
+        let h = hint(&a, nim.as_ref(), &[1, 2], Play::Normal).unwrap();
+        assert_eq!(hint_text(&h, &show), "winning move: (1,1)");
+        let h = hint(&a, nim.as_ref(), &[1, 1], Play::Normal).unwrap();
+        assert!(hint_text(&h, &show).starts_with("no winning move exists"));
+        // Too many options to value: the winning moves alone, each to a P-position, and why.
+        let s = moves_shown(&a, nim.as_ref(), &[1_000_000, 1_000_000, 3], Play::Normal).unwrap();
+        assert!(!s.all_options && s.note.is_some());
+        assert_eq!(s.moves.len(), 1);
+        assert_eq!(
+            (s.moves[0].outcome, s.moves[0].grundy),
+            (Outcome::P, Some(0))
+        );
+        let s = moves_shown(&a, nim.as_ref(), &[1, 2], Play::Normal).unwrap();
+        assert!(s.all_options && s.note.is_none());
+        assert_eq!(s.moves, s.analysis.options.clone().unwrap());
     }
 
     #[test]
