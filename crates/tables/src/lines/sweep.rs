@@ -83,7 +83,7 @@ pub(super) const SAVE_DUE: u8 = 2;
 pub(super) const CAN_SAVE: u8 = 4;
 
 /// One rank's part of a sweep: the geometry, the stores of the previous diagonal it holds, and (on
-/// rank 0) the P-lines of the slabs not yet emitted. Its methods are the steps of [`solve_on`], and
+/// rank 0) the P-lines of the slabs not yet emitted. Its methods are the steps of [`super::solve_on`], and
 /// every rank calls each of them together.
 pub(super) struct Sweep<'a, O> {
     cluster: &'a dyn Cluster,

@@ -1,7 +1,7 @@
 //! SCN's moves that empty piles, as a [`LineOracle`] of the line engine: a move that empties the
 //! piles `Z` of a window lands in a shorter circle, and the options it offers are answered by a
 //! dominance query `D_arc` on that circle's table ([`LenTable`], one table per arc that longer
-//! circles read). [`ShrinkOracle::packed`] hands the same oracle to the GPU's P-set kernel.
+//! circles read). `ShrinkOracle::packed` (feature `gpu`) hands the same oracle to the GPU's P-set kernel.
 
 use super::cyclic_windows;
 use crate::lines::LineOracle;

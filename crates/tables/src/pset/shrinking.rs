@@ -24,7 +24,7 @@ pub(crate) struct Length<'a, 'r> {
     /// engine's section when the run resumes inside this length.
     pub(crate) resume: Resume<'a, 'r>,
     /// Receives the P-lines in slabs of one value of the first tuple entry, in order, each sorted by
-    /// line index (as [`lines::solve_on`] emits them).
+    /// line index (as [`crate::lines::solve_on`] emits them).
     pub(crate) emit: &'a mut dyn FnMut(Vec<PLine>),
 }
 
@@ -44,7 +44,7 @@ struct Start {
     inside: Option<((u64, u64), Vec<u16>)>,
 }
 
-/// Reads this layer's section (see [`tabulate_resumable`]).
+/// Reads this layer's section (see [`super::tabulate_resumable`]).
 fn read_start(rd: &mut dyn Read, n: usize, r: usize) -> io::Result<Start> {
     ck::expect(rd, TAG_SHRINKING, "section")?;
     let first = ck::get_len(rd, n)?.max(1);
@@ -112,7 +112,7 @@ fn write_start(
 }
 
 /// The SCN(n,k) P-set, circle length by circle length, each length solved by `solve_len`: the one
-/// loop of the CPU engine ([`tabulate_on`], on any number of ranks) and of the GPU back end.
+/// loop of the CPU engine ([`super::tabulate_on`], on any number of ranks) and of the GPU back end.
 ///
 /// Checkpoints: `solve_len` may write them inside a length (the CPU engine does, after its
 /// diagonals), with this layer's section in front; this loop writes one between two lengths when the
