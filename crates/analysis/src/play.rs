@@ -1,11 +1,12 @@
 //! What playing a game needs, shared by `nimlab play` (terminal) and `nimlab serve` (web): what a
-//! position is worth, the options with their values, the computer's move, the legality of a player's
-//! move, the explanation, and random starting positions. Every answer goes through the [`Analyzer`],
-//! so the store, proven results and the engine are used here as everywhere; every function bounds its
-//! work by the analyzer's [`crate::Limits`] and answers a too-large position with
-//! [`Error::TooLarge`] instead of searching it.
+//! position is worth, the options with their values ([`moves_shown`]: the moves the page lists), the
+//! computer's move, the legality of a player's move, the explanation, the hint ([`hint_text`]: one
+//! sentence for the terminal and the page), and random starting positions. Every answer goes
+//! through the [`Analyzer`], so the store, proven results and the engine are used here as
+//! everywhere; every function bounds its work by the analyzer's [`crate::Limits`] and answers a
+//! too-large position with [`Error::TooLarge`] instead of searching it.
 
-use crate::{Analysis, Analyzer, Explanation, Remoteness, Want};
+use crate::{Analysis, Analyzer, Explanation, OptionValue, Remoteness, Want};
 use nimlab_core::{
     Error, Game, Layout, MoveStructure, Outcome, Play, Pos, Result, Rng, TableBound,
 };
@@ -82,6 +83,90 @@ pub fn moves(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<An
             ..Want::default()
         },
     )
+}
+
+/// The moves a player is shown, each with its value, all taken from one [`Analysis`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// The analysis they come from: of [`moves`] (every option valued), or of [`Want::moves`] when
+    /// the options are too many to value one by one.
+    pub analysis: Analysis,
+    /// The moves in the options' neutral order (sorted by position): every option, or the winning
+    /// moves alone ([`Analysis::moves_with_values`]).
+    pub moves: Vec<OptionValue>,
+    /// True when `moves` is every option; false when it holds the winning moves alone.
+    pub all_options: bool,
+    /// Why only the winning moves are listed, when they are.
+    pub note: Option<String>,
+}
+
+/// The options of `p` with their values ([`moves`]); when they are too many to value one by one
+/// (Nim with heaps of 10^6), the winning moves alone, which a proven result or the chain finds
+/// without listing options, and why the others are missing.
+pub fn moves_shown(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<Shown> {
+    let (analysis, note) = match moves(an, game, p, play) {
+        Ok(a) => (a, None),
+        Err(Error::TooLarge(why)) => (
+            an.analyse(game, p, play, Want::moves())?,
+            Some(format!("only the winning moves are listed: {why}")),
+        ),
+        Err(e) => return Err(e),
+    };
+    Ok(Shown {
+        moves: analysis.moves_with_values(),
+        all_options: analysis.options.is_some(),
+        note,
+        analysis,
+    })
+}
+
+impl Analysis {
+    /// The moves of this answer with their values: every option when the options were valued
+    /// ([`Want::options`]); otherwise the winning moves, each to a P-position (Grundy value 0 in
+    /// normal play; remoteness not computed).
+    pub fn moves_with_values(&self) -> Vec<OptionValue> {
+        match &self.options {
+            Some(all) => all.clone(),
+            None => self
+                .winning_moves
+                .iter()
+                .flatten()
+                .map(|q| OptionValue {
+                    to: q.clone(),
+                    outcome: Outcome::P,
+                    grundy: (self.play == Play::Normal).then_some(0),
+                    remoteness: None,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A player's hint about `p`: its winning moves and whether the list is every one of them (the
+/// analysis of [`Want::moves`]); [`hint_text`] says it in words.
+pub fn hint(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<Analysis> {
+    an.analyse(game, p, play, Want::moves())
+}
+
+/// The winning moves of an answer as one sentence, the hint of `nimlab play` and of the page: that
+/// the game is over, that no winning move exists, or the moves (each written by `show`), marked
+/// as possibly partial when a proven result constructed them on a position too large to search for
+/// others.
+pub fn hint_text(a: &Analysis, show: &dyn Fn(&[u64]) -> String) -> String {
+    let w = a.winning_moves.as_deref().unwrap_or_default();
+    let plural = if w.len() == 1 { "" } else { "s" };
+    let list = w.iter().map(|q| show(q)).collect::<Vec<_>>().join("  ");
+    if a.terminal {
+        "the game is over".to_string()
+    } else if w.is_empty() {
+        "no winning move exists: every move leaves your opponent a winning position".to_string()
+    } else if !a.winning_moves_complete {
+        format!(
+            "winning move{plural} constructed by a proven result; the list may be partial (the position is too large to search for others): {list}"
+        )
+    } else {
+        format!("winning move{plural}: {list}")
+    }
 }
 
 /// The winning moves of `p` and whether the list is complete.
@@ -545,6 +630,28 @@ mod tests {
             assert!(complete);
             assert_eq!(w.is_empty(), !c.winning);
         }
+    }
+
+    #[test]
+    fn hints_and_shown_moves_come_from_one_analysis() {
+        let a = an(Limits::WEB);
+        let nim = load_game("nim").unwrap();
+        let show = |q: &[u64]| nim.format_position(q);
+        let h = hint(&a, nim.as_ref(), &[1, 2], Play::Normal).unwrap();
+        assert_eq!(hint_text(&h, &show), "winning move: (1,1)");
+        let h = hint(&a, nim.as_ref(), &[1, 1], Play::Normal).unwrap();
+        assert!(hint_text(&h, &show).starts_with("no winning move exists"));
+        // Too many options to value: the winning moves alone, each to a P-position, and why.
+        let s = moves_shown(&a, nim.as_ref(), &[1_000_000, 1_000_000, 3], Play::Normal).unwrap();
+        assert!(!s.all_options && s.note.is_some());
+        assert_eq!(s.moves.len(), 1);
+        assert_eq!(
+            (s.moves[0].outcome, s.moves[0].grundy),
+            (Outcome::P, Some(0))
+        );
+        let s = moves_shown(&a, nim.as_ref(), &[1, 2], Play::Normal).unwrap();
+        assert!(s.all_options && s.note.is_none());
+        assert_eq!(s.moves, s.analysis.options.clone().unwrap());
     }
 
     #[test]

@@ -239,20 +239,8 @@ pub fn run(args: &PlayArgs) -> Result<(), Error> {
                 None => println!("nothing of yours to undo"),
             },
             _ if over => println!("the game is over: type undo, new or quit"),
-            "hint" => match engine::winning_moves(&m.an, m.game.as_ref(), &p, play) {
-                Ok((w, _)) if w.is_empty() => println!(
-                    "hint: no winning move exists here; every move leaves the computer a winning position"
-                ),
-                Ok((w, complete)) => println!(
-                    "hint: winning move{}: {}{}",
-                    if w.len() == 1 { "" } else { "s" },
-                    w.iter().map(|q| m.show(q)).collect::<Vec<_>>().join("  "),
-                    if complete {
-                        ""
-                    } else {
-                        " (constructed by a proven result; the list may be partial: the position is too large to search for others)"
-                    }
-                ),
+            "hint" => match engine::hint(&m.an, m.game.as_ref(), &p, play) {
+                Ok(a) => println!("hint: {}", engine::hint_text(&a, &|q| m.show(q))),
                 Err(e) => println!("hint: {e}"),
             },
             "explain" => explain(&m, &p),

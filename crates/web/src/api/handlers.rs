@@ -26,14 +26,6 @@ fn pos_json(game: &dyn Game, p: &[u64]) -> Value {
     })
 }
 
-/// Positions in the game's one notation, separated by two spaces.
-fn listed(game: &dyn Game, ps: &[Vec<u64>]) -> String {
-    ps.iter()
-        .map(|q| game.format_like(q, "^"))
-        .collect::<Vec<_>>()
-        .join("  ")
-}
-
 fn outcome_words(a: &Analysis) -> String {
     if a.terminal {
         match a.play {
@@ -190,6 +182,10 @@ pub(crate) async fn sum(State(s): State<AppState>, q: Params) -> Answer {
     .await
 }
 
+/// `/api/moves`: the moves of [`engine::moves_shown`] (every option with its value, or the winning
+/// moves alone when the options are too many), each the library's option object
+/// ([`nimlab_analysis::OptionValue::to_json`]) with `to`, the position in the page's notation; the
+/// counts, the method and whether the list is complete are the analysis' own.
 pub(crate) async fn moves(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &POSITION_PARAMS)?;
     let play = play_of(&map)?;
@@ -197,60 +193,34 @@ pub(crate) async fn moves(State(s): State<AppState>, q: Params) -> Answer {
     let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        let a = match engine::moves(&an, g, &p, play) {
-            Ok(a) => a,
-            // Too many options to list them all with their values (Nim with heaps of 10^6): answer
-            // the winning moves alone, which a theorem or the chain finds without listing options.
-            Err(Error::TooLarge(why)) => return winning_only(&an, g, &p, play, &why),
-            Err(e) => return Err(e.into()),
-        };
-        let list = a.options.clone().unwrap_or_default();
-        let winning = list.iter().filter(|m| m.outcome.is_p()).count();
-        // In the options' neutral order (sorted by position), never winning moves first.
-        let moves: Vec<Value> = list
+        let shown = engine::moves_shown(&an, g, &p, play)?;
+        let a = &shown.analysis;
+        let moves: Vec<Value> = shown
+            .moves
             .iter()
             .map(|m| {
-                json!({
-                    "to": pos_json(g, &m.to), "winning": m.outcome.is_p(),
-                    "grundy": m.grundy, "remoteness": m.remoteness,
-                })
+                let mut v = m.to_json();
+                v["to"] = pos_json(g, &m.to);
+                v
             })
             .collect();
         Ok(Json(json!({
             "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
-            "count": moves.len(), "winning_count": winning, "moves": moves,
+            "count": a.options.as_ref().map(Vec::len),
+            "winning_count": a.winning_moves.as_ref().map_or(0, Vec::len),
+            "moves": moves,
             "method": a.moves_method.as_ref().map(|m| m.to_json()),
-            "all_options": true, "winning_moves_complete": true,
+            "all_options": shown.all_options,
+            "winning_moves_complete": a.winning_moves_complete,
+            "note": shown.note,
             "answer": a.to_json(),
         })))
     })
     .await
 }
 
-/// The answer of `/api/moves` when the options are too many to list: the winning moves only, with
-/// whether they are all of them, and why the other options are missing.
-fn winning_only(an: &Analyzer, g: &dyn Game, p: &[u64], play: Play, why: &str) -> Answer {
-    let a = an.analyse(g, p, play, Want::moves())?;
-    let moves: Vec<Value> = a
-        .winning_moves
-        .iter()
-        .flatten()
-        .map(|q| {
-            // A winning move's target is a P-position: Grundy value 0 in normal play.
-            let grundy = (play == Play::Normal).then_some(0);
-            json!({"to": pos_json(g, q), "winning": true, "grundy": grundy, "remoteness": null})
-        })
-        .collect();
-    Ok(Json(json!({
-        "game": g.id(), "play": play.name(), "position": pos_json(g, p),
-        "count": null, "winning_count": moves.len(), "moves": moves,
-        "method": a.moves_method.as_ref().map(|m| m.to_json()), "all_options": false,
-        "winning_moves_complete": a.winning_moves_complete,
-        "note": format!("only the winning moves are listed: {why}"),
-        "answer": a.to_json(),
-    })))
-}
-
+/// `/api/hint`: the winning moves of [`engine::hint`] in the page's notation, and the sentence of
+/// [`engine::hint_text`] that `nimlab play` prints too.
 pub(crate) async fn hint(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &POSITION_PARAMS)?;
     let play = play_of(&map)?;
@@ -258,35 +228,16 @@ pub(crate) async fn hint(State(s): State<AppState>, q: Params) -> Answer {
     let an = s.analyzer.clone();
     compute(&s, move || {
         let g = game.as_ref();
-        let a = an.analyse(
-            g,
-            &p,
-            play,
-            Want::moves(),
-        )?;
-        let w = a.winning_moves.clone().unwrap_or_default();
-        let complete = a.winning_moves_complete;
-        let plural = if w.len() == 1 { "" } else { "s" };
-        let text = if a.terminal {
-            "the game is over".to_string()
-        } else if w.is_empty() {
-            "no winning move exists: every move leaves your opponent a winning position".to_string()
-        } else if !complete {
-            format!(
-                "winning move{plural} constructed by a proven result; the list may be partial (the position is too large to search for others): {}",
-                listed(g, &w)
-            )
-        } else {
-            format!("winning move{plural}: {}", listed(g, &w))
-        };
+        let a = engine::hint(&an, g, &p, play)?;
+        let w = a.winning_moves.as_deref().unwrap_or_default();
         Ok(Json(json!({
             "game": g.id(), "play": play.name(), "position": pos_json(g, &p),
             "exists": !w.is_empty(),
-            "complete": complete,
-            "winning_moves_complete": complete,
+            "complete": a.winning_moves_complete,
+            "winning_moves_complete": a.winning_moves_complete,
             "method": a.moves_method.as_ref().map(|m| m.to_json()),
             "winning_moves": w.iter().map(|q| pos_json(g, q)).collect::<Vec<_>>(),
-            "text": text,
+            "text": engine::hint_text(&a, &|q| g.format_like(q, "^")),
             "answer": a.to_json(),
         })))
     })

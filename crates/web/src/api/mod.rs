@@ -13,8 +13,8 @@
 //! | `/api/game` | `game` | id, rules and how the page draws it (`drawing`, `window`; for complexes `graph`: vertices, edges or step chords, shaded faces, facets) |
 //! | `/api/random` | `game`, `seed`? | a random starting position |
 //! | `/api/outcome` | `game`, `position`, `misere`? | outcome in words, Grundy value, remoteness, method, explanation |
-//! | `/api/moves` | `game`, `position`, `misere`? | every option with its value (winning first) |
-//! | `/api/hint` | `game`, `position`, `misere`? | the winning moves, or that none exists |
+//! | `/api/moves` | `game`, `position`, `misere`? | every option with its value, sorted by position (the winning moves alone when the options are too many): `nimlab_analysis::play::moves_shown` |
+//! | `/api/hint` | `game`, `position`, `misere`? | the winning moves, or that none exists, in the words of `nimlab play` |
 //! | `/api/move` | `game`, `position`, `to`, `misere`? | checks a player's move and values the position reached |
 //! | `/api/computer` | `game`, `position`, `misere`? | the perfect opponent's move |
 //! | `/api/explain` | `game`, `position`, `misere`? | the proven result that decides the position, if any |

@@ -1,0 +1,182 @@
+//! The box in blocks: which lines a block holds, how they are laid out in a block's [`Store`] (a
+//! padding row in front on every inner axis), and, for each window, where its `D` is kept and which
+//! records its look-ups read ([`Plan`]).
+
+use super::{LineSpec, MAX_RADIX, NONE};
+
+/// Where a look-up reads: the current block, the block's scratch, or the previous blocks on A or B.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Src {
+    Cur,
+    Local,
+    PrevA,
+    PrevB,
+}
+
+/// One look-up `D_w(line - e_i)`: record `idx * width + delta` of `src` (idx: padded line index; a
+/// record of a word window is `l` words, of a prefix window one start).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Look {
+    pub(super) src: Src,
+    pub(super) delta: isize,
+}
+
+/// A window: where its own `D` is stored and what it reads.
+pub(super) struct Plan {
+    /// Stored in the diagonal buffers (the window contains A or B) or in the block's scratch.
+    pub(super) persistent: bool,
+    pub(super) slot: usize,
+    pub(super) looks: Vec<Look>,
+}
+
+/// Storage of one block: words for windows without axis 0 (`l` per line and window), prefix starts
+/// for the others. Lines are laid out with one padding row in front on every inner axis, never
+/// written, so a look-up one step below coordinate 0 reads "nothing" (0, or [`NONE`] for a prefix
+/// start) without a test.
+pub(super) struct Store {
+    pub(super) w: Vec<u64>,
+    pub(super) b: Vec<u16>,
+}
+
+impl Store {
+    pub(super) fn new(lines: usize, nw: usize, nb: usize, l: usize) -> Store {
+        Store {
+            w: vec![0; lines * nw * l],
+            b: vec![NONE; lines * nb],
+        }
+    }
+}
+
+/// The blocks of a box and the windows' plans (see the module notes).
+pub(super) struct Geometry {
+    pub(super) m: usize,
+    pub(super) r: usize,
+    /// Words per line.
+    pub(super) l: usize,
+    pub(super) n_inner: usize,
+    /// Real lines per block, and padded lines per block.
+    pub(super) block: usize,
+    pub(super) padded: usize,
+    /// Padded stride of each inner axis (index = axis).
+    pub(super) pstride: Vec<usize>,
+    pub(super) ra: usize,
+    pub(super) rb: usize,
+    pub(super) stride_a: u64,
+    pub(super) stride_b: u64,
+    pub(super) words: Vec<Plan>,
+    pub(super) prefixes: Vec<Plan>,
+    /// Record widths: persistent words, persistent bytes, local words, local bytes.
+    pub(super) pw: usize,
+    pub(super) pb: usize,
+    pub(super) lw: usize,
+    pub(super) lb: usize,
+}
+
+impl Geometry {
+    pub(super) fn new(spec: &LineSpec) -> Geometry {
+        let (m, r) = (spec.m, spec.r);
+        assert!(m >= 1 && (1..=MAX_RADIX).contains(&r));
+        let n_inner = m.saturating_sub(3);
+        let a_axis = if m >= 3 { Some(m - 2) } else { None };
+        let b_axis = if m >= 2 { Some(m - 1) } else { None };
+        let block = r.pow(n_inner as u32);
+        let padded = (r + 1).pow(n_inner as u32);
+        let mut pstride = vec![0usize; m.max(1)];
+        for (i, ps) in pstride.iter_mut().enumerate().take(n_inner + 1).skip(1) {
+            *ps = (r + 1).pow(i as u32 - 1);
+        }
+        let ra = if a_axis.is_some() { r } else { 1 };
+        let rb = if b_axis.is_some() { r } else { 1 };
+        let mut covered = vec![false; m];
+        let (mut pw, mut pb, mut lw, mut lb) = (0, 0, 0, 0);
+        let mut classes: Vec<(bool, bool, usize, &Vec<usize>)> = Vec::new();
+        for w in &spec.windows {
+            for &i in w {
+                covered[i] = true;
+            }
+            let prefix = w.contains(&0);
+            let persistent = w.iter().any(|&i| Some(i) == a_axis || Some(i) == b_axis);
+            let counter = match (prefix, persistent) {
+                (false, true) => &mut pw,
+                (true, true) => &mut pb,
+                (false, false) => &mut lw,
+                (true, false) => &mut lb,
+            };
+            classes.push((prefix, persistent, *counter, w));
+            *counter += 1;
+        }
+        assert!(
+            covered.iter().all(|&c| c),
+            "every axis must lie in a window"
+        );
+        let (mut words, mut prefixes) = (Vec::new(), Vec::new());
+        for (prefix, persistent, slot, w) in classes {
+            let width = match (prefix, persistent) {
+                (false, true) => pw,
+                (true, true) => pb,
+                (false, false) => lw,
+                (true, false) => lb,
+            } as isize;
+            let looks = w
+                .iter()
+                .filter(|&&i| i != 0)
+                .map(|&i| {
+                    if Some(i) == a_axis {
+                        Look {
+                            src: Src::PrevA,
+                            delta: slot as isize,
+                        }
+                    } else if Some(i) == b_axis {
+                        Look {
+                            src: Src::PrevB,
+                            delta: slot as isize,
+                        }
+                    } else {
+                        Look {
+                            src: if persistent { Src::Cur } else { Src::Local },
+                            delta: slot as isize - pstride[i] as isize * width,
+                        }
+                    }
+                })
+                .collect();
+            let plan = Plan {
+                persistent,
+                slot,
+                looks,
+            };
+            if prefix {
+                prefixes.push(plan);
+            } else {
+                words.push(plan);
+            }
+        }
+        Geometry {
+            m,
+            r,
+            l: r.div_ceil(64),
+            n_inner,
+            block,
+            padded,
+            pstride,
+            ra,
+            rb,
+            stride_a: block as u64,
+            stride_b: (block * ra) as u64,
+            words,
+            prefixes,
+            pw,
+            pb,
+            lw,
+            lb,
+        }
+    }
+
+    pub(super) fn store(&self) -> Store {
+        Store::new(self.padded, self.pw, self.pb, self.l)
+    }
+
+    /// Bytes of one block's store.
+    pub(super) fn store_bytes(&self) -> usize {
+        self.padded * (self.pw * self.l * 8 + self.pb * 2)
+    }
+}

@@ -1,0 +1,193 @@
+//! One block of lines: the recurrence of the module notes run line by line, word by word, over the
+//! records of the block, its scratch and the two blocks of the previous diagonal it reads
+//! ([`solve_any_width`]), monomorphised for lines of one word.
+
+use super::geometry::{Geometry, Store};
+use super::{LineOracle, PLine, NONE};
+
+/// Words per line, known at compile time for lines of one word (the common case, kept as fast as a
+/// single-word engine) or read at run time.
+trait Width: Copy + Send + Sync {
+    fn get(self) -> usize;
+}
+
+#[derive(Clone, Copy)]
+struct OneWord;
+impl Width for OneWord {
+    #[inline(always)]
+    fn get(self) -> usize {
+        1
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Words(usize);
+impl Width for Words {
+    #[inline(always)]
+    fn get(self) -> usize {
+        self.0
+    }
+}
+
+/// Solves the block `(a, b)`; returns its P-lines.
+///
+/// A line is done word by word: each word of each window's `D` is the OR of its look-ups, written
+/// to the line's record at once (no look-up of this line reads its own record), and ORed into the
+/// word's N-mask; the line's P-position is the lowest bit no move reaches below the prefix windows'
+/// lowest start, and is then added to the one word of each record that holds it. With one word per
+/// line everything stays in registers.
+#[allow(clippy::too_many_arguments)]
+fn solve_block<O: LineOracle, W: Width>(
+    g: &Geometry,
+    width: W,
+    origin_n: bool,
+    oracle: &O,
+    a: usize,
+    b: usize,
+    cur: &mut Store,
+    prev_a: &Store,
+    prev_b: &Store,
+) -> Vec<PLine> {
+    let l = width.get();
+    let mut local = Store::new(g.padded, g.lw, g.lb, l);
+    let mut out = Vec::new();
+    let mut x = vec![0u32; g.m.max(3)];
+    if g.m >= 3 {
+        x[g.m - 2] = a as u32;
+    }
+    if g.m >= 2 {
+        x[g.m - 1] = b as u32;
+    }
+    let mut acc_b = vec![NONE; g.prefixes.len()];
+    // The oracle's N-positions of the line (moves out of the box), when the game has such moves.
+    let mut extra = vec![0u64; if oracle.active() { l } else { 0 }];
+    let base = a as u64 * g.stride_a + b as u64 * g.stride_b;
+    let outer_zero = a == 0 && b == 0;
+    // Raw pointers: the current block is read (earlier lines) and written (this line) in one pass.
+    let cur_w = cur.w.as_mut_ptr();
+    let cur_b = cur.b.as_mut_ptr();
+    let loc_w = local.w.as_mut_ptr();
+    let loc_b = local.b.as_mut_ptr();
+    let (pa_w, pa_b) = (prev_a.w.as_ptr(), prev_a.b.as_ptr());
+    let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr());
+    let bases_w: [*const u64; 4] = [cur_w, loc_w, pa_w, pb_w];
+    let bases_b: [*const u16; 4] = [cur_b, loc_b, pa_b, pb_b];
+    // Padded index of the current line.
+    let mut pidx: usize = (1..=g.n_inner).map(|i| g.pstride[i]).sum();
+    for idx in 0..g.block {
+        if oracle.active() {
+            extra.fill(0);
+            oracle.n_mask(&x[..g.m], &mut extra);
+        }
+        // Every position above the lowest one reached moves along axis 0 into the same set: the
+        // windows with axis 0 make every bit from the smallest start on N.
+        let (atp_b, atl_b) = ((pidx * g.pb) as isize, (pidx * g.lb) as isize);
+        let mut lowest = NONE;
+        for (j, p) in g.prefixes.iter().enumerate() {
+            let at = if p.persistent { atp_b } else { atl_b };
+            let mut start = NONE;
+            for lk in &p.looks {
+                // SAFETY: every look-up lands inside its block (padding rows included): the padded
+                // index is at least one stride above 0 on each inner axis, and A/B read the same
+                // index.
+                start = start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
+            }
+            acc_b[j] = start;
+            lowest = lowest.min(start);
+        }
+        // The P-position is the lowest bit below `end` that no move reaches.
+        let end = (lowest as usize).min(g.r);
+        let mut pos = NONE;
+        let mut searching = end > 0;
+        let (atp_w, atl_w) = ((pidx * g.pw) as isize, (pidx * g.lw) as isize);
+        #[allow(clippy::needless_range_loop)] // `extra` is empty without an oracle
+        for t in 0..l {
+            let mut nm = if oracle.active() { extra[t] } else { 0 };
+            if t == 0 && origin_n && outer_zero && idx == 0 {
+                nm |= 1;
+            }
+            for p in &g.words {
+                let (at, dst) = if p.persistent {
+                    (atp_w, cur_w)
+                } else {
+                    (atl_w, loc_w)
+                };
+                let mut e = 0u64;
+                for lk in &p.looks {
+                    // SAFETY: as above; a record is `l` words.
+                    e |= unsafe {
+                        *bases_w[lk.src as usize].offset((at + lk.delta) * l as isize + t as isize)
+                    };
+                }
+                // SAFETY: word t of this line's record, inside the block.
+                unsafe { *dst.offset((at + p.slot as isize) * l as isize + t as isize) = e };
+                nm |= e;
+            }
+            if searching {
+                let free = !nm;
+                if free != 0 {
+                    let at = t * 64 + free.trailing_zeros() as usize;
+                    if at < end {
+                        pos = at as u16;
+                    }
+                    searching = false;
+                } else if (t + 1) * 64 >= end {
+                    searching = false;
+                }
+            }
+        }
+        if pos != NONE {
+            out.push((base + idx as u64, pos as u32));
+            let (t, bit) = (pos as usize / 64, 1u64 << (pos % 64));
+            for p in &g.words {
+                let (at, dst) = if p.persistent {
+                    (atp_w, cur_w)
+                } else {
+                    (atl_w, loc_w)
+                };
+                // SAFETY: as above.
+                unsafe { *dst.offset((at + p.slot as isize) * l as isize + t as isize) |= bit };
+            }
+        }
+        for (j, p) in g.prefixes.iter().enumerate() {
+            let (ptr, wd) = if p.persistent {
+                (cur_b, g.pb)
+            } else {
+                (loc_b, g.lb)
+            };
+            // SAFETY: as above.
+            unsafe { *ptr.add(pidx * wd + p.slot) = acc_b[j].min(pos) };
+        }
+        // Next inner line (odometer over axes 1..=n_inner, axis 1 fastest).
+        #[allow(clippy::needless_range_loop)] // `axis` indexes two arrays in step
+        for axis in 1..=g.n_inner {
+            x[axis] += 1;
+            pidx += g.pstride[axis];
+            if (x[axis] as usize) < g.r {
+                break;
+            }
+            x[axis] = 0;
+            pidx -= g.r * g.pstride[axis];
+        }
+    }
+    out
+}
+
+/// [`solve_block`] with lines of one word known at compile time, or of `g.l` words.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn solve_any_width<O: LineOracle>(
+    g: &Geometry,
+    origin_n: bool,
+    oracle: &O,
+    a: usize,
+    b: usize,
+    cur: &mut Store,
+    prev_a: &Store,
+    prev_b: &Store,
+) -> Vec<PLine> {
+    if g.l == 1 {
+        solve_block(g, OneWord, origin_n, oracle, a, b, cur, prev_a, prev_b)
+    } else {
+        solve_block(g, Words(g.l), origin_n, oracle, a, b, cur, prev_a, prev_b)
+    }
+}

@@ -1,0 +1,356 @@
+//! SCN's moves that empty piles, as a [`LineOracle`] of the line engine: a move that empties the
+//! piles `Z` of a window lands in a shorter circle, and the options it offers are answered by a
+//! dominance query `D_arc` on that circle's table ([`LenTable`], one table per arc that longer
+//! circles read). `ShrinkOracle::packed` (feature `gpu`) hands the same oracle to the GPU's P-set kernel.
+
+use super::cyclic_windows;
+use crate::lines::LineOracle;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// No P-position on a line (an offset or a prefix start).
+pub(super) const NONE: u16 = u16::MAX;
+
+/// The arcs (bit masks of tuple indices) of the circle of `mm` piles that the moves of the longer
+/// circles of SCN(n,k) read: those of [`vanishings`] that keep `mm` piles.
+pub(super) fn arcs_read(mm: usize, n: usize, k: usize) -> Vec<u64> {
+    let mut arcs: Vec<u64> = (mm + 1..=n)
+        .flat_map(|m| vanishings(m, k))
+        .filter(|v| v.kept.len() == mm && v.arc != 0)
+        .map(|v| v.arc)
+        .collect();
+    arcs.sort_unstable();
+    arcs.dedup();
+    arcs
+}
+
+/// `D_arc` of one arc over every line of a circle length: "some P-position below agrees outside the
+/// arc". When the arc holds the last pile (the line's axis) it is a prefix of the line, stored as its
+/// start; otherwise a bit set of `ceil(r / 64)` words per line.
+enum ArcTable {
+    Starts(Vec<u16>),
+    Words(Vec<u64>),
+}
+
+/// The P-lines of one circle length of SCN, and `D_arc` for the arcs that longer circles read.
+pub(super) struct LenTable {
+    m: usize,
+    /// The P-position's offset on each line (last entry lo + offset), or [`NONE`], by lexicographic
+    /// index of the other entries.
+    pub(super) p: Vec<u16>,
+    /// D tables by arc (bit mask of tuple indices).
+    arcs: HashMap<u64, ArcTable>,
+}
+
+impl LenTable {
+    pub(super) fn empty() -> LenTable {
+        LenTable {
+            m: 0,
+            p: Vec::new(),
+            arcs: HashMap::new(),
+        }
+    }
+
+    pub(super) fn new(m: usize, r: usize, p: Vec<u16>, arcs: &[u64]) -> LenTable {
+        let l = r.div_ceil(64);
+        let strides: Vec<usize> = (0..m.saturating_sub(1))
+            .map(|i| r.pow((m - 2 - i) as u32))
+            .collect();
+        let arcs = arcs
+            .par_iter()
+            .map(|&mask| {
+                let mut c = vec![0usize; m.saturating_sub(1)];
+                let lowered: Vec<usize> = (0..c.len()).filter(|&i| mask >> i & 1 == 1).collect();
+                let table = if mask >> (m - 1) & 1 == 1 {
+                    // Every value above the lowest one reached lowers to it: a prefix.
+                    let mut d = vec![NONE; p.len()];
+                    for idx in 0..p.len() {
+                        let mut s = p[idx];
+                        for &i in &lowered {
+                            if c[i] > 0 {
+                                s = s.min(d[idx - strides[i]]);
+                            }
+                        }
+                        d[idx] = s;
+                        odometer(&mut c, r);
+                    }
+                    ArcTable::Starts(d)
+                } else {
+                    let mut d = vec![0u64; p.len() * l];
+                    for idx in 0..p.len() {
+                        let at = idx * l;
+                        if p[idx] != NONE {
+                            d[at + p[idx] as usize / 64] |= 1 << (p[idx] % 64);
+                        }
+                        for &i in &lowered {
+                            if c[i] > 0 {
+                                let from = (idx - strides[i]) * l;
+                                for t in 0..l {
+                                    d[at + t] |= d[from + t];
+                                }
+                            }
+                        }
+                        odometer(&mut c, r);
+                    }
+                    ArcTable::Words(d)
+                };
+                (mask, table)
+            })
+            .collect();
+        LenTable { m, p, arcs }
+    }
+}
+
+/// The next tuple of `[0..r)^len` in lexicographic order (the last entry fastest).
+fn odometer(c: &mut [usize], r: usize) {
+    for i in (0..c.len()).rev() {
+        c[i] += 1;
+        if c[i] < r {
+            break;
+        }
+        c[i] = 0;
+    }
+}
+
+/// A move that empties the piles `Z` of a window and lowers the rest of it, for one circle length.
+pub(crate) struct Vanish {
+    /// Tuple indices of the piles kept, in order (they form the smaller circle).
+    pub kept: Vec<usize>,
+    /// The lowered piles, as a mask of indices into `kept`.
+    pub arc: u64,
+}
+
+/// The moves of SCN(m,k) that empty piles, sorted by the piles kept. The options of one kept set and
+/// arc are the positions below the contracted position on the arc, so they grow with the arc (the
+/// empty arc: the contracted position itself): only the largest arcs of each kept set are listed.
+pub(crate) fn vanishings(m: usize, k: usize) -> Vec<Vanish> {
+    let mut out = Vec::new();
+    for w in cyclic_windows(m, k) {
+        let wmask = w.iter().fold(0u64, |a, &i| a | 1 << i);
+        // Every non-empty subset Z of the window.
+        let mut z = wmask;
+        while z != 0 {
+            let kept: Vec<usize> = (0..m).filter(|&i| z >> i & 1 == 0).collect();
+            let arc = kept
+                .iter()
+                .enumerate()
+                .filter(|&(_, &i)| wmask >> i & 1 == 1)
+                .fold(0u64, |a, (j, _)| a | 1 << j);
+            out.push(Vanish { kept, arc });
+            z = (z - 1) & wmask;
+        }
+    }
+    out.sort_by(|a, b| (&a.kept, a.arc).cmp(&(&b.kept, b.arc)));
+    out.dedup_by(|a, b| a.kept == b.kept && a.arc == b.arc);
+    let covered = |v: &Vanish| {
+        out.iter()
+            .any(|u| u.kept == v.kept && u.arc != v.arc && u.arc & v.arc == v.arc)
+    };
+    let keep: Vec<bool> = out.iter().map(|v| !covered(v)).collect();
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap());
+    out
+}
+
+/// What a move that empties piles reads of a shorter circle, per line of that circle.
+#[derive(Clone, Copy)]
+enum Reach<'t> {
+    /// The contracted position itself (no pile of the window kept below its value): the P-offsets.
+    Point(&'t [u16]),
+    /// `D_arc` with the line's axis in the arc: prefix starts.
+    From(&'t [u16]),
+    /// `D_arc` without it: bit sets.
+    Bits(&'t [u64]),
+}
+
+/// One way of emptying piles: zero `Z`, lower the rest of the window.
+struct Zeroing<'t> {
+    /// The table queried (length m - |Z| > 0), for the arc.
+    reach: Reach<'t>,
+    /// (tuple index of the m-circle, stride in the smaller table) of the kept entries but the last.
+    coef: Vec<(usize, usize)>,
+    /// When the last pile of the circle is emptied: the tuple index whose value picks the bit.
+    bit_from: Option<usize>,
+}
+
+/// The moves out of the box of one circle length (see the module notes).
+pub(crate) struct ShrinkOracle<'t> {
+    m: usize,
+    /// Words per line.
+    l: usize,
+    /// Some move empties the circle and the empty circle is P: every position is N.
+    all_n: bool,
+    zeroings: Vec<Zeroing<'t>>,
+}
+
+impl<'t> ShrinkOracle<'t> {
+    pub(super) fn new(
+        m: usize,
+        k: usize,
+        r: usize,
+        lower: &'t [LenTable],
+        empty_p: bool,
+    ) -> ShrinkOracle<'t> {
+        let mut zeroings = Vec::new();
+        let mut all_n = false;
+        for v in vanishings(m, k) {
+            let mp = v.kept.len();
+            if mp == 0 {
+                all_n |= empty_p;
+                continue;
+            }
+            let t = &lower[mp];
+            debug_assert_eq!(t.m, mp);
+            let coef = v.kept[..mp - 1]
+                .iter()
+                .enumerate()
+                .map(|(j, &i)| (i, r.pow((mp - 2 - j) as u32)))
+                .collect();
+            let last_zeroed = !v.kept.contains(&(m - 1));
+            let reach = match t.arcs.get(&v.arc) {
+                _ if v.arc == 0 => Reach::Point(&t.p),
+                Some(ArcTable::Starts(s)) => Reach::From(s),
+                Some(ArcTable::Words(w)) => Reach::Bits(w),
+                None => unreachable!("arcs_read lists every arc a longer circle reads"),
+            };
+            zeroings.push(Zeroing {
+                reach,
+                coef,
+                bit_from: last_zeroed.then(|| v.kept[mp - 1]),
+            });
+        }
+        ShrinkOracle {
+            m,
+            l: r.div_ceil(64),
+            all_n,
+            zeroings,
+        }
+    }
+}
+
+impl ShrinkOracle<'_> {
+    /// This oracle as one array of 32-bit words for the GPU's P-set kernel (`scn_mask` in
+    /// `gpu/pset.wgsl`), so the masks of moves that empty piles are computed on the device; `None`
+    /// for lines of more than one word. Layout: `[zeroings, all_n, offset of each zeroing's
+    /// descriptor...]`, then per zeroing `[kind (0 P-offsets, 1 prefix starts, 2 bit sets), offset of
+    /// its table, the tuple index of `bit_from` or `u32::MAX`, number of coefficients, (tuple index,
+    /// stride)...]`, then the tables, each once: two-byte entries two to a word (low half first), bit
+    /// sets as two words (low half first).
+    #[cfg(feature = "gpu")]
+    pub(crate) fn packed(&self) -> Option<Vec<u32>> {
+        if self.l != 1 {
+            return None;
+        }
+        let z = self.zeroings.len();
+        let mut head = vec![z as u32, self.all_n as u32];
+        head.resize(2 + z, 0);
+        let mut descs: Vec<Vec<u32>> = Vec::with_capacity(z);
+        let mut tables: Vec<u32> = Vec::new();
+        // Tables already packed, by address: several zeroings read the same one.
+        let mut placed: HashMap<usize, u32> = HashMap::new();
+        let mut place = |addr: usize, words: &mut dyn FnMut(&mut Vec<u32>)| -> u32 {
+            *placed.entry(addr).or_insert_with(|| {
+                let at = tables.len() as u32;
+                words(&mut tables);
+                at
+            })
+        };
+        for zr in &self.zeroings {
+            let (kind, at) = match zr.reach {
+                Reach::Point(t) | Reach::From(t) => {
+                    let kind = matches!(zr.reach, Reach::From(_)) as u32;
+                    let at = place(t.as_ptr() as usize, &mut |out| {
+                        out.extend(
+                            t.chunks(2)
+                                .map(|c| c[0] as u32 | (*c.get(1).unwrap_or(&NONE) as u32) << 16),
+                        )
+                    });
+                    (kind, at)
+                }
+                Reach::Bits(w) => {
+                    let at = place(w.as_ptr() as usize, &mut |out| {
+                        out.extend(w.iter().flat_map(|&x| [x as u32, (x >> 32) as u32]))
+                    });
+                    (2, at)
+                }
+            };
+            let mut d = vec![
+                kind,
+                at,
+                zr.bit_from.map_or(u32::MAX, |i| i as u32),
+                zr.coef.len() as u32,
+            ];
+            for &(i, stride) in &zr.coef {
+                d.extend([i as u32, u32::try_from(stride).ok()?]);
+            }
+            descs.push(d);
+        }
+        let mut at = head.len();
+        for (i, d) in descs.iter().enumerate() {
+            head[2 + i] = at as u32;
+            at += d.len();
+        }
+        // Table offsets become offsets in the whole array.
+        for d in &mut descs {
+            d[1] = d[1].checked_add(at as u32)?;
+        }
+        u32::try_from(at + tables.len()).ok()?;
+        head.extend(descs.into_iter().flatten());
+        head.extend(tables);
+        Some(head)
+    }
+}
+
+impl LineOracle for ShrinkOracle<'_> {
+    fn n_mask(&self, x: &[u32], out: &mut [u64]) {
+        if self.all_n {
+            out.fill(!0);
+            return;
+        }
+        let (m, l) = (self.m, self.l);
+        // Tuple index i has offset x[m-1-i].
+        for z in &self.zeroings {
+            let mut idx = 0usize;
+            for &(i, s) in &z.coef {
+                idx += x[m - 1 - i] as usize * s;
+            }
+            match z.bit_from {
+                // The last pile is emptied: the smaller circle's line is picked by pile i, and the
+                // whole line of this circle reaches a P-position or none of it does.
+                Some(i) => {
+                    let j = x[m - 1 - i] as usize;
+                    let hit = match z.reach {
+                        Reach::Point(p) => p[idx] as usize == j,
+                        Reach::From(s) => (s[idx] as usize) <= j && s[idx] != NONE,
+                        Reach::Bits(w) => w[idx * l + j / 64] >> (j % 64) & 1 == 1,
+                    };
+                    if hit {
+                        out.fill(!0);
+                        return;
+                    }
+                }
+                None => match z.reach {
+                    Reach::Point(p) => {
+                        let o = p[idx];
+                        if o != NONE {
+                            out[o as usize / 64] |= 1 << (o % 64);
+                        }
+                    }
+                    Reach::From(s) => {
+                        let st = s[idx];
+                        if st != NONE {
+                            let t0 = st as usize / 64;
+                            out[t0] |= !0u64 << (st % 64);
+                            out[t0 + 1..].fill(!0);
+                        }
+                    }
+                    Reach::Bits(w) => {
+                        for (o, &e) in out.iter_mut().zip(&w[idx * l..(idx + 1) * l]) {
+                            *o |= e;
+                        }
+                    }
+                },
+            }
+        }
+    }
+}
