@@ -46,13 +46,12 @@ pub use automata::{
     CHIP_PROVED_BY_AUTOMATA,
 };
 
-use crate::prove::{
-    first_option, BoxCheck, Claim, ConditionReport, Counterexample, QueryRecord, Report,
-    SolverAnswer, Status,
-};
+use crate::check::{guard, recheck, Stated};
+use crate::claimed::{report, Claimed, Says, Space};
+use crate::report::{ConditionReport, QueryRecord, Report, SolverAnswer, Status};
 use crate::solver::{Answer, Solver};
 use nimlab_core::partition::Condition;
-use nimlab_core::{Error, Game, Outcome, Play, Pos, Result};
+use nimlab_core::{Error, Game, Play, Pos, Result};
 use nimlab_games::{EmptyTransfer, EntropyReduction, Redistribute};
 use std::fmt::Write;
 use std::ops::ControlFlow;
@@ -1330,34 +1329,20 @@ pub fn prove_chips(c: &ChipClaim, solvers: &[Solver]) -> Result<Report> {
     for cond in conditions_of(c) {
         conditions.push(condition(c, cond, solvers)?);
     }
-    let verdict = if conditions.iter().any(|r| r.status == Status::Refuted) {
-        Status::Refuted
-    } else if conditions.iter().any(|r| r.status == Status::Unknown) {
-        Status::Unknown
-    } else {
-        Status::Proved
-    };
     let mut versions = Vec::new();
     for s in solvers {
         versions.push((s.name(), s.version()?));
     }
-    let r = Report {
-        game: c.game.id(),
-        source: describe_source(c),
-        bits: c.bits,
-        verdict,
-        seconds: start.elapsed().as_secs_f64(),
+    let mut r = report(
+        c,
+        c.kind.into(),
+        "smt",
+        c.bits,
         conditions,
-        method: "smt",
-        play: c.play,
-        claim: match c.kind {
-            ChipKind::PSet => Claim::PSet,
-            _ => Claim::Subset,
-        },
-        box_check: None,
-        solvers: versions,
-    };
-    guarded(c, r)
+        start.elapsed().as_secs_f64(),
+    );
+    r.solvers = versions;
+    guard(c, c.kind.into(), r)
 }
 
 fn describe_source(c: &ChipClaim) -> String {
@@ -1431,7 +1416,7 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<Condi
                 Answer::Unknown(why) => {
                     reasons.push(format!("{}: {why} (query {})", solver.name(), q.label))
                 }
-                Answer::Sat(values) => match recheck(c, q, &values)? {
+                Answer::Sat(values) => match recheck_model(c, q, &values)? {
                     Ok(cx) => {
                         report.status = Status::Refuted;
                         report.counterexample = Some(cx);
@@ -1456,8 +1441,26 @@ fn file_name(q: &ChipQuery, i: usize) -> String {
     format!("{}-{i}.smt2", q.label)
 }
 
-/// Largest number of options listed to re-check one counterexample.
-const OPTION_CAP: f64 = 5e7;
+/// A model of query `q` re-checked ([`recheck`]); a model of IIa is no counterexample: the witness
+/// of the norm formula of (II) fails, so (II) is not decided.
+fn recheck_model(
+    c: &ChipClaim,
+    q: &ChipQuery,
+    values: &[i128],
+) -> Result<std::result::Result<crate::report::Counterexample, String>> {
+    if q.label == "IIa" {
+        return Ok(Err(format!(
+            "the witness of total {} found by search on small totals is not a member: the norm formula of (II) does not hold, so (II) is not decided",
+            values.first().copied().unwrap_or(0)
+        )));
+    }
+    let stated = if q.label == "IIb" {
+        Stated::ThroughNorms
+    } else {
+        Stated::Exactly
+    };
+    recheck(c, c.kind.into(), q.condition, stated, c.game.k, values)
+}
 
 fn sorted(v: &[u64]) -> Pos {
     let mut p = v.to_vec();
@@ -1465,285 +1468,50 @@ fn sorted(v: &[u64]) -> Pos {
     p
 }
 
-/// Re-checks a model: `Ok(Ok(cx))` a confirmed counterexample, `Ok(Err(why))` not confirmed
-/// (unknown), `Err` the model contradicts the query (an encoding error).
-fn recheck(
-    c: &ChipClaim,
-    q: &ChipQuery,
-    values: &[i128],
-) -> Result<std::result::Result<Counterexample, String>> {
-    let game = c.game.game.as_ref();
-    let k = c.game.k;
-    let shown = nimlab_core::position::format_tuple;
-    let bug = |what: String| {
-        Error::Unsupported(format!(
-            "internal error: the counterexample to condition ({}) does not re-check: {what} (a bug in the chip games' encoding; nothing is reported as refuted)",
-            q.label
-        ))
-    };
-    let to_pos = |v: &[i128]| -> Option<Pos> { v.iter().map(|&a| u64::try_from(a).ok()).collect() };
-    if q.label == "IIa" {
-        return Ok(Err(format!(
-            "the witness of total {} found by search on small totals is not a member: the norm formula of (II) does not hold, so (II) is not decided",
-            values.first().copied().unwrap_or(0)
-        )));
-    }
-    let x = to_pos(&values[..k])
-        .ok_or_else(|| bug(format!("an entry past 64 bits or negative in {values:?}")))?;
-    let x = sorted(&x);
-    game.validate(&x)
-        .map_err(|e| bug(format!("{x:?} is not a position: {e}")))?;
-    let member = |p: &[u64]| (c.set.exact)(&sorted(p));
-    let too_many = |p: &[u64]| game.branching_bound(p) > OPTION_CAP;
-    match q.condition {
-        Condition::I => {
-            let y =
-                sorted(&to_pos(&values[k..]).ok_or_else(|| bug("an entry past 64 bits".into()))?);
-            if !member(&x) || !member(&y) {
-                return Err(bug(format!(
-                    "{} or {} is not a member",
-                    shown(&x),
-                    shown(&y)
-                )));
-            }
-            if too_many(&x) {
-                return Ok(Err(format!(
-                    "{} has too many options to re-check",
-                    shown(&x)
-                )));
-            }
-            if first_option(game, &x, &|o| o == y.as_slice())?.is_none() {
-                return Err(bug(format!(
-                    "{} is not an option of {}",
-                    shown(&y),
-                    shown(&x)
-                )));
-            }
-            Ok(Ok(Counterexample {
-                position: x,
-                move_to: Some(y),
-            }))
+impl From<ChipKind> for Says {
+    fn from(k: ChipKind) -> Says {
+        match k {
+            ChipKind::PSet => Says::PSet,
+            ChipKind::Subset => Says::Subset,
+            ChipKind::Winning => Says::NPositions,
         }
-        Condition::II => {
-            let winning = c.kind == ChipKind::Winning;
-            if member(&x) != winning || game.is_terminal(&x)? {
-                return Err(bug(format!(
-                    "{} is terminal or on the wrong side of the set",
-                    shown(&x)
-                )));
-            }
-            if too_many(&x) {
-                return Ok(Err(format!(
-                    "{} has too many options to re-check",
-                    shown(&x)
-                )));
-            }
-            let into: &dyn Fn(&[u64]) -> bool = match &c.target {
-                Some(t) if winning => &t.exact,
-                _ => &c.set.exact,
-            };
-            if let Some(o) = first_option(game, &x, into)? {
-                if q.label == "IIb" {
-                    return Ok(Err(format!(
-                        "{} moves into the set (to {}) with a total that the norm formula of (II) misses: (II) is not decided",
-                        shown(&x),
-                        shown(&o)
-                    )));
-                }
-                return Err(bug(format!(
-                    "{} moves to {} in the set",
-                    shown(&x),
-                    shown(&o)
-                )));
-            }
-            Ok(Ok(Counterexample {
-                position: x,
-                move_to: None,
-            }))
-        }
-        Condition::III => {
-            let wrong = member(&x) == (c.play == Play::Misere);
-            if !game.is_terminal(&x)? || !wrong {
-                return Err(bug(format!(
-                    "{} is not a terminal position on the wrong side",
-                    shown(&x)
-                )));
-            }
-            Ok(Ok(Counterexample {
-                position: x,
-                move_to: None,
-            }))
-        }
-        Condition::Closure => {
-            let y =
-                sorted(&to_pos(&values[k..]).ok_or_else(|| bug("an entry past 64 bits".into()))?);
-            if !member(&x) {
-                return Err(bug(format!("{} is not a member", shown(&x))));
-            }
-            if too_many(&x) || too_many(&y) {
-                return Ok(Err(format!(
-                    "{} -> {} has too many options to re-check",
-                    shown(&x),
-                    shown(&y)
-                )));
-            }
-            if first_option(game, &x, &|o| o == y.as_slice())?.is_none() {
-                return Err(bug(format!(
-                    "{} is not an option of {}",
-                    shown(&y),
-                    shown(&x)
-                )));
-            }
-            let y_member = member(&y);
-            if !y_member {
-                if let Some(o) = first_option(game, &y, &|o| member(o))? {
-                    return Err(bug(format!(
-                        "{} moves back into the set, to {}",
-                        shown(&y),
-                        shown(&o)
-                    )));
-                }
-            }
-            let mut search = nimlab_core::solver::Solver::new(game);
-            let budget = nimlab_core::solver::Budget {
-                limit: 2e8,
-                flag: "--limit",
-            };
-            let full = c.play == Play::Misere;
-            if search.check_budget(&x, full, budget).is_err()
-                || (y_member && search.check_budget(&y, full, budget).is_err())
-            {
-                return Ok(Err(format!(
-                    "(C) fails at {} -> {}, which are too large to decide by exact search",
-                    shown(&x),
-                    shown(&y)
-                )));
-            }
-            let loser = if search.outcome(&x, c.play)? == Outcome::N {
-                x
-            } else if y_member {
-                y
-            } else {
-                return Ok(Err(format!(
-                    "(C) fails at {} -> {}: {} has no move back into the set, but {} is a P-position (exact search); the set may still lie inside the P-set",
-                    shown(&x),
-                    shown(&y),
-                    shown(&y),
-                    shown(&x)
-                )));
-            };
-            let mut win = None;
-            game.for_each_option(&loser, &mut |o| match search.outcome(o, c.play) {
-                Ok(Outcome::P) => {
-                    win = Some(o.to_vec());
-                    ControlFlow::Break(())
-                }
-                _ => ControlFlow::Continue(()),
-            })?;
-            let win = win.ok_or_else(|| {
-                bug(format!(
-                    "exact search finds no winning move from {}",
-                    shown(&loser)
-                ))
-            })?;
-            Ok(Ok(Counterexample {
-                position: loser,
-                move_to: Some(win),
-            }))
-        }
-        Condition::Search => Err(bug("no query states the search check".into())),
     }
 }
 
-/// Most positions the check of a "proved" searches.
-const GUARD_POSITIONS: usize = 3000;
-
-/// The positions of the exact check: every position (sorted, boxes >= 1) with total at most the
-/// largest s giving at most [`GUARD_POSITIONS`] positions; for Entropy, minimum 0 and spread at most s.
-fn guard_positions(g: &ChipGame) -> (u64, Vec<Pos>) {
-    let list = |s: u64| -> Vec<Pos> {
-        if g.moves == Moves::Entropy {
-            nimlab_games::chip::entropy::EntropyReduction { k: g.k }
-                .positions_with_spread_at_most(s)
-        } else {
-            nimlab_games::chip::positions_with_sum_at_most(g.k, 1, s)
-        }
-    };
-    let mut s = if g.moves == Moves::Entropy {
-        2
-    } else {
-        g.k as u64 + 2
-    };
-    // A cap on the total keeps the redistribution games' option lists small.
-    let cap = if g.is_redistribute() {
-        4 * g.k as u64 + 16
-    } else {
-        200
-    };
-    while s < cap && list(s + 1).len() <= GUARD_POSITIONS {
-        s += 1;
+/// A chip claim's set: positions as multisets (sorted), membership by its exact reading (a set of
+/// N-positions moving into `target`); the guard searches the positions of bounded total (Entropy:
+/// bounded spread).
+impl Claimed for ChipClaim {
+    fn game(&self) -> &dyn Game {
+        self.game.game.as_ref()
     }
-    (s, list(s))
-}
-
-/// A "proved" is checked by exact search: on the positions of [`guard_positions`] the set must be
-/// the P-set (a subset: inside it; winning: its members N-positions). A disagreement makes the
-/// verdict "refuted" with a condition "search" that says the prover had said proved.
-fn guarded(c: &ChipClaim, mut r: Report) -> Result<Report> {
-    nimlab_core::interrupt::check()?;
-    if r.verdict != Status::Proved {
-        return Ok(r);
+    fn play(&self) -> Play {
+        self.play
     }
-    let start = Instant::now();
-    let game = c.game.game.as_ref();
-    let entropy = c.game.moves == Moves::Entropy;
-    let (mut s, mut positions) = guard_positions(&c.game);
-    if let Some(w) = c.bits {
-        positions.retain(|p| p.iter().all(|&v| v < 1u64 << w));
-        if entropy {
-            s = s.min((1u64 << w) - 1);
+    fn contains(&self, p: &[u64]) -> bool {
+        (self.set.exact)(&sorted(p))
+    }
+    fn target_contains(&self, p: &[u64]) -> bool {
+        match &self.target {
+            Some(t) if self.kind == ChipKind::Winning => (t.exact)(&sorted(p)),
+            _ => self.contains(p),
         }
     }
-    let mut search = nimlab_core::solver::Solver::new(game);
-    for p in &positions {
-        nimlab_core::interrupt::check()?;
-        let member = (c.set.exact)(p);
-        let is_p = search.outcome(p, c.play)? == Outcome::P;
-        let wrong = match c.kind {
-            ChipKind::PSet => member != is_p,
-            ChipKind::Subset => member && !is_p,
-            ChipKind::Winning => member && is_p,
-        };
-        if wrong {
-            let shown = nimlab_core::position::format_tuple(p);
-            r.verdict = Status::Refuted;
-            r.conditions.push(ConditionReport {
-                condition: Condition::Search,
-                status: Status::Refuted,
-                seconds: start.elapsed().as_secs_f64(),
-                reason: Some(format!(
-                    "the smt prover said proved, but exact search on the positions of total (spread for Entropy) at most {s} finds {shown} {}: not proved (an error of the prover, please report it)",
-                    if member { if is_p { "in the set and a P-position" } else { "in the set and an N-position" } } else { "outside the set and a P-position" }
-                )),
-                counterexample: Some(Counterexample {
-                    position: p.clone(),
-                    move_to: None,
-                }),
-                queries: Vec::new(),
-            });
-            r.seconds += start.elapsed().as_secs_f64();
-            return Ok(r);
+    fn space(&self) -> Space {
+        match self.game.moves {
+            Moves::Entropy => Space::ChipSpread { k: self.game.k },
+            _ => Space::ChipTotals { k: self.game.k },
         }
     }
-    // Entropy: the positions of [0..s]^k with minimum 0 (every position up to a shift).
-    r.box_check = Some(BoxCheck {
-        lo: c.game.least(),
-        hi: s,
-        max_sum: (!entropy).then_some(s),
-        positions: positions.len() as u64,
-    });
-    r.seconds += start.elapsed().as_secs_f64();
-    Ok(r)
+    fn position(&self, p: Pos, _option: bool) -> Pos {
+        sorted(&p)
+    }
+    fn id(&self) -> String {
+        self.game.id()
+    }
+    fn describe(&self) -> String {
+        describe_source(self)
+    }
 }
 
 /// Writes every query of the claim under `dir` (one SMT-LIB2 file each), with `manifest.json` (the

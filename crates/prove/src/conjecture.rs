@@ -134,6 +134,11 @@ impl Ruleset {
         Arc::clone(&self.game)
     }
 
+    /// The game, borrowed.
+    pub(crate) fn game_ref(&self) -> &dyn Game {
+        self.game.as_ref()
+    }
+
     /// The circle lengths a position can have (CN and complexes: n; SCN: 0..=n).
     pub fn lengths(&self) -> Vec<usize> {
         match self.kind {

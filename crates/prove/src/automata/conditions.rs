@@ -3,7 +3,7 @@
 //! and (II) a search for a non-terminal non-member with no option in the set, by two exact methods
 //! run side by side (an antichain search over sets of states, and the union of the windows'
 //! pre-images of the set), the first answer kept. A found word is decoded into a position for
-//! [`crate::prove`](mod@crate::prove) to re-check.
+//! [`crate::check`] to re-check.
 
 use super::compile::{members, nonzero, window_options};
 use super::dfa::{closed, decode, Budget, Dfa, Stop, MAX_TRACKS};

@@ -11,7 +11,7 @@
 //! quantifier). A condition holds exactly when its automaton accepts no word, which a search over its
 //! states decides for every entry size at once; this is the method of the Walnut prover. A
 //! counterexample is a shortest accepted word, decoded into a position and re-checked by exact search
-//! before it is reported ([`crate::prove`](mod@crate::prove)).
+//! before it is reported ([`crate::check`]).
 //!
 //! Covered: CN(n,k) (Nim is CN(n,1)) and the simplicial-complex games (one tuple length, a move
 //! lowers stacks inside one facet), every reading rule; and SCN(n,k), one tuple length per circle
