@@ -1,13 +1,13 @@
 //! The exact re-check and the guard: the two exact checks every method (SMT, automata) and every
 //! claimed set (families, automaton sets, chip sets, chip totals) passes, written once.
 //!
-//! - **The re-check** ([`recheck`]): a counterexample (an SMT model, an automaton's shortest word)
+//! - **The re-check** (`recheck`): a counterexample (an SMT model, an automaton's shortest word)
 //!   is re-checked with nimlab's own exact machinery before it is reported: membership by the set's
 //!   exact membership, legality of a move by the game's options (or its rules), for (II) the options
 //!   of the position, and for (C) exact search. A model that does not re-check is an error of the
 //!   encoding (reported as such, never as refuted); one too large to re-check leaves the condition
 //!   unknown.
-//! - **The guard** ([`guard`]): before any report says "proved", exact search on every position of
+//! - **The guard** (`guard`): before any report says "proved", exact search on every position of
 //!   the largest region of the game's positions of at most [`GUARD_POSITIONS`] positions (and
 //!   [`GUARD_WORK`] option visits) must agree with the claim: the set is the P-set there (a subset:
 //!   inside it; a set of N-positions: none of its members is P). A disagreement is an error of the
@@ -366,11 +366,11 @@ pub(crate) fn refute(
 }
 
 /// Most positions the guard searches, for every claimed set.
-pub(crate) const GUARD_POSITIONS: u64 = 20_000;
+pub const GUARD_POSITIONS: u64 = 20_000;
 
 /// Most options the guard's search visits (estimated: its positions × the options of the position
 /// with the most).
-pub(crate) const GUARD_WORK: f64 = 5e7;
+pub const GUARD_WORK: f64 = 5e7;
 
 /// The region of the guard: its description (as a [`BoxCheck`], `positions` counted in the search)
 /// and its positions, listed lazily.

@@ -18,10 +18,19 @@
 //! [`prove_members`]; [`walnut`] reads and writes such automata in Walnut's text format, and [`learn`]
 //! learns one from a table of P-positions.
 //!
-//! Modules: [`expr`] (the relation language), [`arith`] (integers or bit-vectors), [`automata`] (the
-//! automata prover), [`learn`] (automata learned from tables), [`walnut`] (Walnut's format), [`conjecture`] (families, membership, the families file
-//! and the registry's theorems), [`encode`] (the queries), [`solver`] (the solver process), [`prove`](mod@prove)
-//! (running, re-checking, the report), [`prover`] (the one entry: the prover chosen, [`run`]), [`proved`] (the registry entries it proves, for `nimlab theory`), [`heaps`] (Bouton's theorem, normal and misère, for every number of heaps: an induction whose lemmas the automata decide).
+//! Modules, split by axis. The claimed sets: [`conjecture`] (families of CN, SCN and complexes,
+//! membership, the families file and the registry's theorems), [`chips`] (Ferguson's chip games:
+//! registry results, chip totals, automata), and the sets given as automata; one trait (`Claimed`,
+//! private) is all the checks read of any of them. The methods: [`smt`] (a families file by SMT:
+//! [`encode`] writes the queries, [`arith`] in integers or bit-vectors over [`expr`], the relation
+//! language, and [`solver`] runs the solver process), [`by_automata`] (the same sets by finite
+//! automata, [`automata`]), and for the chip games `chips`'s own query writer over the same solvers
+//! and automata. The checks every method and set passes: [`check`] (one exact re-check of
+//! counterexamples, one exact guard before "proved"), reported in [`report`]. Around them:
+//! [`method`] (the one entry: the prover chosen, [`run`]), [`registry_proofs`] (the registry
+//! entries proved, for `nimlab theory`), [`certificate`] (`--emit`), [`learn`] (automata learned
+//! from tables), [`walnut`] (Walnut's format), [`heaps`] (Bouton's theorem, normal and misère, for
+//! every number of heaps: an induction whose lemmas the automata decide).
 
 pub mod arith;
 pub mod automata;
@@ -37,8 +46,8 @@ pub mod encode;
 pub mod expr;
 pub mod heaps;
 pub mod learn;
-pub mod proved;
-pub mod prover;
+pub mod method;
+pub mod registry_proofs;
 pub mod report;
 pub mod smt;
 pub mod solver;
@@ -66,10 +75,14 @@ pub use conjecture::{
     from_theorem, from_toml, from_toml_any, Conjecture, Kind, PFamily, ReadingRule, Ruleset,
 };
 pub use encode::Condition;
+/// The former name of [`method`].
+pub use method as prover;
+pub use method::{run, Format, Proven, Prover};
 pub use prove::{
     emit, portable_name, prove, prove_automata, prove_members, prove_scn_members, prove_subset,
     prove_subset_automata, prove_subset_with, prove_with, BoxCheck, Claim, ConditionReport,
     Counterexample, QueryRecord, Report, SolverAnswer, Status,
 };
-pub use prover::{run, Format, Proven, Prover};
+/// The former name of [`registry_proofs`].
+pub use registry_proofs as proved;
 pub use solver::{Answer, Dialect, Solver};

@@ -66,7 +66,7 @@ pub fn from_registry_automata(id: &str, game_text: &str) -> Result<ChipClaim> {
             "--automata proves the chip results that read binary digits (ferguson-et-k3, ferguson-et-k4, ferguson-entropy-k3, ferguson-entropy-k3-misere) and ET's ferguson-et-odd and ferguson-et-two-even; prove {id} without it"
         )));
     }
-    super::registry_p_set(id, game, t.play(), None)
+    super::registry::registry_p_set(id, game, t.play(), None)
 }
 
 /// A claim that the set `set` (one track per box, most significant digit first; symmetric) is the
