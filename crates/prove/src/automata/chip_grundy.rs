@@ -16,7 +16,7 @@
 //! until two boxes give the same automaton, which is then checked on a larger box
 //! ([`learn_value_set`]).
 
-use super::chips::{domain, options, PairOptions, Transfer};
+use super::chip_conditions::{domain, options, PairOptions, Transfer};
 use super::compile::{linear, Lin, Sign};
 use super::dfa::{Budget, Dfa, Stop};
 use crate::learn::{learn, LearnOptions, Outcome, Table};
@@ -275,7 +275,7 @@ impl ValueSets {
             true,
             budget,
         )?;
-        if let Some(w) = super::chips::witness(&diff)? {
+        if let Some(w) = super::chip_conditions::witness(&diff)? {
             return Ok(Some(w));
         }
         self.reach = and(&self.reach, &pre, budget)?;

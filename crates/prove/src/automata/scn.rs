@@ -28,7 +28,7 @@
 //! gives the member and its move.
 //!
 //! Both run over every L from 1 to n (the empty circle has no move); every counterexample is
-//! re-checked by exact search in [`crate::prove`](mod@crate::prove).
+//! re-checked by exact search in [`crate::check`].
 
 use super::compile::{linear, members, Lin, Sign};
 use super::conditions::{Conditions, Move};

@@ -57,7 +57,7 @@ pub fn of_box(
         None => {
             let conds = match claim {
                 Claim::PSet => Condition::THEOREM.to_vec(),
-                Claim::Subset => crate::prove::subset_conditions(c.play),
+                Claim::Subset => crate::smt::subset_conditions(c.play),
             };
             for cond in conds {
                 conditions.push(ConditionEntry {

@@ -26,7 +26,8 @@
 //! in T", with an SMT helper `inT` (as `ferguson-er` uses `inS`); [`parse`] and [`render`] read and
 //! write the chip families file (documented in the README, section on families files).
 
-use super::{and, sum, tx, ChipClaim, ChipGame, ChipKind, ChipSet, Moves};
+use super::queries::{and, call, declare_x, or, sum, tx};
+use super::{ChipClaim, ChipGame, ChipKind, ChipSet, Moves};
 use nimlab_core::{Error, Play, Result};
 use nimlab_games::Redistribute;
 use std::fmt::Write;
@@ -141,15 +142,11 @@ impl Totals {
                 .iter()
                 .map(|r| format!("(= (mod m {}) {r})", self.period))
                 .collect();
-            cases.push(format!(
-                "(and (>= n {}) {})",
-                self.threshold,
-                super::or(&res)
-            ));
+            cases.push(format!("(and (>= n {}) {})", self.threshold, or(&res)));
         }
         format!(
             "(define-fun inT ((n Int) (m Int)) Bool (and (>= n {k}) {}))\n",
-            super::or(&cases)
+            or(&cases)
         )
     }
 }
@@ -389,13 +386,13 @@ pub fn claim(game_text: &str, play: Play, t: &Totals, source: String) -> Result<
 pub(crate) fn lemma_i(c: &ChipClaim) -> super::ChipQuery {
     let k = c.game.k;
     let mut text = c.set.define("member", k);
-    let x = super::declare_x(c, &mut text, true);
+    let x = declare_x(c, &mut text, true);
     let all: Vec<usize> = (0..k).collect();
     let (member, m) = if c.set.hint_period() > 1 {
         let r: Vec<String> = x.iter().map(|v| format!("{v}_r")).collect();
         (c.set.of(&x, Some(&r)), sum(&r, &all))
     } else {
-        (super::call("member", &x), sum(&x, &all))
+        (call("member", &x), sum(&x, &all))
     };
     let _ = writeln!(
         text,

@@ -6,13 +6,16 @@
 //! re-checked by exact search as the SMT prover's models are, and a "proved" passes the same exact
 //! check on a box.
 
-use super::{describe_source, guarded, recheck, ChipClaim, ChipGame, ChipKind, ChipQuery, ChipSet};
+use super::{conditions_of, ChipClaim, ChipGame, ChipKind, ChipSet};
 use super::{Moves, Play};
 use crate::automata::{
     all_odd, chip_closure, chip_conditions, chip_terminal, chip_theorem_set, chip_winning,
     chip_witness as witness, one_or_two_even, Budget, Dfa, Move, Stop, Transfer,
 };
-use crate::prove::{Claim, ConditionReport, Report, Status, AUTOMATA_MAX_STATES};
+use crate::by_automata::AUTOMATA_MAX_STATES;
+use crate::check::{guard, refute};
+use crate::claimed::report;
+use crate::report::{proved, unknown, Report};
 use nimlab_core::partition::Condition;
 use nimlab_core::{Error, Result};
 use std::time::{Duration, Instant};
@@ -63,7 +66,7 @@ pub fn from_registry_automata(id: &str, game_text: &str) -> Result<ChipClaim> {
             "--automata proves the chip results that read binary digits (ferguson-et-k3, ferguson-et-k4, ferguson-entropy-k3, ferguson-entropy-k3-misere) and ET's ferguson-et-odd and ferguson-et-two-even; prove {id} without it"
         )));
     }
-    super::registry_p_set(id, game, t.play(), None)
+    super::registry::registry_p_set(id, game, t.play(), None)
 }
 
 /// A claim that the set `set` (one track per box, most significant digit first; symmetric) is the
@@ -139,20 +142,8 @@ pub fn prove_chips_automata(
     };
     let k = c.game.k;
     let budget = Budget::new(start + timeout, AUTOMATA_MAX_STATES);
-    let wanted: Vec<Condition> = match (c.kind, c.play) {
-        (ChipKind::PSet, _) => Condition::THEOREM.to_vec(),
-        (ChipKind::Subset, Play::Normal) => vec![Condition::Closure],
-        (ChipKind::Subset, Play::Misere) => vec![Condition::Closure, Condition::III],
-        (ChipKind::Winning, _) => vec![Condition::II],
-    };
-    let unknown = |cond: Condition, why: String| ConditionReport {
-        condition: cond,
-        status: Status::Unknown,
-        seconds: start.elapsed().as_secs_f64(),
-        counterexample: None,
-        reason: Some(why),
-        queries: Vec::new(),
-    };
+    let wanted = conditions_of(c);
+    let unknown = |cond: Condition, why: String| unknown(cond, start.elapsed().as_secs_f64(), why);
     let built = match set {
         Some(d) => Ok(d.clone()),
         None => match statement_set(c, &budget) {
@@ -229,43 +220,21 @@ pub fn prove_chips_automata(
         for (cond, (r, took)) in answers {
             conditions.push(match r {
                 Err(Stop::Limit(why)) | Err(Stop::Unsupported(why)) => unknown(cond, why),
-                Ok(None) => ConditionReport {
-                    condition: cond,
-                    status: Status::Proved,
-                    seconds: took,
-                    counterexample: None,
-                    reason: None,
-                    queries: Vec::new(),
-                },
-                Ok(Some(v)) => refuted(c, cond, &v, took)?,
+                Ok(None) => proved(cond, took),
+                Ok(Some(v)) => refute(c, c.kind.into(), cond, k, &v, took)?,
             });
         }
     }
-    let verdict = if conditions.iter().any(|r| r.status == Status::Refuted) {
-        Status::Refuted
-    } else if conditions.iter().any(|r| r.status == Status::Unknown) {
-        Status::Unknown
-    } else {
-        Status::Proved
-    };
-    let report = Report {
-        game: c.game.id(),
-        source: describe_source(c),
-        bits: None,
-        verdict,
-        seconds: start.elapsed().as_secs_f64(),
+    let report = report(
+        c,
+        c.kind.into(),
+        "automata",
+        None,
         conditions,
-        method: "automata",
-        play: c.play,
-        claim: match c.kind {
-            ChipKind::PSet => Claim::PSet,
-            _ => Claim::Subset,
-        },
-        box_check: None,
-        solvers: Vec::new(),
-    };
+        start.elapsed().as_secs_f64(),
+    );
     Ok(ChipAutomataProof {
-        report: guarded(c, report)?,
+        report: guard(c, c.kind.into(), report)?,
         states,
         set: d,
     })
@@ -277,47 +246,4 @@ fn stop(e: Stop) -> Error {
     match e {
         Stop::Unsupported(why) | Stop::Limit(why) => Error::Unsupported(why),
     }
-}
-
-/// A counterexample word's values re-checked by exact search ([`recheck`]: the game's own moves and
-/// the claim's exact membership): refuted when it checks out, unknown when it is too large to
-/// re-check, an error (a bug) when it contradicts its condition.
-fn refuted(c: &ChipClaim, cond: Condition, v: &[u128], took: f64) -> Result<ConditionReport> {
-    let values = v
-        .iter()
-        .map(|&a| i128::try_from(a))
-        .collect::<std::result::Result<Vec<i128>, _>>()
-        .map_err(|_| {
-            Error::Unsupported("a counterexample's box is beyond 2^127: not re-checked".into())
-        })?;
-    let label = match cond {
-        Condition::I => "I",
-        Condition::II => "II",
-        _ => "III",
-    };
-    let q = ChipQuery {
-        condition: cond,
-        label,
-        text: String::new(),
-        vars: Vec::new(),
-        quantified: false,
-        bv: false,
-        states: String::new(),
-    };
-    let mut r = ConditionReport {
-        condition: cond,
-        status: Status::Refuted,
-        seconds: took,
-        counterexample: None,
-        reason: None,
-        queries: Vec::new(),
-    };
-    match recheck(c, &q, &values)? {
-        Ok(cx) => r.counterexample = Some(cx),
-        Err(why) => {
-            r.status = Status::Unknown;
-            r.reason = Some(why);
-        }
-    }
-    Ok(r)
 }

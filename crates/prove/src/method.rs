@@ -5,7 +5,7 @@
 //!
 //! A new prover method is a new variant here, a function that returns a [`Report`] for each
 //! [`Claim`], and a line in [`run`]; every report then passes the same exact check on a box before
-//! it may say "proved" (`guarded` in [`crate::prove`](mod@crate::prove)).
+//! it may say "proved" ([`crate::check`]).
 
 use crate::conjecture::Conjecture;
 use crate::prove::{self, Claim, Report};

@@ -2,7 +2,7 @@
 //! sets built from the theorems' statements against the registry's `decide` and against a brute
 //! force of the games written here, the proofs for every box size, and wrong variants refuted.
 
-use super::chips::*;
+use super::chip_conditions::*;
 use super::dfa::{Budget, Dfa};
 use nimlab_core::Play;
 use std::collections::HashMap;

@@ -1,0 +1,375 @@
+//! The registry's results about Ferguson's chip games as claims: linear ones as SMT sets
+//! ([`from_registry`]), ET(3) and ENTROPY(3) in bit-vectors below 2^w ([`from_registry_bits`]), and
+//! the P-sets that the provers building their own sets take ([`registry_p_set`]), each with the
+//! entry's own `decide` as exact membership; and the records of which results are proved on which
+//! games ([`CHIP_PROVED`] and its kin), which `nimlab theory` reports ([`checked`]).
+
+use super::queries::{and, or, sum, tx};
+use super::{ChipClaim, ChipGame, ChipKind, ChipSet, Exact, CHIP_PROVED_BY_AUTOMATA};
+use nimlab_core::{Error, Play, Result};
+
+/// The registry results proved here for every box size, with the numbers of boxes k they are
+/// proved for (the test `every_chip_result_listed_is_proved` in tests/chips.rs proves the k it
+/// runs in CI, the ignored test `every_chip_result_listed_is_proved_for_every_k` all of them; the
+/// times are in docs/findings.md).
+pub const CHIP_PROVED: &[(&str, &[&str])] = &[
+    (
+        "ferguson-et-odd",
+        &[
+            "ET(2)", "ET(3)", "ET(4)", "ET(5)", "ET(6)", "ET(7)", "ET(8)",
+        ],
+    ),
+    (
+        "ferguson-et-two-even",
+        &[
+            "ET(2)", "ET(3)", "ET(4)", "ET(5)", "ET(6)", "ET(7)", "ET(8)",
+        ],
+    ),
+    ("ferguson-et-k2-grundy", &["ET(2)"]),
+    (
+        "ferguson-eabo",
+        &[
+            "EABO(2)", "EABO(3)", "EABO(4)", "EABO(5)", "EABO(6)", "EABO(7)", "EABO(8)",
+        ],
+    ),
+    (
+        "ferguson-eabo-misere",
+        &[
+            "EABO(2)", "EABO(3)", "EABO(4)", "EABO(5)", "EABO(6)", "EABO(7)",
+        ],
+    ),
+    (
+        "ferguson-er",
+        &["ER(2)", "ER(3)", "ER(4)", "ER(5)", "ER(6)"],
+    ),
+    (
+        "ferguson-er-misere",
+        &["ER(2)", "ER(3)", "ER(4)", "ER(5)", "ER(6)"],
+    ),
+    (
+        "ferguson-ser",
+        &["SER(2)", "SER(3)", "SER(4)", "SER(5)", "SER(6)"],
+    ),
+];
+
+/// The games of [`CHIP_PROVED`] that the CI test proves (the others: the ignored test).
+pub const CHIP_PROVED_IN_CI: &[&str] = &[
+    "ET(2)", "ET(3)", "ET(4)", "EABO(2)", "EABO(3)", "EABO(4)", "ER(2)", "ER(3)", "ER(4)",
+    "SER(2)", "SER(3)", "SER(4)",
+];
+
+/// The results that read binary digits, proved in bit-vectors for boxes below 2^w on their game
+/// (evidence for all sizes, not a proof; the test `binary_results_are_proved_below_2_w` runs
+/// smaller w, docs/findings.md gives the times of these). Both are also proved for every size by
+/// automata ([`CHIP_PROVED_BY_AUTOMATA`]), which is what [`checked`] reports for them.
+pub const CHIP_PROVED_BELOW: &[(&str, &str, u32)] = &[
+    ("ferguson-et-k3", "ET(3)", 24),
+    ("ferguson-entropy-k3", "ENTROPY(3)", 5),
+];
+
+/// What `nimlab theory` says of a chip result proved here: `None` when `id` is not one of them.
+pub fn checked(id: &str) -> Option<(String, Vec<&'static str>)> {
+    if let Some((_, game)) = CHIP_PROVED_BY_AUTOMATA.iter().find(|(i, _)| *i == id) {
+        return Some(("proved for all sizes (automata)".into(), vec![*game]));
+    }
+    if let Some((_, game, w)) = CHIP_PROVED_BELOW.iter().find(|(i, _, _)| *i == id) {
+        return Some((
+            format!("proved below 2^{w} on {game}; checked on a box"),
+            vec![*game],
+        ));
+    }
+    let (_, games) = CHIP_PROVED.iter().find(|(i, _)| *i == id)?;
+    let what = match id {
+        "ferguson-et-odd" => " (its members are P-positions)",
+        "ferguson-et-two-even" => " (its members are N-positions: each moves into the all-odd set)",
+        "ferguson-et-k2-grundy" => {
+            " (the P-set: both boxes odd; the Grundy values are checked on a box)"
+        }
+        "ferguson-er" | "ferguson-er-misere" => {
+            " (the P-set; the norm set S(k) and x(n) through it)"
+        }
+        _ => "",
+    };
+    let text = if games.len() == 1 {
+        format!("proved for all sizes{what}")
+    } else {
+        format!(
+            "proved for all sizes on {}{what}; checked on a box for the other games",
+            games.join(", ")
+        )
+    };
+    Some((text, games.to_vec()))
+}
+
+/// The registry entry's exact membership: its `decide` (P-set: `is_p`; a subset: decided and P;
+/// winning: decided and N).
+fn registry_exact(id: &'static str, game: &ChipGame, kind: ChipKind) -> Result<Exact> {
+    let t = nimlab_theory::by_id(id)
+        .ok_or_else(|| Error::Unsupported(format!("no registry result {id}")))?;
+    let g = nimlab_games::registry::parse_game(&game.id())?;
+    Ok(Box::new(move |p: &[u64]| {
+        let v = t.decide(g.as_ref(), p);
+        match kind {
+            ChipKind::PSet => v.is_some_and(|v| v.is_p),
+            ChipKind::Subset => v.is_some_and(|v| v.is_p),
+            ChipKind::Winning => v.is_some_and(|v| !v.is_p),
+        }
+    }))
+}
+
+/// The least common multiple of 1..=n.
+fn lcm_upto(n: u64) -> u64 {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    (1..=n).fold(1, |l, i| l / gcd(l, i) * i)
+}
+
+/// The results with a linear statement: every box odd.
+fn all_odd(k: usize) -> String {
+    and(&tx(k)
+        .iter()
+        .map(|v| format!("(= (mod {v} 2) 1)"))
+        .collect::<Vec<_>>())
+}
+
+/// The registry result `id` on `game`, as a claim (refused in one line where it does not apply or is
+/// not linear).
+pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
+    let game = ChipGame::parse(game_text)?.ok_or_else(|| {
+        Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
+    })?;
+    let t = nimlab_theory::by_id(id)
+        .ok_or_else(|| Error::Unsupported(format!("no result {id} (nimlab theory lists them)")))?;
+    let id: &'static str = t.id();
+    if !t.covers(game.game.as_ref()) {
+        return Err(Error::Unsupported(format!(
+            "{id} is not about {} (it covers {})",
+            game.id(),
+            t.games()
+        )));
+    }
+    let k = game.k;
+    let kk = k as u64;
+    let xs = tx(k);
+    let n = sum(&xs, &(0..k).collect::<Vec<_>>());
+    let (kind, body, helpers, period) = match id {
+        "ferguson-et-odd" => (ChipKind::Subset, all_odd(k), String::new(), 2),
+        "ferguson-et-k2-grundy" => (ChipKind::PSet, all_odd(k), String::new(), 2),
+        "ferguson-et-two-even" => {
+            let evens: Vec<String> = xs
+                .iter()
+                .map(|v| format!("(ite (= (mod {v} 2) 0) 1 0)"))
+                .collect();
+            let count = sum(&evens, &(0..k).collect::<Vec<_>>());
+            (
+                ChipKind::Winning,
+                format!("(and (<= 1 {count}) (<= {count} 2))"),
+                String::new(),
+                2,
+            )
+        }
+        "ferguson-eabo" => {
+            let m = kk * (kk - 1);
+            let body = and(&xs
+                .iter()
+                .enumerate()
+                .map(|(i, _)| format!("(<= 1 {{r{i}}} {})", kk - 1))
+                .collect::<Vec<_>>());
+            (ChipKind::PSet, body, String::new(), m)
+        }
+        "ferguson-eabo-misere" => {
+            let q = (kk - 1) * (2 * kk - 1);
+            let mut parts: Vec<String> = xs
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    format!(
+                        "(or (<= 1 {v} {}) (and (>= {v} {kk}) (<= {kk} {{r{i}}} {})))",
+                        kk - 1,
+                        2 * kk - 2
+                    )
+                })
+                .collect();
+            parts.push(or(&xs
+                .iter()
+                .map(|v| format!("(>= {v} {kk})"))
+                .collect::<Vec<_>>()));
+            (ChipKind::PSet, and(&parts), String::new(), q)
+        }
+        "ferguson-er" => {
+            let f = nimlab_theory::ferguson::er_f(kk);
+            let mut r = Vec::new();
+            for j in 1..=f {
+                let range = if j < f {
+                    format!("(<= {} n) (< n {})", j * kk, (j + 1) * kk)
+                } else {
+                    format!("(>= n {})", j * kk)
+                };
+                r.push(format!(
+                    "(and {range} (= (mod n {}) {}))",
+                    j + 1,
+                    (j * (kk - 1)) % (j + 1)
+                ));
+            }
+            let helpers = format!(
+                "(define-fun inS ((n Int)) Bool (and (>= n {kk}) (not {})))\n",
+                or(&r)
+            );
+            let body = and(&xs
+                .iter()
+                .map(|v| format!("(not (inS (- {n} {v})))"))
+                .collect::<Vec<_>>());
+            (ChipKind::PSet, body, helpers, lcm_upto(f + 1))
+        }
+        "ferguson-er-misere" => {
+            let norms = if k % 2 == 1 {
+                format!("(and (> n {kk}) (= (mod (- n {}) 2) 0))", kk - 1)
+            } else {
+                let small = format!("(and (< {kk} n) (< n {}) (= (mod n 2) 1))", 2 * kk);
+                let three = |from: u64| {
+                    format!(
+                        "(or (= (mod (- n {from}) 3) 0) (= (mod (- n {from}) 3) 2))"
+                    )
+                };
+                let large = if k % 6 == 4 {
+                    format!(
+                        "(or (and (<= {} n) (< n {}) {}) (and (>= n {}) (not (= (mod (- n {}) 4) 1))))",
+                        2 * kk,
+                        3 * kk,
+                        three(2 * kk),
+                        3 * kk,
+                        3 * kk
+                    )
+                } else {
+                    format!("(and (>= n {}) {})", 2 * kk, three(2 * kk))
+                };
+                format!("(or {small} {large})")
+            };
+            let helpers = format!("(define-fun inSm ((n Int)) Bool {norms})\n");
+            let mut parts = vec![format!(
+                "(not {})",
+                and(&xs.iter().map(|v| format!("(= {v} 1)")).collect::<Vec<_>>())
+            )];
+            parts.extend(xs.iter().map(|v| format!("(not (inSm (- {n} {v})))")));
+            (ChipKind::PSet, and(&parts), helpers, 12)
+        }
+        "ferguson-ser" => {
+            // Sums of the boxes' residues mod k (the same residues as the sums of the boxes).
+            let rs: Vec<String> = (0..k).map(|i| format!("{{r{i}}}")).collect();
+            let all: Vec<usize> = (0..k).collect();
+            let mut parts = vec![format!("(= (mod {} {kk}) 0)", sum(&rs, &all))];
+            for mask in 1u32..(1u32 << k) {
+                let s: Vec<usize> = (0..k).filter(|i| mask & (1 << i) != 0).collect();
+                if s.len() < k {
+                    parts.push(format!("(not (= (mod {} {kk}) 0))", sum(&rs, &s)));
+                }
+            }
+            (ChipKind::PSet, and(&parts), String::new(), kk)
+        }
+        "ferguson-et-k3" | "ferguson-et-k4" | "ferguson-entropy-k3" | "ferguson-entropy-k3-misere" => {
+            return Err(Error::Unsupported(format!(
+                "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so SMT cannot prove it for every size; --automata proves it for every size with finite automata{}",
+                if ["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
+                    ", and --bits W in bit-vectors for boxes below 2^W"
+                } else {
+                    ""
+                }
+            )))
+        }
+        _ => {
+            return Err(Error::Unsupported(format!(
+                "{id} is not a result about Ferguson's chip games"
+            )))
+        }
+    };
+    let exact = registry_exact(id, &game, kind)?;
+    let set = ChipSet {
+        helpers,
+        body,
+        exact,
+        period,
+    };
+    let target = if kind == ChipKind::Winning {
+        Some(ChipSet {
+            helpers: String::new(),
+            body: all_odd(k),
+            exact: Box::new(|p: &[u64]| p.iter().all(|&x| x % 2 == 1)),
+            period: 2,
+        })
+    } else {
+        None
+    };
+    Ok(ChipClaim {
+        game,
+        play: t.play(),
+        kind,
+        source: id.to_string(),
+        set,
+        target,
+        bits: None,
+        totals: None,
+    })
+}
+
+/// The results that read binary digits, in bit-vectors of `w` bits: proved (or not) for every
+/// position whose boxes are below 2^w, never for all sizes. ET(3) (P iff the three boxes have the
+/// same lowest 1 bit, `x & -x`) and ENTROPY(3) normal play (two boxes equal, the third differing
+/// from them by 0 or by a number whose lowest 1 bit is an even power of 2).
+pub fn from_registry_bits(id: &str, game_text: &str, w: u32) -> Result<ChipClaim> {
+    if !(2..=24).contains(&w) {
+        return Err(Error::Unsupported(format!(
+            "--bits {w}: the chip games' bit-vector proofs take W from 2 to 24"
+        )));
+    }
+    let game = ChipGame::parse(game_text)?.ok_or_else(|| {
+        Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
+    })?;
+    let t = nimlab_theory::by_id(id)
+        .ok_or_else(|| Error::Unsupported(format!("no result {id} (nimlab theory lists them)")))?;
+    let id: &'static str = t.id();
+    if !["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
+        return Err(Error::Unsupported(format!(
+            "--bits is for the results that read binary digits on their own game (ferguson-et-k3 on ET(3), ferguson-entropy-k3 on ENTROPY(3)); {id} is proved without it"
+        )));
+    }
+    if !t.covers(game.game.as_ref()) {
+        return Err(Error::Unsupported(format!(
+            "{id} is not about {} (it covers {})",
+            game.id(),
+            t.games()
+        )));
+    }
+    registry_p_set(id, game, t.play(), Some(w))
+}
+
+/// The registry result `id` as the P-set of `game` in `play`, with no SMT body: for the provers that
+/// build the set themselves (bit-vectors below 2^w, automata); membership for the re-checks is the
+/// entry's own `decide`.
+pub(super) fn registry_p_set(
+    id: &'static str,
+    game: ChipGame,
+    play: Play,
+    bits: Option<u32>,
+) -> Result<ChipClaim> {
+    let exact = registry_exact(id, &game, ChipKind::PSet)?;
+    Ok(ChipClaim {
+        game,
+        play,
+        kind: ChipKind::PSet,
+        source: id.to_string(),
+        set: ChipSet {
+            helpers: String::new(),
+            body: String::new(),
+            exact,
+            period: 1,
+        },
+        target: None,
+        bits,
+        totals: None,
+    })
+}
