@@ -287,7 +287,7 @@ fn ejr52_old_conjecture_fails_at_197_and_1_1_1_1_195() {
 #[test]
 fn discover_no_longer_reports_the_ejr52_conjecture() {
     let d = nimlab_discover::discover("EJR(5,2)", &Options::default()).unwrap();
-    let v = d.to_json(None);
+    let v = d.to_json();
     assert_eq!(d.verdict, Verdict::None, "{v}");
     assert!(d.prover.is_none() && d.proof.is_none(), "{v}");
     let reason = d.reason.as_deref().unwrap();

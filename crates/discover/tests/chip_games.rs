@@ -14,7 +14,7 @@ fn discovered(game: &str, play: Play) -> T {
     };
     let d = nimlab_discover::discover(game, &opts).unwrap_or_else(|e| panic!("{game}: {e}"));
     assert_eq!(d.verdict, Verdict::Proved, "{game} {play}: {:?}", d.reason);
-    let v = d.to_json(None);
+    let v = d.to_json();
     assert_eq!(v["verdict"], "proved");
     let t = &v["totals"];
     let list = |key: &str| -> Vec<u64> {

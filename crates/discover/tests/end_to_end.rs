@@ -105,7 +105,9 @@ fn the_families_file_is_what_prove_proves() {
     let c = conjecture(&d);
     let r = nimlab_prove::prove(&c, &nimlab_prove::Solver::default()).unwrap();
     assert_eq!(r.verdict, nimlab_prove::Status::Proved);
-    let j = d.to_json(Some("x.toml"));
+    let mut d = d;
+    d.file = Some("x.toml".into());
+    let j = d.to_json();
     for k in [
         "game", "verdict", "format", "file", "prover", "box", "seconds",
     ] {

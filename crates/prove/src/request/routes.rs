@@ -135,10 +135,10 @@ fn automaton_file(
     let bad = |e: Error| Error::Unsupported(format!("{shown}: {e}"));
     let mut rule = None;
     let mut report = if game.kind == Kind::Scn {
-        let (empty, sets) = crate::walnut::scn_from_walnut(text, game.n).map_err(|e| bad(e))?;
+        let (empty, sets) = crate::walnut::scn_from_walnut(text, game.n).map_err(bad)?;
         crate::prove_scn_members(game, &sets, empty, req.play, timeout).map_err(bad)?
     } else {
-        let members = crate::walnut::from_walnut(text, game.n).map_err(|e| bad(e))?;
+        let members = crate::walnut::from_walnut(text, game.n).map_err(bad)?;
         rule = crate::automata::readable(&members).map(|r| r.text(members.tracks));
         crate::prove_members(game, &members, req.play, timeout)?
     };
