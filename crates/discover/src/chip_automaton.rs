@@ -8,7 +8,7 @@
 //! set of positions with no option in S. A difference is a position re-checked on the exact table.
 
 use crate::{Discovery, Options, TableUse, Verdict};
-use nimlab_core::{Error, Play, Result};
+use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use nimlab_prove::automata::{
     learn_value_set, readable, refute, Budget, GrundyTable, LearnedValueSet, Stop, Transfer,
     ValueSets, MAX_GRUNDY_BITS,
@@ -55,19 +55,27 @@ pub fn discover_transfer(game: &ChipGame, moves: Transfer, opts: &Options) -> Re
         )));
     }
     if opts.max_sum.is_some() {
-        return Err(Error::Unsupported(format!(
-            "discover learns {id} on a box of entries: use --max H, not --max-sum"
-        )));
+        return Err(Error::refused(
+            Refusal::new(format!("discover learns {id} on a box of entries: use "))
+                .given(Arg::Max)
+                .text(", not ")
+                .name(Arg::MaxSum),
+        ));
     }
     let bits = match opts.max {
         None => DEFAULT_BITS,
         Some(h) => 64 - h.leading_zeros(),
     };
     if !(3..=MAX_GRUNDY_BITS).contains(&bits) {
-        return Err(Error::Unsupported(format!(
-            "--max for {id}: the learning box takes entries below 2^3 to 2^{MAX_GRUNDY_BITS} (--max 7 to {})",
-            (1u64 << MAX_GRUNDY_BITS) - 1
-        )));
+        return Err(Error::refused(
+            Refusal::new("")
+                .name(Arg::Max)
+                .text(format!(
+                    " for {id}: the learning box takes entries below 2^3 to 2^{MAX_GRUNDY_BITS} ("
+                ))
+                .value(Arg::Max, 7)
+                .text(format!(" to {})", (1u64 << MAX_GRUNDY_BITS) - 1)),
+        ));
     }
     let say = |s: &str| {
         if let Some(p) = &opts.progress {

@@ -40,7 +40,7 @@
 //! check refuted.
 
 use crate::{Discovery, Options, Stopper, TableUse, Verdict};
-use nimlab_core::{Error, Play, Result};
+use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use nimlab_games::Redistribute;
 use nimlab_prove::chips::totals::{self, Totals};
 use nimlab_prove::chips::{prove_chips, ChipGame, Moves};
@@ -659,18 +659,22 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
     };
     let id = game.id();
     if opts.max.is_some() {
-        return Err(Error::Unsupported(format!(
-            "{id} is bounded by its total number of chips: use --max-sum S, not --max"
-        )));
+        return Err(Error::refused(
+            Refusal::new(format!(
+                "{id} is bounded by its total number of chips: use "
+            ))
+            .given(Arg::MaxSum)
+            .text(", not ")
+            .name(Arg::Max),
+        ));
     }
     let k = g.k;
     let kk = k as u64;
     let max_s = match opts.max_sum {
         Some(s) => {
             if s < kk + 4 {
-                return Err(Error::Unsupported(format!(
-                    "--max-sum {s}: discover on {id} needs at least k + 4 = {} chips",
-                    kk + 4
+                return Err(Error::refused(Refusal::new("").value(Arg::MaxSum, s).text(
+                    format!(": discover on {id} needs at least k + 4 = {} chips", kk + 4),
                 )));
             }
             let count = positions_up_to(k, s);

@@ -287,10 +287,10 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
     // to 63, not by the linear route's default box.
     let auto_max = opts.max.unwrap_or(DEFAULT_LEARNING_MAX);
     if max < lo + 2 {
-        return Err(Error::Unsupported(format!(
-            "--max {max}: the box must reach at least {} (a box to conjecture from and a larger one to check it on)",
+        return Err(Error::refused(Refusal::new("").value(Arg::Max, max).text(format!(
+            ": the box must reach at least {} (a box to conjecture from and a larger one to check it on)",
             lo + 2
-        )));
+        ))));
     }
     // The solver must be there before any work is done.
     let solver = Solver {

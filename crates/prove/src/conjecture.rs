@@ -5,7 +5,7 @@
 
 use crate::arith::Arith;
 use crate::expr::{parse_relation, Atom};
-use nimlab_core::{Error, Game, Play, Result};
+use nimlab_core::{Arg, Error, Game, Play, Refusal, Result};
 use nimlab_games::complex::Complex;
 use nimlab_games::{CircularNim, ShrinkingCircularNim};
 use nimlab_theory::linear::Reading;
@@ -330,10 +330,13 @@ impl Conjecture {
                 .iter()
                 .any(|a| a.left.has_colsum() || a.right.has_colsum())
         }) {
-            return Err(Error::Unsupported(format!(
-                "family {}: colsum(...) is decided only by the automata prover: use --automata",
-                f.name
-            )));
+            return Err(Error::refused(
+                Refusal::new(format!(
+                    "family {}: colsum(...) is decided only by the automata prover: use ",
+                    f.name
+                ))
+                .given(Arg::Automata),
+            ));
         }
         match self.bits {
             None => {
@@ -342,10 +345,16 @@ impl Conjecture {
                     .iter()
                     .find(|f| f.atoms.iter().any(Atom::has_xor))
                 {
-                    return Err(Error::Unsupported(format!(
-                        "family {}: xor(...) is not linear arithmetic, so the SMT solver cannot prove it for every size: use --automata (every size, CN and complexes) or --bits W (entries below 2^W)",
-                        f.name
-                    )));
+                    return Err(Error::refused(
+                        Refusal::new(format!(
+                            "family {}: xor(...) is not linear arithmetic, so the SMT solver cannot prove it for every size: use ",
+                            f.name
+                        ))
+                        .given(Arg::Automata)
+                        .text(" (every size, CN and complexes) or ")
+                        .given(Arg::Bits)
+                        .text(" (entries below 2^W)"),
+                    ));
                 }
                 Ok(Arith::Int)
             }
@@ -356,9 +365,11 @@ impl Conjecture {
                     )
                 })
             }
-            Some(w) => Err(Error::Unsupported(format!(
-                "--bits {w}: the entry width must be 1 to {MAX_BITS}"
-            ))),
+            Some(w) => Err(Error::refused(
+                Refusal::new("")
+                    .value(Arg::Bits, w)
+                    .text(format!(": the entry width must be 1 to {MAX_BITS}")),
+            )),
         }
     }
 

@@ -225,9 +225,12 @@ pub fn lemmas(id: &str) -> Result<(Vec<Lemma>, Play)> {
             all.extend(BOUTON.iter().filter(|l| l.name != "one-heap"));
             Ok((all, Play::Misere))
         }
-        _ => Err(Error::Unsupported(format!(
-            "{id}: nimlab proves only bouton and bouton-misere for every number of heaps (an induction over the heaps, docs/findings.md); give --heaps N"
-        ))),
+        _ => Err(Error::refused(
+            nimlab_core::Refusal::new(format!(
+                "{id}: nimlab proves only bouton and bouton-misere for every number of heaps (an induction over the heaps, docs/findings.md); give "
+            ))
+            .given(nimlab_core::Arg::Heaps),
+        )),
     }
 }
 

@@ -36,8 +36,13 @@ impl Prover {
     ) -> Result<Prover> {
         if automata {
             if cross_check {
-                return Err(Error::Unsupported(
-                    "--cross-check runs a second SMT solver; the automata prover uses none: give one of --automata and --cross-check".into(),
+                return Err(Error::refused(
+                    nimlab_core::Refusal::new("")
+                        .given(nimlab_core::Arg::CrossCheck)
+                        .text(" runs a second SMT solver; the automata prover uses none: give one of ")
+                        .given(nimlab_core::Arg::Automata)
+                        .text(" and ")
+                        .given(nimlab_core::Arg::CrossCheck),
                 ));
             }
             return Ok(Prover::Automata(timeout));

@@ -110,18 +110,19 @@ impl Dialect {
     }
 }
 
-/// The one-line message for a missing solver.
-pub fn install_hint(path: &std::path::Path) -> String {
-    match Dialect::of(path) {
-        Dialect::Cvc5 => format!(
-            "no SMT solver: {} could not be run; install cvc5 (Debian/Ubuntu: apt-get install cvc5) or pass --solver PATH",
+/// The one-line refusal for a missing solver (it names the option that chooses another).
+pub fn install_hint(path: &std::path::Path) -> Error {
+    let name = match Dialect::of(path) {
+        Dialect::Cvc5 => "cvc5",
+        _ => "z3",
+    };
+    Error::refused(
+        nimlab_core::Refusal::new(format!(
+            "no SMT solver: {} could not be run; install {name} (Debian/Ubuntu: apt-get install {name}) or give ",
             path.display()
-        ),
-        _ => format!(
-            "no SMT solver: {} could not be run; install z3 (Debian/Ubuntu: apt-get install z3) or pass --solver PATH",
-            path.display()
-        ),
-    }
+        ))
+        .given(nimlab_core::Arg::Solver),
+    )
 }
 
 impl Default for Solver {
@@ -163,7 +164,7 @@ impl Solver {
             .args(self.dialect().version_args())
             .stdin(Stdio::null())
             .output()
-            .map_err(|_| Error::Unsupported(install_hint(&self.path)))?;
+            .map_err(|_| install_hint(&self.path))?;
         let text = String::from_utf8_lossy(&out.stdout);
         Ok(text.lines().next().unwrap_or("").trim().to_string())
     }
@@ -202,7 +203,7 @@ impl Solver {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|_| Error::Unsupported(install_hint(&self.path)))?;
+            .map_err(|_| install_hint(&self.path))?;
         let (feed, writer) = feeder(child.stdin.take().expect("piped stdin"));
         let send = |text: String| {
             let _ = feed.send(text);

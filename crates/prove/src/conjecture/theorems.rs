@@ -4,7 +4,7 @@
 
 use super::{readings, Conjecture, Kind, PFamily, ReadingRule, Ruleset};
 use crate::expr::{parse_relation, Atom, Cmp, Expr};
-use nimlab_core::{Error, Play, Result};
+use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use nimlab_theory::linear::Family;
 use std::sync::Arc;
 
@@ -109,7 +109,13 @@ fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
         .expect("a complex ruleset has its rules");
     let no = |why: String| Error::Unsupported(format!("{}: {why}", rules.id));
     let (target, map) = rules.relabeling.clone().ok_or_else(|| {
-        no("not a relabeling of CN(n,k) or Moore's Nim, so no built-in result applies; give the families with --families".into())
+        Error::refused(
+            Refusal::new(format!(
+                "{}: not a relabeling of CN(n,k) or Moore's Nim, so no built-in result applies; give the families with ",
+                rules.id
+            ))
+            .given(Arg::Families),
+        )
     })?;
     // Moore's Nim_k: every binary digit's count of ones is a multiple of k + 1 (colsum; the
     // automata prover decides it). The relation is symmetric, so the stacks are read as they are.
@@ -141,9 +147,13 @@ fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
     let cn = match Ruleset::parse(&target) {
         Ok(r) if r.kind == Kind::Cn => r,
         _ => {
-            return Err(no(format!(
-                "a relabeling of {target}, whose P-set is not a union of linear families (xor); give the families with --families"
-            )))
+            return Err(Error::refused(
+                Refusal::new(format!(
+                    "{}: a relabeling of {target}, whose P-set is not a union of linear families (xor); give the families with ",
+                    rules.id
+                ))
+                .given(Arg::Families),
+            ))
         }
     };
     let ids: Vec<&str> = if id == "relabeled" {
