@@ -16,6 +16,9 @@
 
 use std::collections::BTreeMap;
 
+mod rational;
+use rational::{integral, rref, Q};
+
 /// A point of a reading: entries in slot order.
 pub type Point = Vec<i64>;
 
@@ -119,76 +122,6 @@ impl PTable {
 pub fn positions_in_box(lo: u64, hi: u64, m: usize) -> Option<u128> {
     let base = (hi - lo + 1) as u128;
     (0..m).try_fold(1u128, |acc, _| acc.checked_mul(base))
-}
-
-/// An exact rational `n / d` (d > 0, in lowest terms).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Q(i128, i128);
-
-fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.abs(), b.abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
-impl Q {
-    fn new(n: i128, d: i128) -> Q {
-        let g = gcd(n, d).max(1);
-        let s = if d < 0 { -1 } else { 1 };
-        Q(s * n / g, s * d / g)
-    }
-    fn int(n: i128) -> Q {
-        Q(n, 1)
-    }
-    fn zero(self) -> bool {
-        self.0 == 0
-    }
-    fn sub(self, o: Q) -> Q {
-        Q::new(self.0 * o.1 - o.0 * self.1, self.1 * o.1)
-    }
-    fn mul(self, o: Q) -> Q {
-        Q::new(self.0 * o.0, self.1 * o.1)
-    }
-    fn div(self, o: Q) -> Q {
-        Q::new(self.0 * o.1, self.1 * o.0)
-    }
-}
-
-/// Reduced row echelon form over the rationals; returns the non-zero rows and their pivot columns.
-fn rref(mut rows: Vec<Vec<Q>>, cols: usize) -> (Vec<Vec<Q>>, Vec<usize>) {
-    let mut pivots = Vec::new();
-    let mut r = 0;
-    for c in 0..cols {
-        let Some(p) = (r..rows.len()).find(|&i| !rows[i][c].zero()) else {
-            continue;
-        };
-        rows.swap(r, p);
-        let lead = rows[r][c];
-        rows[r] = rows[r].iter().map(|&v| v.div(lead)).collect();
-        for i in 0..rows.len() {
-            if i != r && !rows[i][c].zero() {
-                let f = rows[i][c];
-                let pivot = rows[r].clone();
-                for (x, y) in rows[i].iter_mut().zip(&pivot) {
-                    *x = x.sub(f.mul(*y));
-                }
-            }
-        }
-        pivots.push(c);
-        r += 1;
-    }
-    rows.truncate(r);
-    (rows, pivots)
-}
-
-/// A row of rationals scaled to primitive integers.
-fn integral(row: &[Q]) -> Vec<i128> {
-    let l = row.iter().fold(1i128, |l, q| l / gcd(l, q.1) * q.1);
-    let v: Vec<i128> = row.iter().map(|q| q.0 * (l / q.1)).collect();
-    let g = v.iter().fold(0, |g, &x| gcd(g, x)).max(1);
-    v.into_iter().map(|x| x / g).collect()
 }
 
 /// Least and greatest values of every entry and every difference of two entries over a point set.
@@ -720,38 +653,5 @@ fn merge(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hull_of_a_plane_and_its_relations() {
-        // Points (m, x, y, m, M) with x + y = m + M: hull a = d, b + c = d + e.
-        let mut pts = Vec::new();
-        for m in 0..3i64 {
-            for x in m..6 {
-                for y in x..6 {
-                    let big = x + y - m;
-                    if big >= y {
-                        pts.push(vec![m, x, y, m, big]);
-                    }
-                }
-            }
-        }
-        let f = Fam::of(5, pts.clone(), Vec::new(), 0);
-        assert_eq!(f.dim(), 3);
-        for p in &pts {
-            assert!(f.holds(p));
-        }
-        assert!(!f.holds(&[0, 1, 1, 0, 3]));
-        let rels = f.relations();
-        assert!(rels.contains(&"a = d".to_string()), "{rels:?}");
-    }
-
-    #[test]
-    fn equations_read_as_written() {
-        assert_eq!(equation(&[1, 0, -1], 0), "a = c");
-        assert_eq!(equation(&[2, -1, 0], -1), "2a + 1 = b");
-        assert_eq!(equation(&[0, 1, 0], 3), "b = 3");
-        assert_eq!(equation(&[1, 1, -1], 0), "a + b = c");
-    }
-}
+#[path = "linear_tests.rs"]
+mod tests;
