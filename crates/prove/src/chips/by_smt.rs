@@ -48,8 +48,8 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<Condi
         queries: Vec::new(),
     };
     let mut queries = chip_queries(c, cond)?;
-    if cond == Condition::I && c.totals.is_some() {
-        queries.insert(0, totals::lemma_i(c));
+    if let (Condition::I, Some(t)) = (cond, &c.totals) {
+        queries.insert(0, totals::lemma_i(c, t));
     }
     for (i, q) in queries.iter().enumerate() {
         if q.label == "Ia" {
