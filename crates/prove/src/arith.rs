@@ -7,7 +7,7 @@
 //! overflows. Such a proof says the condition holds for every position whose entries are below 2^w,
 //! and no more.
 
-use crate::expr::{Atom, Cmp, Expr};
+use crate::expr::{Atom, Cmp, Expr, Formula};
 
 /// Integers or bit-vectors (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,6 +207,28 @@ impl Arith {
         } else {
             format!("(and {})", side.join(" "))
         })
+    }
+
+    /// The formula of `f` (its relations as [`Arith::atom`] writes them), or `None` for `xor` in
+    /// integers.
+    pub fn formula(self, f: &Formula, names: &[String]) -> Option<String> {
+        let list = |v: &[Formula], op: &str, empty: &str| -> Option<String> {
+            let parts = v
+                .iter()
+                .map(|g| self.formula(g, names))
+                .collect::<Option<Vec<_>>>()?;
+            Some(match parts.len() {
+                0 => empty.to_string(),
+                1 => parts[0].clone(),
+                _ => format!("({op} {})", parts.join(" ")),
+            })
+        };
+        match f {
+            Formula::Atom(a) => self.atom(a, names),
+            Formula::Not(g) => Some(format!("(not {})", self.formula(g, names)?)),
+            Formula::And(v) => list(v, "and", "true"),
+            Formula::Or(v) => list(v, "or", "false"),
+        }
     }
 }
 

@@ -31,6 +31,11 @@
 //! - (C), for a set claimed to lie inside the P-set: a member `x`, a move to `y` (in misère play `y`
 //!   not terminal), and every move of `y` leaves the set.
 //!
+//! Each set is a formula of the relation language ([`crate::expr::Formula`]: relations of linear
+//! terms with `mod` by constants, under `all`, `any`, `not`) over the boxes, written as SMT-LIB by
+//! [`crate::arith`] as the families' relations are; a set read on residues modulo its period has
+//! `mod(box, period)` written as the residue the queries declare for that box.
+//!
 //! Every satisfiable answer is re-checked by nimlab's exact machinery (the game's own moves, and
 //! membership by the registry entry's own `decide`); every "proved" passes an exact search on all
 //! positions up to a total number of chips (Entropy: up to a spread), as the CN and SCN proofs do.
@@ -56,7 +61,9 @@ pub use registry::{
     checked, from_registry, from_registry_bits, CHIP_PROVED, CHIP_PROVED_BELOW, CHIP_PROVED_IN_CI,
 };
 
+use crate::arith::Arith;
 use crate::claimed::{Claimed, Says, Space};
+use crate::expr::Formula;
 use crate::report::Report;
 use nimlab_core::partition::Condition;
 use nimlab_core::{Error, Game, Play, Pos, Result};
@@ -155,50 +162,57 @@ pub enum ChipKind {
 /// Exact membership of a (sorted) position.
 pub type Exact = Box<dyn Fn(&[u64]) -> bool + Send + Sync>;
 
-/// A set of positions of a chip game: its SMT membership (`helpers`, `define-fun`s it uses, and
-/// `body`, a formula in the boxes `{x0}` .. and optionally their residues `{r0}` .. modulo
-/// `period`), its exact membership, and `period`: a modulus of its reading (the witness of (II) is
-/// lifted by it, and the queries give z3 each box as `period * a + r`).
+/// A set of positions of a chip game: its membership as a formula over the boxes (slot `i` is box
+/// `i`; `None` for the sets that the bit-vector and automata provers build themselves), its exact
+/// membership, and `period`: a modulus of its reading (the witness of (II) is lifted by it). With
+/// `residues`, the queries give z3 each box as `period * a + r` and read `mod(box i, period)` as that
+/// `r` (the decomposition slows z3 down on sets read through sums, such as ER's, so it is asked for).
 pub struct ChipSet {
-    pub helpers: String,
-    pub body: String,
+    pub member: Option<Formula>,
     pub exact: Exact,
     pub period: u64,
+    pub residues: bool,
 }
 
 impl ChipSet {
-    /// The membership of the boxes `x` (terms), with residues `r` (terms) or else `(mod x period)`.
-    pub fn of(&self, x: &[String], r: Option<&[String]>) -> String {
-        let mut out = self.body.clone();
-        for (i, v) in x.iter().enumerate().rev() {
-            let res = match r {
-                Some(r) => r[i].clone(),
-                None => format!("(mod {v} {})", self.period),
-            };
-            out = out
-                .replace(&format!("{{x{i}}}"), v)
-                .replace(&format!("{{r{i}}}"), &res);
-        }
-        out
+    /// The formula `f` over the boxes written on the boxes `x` (terms), reading `mod(box i, period)`
+    /// as `r[i]` when the set reads residues and `r` is given.
+    pub fn write(&self, f: &Formula, x: &[String], r: Option<&[String]>) -> String {
+        let written = match r {
+            Some(r) if self.residues => {
+                let names: Vec<String> = x.iter().chain(r).cloned().collect();
+                Arith::Int.formula(&f.with_residues(i128::from(self.period), x.len()), &names)
+            }
+            _ => Arith::Int.formula(f, x),
+        };
+        // Integer formulas have no `xor`, the one thing that has no integer term.
+        written.unwrap_or_else(|| "false".into())
     }
 
-    /// The modulus the queries decompose every box by (`v = q * a + r`): the period when the body
-    /// reads residues `{r0}` .., else 0 (none: the decomposition slows z3 down on sets read
-    /// through sums, such as ER's).
+    /// The membership of the boxes `x` (terms), with residues `r` (terms) or else `(mod x period)`;
+    /// `false` for a set without a formula.
+    pub fn of(&self, x: &[String], r: Option<&[String]>) -> String {
+        match &self.member {
+            Some(f) => self.write(f, x, r),
+            None => "false".into(),
+        }
+    }
+
+    /// The modulus the queries decompose every box by (`v = q * a + r`): the period when the set
+    /// reads residues, else 0 (none).
     pub fn hint_period(&self) -> u64 {
-        if self.body.contains("{r") {
+        if self.residues {
             self.period
         } else {
             0
         }
     }
 
-    /// The set as SMT-LIB: its helpers and `(define-fun NAME ((x0 Int) ..) Bool ...)`.
+    /// The set as SMT-LIB: `(define-fun NAME ((x0 Int) ..) Bool ...)`.
     pub fn define(&self, name: &str, k: usize) -> String {
         let args: Vec<String> = (0..k).map(|i| format!("(x{i} Int)")).collect();
         format!(
-            "{}(define-fun {name} ({}) Bool {})\n",
-            self.helpers,
+            "(define-fun {name} ({}) Bool {})\n",
             args.join(" "),
             self.of(&xs(k), None)
         )

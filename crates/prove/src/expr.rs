@@ -318,8 +318,10 @@ impl fmt::Display for Atom {
     }
 }
 
+mod formula;
 mod parse;
 #[cfg(test)]
 mod tests;
 
+pub use formula::Formula;
 pub use parse::{parse_relation, LIMIT_BITS};

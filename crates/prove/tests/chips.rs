@@ -13,6 +13,7 @@ use nimlab_prove::chips::{
     chip_queries, from_registry, prove_chips, ChipClaim, ChipGame, ChipKind, ChipSet, CHIP_PROVED,
     CHIP_PROVED_IN_CI,
 };
+use nimlab_prove::expr::Formula;
 use nimlab_prove::{Condition, Solver, Status};
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
@@ -271,25 +272,22 @@ fn binary_results_are_refused_in_one_line() {
     assert!(e.contains("not one of Ferguson's chip games"), "{e}");
 }
 
-/// A wrong variant: the claim `id` on `game` with the membership body `body` (of `{x0}` ..
-/// `{x(k-1)}`) and its exact reading `exact`.
+/// A wrong variant: the claim `id` on `game` with the membership `formula` (the boxes are the
+/// letters `a`, `b`, ...; `all(...)`, `any(...)`, `not(...)` of relations) and its exact reading
+/// `exact`.
 fn variant(
     id: &str,
     game: &str,
-    body: &str,
+    formula: &str,
     exact: impl Fn(&[u64]) -> bool + Send + Sync + 'static,
 ) -> ChipClaim {
     let mut c = from_registry(id, game).unwrap();
     let k = c.game.k;
-    let mut body = body.to_string();
-    for i in (0..k).rev() {
-        body = body.replace(&format!("x{i}"), &format!("{{x{i}}}"));
-    }
     c.set = ChipSet {
-        helpers: String::new(),
-        body,
+        member: Some(Formula::parse(formula, k).unwrap()),
         exact: Box::new(exact),
         period: c.set.period,
+        residues: false,
     };
     c.source = format!("{id} (wrong variant)");
     c
@@ -349,14 +347,14 @@ fn wrong_variants_are_refuted() {
     refuted(&variant(
         "ferguson-eabo",
         "EABO(3)",
-        "(and (<= 1 (mod x0 6) 3) (<= 1 (mod x1 6) 3) (<= 1 (mod x2 6) 3))",
+        "all(1 <= mod(a, 6) <= 3, 1 <= mod(b, 6) <= 3, 1 <= mod(c, 6) <= 3)",
         |p| p.iter().all(|&x| (1..=3).contains(&(x % 6))),
     ));
     // EABO(3) misère: q = 10 read as 9.
     refuted(&variant(
         "ferguson-eabo-misere",
         "EABO(3)",
-        "(and (or (<= 1 x0 2) (and (>= x0 3) (<= 3 (mod x0 9) 4))) (or (<= 1 x1 2) (and (>= x1 3) (<= 3 (mod x1 9) 4))) (or (<= 1 x2 2) (and (>= x2 3) (<= 3 (mod x2 9) 4))) (or (>= x0 3) (>= x1 3) (>= x2 3)))",
+        "all(any(1 <= a <= 2, all(a >= 3, 3 <= mod(a, 9) <= 4)), any(1 <= b <= 2, all(b >= 3, 3 <= mod(b, 9) <= 4)), any(1 <= c <= 2, all(c >= 3, 3 <= mod(c, 9) <= 4)), any(a >= 3, b >= 3, c >= 3))",
         |p| {
             p.iter().all(|&x| (1..=2).contains(&x) || (x >= 3 && (3..=4).contains(&(x % 9))))
                 && p.iter().any(|&x| x >= 3)
@@ -366,35 +364,35 @@ fn wrong_variants_are_refuted() {
     refuted(&variant(
         "ferguson-et-k2-grundy",
         "ET(2)",
-        "(= (mod x0 2) (mod x1 2))",
+        "mod(a, 2) = mod(b, 2)",
         |p| p[0] % 2 == p[1] % 2,
     ));
     // ET(3) subset: every box even is not inside the P-set.
     refuted(&variant(
         "ferguson-et-odd",
         "ET(3)",
-        "(and (= (mod x0 2) 0) (= (mod x1 2) 0) (= (mod x2 2) 0))",
+        "all(mod(a, 2) = 0, mod(b, 2) = 0, mod(c, 2) = 0)",
         |p| p.iter().all(|&x| x % 2 == 0),
     ));
     // ER(4) (even k: P iff all odd): "all odd but one".
     refuted(&variant(
         "ferguson-er",
         "ER(4)",
-        "(>= (+ (mod x0 2) (mod x1 2) (mod x2 2) (mod x3 2)) 3)",
+        "mod(a, 2) + mod(b, 2) + mod(c, 2) + mod(d, 2) >= 3",
         |p| p.iter().filter(|&&x| x % 2 == 1).count() >= 3,
     ));
     // SER(3): the total a multiple of 3 is not enough.
     refuted(&variant(
         "ferguson-ser",
         "SER(3)",
-        "(= (mod (+ x0 x1 x2) 3) 0)",
+        "mod(a + b + c, 3) = 0",
         |p| p.iter().sum::<u64>() % 3 == 0,
     ));
     // ER(3) misère: 1^2 z with z odd instead of even.
     refuted(&variant(
         "ferguson-er-misere",
         "ER(3)",
-        "(or (and (= x0 1) (= x1 1) (= (mod x2 2) 1) (> x2 1)) (and (= x0 1) (= x2 1) (= (mod x1 2) 1) (> x1 1)) (and (= x1 1) (= x2 1) (= (mod x0 2) 1) (> x0 1)))",
+        "any(all(a = 1, b = 1, mod(c, 2) = 1, c > 1), all(a = 1, c = 1, mod(b, 2) = 1, b > 1), all(b = 1, c = 1, mod(a, 2) = 1, a > 1))",
         |p| p[0] == 1 && p[1] == 1 && p[2] % 2 == 1 && p[2] > 1,
     ));
 }
@@ -443,7 +441,8 @@ fn binary_results_are_proved_below_2_w() {
     }
     // ET(3): the parities of the three boxes equal, instead of their 2-adic valuations.
     let mut c = from_registry_bits("ferguson-et-k3", "ET(3)", 4).unwrap();
-    c.set.body = "(and (= ((_ extract 0 0) {x0}) ((_ extract 0 0) {x1})) (= ((_ extract 0 0) {x1}) ((_ extract 0 0) {x2})))".into();
+    c.set.member =
+        Some(Formula::parse("all(mod(a, 2) = mod(b, 2), mod(b, 2) = mod(c, 2))", 3).unwrap());
     c.set.exact = Box::new(|p: &[u64]| p[0] % 2 == p[1] % 2 && p[1] % 2 == p[2] % 2);
     c.source = "ferguson-et-k3 (wrong variant)".into();
     refuted(&c);
@@ -539,19 +538,19 @@ fn binary_results_are_proved_by_automata() {
         kind: ChipKind::Winning,
         source: "one to three even boxes".into(),
         set: ChipSet {
-            helpers: String::new(),
-            body: String::new(),
+            member: None,
             exact: Box::new(move |p: &[u64]| {
                 p.iter().all(|&v| v >= 1)
                     && d.accepts(&p.iter().map(|&v| v as u128).collect::<Vec<_>>())
             }),
             period: 1,
+            residues: false,
         },
         target: Some(ChipSet {
-            helpers: String::new(),
-            body: String::new(),
+            member: None,
             exact: Box::new(|p: &[u64]| p.iter().all(|&x| x % 2 == 1)),
             period: 2,
+            residues: false,
         }),
         bits: None,
         totals: None,

@@ -18,8 +18,8 @@ use serde_json::json;
 /// (`I-0.smt2`, `I-1.smt2`, `IIa-0.smt2`, `IIb-1.smt2`, `III-0.smt2`).
 pub fn named_queries(c: &ChipClaim, cond: Condition) -> Result<Vec<(String, ChipQuery)>> {
     let mut out = Vec::new();
-    if cond == Condition::I && c.totals.is_some() {
-        let q = crate::chips::totals::lemma_i(c);
+    if let (Condition::I, Some(t)) = (cond, &c.totals) {
+        let q = crate::chips::totals::lemma_i(c, t);
         out.push((format!("{}-0.smt2", q.label), q));
     }
     for (i, q) in chip_queries(c, cond)?.into_iter().enumerate() {

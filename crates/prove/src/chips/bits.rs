@@ -4,6 +4,7 @@
 
 use super::queries::or;
 use super::{ChipClaim, ChipQuery, Moves};
+use crate::arith::Arith;
 use nimlab_core::partition::Condition;
 use nimlab_core::Play;
 use std::fmt::Write;
@@ -16,9 +17,11 @@ pub(super) fn bv_queries(c: &ChipClaim, w: u32, cond: Condition) -> Vec<ChipQuer
     let entropy = c.game.moves == Moves::Entropy;
     let low = |v: &str| format!("(bvand {v} (bvneg {v}))");
     let x: Vec<String> = (0..3).map(|i| format!("x{i}")).collect();
-    let member = if !c.set.body.is_empty() {
-        // A set given in bit-vector syntax over `{x0}` .. (the tests' wrong variants).
-        c.set.of(&x, None)
+    let member = if let Some(f) = &c.set.member {
+        // A set given as a formula (the tests' wrong variants), in the same bit-vectors.
+        Arith::Bv { w, width }
+            .formula(f, &x)
+            .unwrap_or_else(|| "false".into())
     } else if entropy {
         // Two boxes equal, and the third differs by 0 or by 4^n m, m odd.
         let mut cases = Vec::new();

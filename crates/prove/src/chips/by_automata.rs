@@ -83,12 +83,12 @@ pub fn automaton_claim(game_text: &str, set: &Dfa, play: Play, source: &str) -> 
         kind: ChipKind::PSet,
         source: source.to_string(),
         set: ChipSet {
-            helpers: String::new(),
-            body: String::new(),
+            member: None,
             exact: Box::new(move |p: &[u64]| {
                 d.accepts(&p.iter().map(|&v| v as u128).collect::<Vec<_>>())
             }),
             period: 1,
+            residues: false,
         },
         target: None,
         bits: None,

@@ -71,11 +71,6 @@ pub(super) fn call(f: &str, y: &[String]) -> String {
     format!("({f} {})", y.join(" "))
 }
 
-/// The template boxes `{x0}` .. of a membership body.
-pub(super) fn tx(k: usize) -> Vec<String> {
-    (0..k).map(|i| format!("{{x{i}}}")).collect()
-}
-
 pub(super) fn xs(k: usize) -> Vec<String> {
     (0..k).map(|i| format!("x{i}")).collect()
 }

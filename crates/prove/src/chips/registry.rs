@@ -4,8 +4,8 @@
 //! entry's own `decide` as exact membership; and the records of which results are proved on which
 //! games ([`CHIP_PROVED`] and its kin), which `nimlab theory` reports ([`checked`]).
 
-use super::queries::{and, or, sum, tx};
 use super::{ChipClaim, ChipGame, ChipKind, ChipSet, Exact, CHIP_PROVED_BY_AUTOMATA};
+use crate::expr::{Cmp, Expr, Formula};
 use nimlab_core::{Error, Play, Result};
 
 /// The registry results proved here for every box size, with the numbers of boxes k they are
@@ -129,12 +129,183 @@ fn lcm_upto(n: u64) -> u64 {
     (1..=n).fold(1, |l, i| l / gcd(l, i) * i)
 }
 
+/// The box `i`.
+pub(super) fn slot(i: usize) -> Expr {
+    Expr::Slot(i)
+}
+
+/// The constant `n`.
+pub(super) fn num(n: u64) -> Expr {
+    Expr::Num(i128::from(n))
+}
+
+/// `mod(e, q)`.
+pub(super) fn modulo(e: Expr, q: u64) -> Expr {
+    Expr::Mod(Box::new(e), i128::from(q))
+}
+
+/// The sum of the boxes of `which`.
+pub(super) fn boxes(which: impl IntoIterator<Item = usize>) -> Expr {
+    Expr::Sum(which.into_iter().map(|i| (1, slot(i))).collect())
+}
+
+/// `e - c`.
+fn minus(e: &Expr, c: u64) -> Expr {
+    Expr::Sum(vec![(1, e.clone()), (1, Expr::Num(-i128::from(c)))])
+}
+
+/// `l op r`.
+pub(super) fn rel(l: Expr, op: Cmp, r: Expr) -> Formula {
+    Formula::cmp(l, op, r)
+}
+
+/// `lo <= e <= hi`.
+fn between(lo: u64, e: &Expr, hi: u64) -> Formula {
+    Formula::And(vec![
+        rel(num(lo), Cmp::Le, e.clone()),
+        rel(e.clone(), Cmp::Le, num(hi)),
+    ])
+}
+
 /// The results with a linear statement: every box odd.
-fn all_odd(k: usize) -> String {
-    and(&tx(k)
-        .iter()
-        .map(|v| format!("(= (mod {v} 2) 1)"))
-        .collect::<Vec<_>>())
+fn all_odd(k: usize) -> Formula {
+    Formula::And(
+        (0..k)
+            .map(|i| rel(modulo(slot(i), 2), Cmp::Eq, num(1)))
+            .collect(),
+    )
+}
+
+/// The set of the linear registry result `id` on a game of `k` boxes: its kind, its formula, its
+/// period, and whether the queries read it on residues; `None` for a result that is not linear.
+fn linear_set(id: &str, k: usize) -> Option<(ChipKind, Formula, u64, bool)> {
+    let kk = k as u64;
+    // The total of the boxes other than box i.
+    let others = |i: usize| boxes((0..k).filter(move |&j| j != i));
+    Some(match id {
+        "ferguson-et-odd" => (ChipKind::Subset, all_odd(k), 2, false),
+        "ferguson-et-k2-grundy" => (ChipKind::PSet, all_odd(k), 2, false),
+        "ferguson-et-two-even" => {
+            // The number of even boxes: k minus the sum of the residues mod 2.
+            let mut terms = vec![(1, num(kk))];
+            terms.extend((0..k).map(|i| (-1, modulo(slot(i), 2))));
+            (
+                ChipKind::Winning,
+                between(1, &Expr::Sum(terms), 2),
+                2,
+                false,
+            )
+        }
+        "ferguson-eabo" => {
+            let m = kk * (kk - 1);
+            let body = (0..k)
+                .map(|i| between(1, &modulo(slot(i), m), kk - 1))
+                .collect();
+            (ChipKind::PSet, Formula::And(body), m, true)
+        }
+        "ferguson-eabo-misere" => {
+            let q = (kk - 1) * (2 * kk - 1);
+            let mut parts: Vec<Formula> = (0..k)
+                .map(|i| {
+                    Formula::Or(vec![
+                        between(1, &slot(i), kk - 1),
+                        Formula::And(vec![
+                            rel(slot(i), Cmp::Ge, num(kk)),
+                            between(kk, &modulo(slot(i), q), 2 * kk - 2),
+                        ]),
+                    ])
+                })
+                .collect();
+            parts.push(Formula::Or(
+                (0..k).map(|i| rel(slot(i), Cmp::Ge, num(kk))).collect(),
+            ));
+            (ChipKind::PSet, Formula::And(parts), q, true)
+        }
+        "ferguson-er" => {
+            let f = nimlab_theory::ferguson::er_f(kk);
+            // n in S(k): n >= k and n is none of the totals (j k .. (j+1) k, residue j(k-1) mod j+1).
+            let in_s = |n: &Expr| {
+                let r = (1..=f)
+                    .map(|j| {
+                        let mut c = vec![rel(num(j * kk), Cmp::Le, n.clone())];
+                        if j < f {
+                            c.push(rel(n.clone(), Cmp::Lt, num((j + 1) * kk)));
+                        }
+                        c.push(rel(
+                            modulo(n.clone(), j + 1),
+                            Cmp::Eq,
+                            num((j * (kk - 1)) % (j + 1)),
+                        ));
+                        Formula::And(c)
+                    })
+                    .collect();
+                Formula::And(vec![rel(n.clone(), Cmp::Ge, num(kk)), !Formula::Or(r)])
+            };
+            let body = (0..k).map(|i| !in_s(&others(i))).collect();
+            (ChipKind::PSet, Formula::And(body), lcm_upto(f + 1), false)
+        }
+        "ferguson-er-misere" => {
+            let norms = |n: &Expr| {
+                if k % 2 == 1 {
+                    return Formula::And(vec![
+                        rel(n.clone(), Cmp::Gt, num(kk)),
+                        rel(modulo(minus(n, kk - 1), 2), Cmp::Eq, num(0)),
+                    ]);
+                }
+                let small = Formula::And(vec![
+                    rel(num(kk), Cmp::Lt, n.clone()),
+                    rel(n.clone(), Cmp::Lt, num(2 * kk)),
+                    rel(modulo(n.clone(), 2), Cmp::Eq, num(1)),
+                ]);
+                let three = |from: u64| {
+                    Formula::Or(vec![
+                        rel(modulo(minus(n, from), 3), Cmp::Eq, num(0)),
+                        rel(modulo(minus(n, from), 3), Cmp::Eq, num(2)),
+                    ])
+                };
+                let large = if k % 6 == 4 {
+                    Formula::Or(vec![
+                        Formula::And(vec![
+                            rel(num(2 * kk), Cmp::Le, n.clone()),
+                            rel(n.clone(), Cmp::Lt, num(3 * kk)),
+                            three(2 * kk),
+                        ]),
+                        Formula::And(vec![
+                            rel(n.clone(), Cmp::Ge, num(3 * kk)),
+                            !rel(modulo(minus(n, 3 * kk), 4), Cmp::Eq, num(1)),
+                        ]),
+                    ])
+                } else {
+                    Formula::And(vec![rel(n.clone(), Cmp::Ge, num(2 * kk)), three(2 * kk)])
+                };
+                Formula::Or(vec![small, large])
+            };
+            let mut parts = vec![!Formula::And(
+                (0..k).map(|i| rel(slot(i), Cmp::Eq, num(1))).collect(),
+            )];
+            parts.extend((0..k).map(|i| !norms(&others(i))));
+            (ChipKind::PSet, Formula::And(parts), 12, false)
+        }
+        "ferguson-ser" => {
+            // Sums of the boxes' residues mod k (the same residues as the sums of the boxes).
+            let residues = |s: &[usize]| {
+                modulo(
+                    Expr::Sum(s.iter().map(|&i| (1, modulo(slot(i), kk))).collect()),
+                    kk,
+                )
+            };
+            let all: Vec<usize> = (0..k).collect();
+            let mut parts = vec![rel(residues(&all), Cmp::Eq, num(0))];
+            for mask in 1u32..(1u32 << k) {
+                let s: Vec<usize> = (0..k).filter(|i| mask & (1 << i) != 0).collect();
+                if s.len() < k {
+                    parts.push(!rel(residues(&s), Cmp::Eq, num(0)));
+                }
+            }
+            (ChipKind::PSet, Formula::And(parts), kk, true)
+        }
+        _ => return None,
+    })
 }
 
 /// The registry result `id` on `game`, as a claim (refused in one line where it does not apply or is
@@ -153,153 +324,41 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
             t.games()
         )));
     }
-    let k = game.k;
-    let kk = k as u64;
-    let xs = tx(k);
-    let n = sum(&xs, &(0..k).collect::<Vec<_>>());
-    let (kind, body, helpers, period) = match id {
-        "ferguson-et-odd" => (ChipKind::Subset, all_odd(k), String::new(), 2),
-        "ferguson-et-k2-grundy" => (ChipKind::PSet, all_odd(k), String::new(), 2),
-        "ferguson-et-two-even" => {
-            let evens: Vec<String> = xs
-                .iter()
-                .map(|v| format!("(ite (= (mod {v} 2) 0) 1 0)"))
-                .collect();
-            let count = sum(&evens, &(0..k).collect::<Vec<_>>());
-            (
-                ChipKind::Winning,
-                format!("(and (<= 1 {count}) (<= {count} 2))"),
-                String::new(),
-                2,
-            )
-        }
-        "ferguson-eabo" => {
-            let m = kk * (kk - 1);
-            let body = and(&xs
-                .iter()
-                .enumerate()
-                .map(|(i, _)| format!("(<= 1 {{r{i}}} {})", kk - 1))
-                .collect::<Vec<_>>());
-            (ChipKind::PSet, body, String::new(), m)
-        }
-        "ferguson-eabo-misere" => {
-            let q = (kk - 1) * (2 * kk - 1);
-            let mut parts: Vec<String> = xs
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    format!(
-                        "(or (<= 1 {v} {}) (and (>= {v} {kk}) (<= {kk} {{r{i}}} {})))",
-                        kk - 1,
-                        2 * kk - 2
-                    )
-                })
-                .collect();
-            parts.push(or(&xs
-                .iter()
-                .map(|v| format!("(>= {v} {kk})"))
-                .collect::<Vec<_>>()));
-            (ChipKind::PSet, and(&parts), String::new(), q)
-        }
-        "ferguson-er" => {
-            let f = nimlab_theory::ferguson::er_f(kk);
-            let mut r = Vec::new();
-            for j in 1..=f {
-                let range = if j < f {
-                    format!("(<= {} n) (< n {})", j * kk, (j + 1) * kk)
-                } else {
-                    format!("(>= n {})", j * kk)
-                };
-                r.push(format!(
-                    "(and {range} (= (mod n {}) {}))",
-                    j + 1,
-                    (j * (kk - 1)) % (j + 1)
-                ));
-            }
-            let helpers = format!(
-                "(define-fun inS ((n Int)) Bool (and (>= n {kk}) (not {})))\n",
-                or(&r)
-            );
-            let body = and(&xs
-                .iter()
-                .map(|v| format!("(not (inS (- {n} {v})))"))
-                .collect::<Vec<_>>());
-            (ChipKind::PSet, body, helpers, lcm_upto(f + 1))
-        }
-        "ferguson-er-misere" => {
-            let norms = if k % 2 == 1 {
-                format!("(and (> n {kk}) (= (mod (- n {}) 2) 0))", kk - 1)
+    let binary = [
+        "ferguson-et-k3",
+        "ferguson-et-k4",
+        "ferguson-entropy-k3",
+        "ferguson-entropy-k3-misere",
+    ];
+    if binary.contains(&id) {
+        return Err(Error::Unsupported(format!(
+            "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so SMT cannot prove it for every size; --automata proves it for every size with finite automata{}",
+            if ["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
+                ", and --bits W in bit-vectors for boxes below 2^W"
             } else {
-                let small = format!("(and (< {kk} n) (< n {}) (= (mod n 2) 1))", 2 * kk);
-                let three = |from: u64| {
-                    format!(
-                        "(or (= (mod (- n {from}) 3) 0) (= (mod (- n {from}) 3) 2))"
-                    )
-                };
-                let large = if k % 6 == 4 {
-                    format!(
-                        "(or (and (<= {} n) (< n {}) {}) (and (>= n {}) (not (= (mod (- n {}) 4) 1))))",
-                        2 * kk,
-                        3 * kk,
-                        three(2 * kk),
-                        3 * kk,
-                        3 * kk
-                    )
-                } else {
-                    format!("(and (>= n {}) {})", 2 * kk, three(2 * kk))
-                };
-                format!("(or {small} {large})")
-            };
-            let helpers = format!("(define-fun inSm ((n Int)) Bool {norms})\n");
-            let mut parts = vec![format!(
-                "(not {})",
-                and(&xs.iter().map(|v| format!("(= {v} 1)")).collect::<Vec<_>>())
-            )];
-            parts.extend(xs.iter().map(|v| format!("(not (inSm (- {n} {v})))")));
-            (ChipKind::PSet, and(&parts), helpers, 12)
-        }
-        "ferguson-ser" => {
-            // Sums of the boxes' residues mod k (the same residues as the sums of the boxes).
-            let rs: Vec<String> = (0..k).map(|i| format!("{{r{i}}}")).collect();
-            let all: Vec<usize> = (0..k).collect();
-            let mut parts = vec![format!("(= (mod {} {kk}) 0)", sum(&rs, &all))];
-            for mask in 1u32..(1u32 << k) {
-                let s: Vec<usize> = (0..k).filter(|i| mask & (1 << i) != 0).collect();
-                if s.len() < k {
-                    parts.push(format!("(not (= (mod {} {kk}) 0))", sum(&rs, &s)));
-                }
+                ""
             }
-            (ChipKind::PSet, and(&parts), String::new(), kk)
-        }
-        "ferguson-et-k3" | "ferguson-et-k4" | "ferguson-entropy-k3" | "ferguson-entropy-k3-misere" => {
-            return Err(Error::Unsupported(format!(
-                "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so SMT cannot prove it for every size; --automata proves it for every size with finite automata{}",
-                if ["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
-                    ", and --bits W in bit-vectors for boxes below 2^W"
-                } else {
-                    ""
-                }
-            )))
-        }
-        _ => {
-            return Err(Error::Unsupported(format!(
-                "{id} is not a result about Ferguson's chip games"
-            )))
-        }
+        )));
+    }
+    let k = game.k;
+    let Some((kind, member, period, residues)) = linear_set(id, k) else {
+        return Err(Error::Unsupported(format!(
+            "{id} is not a result about Ferguson's chip games"
+        )));
     };
     let exact = registry_exact(id, &game, kind)?;
     let set = ChipSet {
-        helpers,
-        body,
+        member: Some(member),
         exact,
         period,
+        residues,
     };
     let target = if kind == ChipKind::Winning {
         Some(ChipSet {
-            helpers: String::new(),
-            body: all_odd(k),
+            member: Some(all_odd(k)),
             exact: Box::new(|p: &[u64]| p.iter().all(|&x| x % 2 == 1)),
             period: 2,
+            residues: false,
         })
     } else {
         None
@@ -363,10 +422,10 @@ pub(super) fn registry_p_set(
         kind: ChipKind::PSet,
         source: id.to_string(),
         set: ChipSet {
-            helpers: String::new(),
-            body: String::new(),
+            member: None,
             exact,
             period: 1,
+            residues: false,
         },
         target: None,
         bits,

@@ -23,11 +23,14 @@
 //!
 //! [`Totals`] is an ultimately periodic T (finite exceptions below a threshold, residues modulo a
 //! period from it on); [`claim`] turns it into the [`ChipClaim`] "no allowed kept set has its total
-//! in T", with an SMT helper `inT` (as `ferguson-er` uses `inS`); [`parse`] and [`render`] read and
+//! in T", a formula of the relation language ([`Totals::formula`]: "n ∈ T", read on the boxes'
+//! residues modulo the period); [`parse`] and [`render`] read and
 //! write the chip families file (documented in the README, section on families files).
 
-use super::queries::{and, call, declare_x, or, sum, tx};
+use super::queries::{call, declare_x};
+use super::registry::{boxes, modulo, num, rel, slot};
 use super::{ChipClaim, ChipGame, ChipKind, ChipSet, Moves};
+use crate::expr::{Cmp, Expr, Formula};
 use nimlab_core::{Error, Play, Result};
 use nimlab_games::Redistribute;
 use std::fmt::Write;
@@ -127,27 +130,41 @@ impl Totals {
         }
     }
 
-    /// `(define-fun inT ((n Int) (m Int)) Bool ...)`: n ∈ T, where m is any term congruent to n
-    /// modulo the period (the sum of the boxes' residues: the queries then decide the set on
-    /// residues, see `hint` in the chip prover).
-    pub fn smt(&self, k: usize) -> String {
-        let mut cases: Vec<String> = self
+    /// "n ∈ T" as a formula (of a game with `k` boxes), where `m` is any term congruent to n modulo
+    /// the period (the sum of the boxes' residues: the queries then decide the set on residues, see
+    /// `hint` in the chip prover).
+    pub fn formula(&self, k: usize, n: &Expr, m: &Expr) -> Formula {
+        let mut cases: Vec<Formula> = self
             .exceptions
             .iter()
-            .map(|e| format!("(= n {e})"))
+            .map(|&e| rel(n.clone(), Cmp::Eq, num(e)))
             .collect();
         if !self.residues.is_empty() {
-            let res: Vec<String> = self
-                .residues
-                .iter()
-                .map(|r| format!("(= (mod m {}) {r})", self.period))
-                .collect();
-            cases.push(format!("(and (>= n {}) {})", self.threshold, or(&res)));
+            cases.push(Formula::And(vec![
+                rel(n.clone(), Cmp::Ge, num(self.threshold)),
+                Formula::Or(
+                    self.residues
+                        .iter()
+                        .map(|&r| rel(modulo(m.clone(), self.period), Cmp::Eq, num(r)))
+                        .collect(),
+                ),
+            ]));
         }
-        format!(
-            "(define-fun inT ((n Int) (m Int)) Bool (and (>= n {k}) {}))\n",
-            or(&cases)
-        )
+        Formula::And(vec![
+            rel(n.clone(), Cmp::Ge, num(k as u64)),
+            Formula::Or(cases),
+        ])
+    }
+
+    /// "n ∈ T" for the total n of the boxes `kept` (slots), read on their residues modulo the
+    /// period.
+    pub(super) fn holds_on(&self, k: usize, kept: &[usize]) -> Formula {
+        let m = Expr::Sum(
+            kept.iter()
+                .map(|&i| (1, modulo(slot(i), self.period)))
+                .collect(),
+        );
+        self.formula(k, &boxes(kept.iter().copied()), &m)
     }
 }
 
@@ -345,18 +362,18 @@ pub fn claim(game_text: &str, play: Play, t: &Totals, source: String) -> Result<
         )));
     }
     debug_assert!(matches!(game.moves, Moves::Redistribute(_)));
-    let xs = tx(k);
-    let rs: Vec<String> = (0..k).map(|i| format!("{{r{i}}}")).collect();
-    let mut parts: Vec<String> = game
-        .kept_sets()
-        .iter()
-        .map(|kept| format!("(not (inT {} {}))", sum(&xs, kept), sum(&rs, kept)))
-        .collect();
+    let kept_sets = game.kept_sets();
+    let mut parts: Vec<Formula> = kept_sets.iter().map(|kept| !t.holds_on(k, kept)).collect();
     if play == Play::Misere {
-        parts.push(game.nonterminal(&xs));
+        // Not terminal: some kept set holds at least k chips.
+        parts.push(Formula::Or(
+            kept_sets
+                .iter()
+                .map(|kept| rel(boxes(kept.iter().copied()), Cmp::Ge, num(k as u64)))
+                .collect(),
+        ));
     }
     let period = t.period;
-    let helpers = t.smt(k);
     let exact_t_copy = t.clone();
     let exact_t = t;
     let exact: super::Exact = Box::new(move |p: &[u64]| {
@@ -369,10 +386,10 @@ pub fn claim(game_text: &str, play: Play, t: &Totals, source: String) -> Result<
         kind: ChipKind::PSet,
         source,
         set: ChipSet {
-            helpers,
-            body: and(&parts),
+            member: Some(Formula::And(parts)),
             exact,
             period,
+            residues: true,
         },
         target: None,
         bits: None,
@@ -383,22 +400,19 @@ pub fn claim(game_text: &str, play: Play, t: &Totals, source: String) -> Result<
 /// The lemma tried first for (I) of a claim read from T: "a member x whose total is not in T" (its
 /// query `Ia`). Unsatisfiable, it proves (I): if x is a member and y a member option of x, y's total
 /// is the total of an allowed kept set of x, and it is in T by the lemma, so x is not a member.
-pub(crate) fn lemma_i(c: &ChipClaim) -> super::ChipQuery {
+pub(crate) fn lemma_i(c: &ChipClaim, t: &Totals) -> super::ChipQuery {
     let k = c.game.k;
     let mut text = c.set.define("member", k);
     let x = declare_x(c, &mut text, true);
     let all: Vec<usize> = (0..k).collect();
-    let (member, m) = if c.set.hint_period() > 1 {
+    let outside = !t.holds_on(k, &all);
+    let (member, outside) = if c.set.hint_period() > 1 {
         let r: Vec<String> = x.iter().map(|v| format!("{v}_r")).collect();
-        (c.set.of(&x, Some(&r)), sum(&r, &all))
+        (c.set.of(&x, Some(&r)), c.set.write(&outside, &x, Some(&r)))
     } else {
-        (call("member", &x), sum(&x, &all))
+        (call("member", &x), c.set.write(&outside, &x, None))
     };
-    let _ = writeln!(
-        text,
-        "(assert {member})\n(assert (not (inT {} {m})))",
-        sum(&x, &all)
-    );
+    let _ = writeln!(text, "(assert {member})\n(assert {outside})");
     super::ChipQuery {
         condition: nimlab_core::partition::Condition::I,
         label: "Ia",

@@ -141,3 +141,44 @@ fn rejects_bad_relations() {
         assert!(e.0.contains("relation"), "{bad}: {e}");
     }
 }
+
+#[test]
+fn formulas_parse_evaluate_and_write() {
+    use crate::arith::Arith;
+    let f = Formula::parse(
+        "all(any(1 <= a <= 2, all(a >= 3, 3 <= mod(a, 10) <= 4)), not(b = c))",
+        3,
+    )
+    .unwrap();
+    assert!(f.holds(&[2, 0, 1]));
+    assert!(f.holds(&[13, 5, 6]));
+    assert!(!f.holds(&[15, 5, 6]));
+    assert!(!f.holds(&[1, 4, 4]));
+    let names: Vec<String> = ["x0", "x1", "x2"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(
+        Arith::Int.formula(&f, &names).unwrap(),
+        "(and (or (and (<= 1 x0) (<= x0 2)) (and (>= x0 3) (and (<= 3 (mod x0 10)) (<= (mod x0 10) 4)))) (not (= x1 x2)))"
+    );
+    // mod(box, 10) read as the residue variable of the box (slot 3 + i).
+    let r: Vec<String> = ["x0", "x1", "x2", "r0", "r1", "r2"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let g = Formula::parse("mod(a, 10) + mod(b, 7) = mod(a + c, 10)", 3).unwrap();
+    assert_eq!(
+        Arith::Int.formula(&g.with_residues(10, 3), &r).unwrap(),
+        "(= (+ r0 (mod x1 7)) (mod (+ x0 x2) 10))"
+    );
+    // Empty conjunctions and disjunctions; refusals in one line.
+    assert_eq!(
+        Arith::Int.formula(&Formula::And(vec![]), &names).unwrap(),
+        "true"
+    );
+    assert_eq!(
+        Arith::Int.formula(&Formula::Or(vec![]), &names).unwrap(),
+        "false"
+    );
+    assert!(Formula::parse("all(a = 1, b = 2", 3).is_err());
+    assert!(Formula::parse("not(a = 1, b = 2)", 3).is_err());
+    assert!(Formula::parse("any(a = 1, d = 2)", 3).is_err());
+}
