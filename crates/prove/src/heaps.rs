@@ -46,7 +46,7 @@
 
 use crate::automata::{self, Budget, Stop};
 use crate::conjecture::PFamily;
-use crate::prove::Status;
+use crate::report::Status;
 use nimlab_core::{Error, Play, Result};
 use std::time::{Duration, Instant};
 

@@ -7,8 +7,10 @@
 //! [`Claim`], and a line in [`run`]; every report then passes the same exact check on a box before
 //! it may say "proved" ([`crate::check`]).
 
+use crate::by_automata::{prove_automata, prove_subset_automata};
 use crate::conjecture::Conjecture;
-use crate::prove::{self, Claim, Report};
+use crate::report::{Claim, Report};
+use crate::smt::{prove_subset_with, prove_with};
 use crate::solver::{Dialect, Solver};
 use nimlab_core::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -81,15 +83,15 @@ pub fn run(c: &Conjecture, claim: Claim, prover: &Prover) -> Result<Report> {
                 versions.push((s.name(), s.version()?));
             }
             let mut r = match claim {
-                Claim::PSet => prove::prove_with(c, solvers)?,
-                Claim::Subset => prove::prove_subset_with(c, solvers)?,
+                Claim::PSet => prove_with(c, solvers)?,
+                Claim::Subset => prove_subset_with(c, solvers)?,
             };
             r.solvers = versions;
             Ok(r)
         }
         Prover::Automata(timeout) => match claim {
-            Claim::PSet => prove::prove_automata(c, *timeout),
-            Claim::Subset => prove::prove_subset_automata(c, *timeout),
+            Claim::PSet => prove_automata(c, *timeout),
+            Claim::Subset => prove_subset_automata(c, *timeout),
         },
     }
 }

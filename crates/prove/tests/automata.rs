@@ -132,7 +132,7 @@ fn cn_6_4_for_every_size() {
 
 #[test]
 fn linear_theorems_agree_with_the_smt_proofs() {
-    // The registry's CN results that the SMT prover proves (crates/prove/src/proved.rs), proved again
+    // The registry's CN results that the SMT prover proves (crates/prove/src/registry_proofs.rs), proved again
     // by a method that shares nothing with it but the families. CN(7,4) (a set automaton of 262
     // states) is decided by condition (II)'s pre-images in seconds; CN(8,6) (156 states, windows of
     // 6) takes tens of seconds and is left to the benchmark (docs/benchmarks.md).
