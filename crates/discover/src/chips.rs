@@ -44,7 +44,7 @@ use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use nimlab_games::Redistribute;
 use nimlab_prove::chips::totals::{self, Totals};
 use nimlab_prove::chips::{prove_chips, ChipGame, Moves};
-use nimlab_prove::{Solver, Status};
+use nimlab_prove::{SmtSolver, Status};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -346,7 +346,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
             }
         };
         let left = stopper.deadline.saturating_duration_since(Instant::now());
-        let solver = Solver {
+        let solver = SmtSolver {
             path: opts.solver.clone(),
             timeout: left.max(Duration::from_secs(1)),
             deadline: Some(stopper.deadline),

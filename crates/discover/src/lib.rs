@@ -32,7 +32,7 @@ pub use options::{Options, ProgressFn, DEFAULT_POSITIONS};
 
 use linear::{Fam, PTable};
 use nimlab_core::{Arg, Error, Hooks, Play, Refusal, Result};
-use nimlab_prove::{Kind, ReadingRule, Ruleset, Solver, Status};
+use nimlab_prove::{Kind, ReadingRule, Ruleset, SmtSolver, Status};
 use nimlab_tables::plan::{self, Bounds, Request};
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -191,7 +191,7 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
         ))));
     }
     // The solver must be there before any work is done.
-    let solver = Solver {
+    let solver = SmtSolver {
         path: opts.solver.clone(),
         timeout: Duration::from_secs(1),
         deadline: None,
@@ -343,7 +343,7 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
             "the families equal the P-set on the box [{lo}..{h}]; proving (I)-(III) for every size"
         ));
         let left = stopper.deadline.saturating_duration_since(Instant::now());
-        let solver = Solver {
+        let solver = SmtSolver {
             path: opts.solver.clone(),
             timeout: left.max(Duration::from_secs(1)),
             deadline: Some(stopper.deadline),

@@ -7,7 +7,7 @@ mod common;
 
 use common::have_z3;
 use nimlab_core::Play;
-use nimlab_prove::{prove_members, walnut, Ruleset, Solver, Status};
+use nimlab_prove::{prove_members, walnut, Ruleset, SmtSolver, Status};
 use std::path::Path;
 use std::time::Duration;
 
@@ -50,7 +50,7 @@ fn every_discovered_file_is_proved() {
             let mut c = nimlab_prove::from_toml(&text, &f.display().to_string()).unwrap();
             assert_eq!(c.game.id(), game, "{}", f.display());
             c.play = play;
-            let solver = Solver {
+            let solver = SmtSolver {
                 path: "z3".into(),
                 timeout: Duration::from_secs(120),
                 deadline: None,

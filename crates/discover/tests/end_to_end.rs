@@ -103,7 +103,7 @@ fn the_families_file_is_what_prove_proves() {
     }
     let d = run("CN(5,2)", None);
     let c = conjecture(&d);
-    let r = nimlab_prove::prove(&c, &nimlab_prove::Solver::default()).unwrap();
+    let r = nimlab_prove::prove(&c, &nimlab_prove::SmtSolver::default()).unwrap();
     assert_eq!(r.verdict, nimlab_prove::Status::Proved);
     let mut d = d;
     d.file = Some("x.toml".into());

@@ -86,4 +86,4 @@ pub use prove::{
 /// The former name of [`registry_proofs`].
 pub use registry_proofs as proved;
 pub use request::{ProofGame, ProofResult, ProveRequest, Source};
-pub use solver::{Answer, Dialect, Solver};
+pub use solver::{Answer, Dialect, SmtSolver};

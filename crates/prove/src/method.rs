@@ -11,7 +11,7 @@ use crate::by_automata::{prove_automata, prove_subset_automata};
 use crate::conjecture::Conjecture;
 use crate::report::{Claim, Report};
 use crate::smt::{prove_subset_with, prove_with};
-use crate::solver::{Dialect, Solver};
+use crate::solver::{Dialect, SmtSolver};
 use nimlab_core::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -21,7 +21,7 @@ use std::time::Duration;
 pub enum Prover {
     /// SMT: every query is decided by each solver in turn, and holds only when each answers unsat
     /// (one solver, or several for a cross-check); each query has the solver's own time limit.
-    Smt(Vec<Solver>),
+    Smt(Vec<SmtSolver>),
     /// Finite automata on the entries' binary digits, with a time limit for the whole run.
     Automata(Duration),
 }
@@ -49,7 +49,7 @@ impl Prover {
             }
             return Ok(Prover::Automata(timeout));
         }
-        let mut solvers = vec![Solver::new(solver, timeout)];
+        let mut solvers = vec![SmtSolver::new(solver, timeout)];
         if cross_check {
             let others: &[&str] = match Dialect::of(solver) {
                 Dialect::Z3 => &["cvc5"],
@@ -59,7 +59,7 @@ impl Prover {
             solvers.extend(
                 others
                     .iter()
-                    .map(|name| Solver::new(PathBuf::from(name), timeout)),
+                    .map(|name| SmtSolver::new(PathBuf::from(name), timeout)),
             );
         }
         Ok(Prover::Smt(solvers))

@@ -9,7 +9,7 @@ use crate::claimed::{report, OnRuleset, Says};
 use crate::conjecture::{Conjecture, Kind};
 use crate::encode::{queries, Condition, Query};
 use crate::report::{Claim, ConditionReport, QueryRecord, Report, SolverAnswer, Status};
-use crate::solver::{Answer, Solver};
+use crate::solver::{Answer, SmtSolver};
 use nimlab_core::{Error, Play, Result};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -27,13 +27,13 @@ pub fn emit(c: &Conjecture, claim: Claim, dir: &Path) -> Result<Vec<std::path::P
 }
 
 /// Decides the three conditions for `c` with `solver`.
-pub fn prove(c: &Conjecture, solver: &Solver) -> Result<Report> {
+pub fn prove(c: &Conjecture, solver: &SmtSolver) -> Result<Report> {
     prove_with(c, std::slice::from_ref(solver))
 }
 
 /// Decides the three conditions for `c` with every solver of `solvers` (a cross-check: a query
 /// holds only when each of them answers unsat; see [`condition_with`]).
-pub fn prove_with(c: &Conjecture, solvers: &[Solver]) -> Result<Report> {
+pub fn prove_with(c: &Conjecture, solvers: &[SmtSolver]) -> Result<Report> {
     c.validate()?;
     let start = Instant::now();
     let mut conditions = Vec::new();
@@ -57,12 +57,12 @@ pub(crate) fn subset_conditions(play: Play) -> Vec<Condition> {
 /// no terminal position is a member. A counterexample to (C) is re-checked, then decided by exact
 /// search: a member that is an N-position refutes the claim; otherwise the answer is unknown (the
 /// condition is sufficient, not necessary).
-pub fn prove_subset(c: &Conjecture, solver: &Solver) -> Result<Report> {
+pub fn prove_subset(c: &Conjecture, solver: &SmtSolver) -> Result<Report> {
     prove_subset_with(c, std::slice::from_ref(solver))
 }
 
 /// As [`prove_subset`], with every solver of `solvers` ([`prove_with`]).
-pub fn prove_subset_with(c: &Conjecture, solvers: &[Solver]) -> Result<Report> {
+pub fn prove_subset_with(c: &Conjecture, solvers: &[SmtSolver]) -> Result<Report> {
     c.validate()?;
     let start = Instant::now();
     let mut conditions = Vec::new();
@@ -92,7 +92,7 @@ fn finish(
 }
 
 /// One condition: its queries in order of circle length, stopping at the first counterexample.
-pub fn condition(c: &Conjecture, cond: Condition, solver: &Solver) -> Result<ConditionReport> {
+pub fn condition(c: &Conjecture, cond: Condition, solver: &SmtSolver) -> Result<ConditionReport> {
     condition_with(c, cond, std::slice::from_ref(solver))
 }
 
@@ -103,7 +103,7 @@ pub fn condition(c: &Conjecture, cond: Condition, solver: &Solver) -> Result<Con
 pub fn condition_with(
     c: &Conjecture,
     cond: Condition,
-    solvers: &[Solver],
+    solvers: &[SmtSolver],
 ) -> Result<ConditionReport> {
     if solvers.is_empty() {
         return Err(Error::Unsupported("no SMT solver given".into()));
@@ -197,7 +197,7 @@ pub fn condition_with(
 
 /// Solves `q`; a satisfiable answer with large entries is asked again with every entry of `x` bounded
 /// (8, then 32), so that the counterexample is small enough to re-check by enumerating options.
-fn solve_small(c: &Conjecture, q: &Query, solver: &Solver) -> Result<(Answer, Duration)> {
+fn solve_small(c: &Conjecture, q: &Query, solver: &SmtSolver) -> Result<(Answer, Duration)> {
     let ar = c.arith()?;
     let vars: Vec<String> = q.x.iter().chain(&q.y).cloned().collect();
     // The query with its logic set, as emitted (z3 and cvc5 both read it).

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 /// How to run the solver.
 #[derive(Debug, Clone)]
-pub struct Solver {
+pub struct SmtSolver {
     /// The executable (`z3` on the PATH by default; `cvc5`, or any SMT-LIB 2 solver).
     pub path: PathBuf,
     /// Time limit of one query.
@@ -125,9 +125,9 @@ pub fn install_hint(path: &std::path::Path) -> Error {
     )
 }
 
-impl Default for Solver {
-    fn default() -> Solver {
-        Solver {
+impl Default for SmtSolver {
+    fn default() -> SmtSolver {
+        SmtSolver {
             path: PathBuf::from("z3"),
             timeout: Duration::from_secs(120),
             deadline: None,
@@ -135,10 +135,10 @@ impl Default for Solver {
     }
 }
 
-impl Solver {
+impl SmtSolver {
     /// A solver at `path` with a time limit per query.
-    pub fn new(path: impl Into<PathBuf>, timeout: Duration) -> Solver {
-        Solver {
+    pub fn new(path: impl Into<PathBuf>, timeout: Duration) -> SmtSolver {
+        SmtSolver {
             path: path.into(),
             timeout,
             deadline: None,
@@ -175,7 +175,7 @@ impl Solver {
         self.check_with(body, "(check-sat)", vars)
     }
 
-    /// As [`Solver::check`], deciding with the command `check` (e.g. `(check-sat-using qsat)`, which
+    /// As [`SmtSolver::check`], deciding with the command `check` (e.g. `(check-sat-using qsat)`, which
     /// a solver other than z3 is given as `(check-sat)`).
     pub fn check_with(
         &self,
@@ -496,7 +496,7 @@ mod tests {
 
     #[test]
     fn missing_solver_is_one_line() {
-        let s = Solver {
+        let s = SmtSolver {
             path: PathBuf::from("/nonexistent/z3"),
             timeout: Duration::from_secs(1),
             deadline: None,
@@ -509,7 +509,7 @@ mod tests {
     #[test]
     fn a_passed_deadline_answers_unknown_without_the_solver() {
         // The path does not exist: a query that ran the solver would be an error.
-        let s = Solver {
+        let s = SmtSolver {
             path: PathBuf::from("/nonexistent/z3"),
             timeout: Duration::from_secs(60),
             deadline: Some(Instant::now()),
@@ -521,7 +521,7 @@ mod tests {
 
     #[test]
     fn a_deadline_ahead_still_runs_the_query() {
-        let s = Solver {
+        let s = SmtSolver {
             path: PathBuf::from("/nonexistent/z3"),
             timeout: Duration::from_secs(60),
             deadline: Some(Instant::now() + Duration::from_secs(60)),

@@ -13,7 +13,7 @@ use nimlab_prove::certificate::chips::{named_queries, of_chips};
 use nimlab_prove::certificate::{self, is_plain, z3_name, Characterization};
 use nimlab_prove::chips::totals::{claim, Totals};
 use nimlab_prove::chips::{from_registry, prove_chips, ChipClaim};
-use nimlab_prove::{from_theorem, Claim, Condition, Prover, Report, Ruleset, Solver, Status};
+use nimlab_prove::{from_theorem, Claim, Condition, Prover, Report, Ruleset, SmtSolver, Status};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -44,12 +44,12 @@ fn found(name: &str) -> Result<PathBuf, String> {
 }
 
 /// z3 (required for these tests, or a visible skip) and cvc5 when it is there (or required).
-fn solvers(test: &str) -> Option<(Vec<Solver>, bool)> {
+fn solvers(test: &str) -> Option<(Vec<SmtSolver>, bool)> {
     let z3 = common::solver(test)?;
     let cvc5 = nimlab_testkit::tools::need(test, "cvc5", found("cvc5")).is_some();
     let mut all = vec![z3];
     if cvc5 {
-        all.push(Solver::new("cvc5", Duration::from_secs(120)));
+        all.push(SmtSolver::new("cvc5", Duration::from_secs(120)));
     }
     Some((all, cvc5))
 }

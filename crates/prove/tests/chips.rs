@@ -14,14 +14,14 @@ use nimlab_prove::chips::{
     CHIP_PROVED_IN_CI,
 };
 use nimlab_prove::expr::Formula;
-use nimlab_prove::{Condition, Solver, Status};
+use nimlab_prove::{Condition, SmtSolver, Status};
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn z3() -> Solver {
-    Solver::new("z3", Duration::from_secs(120))
+fn z3() -> SmtSolver {
+    SmtSolver::new("z3", Duration::from_secs(120))
 }
 
 /// The options of `p` (sorted), from the rules, written independently of nimlab-games.

@@ -9,11 +9,11 @@ use common::{mutate, Wrong};
 
 use nimlab_prove::prove::condition;
 use nimlab_prove::{
-    from_theorem, from_toml, prove, Condition, Conjecture, Ruleset, Solver, Status,
+    from_theorem, from_toml, prove, Condition, Conjecture, Ruleset, SmtSolver, Status,
 };
 
 /// The wrong variant is refuted on `cond`, with a counterexample that checks out.
-fn refuted(s: &Solver, theorem: &str, c: &Conjecture, cond: Condition) {
+fn refuted(s: &SmtSolver, theorem: &str, c: &Conjecture, cond: Condition) {
     let r = condition(c, cond, s).unwrap();
     assert_eq!(
         r.status,
@@ -280,7 +280,7 @@ fn every_entry_listed_as_proved_is_proved_by_cvc5_too() {
     };
     let solvers = [
         z3,
-        nimlab_prove::Solver::new(cvc5, std::time::Duration::from_secs(120)),
+        nimlab_prove::SmtSolver::new(cvc5, std::time::Duration::from_secs(120)),
     ];
     let slow = nimlab_prove::proved::SLOW_WITH_CVC5;
     let mut proved = 0;

@@ -11,7 +11,7 @@ use common::{mutate, Wrong};
 
 use nimlab_core::Play;
 use nimlab_prove::proved::{checked, sizes, Sizes, Via, SIZES};
-use nimlab_prove::{from_theorem, prove, prove_automata, Conjecture, Ruleset, Solver, Status};
+use nimlab_prove::{from_theorem, prove, prove_automata, Conjecture, Ruleset, SmtSolver, Status};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -129,7 +129,7 @@ fn agrees_with_search(s: &Sizes, n: usize, c: &Conjecture) {
     assert!(members > 0, "{} on {}", s.id, c.game.id());
 }
 
-fn prove_one(s: &Sizes, c: &Conjecture, solver: Option<&Solver>) {
+fn prove_one(s: &Sizes, c: &Conjecture, solver: Option<&SmtSolver>) {
     let r = match s.via {
         Via::Smt => prove(c, solver.expect("z3 for an SMT proof")).unwrap(),
         Via::Automata => prove_automata(c, Duration::from_secs(300)).unwrap(),

@@ -7,13 +7,13 @@ use super::{conditions_of, ChipClaim, ChipQuery};
 use crate::check::{guard, recheck, Checked, Stated};
 use crate::claimed::report;
 use crate::report::{ConditionReport, QueryRecord, Report, SolverAnswer, Status};
-use crate::solver::{Answer, Solver};
+use crate::solver::{Answer, SmtSolver};
 use nimlab_core::partition::Condition;
 use nimlab_core::{Error, Result};
 use std::time::Instant;
 
 /// Proves the claim with every solver of `solvers` (each query holds only when each answers unsat).
-pub fn prove_chips(c: &ChipClaim, solvers: &[Solver]) -> Result<Report> {
+pub fn prove_chips(c: &ChipClaim, solvers: &[SmtSolver]) -> Result<Report> {
     if solvers.is_empty() {
         return Err(Error::Unsupported("no SMT solver given".into()));
     }
@@ -38,7 +38,7 @@ pub fn prove_chips(c: &ChipClaim, solvers: &[Solver]) -> Result<Report> {
     guard(c, c.kind.into(), r)
 }
 
-fn condition(c: &ChipClaim, cond: Condition, solvers: &[Solver]) -> Result<ConditionReport> {
+fn condition(c: &ChipClaim, cond: Condition, solvers: &[SmtSolver]) -> Result<ConditionReport> {
     let mut report = ConditionReport {
         condition: cond,
         status: Status::Proved,

@@ -254,7 +254,7 @@ impl ProveRequest {
             play: Play::Normal,
             subset: false,
             bits: None,
-            prover: Prover::Smt(vec![crate::Solver::new("z3", timeout)]),
+            prover: Prover::Smt(vec![crate::SmtSolver::new("z3", timeout)]),
             timeout,
             emit: None,
             save: false,

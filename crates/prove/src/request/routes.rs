@@ -8,12 +8,12 @@ use super::{
 use crate::chips::{self, totals, ChipGame, ChipKind, Moves};
 use crate::conjecture::{Kind, Ruleset};
 use crate::prover::{Format, Prover};
-use crate::{Claim, Solver, Status};
+use crate::{Claim, SmtSolver, Status};
 use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use std::time::Instant;
 
 /// The SMT solvers of the request, or a refusal naming the method's option.
-fn smt_solvers<'a>(req: &'a ProveRequest, what: &str) -> Result<&'a [Solver]> {
+fn smt_solvers<'a>(req: &'a ProveRequest, what: &str) -> Result<&'a [SmtSolver]> {
     match &req.prover {
         Prover::Smt(s) => Ok(s),
         Prover::Automata(_) => Err(Error::refused(

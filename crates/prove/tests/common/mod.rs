@@ -5,20 +5,20 @@
 
 use nimlab_core::Pos;
 use nimlab_prove::expr::parse_relation;
-use nimlab_prove::{Condition, Conjecture, Counterexample, Solver};
+use nimlab_prove::{Condition, Conjecture, Counterexample, SmtSolver};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
 /// The solver to test with, or `None` (after printing `SKIPPED` on stderr) when z3 cannot be run.
-pub fn solver(test: &str) -> Option<Solver> {
+pub fn solver(test: &str) -> Option<SmtSolver> {
     let path = std::env::var("NIMLAB_Z3").unwrap_or_else(|_| "z3".into());
     let runs = Command::new(&path)
         .arg("-version")
         .output()
         .is_ok_and(|o| o.status.success());
     let found = if runs {
-        Ok(Solver {
+        Ok(SmtSolver {
             path: PathBuf::from(&path),
             timeout: Duration::from_secs(120),
             deadline: None,
@@ -32,7 +32,7 @@ pub fn solver(test: &str) -> Option<Solver> {
 }
 
 /// Runs a script with several `check-sat` commands through the solver and returns the answers.
-pub fn answers(s: &Solver, script: &str) -> Vec<String> {
+pub fn answers(s: &SmtSolver, script: &str) -> Vec<String> {
     use std::io::Write;
     let mut child = Command::new(&s.path)
         .args(["-in", "-smt2"])
