@@ -10,14 +10,14 @@
 use crate::Method;
 use nimlab_core::{Error, Game, Play, Result};
 use nimlab_prove::automata::{self, Budget, Dfa};
-use nimlab_prove::{Conjecture, Kind, Ruleset};
+use nimlab_prove::{Conjecture, Ruleset, RulesetKind};
 use nimlab_tables::store::Store;
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// How a characterization is written.
-pub use nimlab_prove::Format;
+pub use nimlab_prove::CharacterizationFormat;
 
 /// The provers whose verdict `proved` (for every size) a characterization may be saved with.
 pub const PROVERS: [&str; 2] = ["smt", "automata"];
@@ -39,7 +39,7 @@ const OPTIONS_CAP: usize = 1 << 16;
 /// One stored characterization, ready to answer.
 pub struct Proved {
     pub id: i64,
-    pub format: Format,
+    pub format: CharacterizationFormat,
     pub prover: String,
     game: Ruleset,
     set: Set,
@@ -47,9 +47,9 @@ pub struct Proved {
     search: OnceLock<Option<(Dfa, Vec<Dfa>)>>,
 }
 
-fn parse(game: &Ruleset, format: Format, text: &str) -> Result<Set> {
+fn parse(game: &Ruleset, format: CharacterizationFormat, text: &str) -> Result<Set> {
     match format {
-        Format::Families => {
+        CharacterizationFormat::Families => {
             let c = nimlab_prove::from_toml(text, "the characterization")?;
             if c.game != *game {
                 return Err(Error::Unsupported(format!(
@@ -61,7 +61,7 @@ fn parse(game: &Ruleset, format: Format, text: &str) -> Result<Set> {
             c.validate_shape()?;
             Ok(Set::Families(Box::new(c)))
         }
-        Format::Automaton if game.kind == Kind::Scn => {
+        CharacterizationFormat::Automaton if game.kind == RulesetKind::Scn => {
             // One automaton per circle length; the prover's own checks and positivity.
             let (empty, per_length) = nimlab_prove::walnut::scn_from_walnut(text, game.n)?;
             let budget = Budget::new(
@@ -77,7 +77,7 @@ fn parse(game: &Ruleset, format: Format, text: &str) -> Result<Set> {
             )?;
             Ok(Set::Circles(sets))
         }
-        Format::Automaton => Ok(Set::Automaton(nimlab_prove::walnut::from_walnut(
+        CharacterizationFormat::Automaton => Ok(Set::Automaton(nimlab_prove::walnut::from_walnut(
             text, game.n,
         )?)),
     }
@@ -91,7 +91,7 @@ pub fn save_proved(
     store: &mut Store,
     game: &str,
     play: Play,
-    format: Format,
+    format: CharacterizationFormat,
     text: &str,
     prover: &str,
 ) -> Result<i64> {
@@ -137,7 +137,7 @@ impl Proved {
         };
         rows.into_iter()
             .filter_map(|r| {
-                let format = Format::parse(&r.format)?;
+                let format = CharacterizationFormat::parse(&r.format)?;
                 let set = parse(&rules, format, &r.text).ok()?;
                 Some(Proved {
                     id: r.id,
@@ -192,7 +192,7 @@ impl Proved {
     fn automata(&self) -> Option<&(Dfa, Vec<Dfa>)> {
         self.search
             .get_or_init(|| {
-                if self.game.kind == Kind::Scn {
+                if self.game.kind == RulesetKind::Scn {
                     return None;
                 }
                 let m = self.game.n;

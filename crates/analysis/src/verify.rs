@@ -13,7 +13,7 @@ use nimlab_games::chip;
 use nimlab_research::conjecture::ScriptPredicate;
 use nimlab_research::domain::{positions, Bound};
 use nimlab_research::verify::{
-    verify as check_conditions, Condition, Counterexample, Membership, Report,
+    verify as check_conditions, Condition, Counterexample, Membership, VerifyReport,
 };
 use nimlab_tables::{plan, pset};
 use std::collections::HashSet;
@@ -36,7 +36,7 @@ pub enum Claim<'a> {
 pub struct Checked {
     /// `theorem ID`, `conjecture PATH` or `families PATH`.
     pub source: String,
-    pub report: Report,
+    pub report: VerifyReport,
     /// True when the claimed set equalled the engine's P-set of the box (which settles (I)-(III)).
     pub settled_by_engine: bool,
 }
@@ -95,7 +95,7 @@ fn checked(
     ps: &[Pos],
     keep: usize,
     member: &mut Membership,
-) -> Result<(Report, bool)> {
+) -> Result<(VerifyReport, bool)> {
     // Every membership test first looks at the caller's cancel scope (Ctrl-C from a front end).
     let mut member = |p: &[u64]| {
         interrupt::hold_here("verify");
@@ -104,7 +104,7 @@ fn checked(
     };
     let member: &mut Membership = &mut member;
     if let Some(pset) = engine_p_set(game, bound, play, store)? {
-        let mut report = Report {
+        let mut report = VerifyReport {
             positions: ps.len() as u64,
             ..Default::default()
         };

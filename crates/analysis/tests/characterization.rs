@@ -4,7 +4,7 @@
 //! a plain exhaustive search (written here) and the registry's results on boxes; a characterization
 //! of another game or convention is not used.
 
-use nimlab_analysis::proved::{save_proved, Format};
+use nimlab_analysis::proved::{save_proved, CharacterizationFormat};
 use nimlab_analysis::{Analyzer, Limits, Method, StoreHandle, Want};
 use nimlab_core::Play;
 use nimlab_games::parse_game;
@@ -40,7 +40,7 @@ fn setup(name: &str) -> (Analyzer, PathBuf, i64, i64) {
         &mut s,
         "CN(4,2)",
         Play::Normal,
-        Format::Families,
+        CharacterizationFormat::Families,
         CN42,
         "smt",
     )
@@ -49,7 +49,7 @@ fn setup(name: &str) -> (Analyzer, PathBuf, i64, i64) {
         &mut s,
         "CN(3,1)",
         Play::Normal,
-        Format::Automaton,
+        CharacterizationFormat::Automaton,
         &nim3(),
         "automata",
     )
@@ -290,7 +290,7 @@ fn bad_characterizations_are_refused_in_one_line() {
         &mut s,
         "CN(5,2)",
         Play::Normal,
-        Format::Families,
+        CharacterizationFormat::Families,
         CN42,
         "smt",
     );
@@ -299,7 +299,7 @@ fn bad_characterizations_are_refused_in_one_line() {
         &mut s,
         "CN(4,2)",
         Play::Normal,
-        Format::Families,
+        CharacterizationFormat::Families,
         CN42,
         "guess"
     )
@@ -308,7 +308,7 @@ fn bad_characterizations_are_refused_in_one_line() {
         &mut s,
         "CN(4,2)",
         Play::Normal,
-        Format::Automaton,
+        CharacterizationFormat::Automaton,
         &nim3(),
         "automata"
     )
@@ -317,7 +317,7 @@ fn bad_characterizations_are_refused_in_one_line() {
         &mut s,
         "CN(3,1)",
         Play::Normal,
-        Format::Automaton,
+        CharacterizationFormat::Automaton,
         "nonsense",
         "automata"
     )
@@ -341,7 +341,7 @@ fn a_learned_automaton_agrees_with_the_registry_on_random_huge_positions() {
         &mut s,
         "CN(6,4)",
         Play::Normal,
-        Format::Automaton,
+        CharacterizationFormat::Automaton,
         &text,
         "automata",
     )

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 /// The verdict of a discovery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub enum DiscoveryVerdict {
     /// The characterization is the P-set, for every stack size.
     Proved,
     /// It equals the P-set on the box, and the proof was refuted beyond the largest box allowed, or
@@ -18,12 +18,12 @@ pub enum Verdict {
     None,
 }
 
-impl Verdict {
+impl DiscoveryVerdict {
     pub fn name(self) -> &'static str {
         match self {
-            Verdict::Proved => "proved",
-            Verdict::Conjecture => "conjecture",
-            Verdict::None => "none",
+            DiscoveryVerdict::Proved => "proved",
+            DiscoveryVerdict::Conjecture => "conjecture",
+            DiscoveryVerdict::None => "none",
         }
     }
 }
@@ -50,9 +50,9 @@ pub struct Discovery {
     pub game: String,
     /// The play convention the characterization is about.
     pub play: Play,
-    pub verdict: Verdict,
+    pub verdict: DiscoveryVerdict,
     /// `families`, or `automaton` (the automaton route; SCN: one automaton per circle length).
-    pub format: nimlab_prove::Format,
+    pub format: nimlab_prove::CharacterizationFormat,
     /// The prover that decided (`smt`), if one ran.
     pub prover: Option<&'static str>,
     /// The smallest entry of the box.
@@ -101,8 +101,8 @@ impl Discovery {
         Discovery {
             game,
             play,
-            verdict: Verdict::None,
-            format: nimlab_prove::Format::Families,
+            verdict: DiscoveryVerdict::None,
+            format: nimlab_prove::CharacterizationFormat::Families,
             prover: None,
             box_min,
             box_max: None,
@@ -129,8 +129,8 @@ impl Discovery {
     /// limits (the time limit reached before any description was found).
     pub fn exit_code(&self) -> u8 {
         match self.verdict {
-            Verdict::Proved => 0,
-            Verdict::None if self.out_of_time => 3,
+            DiscoveryVerdict::Proved => 0,
+            DiscoveryVerdict::None if self.out_of_time => 3,
             _ => 1,
         }
     }
@@ -142,7 +142,7 @@ impl Discovery {
             "play": if self.play == Play::Misere { "misere" } else { "normal" },
             "verdict": self.verdict.name(),
             // A "none" verdict has no description, so no format.
-            "format": (self.verdict != Verdict::None).then(|| self.format.name()),
+            "format": (self.verdict != DiscoveryVerdict::None).then(|| self.format.name()),
             "file": self.file,
             "saved": self.saved.map(|id| format!("proved:{id}")),
             "prover": self.prover,
@@ -175,7 +175,7 @@ impl Discovery {
     /// `automaton`), its text (the file `write` writes) and the prover that proved it.
     pub fn proved(&self) -> Option<nimlab_prove::Proven<'_>> {
         // A chip families file is not a characterization the store reads.
-        if self.verdict != Verdict::Proved || self.totals.is_some() {
+        if self.verdict != DiscoveryVerdict::Proved || self.totals.is_some() {
             return None;
         }
         let text = self.toml.as_deref().or(self.walnut.as_deref())?;
@@ -209,7 +209,7 @@ mod json_tests {
         let mut d = Discovery::empty("CN(4,2)".into(), Play::Normal, 0);
         d.reason = Some("no description found".into());
         assert!(d.to_json()["format"].is_null());
-        d.verdict = Verdict::Conjecture;
+        d.verdict = DiscoveryVerdict::Conjecture;
         assert_eq!(d.to_json()["format"], "families");
     }
 }

@@ -19,7 +19,7 @@
 use nimlab_core::Play;
 use nimlab_prove::automata::Dfa;
 use nimlab_prove::learn::{disagreement, learn, learn_table, LearnOptions, Outcome, Table};
-use nimlab_prove::{prove_members, prove_scn_members, walnut, Kind, Ruleset, Status};
+use nimlab_prove::{prove_members, prove_scn_members, walnut, Ruleset, RulesetKind, Status};
 use nimlab_tables::pset::every_p_position;
 use serde_json::Value;
 use std::sync::atomic::AtomicBool;
@@ -96,7 +96,7 @@ pub fn try_automaton(
     say: &dyn Fn(&str),
     lengths: &mut Vec<LengthLearned>,
 ) -> Result<Learned, String> {
-    if rules.kind == Kind::Scn {
+    if rules.kind == RulesetKind::Scn {
         return try_scn_automaton(rules, play, max, deadline, halt, say, lengths);
     }
     let m = rules.n;

@@ -7,7 +7,7 @@
 //! (`nimlab_prove::automata::ValueSets`): a set S of the domain is the P-set exactly when S is the
 //! set of positions with no option in S. A difference is a position re-checked on the exact table.
 
-use crate::{Discovery, Options, TableUse, Verdict};
+use crate::{Discovery, DiscoveryVerdict, Options, TableUse};
 use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use nimlab_prove::automata::{
     learn_value_set, readable, refute, Budget, GrundyTable, LearnedValueSet, Stop, Transfer,
@@ -84,7 +84,7 @@ pub fn discover_transfer(game: &ChipGame, moves: Transfer, opts: &Options) -> Re
     };
     let top = (1u64 << bits) - 1;
     let mut d = Discovery::empty(id.clone(), Play::Normal, u64::from(moves == Transfer::Et));
-    d.format = nimlab_prove::Format::Automaton;
+    d.format = nimlab_prove::CharacterizationFormat::Automaton;
     say(&format!(
         "tabulating {id} on the box of entries up to {top} (exact search)"
     ));
@@ -135,7 +135,7 @@ pub fn discover_transfer(game: &ChipGame, moves: Transfer, opts: &Options) -> Re
     let t = Instant::now();
     match sets.prove_next(&dfa, &budget) {
         Ok(None) => {
-            d.verdict = Verdict::Proved;
+            d.verdict = DiscoveryVerdict::Proved;
             d.prover = Some("automata");
             d.proof = Some(json!({
                 "method": "automata",
@@ -144,7 +144,7 @@ pub fn discover_transfer(game: &ChipGame, moves: Transfer, opts: &Options) -> Re
             }));
         }
         Ok(Some(w)) => {
-            d.verdict = Verdict::Conjecture;
+            d.verdict = DiscoveryVerdict::Conjecture;
             let at = refute(&table, &dfa, 0, &w);
             d.counterexample = Some(match &at {
                 Some((x, g, member)) => {
@@ -158,7 +158,7 @@ pub fn discover_transfer(game: &ChipGame, moves: Transfer, opts: &Options) -> Re
             );
         }
         Err(Stop::Limit(why)) => {
-            d.verdict = Verdict::Conjecture;
+            d.verdict = DiscoveryVerdict::Conjecture;
             d.reason = Some(format!("the proof did not finish: {why}"));
         }
         Err(e) => return Err(stop(e)),

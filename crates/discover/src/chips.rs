@@ -39,7 +39,7 @@
 //! `totals_check` ([`Check`]) says how far T was computed and compared, and which description the
 //! check refuted.
 
-use crate::{Discovery, Options, Stopper, TableUse, Verdict};
+use crate::{Discovery, DiscoveryVerdict, Options, Stopper, TableUse};
 use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use nimlab_games::Redistribute;
 use nimlab_prove::chips::totals::{self, Totals};
@@ -249,7 +249,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
         let c = (s + (2 * t.period).max(s / 2)).min(cap);
         if c > s {
             if !table.extend(c, &stop) {
-                d.verdict = Verdict::Conjecture;
+                d.verdict = DiscoveryVerdict::Conjecture;
                 d.box_max = Some(s);
                 d.totals = Some(t.clone());
                 d.toml = Some(file(&id, play, &t, s, s));
@@ -328,7 +328,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
             if stopper.cancelled() {
                 return Err(Error::Interrupted);
             }
-            d.verdict = Verdict::Conjecture;
+            d.verdict = DiscoveryVerdict::Conjecture;
             d.reason = Some("the time limit was reached before the proof".into());
             d.seconds = start.elapsed().as_secs_f64();
             return Ok(d);
@@ -339,7 +339,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
         let claim = match totals::claim(&id, play, &t, "discovered".into()) {
             Ok(c) => c,
             Err(e) => {
-                d.verdict = Verdict::Conjecture;
+                d.verdict = DiscoveryVerdict::Conjecture;
                 d.reason = Some(format!("not proved: {e}"));
                 d.seconds = start.elapsed().as_secs_f64();
                 return Ok(d);
@@ -356,7 +356,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
             prove_chips(&claim, &[solver])
         }) {
             Err(Error::Interrupted) if !stopper.cancelled() => {
-                d.verdict = Verdict::Conjecture;
+                d.verdict = DiscoveryVerdict::Conjecture;
                 d.reason = Some("the time limit was reached during the proof".into());
                 d.seconds = start.elapsed().as_secs_f64();
                 return Ok(d);
@@ -367,7 +367,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
         d.proof = Some(report.to_json());
         match report.verdict {
             Status::Proved => {
-                d.verdict = Verdict::Proved;
+                d.verdict = DiscoveryVerdict::Proved;
                 d.reason = None;
                 d.counterexample = None;
                 d.seconds = start.elapsed().as_secs_f64();
@@ -377,7 +377,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
                 if stopper.cancelled() {
                     return Err(Error::Interrupted);
                 }
-                d.verdict = Verdict::Conjecture;
+                d.verdict = DiscoveryVerdict::Conjecture;
                 d.reason = Some(crate::no_answer(&report));
                 d.seconds = start.elapsed().as_secs_f64();
                 return Ok(d);
@@ -412,7 +412,7 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
                     cap = cap.max(s);
                     continue;
                 }
-                d.verdict = Verdict::Conjecture;
+                d.verdict = DiscoveryVerdict::Conjecture;
                 d.reason = Some(if top > u128::from(largest) {
                     format!(
                         "condition ({}) is refuted at {shown} (total {top}), beyond the checked totals, {kk}..{checked}, and the largest box allowed, total {max_s} (raise --max-sum)",

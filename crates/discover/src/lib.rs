@@ -26,13 +26,13 @@ pub mod linear;
 mod options;
 mod render;
 
-pub use answer::{Discovery, FamilyOut, TableUse, Verdict};
+pub use answer::{Discovery, DiscoveryVerdict, FamilyOut, TableUse};
 use options::Stopper;
 pub use options::{Options, ProgressFn, DEFAULT_POSITIONS};
 
 use linear::{Fam, PTable};
 use nimlab_core::{Arg, Error, Hooks, Play, Refusal, Result};
-use nimlab_prove::{Kind, ReadingRule, Ruleset, SmtSolver, Status};
+use nimlab_prove::{ReadingRule, Ruleset, RulesetKind, SmtSolver, Status};
 use nimlab_tables::plan::{self, Bounds, Request};
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -157,8 +157,8 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
     // known has no readings, and only the automaton route (which reads the tuple as it is) applies.
     let mut no_families = None;
     let reading = match rules.kind {
-        Kind::Cn | Kind::Scn => ReadingRule::MinFirst,
-        Kind::Complex => {
+        RulesetKind::Cn | RulesetKind::Scn => ReadingRule::MinFirst,
+        RulesetKind::Complex => {
             if rules
                 .complex
                 .as_ref()
@@ -239,7 +239,7 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
                     let why = format!("{why} (box [{lo}..{h}])");
                     let a =
                         automaton_route(d.clone(), &rules, auto_max, &stopper, start, &say, why)?;
-                    if a.verdict == Verdict::Proved {
+                    if a.verdict == DiscoveryVerdict::Proved {
                         return Ok(a);
                     }
                     auto = Some(a);
@@ -302,7 +302,7 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
                 d.families = outs(&fams);
                 d.toml = Some(text);
                 d.box_max = Some(h);
-                d.verdict = Verdict::Conjecture;
+                d.verdict = DiscoveryVerdict::Conjecture;
                 d.reason = Some(format!(
                     "the time limit was reached before the check on the box [{lo}..{h2}]"
                 ));
@@ -334,7 +334,7 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
             if stopper.cancelled() {
                 return Err(Error::Interrupted);
             }
-            d.verdict = Verdict::Conjecture;
+            d.verdict = DiscoveryVerdict::Conjecture;
             d.reason = Some("the time limit was reached before the proof".into());
             d.seconds = start.elapsed().as_secs_f64();
             return Ok(d);
@@ -354,7 +354,7 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
         d.proof = Some(report.to_json());
         match report.verdict {
             Status::Proved => {
-                d.verdict = Verdict::Proved;
+                d.verdict = DiscoveryVerdict::Proved;
                 d.reason = None;
                 d.counterexample = None;
                 d.seconds = start.elapsed().as_secs_f64();
@@ -364,7 +364,7 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
                 if stopper.cancelled() {
                     return Err(Error::Interrupted);
                 }
-                d.verdict = Verdict::Conjecture;
+                d.verdict = DiscoveryVerdict::Conjecture;
                 d.reason = Some(no_answer(&report));
                 d.seconds = start.elapsed().as_secs_f64();
                 return Ok(d);
@@ -397,12 +397,12 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
                     );
                     let a =
                         automaton_route(d.clone(), &rules, auto_max, &stopper, start, &say, why)?;
-                    if a.verdict == Verdict::Proved {
+                    if a.verdict == DiscoveryVerdict::Proved {
                         return Ok(a);
                     }
                 }
                 if top > max || top <= h {
-                    d.verdict = Verdict::Conjecture;
+                    d.verdict = DiscoveryVerdict::Conjecture;
                     d.reason = Some(if top > max {
                         format!(
                             "condition ({}) is refuted at {shown}, outside the largest box allowed [{lo}..{max}] (raise --max)",
@@ -425,7 +425,7 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
                 cur = match table(&rules, h, opts, &stopper, &mut d, &say)? {
                     Some(t) => t,
                     None => {
-                        d.verdict = Verdict::Conjecture;
+                        d.verdict = DiscoveryVerdict::Conjecture;
                         d.reason = Some(format!(
                             "condition ({}) is refuted at {shown}, and the time limit was reached before a larger box",
                             c.condition.name()
@@ -440,7 +440,7 @@ fn search(game: &str, opts: &Options) -> Result<Discovery> {
 }
 
 fn out_of_time(mut d: Discovery, start: Instant, why: &str) -> Discovery {
-    d.verdict = Verdict::None;
+    d.verdict = DiscoveryVerdict::None;
     d.out_of_time = true;
     d.reason = Some(format!("no answer within the limits: {why}"));
     d.seconds = start.elapsed().as_secs_f64();
@@ -493,7 +493,7 @@ fn automaton_route(
             }
         }
         Ok(a) => {
-            d.format = nimlab_prove::Format::Automaton;
+            d.format = nimlab_prove::CharacterizationFormat::Automaton;
             d.prover = a.proof.as_ref().map(|_| "automata");
             d.families.clear();
             d.toml = None;
@@ -505,10 +505,10 @@ fn automaton_route(
             d.proof = a.proof;
             d.counterexample = a.counterexample;
             if a.proved {
-                d.verdict = Verdict::Proved;
+                d.verdict = DiscoveryVerdict::Proved;
                 d.reason = None;
             } else {
-                d.verdict = Verdict::Conjecture;
+                d.verdict = DiscoveryVerdict::Conjecture;
                 d.reason = Some(format!(
                     "{linear_why}; automaton: {}",
                     a.reason.unwrap_or_else(|| "not proved".into())

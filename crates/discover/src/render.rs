@@ -1,10 +1,10 @@
 //! The text of a [`Discovery`], as `nimlab discover` prints it: the method, the verdict with the
 //! description and the box it equals the P-set (or T) on, and the file or the description itself.
 
-use crate::{Discovery, Verdict};
+use crate::{Discovery, DiscoveryVerdict};
 use nimlab_core::Play;
 use nimlab_prove::chips::ChipGame;
-use nimlab_prove::Format;
+use nimlab_prove::CharacterizationFormat;
 
 impl Discovery {
     /// The answer in words, several lines ending in a newline (the store's id when it was saved).
@@ -45,17 +45,17 @@ fn transfer_text(d: &Discovery) -> String {
         "method: an exact table of the box (search); an automaton learned from its boxes 2^b and checked on the whole box; proved for every box size by automata (the P-set is the set of positions with no option in it)\n",
     );
     out.push_str(&match d.verdict {
-        Verdict::Proved => format!(
+        DiscoveryVerdict::Proved => format!(
             "{}: proved for every box size: {what} (equal to the P-set on the box {boxed}) ({:.2} s)\n",
             d.game, d.seconds
         ),
-        Verdict::Conjecture => format!(
+        DiscoveryVerdict::Conjecture => format!(
             "{}: conjecture: {what} (equal to the P-set on the box {boxed}); not proved: {} ({:.2} s)\n",
             d.game,
             d.reason.as_deref().unwrap_or("-"),
             d.seconds
         ),
-        Verdict::None => format!(
+        DiscoveryVerdict::None => format!(
             "{}: none: {} ({:.2} s)\n",
             d.game,
             d.reason.as_deref().unwrap_or("no automaton found"),
@@ -95,17 +95,17 @@ fn chips_text(d: &Discovery, chip: &ChipGame) -> String {
         "method: T, the totals of the P-positions, computed exactly total by total; its simplest ultimately periodic description (two full periods and 2k totals observed); checked on a larger box, then as far as is cheap; proved by the SMT chip prover\n"
     );
     out.push_str(&match d.verdict {
-        Verdict::Proved => format!(
+        DiscoveryVerdict::Proved => format!(
             "{game}: proved for every box size: {what} (equal to T on {boxed}, proved by {}) ({:.2} s)\n",
             d.prover.unwrap_or("smt"),
             d.seconds
         ),
-        Verdict::Conjecture => format!(
+        DiscoveryVerdict::Conjecture => format!(
             "{game}: conjecture: {what} (equal to T on {boxed}); not proved: {} ({:.2} s)\n",
             d.reason.as_deref().unwrap_or("-"),
             d.seconds
         ),
-        Verdict::None => format!(
+        DiscoveryVerdict::None => format!(
             "{game}: none: {} ({:.2} s)\n",
             d.reason.as_deref().unwrap_or("no description found"),
             d.seconds
@@ -129,15 +129,17 @@ fn stacks_text(d: &Discovery) -> String {
         .map(|h| format!("[{}..{h}]", d.box_min))
         .unwrap_or_else(|| "-".into());
     let what = match d.states {
-        Some(n) if d.format == Format::Automaton && !d.lengths.is_empty() => format!(
-            "automata of {n} states in all (one per circle length: {})",
-            d.lengths
-                .iter()
-                .map(|l| l.states().map_or("-".into(), |s| s.to_string()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Some(n) if d.format == Format::Automaton => {
+        Some(n) if d.format == CharacterizationFormat::Automaton && !d.lengths.is_empty() => {
+            format!(
+                "automata of {n} states in all (one per circle length: {})",
+                d.lengths
+                    .iter()
+                    .map(|l| l.states().map_or("-".into(), |s| s.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+        Some(n) if d.format == CharacterizationFormat::Automaton => {
             format!("automaton of {n} states")
         }
         _ => count(d.families.len()),
@@ -148,17 +150,17 @@ fn stacks_text(d: &Discovery) -> String {
         d.game.clone()
     };
     let head = match d.verdict {
-        Verdict::Proved => format!(
+        DiscoveryVerdict::Proved => format!(
             "{game}: proved for every stack size: the P-positions are the {what} below (equal to the P-set on the box {boxed}, proved by {}) ({:.2} s)",
             d.prover.unwrap_or("smt"),
             d.seconds
         ),
-        Verdict::Conjecture => format!(
+        DiscoveryVerdict::Conjecture => format!(
             "{game}: conjecture: the {what} below equal the P-set on the box {boxed}; not proved: {} ({:.2} s)",
             d.reason.as_deref().unwrap_or("-"),
             d.seconds
         ),
-        Verdict::None => format!(
+        DiscoveryVerdict::None => format!(
             "{game}: none: {} ({:.2} s)",
             d.reason.as_deref().unwrap_or("no description found"),
             d.seconds
@@ -168,7 +170,7 @@ fn stacks_text(d: &Discovery) -> String {
     if let Some(r) = &d.rule {
         out.push_str(&format!("rule: {r} (checked against the automaton)\n"));
     }
-    let kind = if d.format == Format::Automaton {
+    let kind = if d.format == CharacterizationFormat::Automaton {
         "automaton (Walnut's format)"
     } else {
         "families file"

@@ -7,7 +7,7 @@ mod common;
 
 use common::{each_tuple, have_z3};
 use nimlab_core::Play;
-use nimlab_discover::{discover, Discovery, Options, Verdict};
+use nimlab_discover::{discover, Discovery, DiscoveryVerdict, Options};
 use nimlab_prove::{prove_members, walnut, Ruleset, Status};
 use std::time::Duration;
 
@@ -72,8 +72,17 @@ fn run(game: &str, play: Play) -> Discovery {
 /// search's P-set on `[0..=h]^m` (h beyond the box it was checked on where that is cheap).
 fn check(game: &str, m: usize, windows: &[Vec<usize>], h: u64, play: Play) {
     let d = run(game, play);
-    assert_eq!(d.verdict, Verdict::Proved, "{game}: {:?}", d.reason);
-    assert_eq!(d.format, nimlab_prove::Format::Automaton, "{game}");
+    assert_eq!(
+        d.verdict,
+        DiscoveryVerdict::Proved,
+        "{game}: {:?}",
+        d.reason
+    );
+    assert_eq!(
+        d.format,
+        nimlab_prove::CharacterizationFormat::Automaton,
+        "{game}"
+    );
     assert_eq!(d.prover, Some("automata"));
     let text = d.walnut.as_deref().expect("an automaton");
     let dfa = walnut::from_walnut(text, m).unwrap();
@@ -125,8 +134,8 @@ fn misere_nim_by_automata_and_misere_cn52_by_families() {
     // Misère CN(5,2): linear families, proved with the misère condition (III); compared with the
     // plain misère search on [0..9]^5.
     let d = run("CN(5,2)", Play::Misere);
-    assert_eq!(d.verdict, Verdict::Proved, "{:?}", d.reason);
-    assert_eq!(d.format, nimlab_prove::Format::Families);
+    assert_eq!(d.verdict, DiscoveryVerdict::Proved, "{:?}", d.reason);
+    assert_eq!(d.format, nimlab_prove::CharacterizationFormat::Families);
     let text = d.toml.as_deref().unwrap();
     assert!(text.contains("Misère play"), "{text}");
     let c = nimlab_prove::from_toml(text, "test").unwrap();

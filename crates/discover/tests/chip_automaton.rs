@@ -3,7 +3,7 @@
 //! written in this test, on a box larger than the one it was learned from.
 
 use nimlab_core::Play;
-use nimlab_discover::{discover, Options, Verdict};
+use nimlab_discover::{discover, DiscoveryVerdict, Options};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -56,7 +56,12 @@ fn learned(game: &str, max: u64) -> nimlab_prove::automata::Dfa {
         ..Options::default()
     };
     let d = discover(game, &opts).unwrap();
-    assert_eq!(d.verdict, Verdict::Proved, "{game}: {:?}", d.reason);
+    assert_eq!(
+        d.verdict,
+        DiscoveryVerdict::Proved,
+        "{game}: {:?}",
+        d.reason
+    );
     assert_eq!(d.prover, Some("automata"));
     assert_eq!(d.box_max, Some(max));
     nimlab_prove::walnut::from_walnut(d.walnut.as_deref().unwrap(), 3).unwrap()

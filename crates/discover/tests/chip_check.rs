@@ -8,7 +8,7 @@ mod common;
 use common::chip_brute::{p_positions, Rules, T};
 use nimlab_core::Play;
 use nimlab_discover::chips::TotalsTable;
-use nimlab_discover::{Options, Verdict};
+use nimlab_discover::{DiscoveryVerdict, Options};
 use nimlab_games::Redistribute;
 use nimlab_prove::chips::totals::Totals;
 
@@ -288,7 +288,7 @@ fn ejr52_old_conjecture_fails_at_197_and_1_1_1_1_195() {
 fn discover_no_longer_reports_the_ejr52_conjecture() {
     let d = nimlab_discover::discover("EJR(5,2)", &Options::default()).unwrap();
     let v = d.to_json();
-    assert_eq!(d.verdict, Verdict::None, "{v}");
+    assert_eq!(d.verdict, DiscoveryVerdict::None, "{v}");
     assert!(d.prover.is_none() && d.proof.is_none(), "{v}");
     let reason = d.reason.as_deref().unwrap();
     assert!(reason.starts_with("no period up to "), "{reason}");

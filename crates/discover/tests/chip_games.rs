@@ -5,7 +5,7 @@ mod common;
 
 use common::chip_brute::{p_positions, Rules, T};
 use nimlab_core::Play;
-use nimlab_discover::{Options, Verdict};
+use nimlab_discover::{DiscoveryVerdict, Options};
 
 fn discovered(game: &str, play: Play) -> T {
     let opts = Options {
@@ -13,7 +13,12 @@ fn discovered(game: &str, play: Play) -> T {
         ..Options::default()
     };
     let d = nimlab_discover::discover(game, &opts).unwrap_or_else(|e| panic!("{game}: {e}"));
-    assert_eq!(d.verdict, Verdict::Proved, "{game} {play}: {:?}", d.reason);
+    assert_eq!(
+        d.verdict,
+        DiscoveryVerdict::Proved,
+        "{game} {play}: {:?}",
+        d.reason
+    );
     let v = d.to_json();
     assert_eq!(v["verdict"], "proved");
     let t = &v["totals"];

@@ -6,13 +6,18 @@ mod common;
 
 use common::{conjecture, each_tuple, have_z3, run};
 use nimlab_core::Play;
-use nimlab_discover::Verdict;
+use nimlab_discover::DiscoveryVerdict;
 
 /// Compares the discovered set with the registry's complete result for `game` on `[lo..=hi]^m` for
 /// every length `m` of the game; returns the number of positions compared.
 fn agrees_with_theory(game: &str, hi: u64) -> usize {
     let d = run(game, None);
-    assert_eq!(d.verdict, Verdict::Proved, "{game}: {:?}", d.reason);
+    assert_eq!(
+        d.verdict,
+        DiscoveryVerdict::Proved,
+        "{game}: {:?}",
+        d.reason
+    );
     assert_eq!(d.prover, Some("smt"));
     let c = conjecture(&d);
     let g = nimlab_games::parse_game(game).unwrap();

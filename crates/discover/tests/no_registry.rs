@@ -5,7 +5,7 @@
 mod common;
 
 use common::{conjecture, each_tuple, have_z3, run};
-use nimlab_discover::Verdict;
+use nimlab_discover::DiscoveryVerdict;
 
 /// P-positions of CN(4,2) in [0..=h]^4 by plain search: a move takes at least one token from the
 /// stacks of one window of two adjacent stacks (i, i+1 mod 4).
@@ -50,7 +50,7 @@ fn discover_runs_without_the_registry() {
         return;
     }
     let d = run("CN(4,2)", None);
-    assert_eq!(d.verdict, Verdict::Proved, "{:?}", d.reason);
+    assert_eq!(d.verdict, DiscoveryVerdict::Proved, "{:?}", d.reason);
     let c = conjecture(&d);
     let h = 12;
     let brute = brute_cn42(h);
@@ -63,6 +63,6 @@ fn discover_runs_without_the_registry() {
     });
     assert_eq!(n, 13usize.pow(4));
     let d = run("SCN(4,2)", None);
-    assert_eq!(d.verdict, Verdict::Proved, "{:?}", d.reason);
+    assert_eq!(d.verdict, DiscoveryVerdict::Proved, "{:?}", d.reason);
     assert!(nimlab_theory::registry().is_empty());
 }

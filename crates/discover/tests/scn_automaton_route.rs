@@ -8,7 +8,7 @@ mod common;
 
 use common::{each_tuple, have_z3};
 use nimlab_core::Play;
-use nimlab_discover::{discover, Discovery, Options, Verdict};
+use nimlab_discover::{discover, Discovery, DiscoveryVerdict, Options};
 use nimlab_prove::{prove_scn_members, walnut, Ruleset, Status};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -96,11 +96,15 @@ fn check(game: &str, n: usize, k: usize, max: u64, h: u64, play: Play) {
     let d = run(game, max, play);
     assert_eq!(
         d.verdict,
-        Verdict::Proved,
+        DiscoveryVerdict::Proved,
         "{game} {play:?}: {:?}",
         d.reason
     );
-    assert_eq!(d.format, nimlab_prove::Format::Automaton, "{game}");
+    assert_eq!(
+        d.format,
+        nimlab_prove::CharacterizationFormat::Automaton,
+        "{game}"
+    );
     assert_eq!(d.prover, Some("automata"));
     assert_eq!(d.lengths.len(), n, "{game}: one learning per circle length");
     let text = d.walnut.as_deref().expect("the automata");
@@ -160,7 +164,7 @@ fn scn_route_says_which_length_did_not_settle() {
     // Misère SCN(4,1) needs piles up to 31 for its automata to settle: up to 15 they do not, and
     // the answer names the lengths and their states box by box.
     let d = run("SCN(4,1)", 15, Play::Misere);
-    assert_ne!(d.verdict, Verdict::Proved);
+    assert_ne!(d.verdict, DiscoveryVerdict::Proved);
     let why = d.reason.as_deref().unwrap();
     assert!(why.contains("did not settle"), "{why}");
     assert!(why.contains("length 4:"), "{why}");

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{have_z3, run};
-use nimlab_discover::{discover, Options, Verdict};
+use nimlab_discover::{discover, DiscoveryVerdict, Options};
 use std::time::Duration;
 
 #[test]
@@ -46,7 +46,7 @@ fn a_box_too_small_is_an_honest_conjecture() {
     }
     // CN(7,4) from [0..3] only: the families fit the box, the proof fails beyond it.
     let d = run("CN(7,4)", Some(3));
-    assert_eq!(d.verdict, Verdict::Conjecture, "{:?}", d.reason);
+    assert_eq!(d.verdict, DiscoveryVerdict::Conjecture, "{:?}", d.reason);
     assert_eq!(d.exit_code(), 1);
     assert_eq!(d.box_max, Some(3));
     let cx = d.counterexample.as_ref().expect("the refuting position");
@@ -68,13 +68,13 @@ fn xor_games_are_never_proved_as_linear() {
     // Nim on 3 heaps (CN(3,1)): xor, not linear: no families file is ever proved; the automaton
     // route (boxes inside --max) proves its automaton.
     let d = run("CN(3,1)", Some(8));
-    assert_eq!(d.verdict, Verdict::Proved, "{:?}", d.reason);
-    assert_eq!(d.format, nimlab_prove::Format::Automaton);
+    assert_eq!(d.verdict, DiscoveryVerdict::Proved, "{:?}", d.reason);
+    assert_eq!(d.format, nimlab_prove::CharacterizationFormat::Automaton);
     assert!(d.toml.is_none() && d.families.is_empty());
     // CN(6,4): too many families for a linear description, and boxes up to [0..14] are too small for
     // its automaton to settle (it does from [0..15] to [0..31]).
     let d = run("CN(6,4)", Some(14));
-    assert_eq!(d.verdict, Verdict::None, "{:?}", d.reason);
+    assert_eq!(d.verdict, DiscoveryVerdict::None, "{:?}", d.reason);
     assert!(d.reason.as_deref().unwrap().contains("automaton"));
 }
 
@@ -88,7 +88,7 @@ fn a_time_limit_gives_no_false_answer() {
         ..Options::default()
     };
     let d = discover("CN(7,4)", &o).unwrap();
-    assert_ne!(d.verdict, Verdict::Proved);
+    assert_ne!(d.verdict, DiscoveryVerdict::Proved);
     assert!(d.exit_code() == 3 || d.exit_code() == 1, "{:?}", d);
 }
 

@@ -7,7 +7,7 @@
 use crate::automata::{self, Budget, Dfa, Stop};
 use crate::check::{guard, refute};
 use crate::claimed::{report, Claimed, OnRuleset, Says};
-use crate::conjecture::{Conjecture, Kind, Ruleset};
+use crate::conjecture::{Conjecture, Ruleset, RulesetKind};
 use crate::encode::Condition;
 use crate::report::{proved, unknown, ConditionReport, Report};
 use nimlab_core::{Error, Play, Result};
@@ -232,11 +232,11 @@ fn automata_report(
 
 /// Condition (III) by exact membership of the terminal position (CN and complexes: all `n` zero;
 /// SCN: the empty circle): in the set in normal play, outside it in misère play.
-fn terminal(c: &dyn Claimed, n: usize, kind: Kind) -> Result<ConditionReport> {
+fn terminal(c: &dyn Claimed, n: usize, kind: RulesetKind) -> Result<ConditionReport> {
     let t0 = Instant::now();
     let m = match kind {
-        Kind::Cn | Kind::Complex => n,
-        Kind::Scn => 0,
+        RulesetKind::Cn | RulesetKind::Complex => n,
+        RulesetKind::Scn => 0,
     };
     if c.contains(&vec![0u64; m]) == (c.play() == Play::Normal) {
         Ok(proved(Condition::III, t0.elapsed().as_secs_f64()))

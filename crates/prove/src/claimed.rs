@@ -6,7 +6,7 @@
 //! circle length) are [`OnRuleset`]; the chip games' sets (registry results, chip totals, automata)
 //! are [`crate::chips::ChipClaim`].
 
-use crate::conjecture::{Conjecture, Kind, Ruleset};
+use crate::conjecture::{Conjecture, Ruleset, RulesetKind};
 use crate::report::{verdict_of, Claim, ConditionReport, Report};
 use nimlab_core::{Game, Play, Pos};
 
@@ -149,7 +149,7 @@ impl Claimed for OnRuleset<'_> {
         (self.member)(p)
     }
     fn space(&self) -> Space {
-        let scn = self.rules.kind == Kind::Scn;
+        let scn = self.rules.kind == RulesetKind::Scn;
         Space::Tuples {
             lo: u64::from(scn),
             n: self.rules.n,
@@ -162,7 +162,7 @@ impl Claimed for OnRuleset<'_> {
     }
     fn position(&self, p: Pos, option: bool) -> Pos {
         match self.rules.kind {
-            Kind::Scn if option => p.into_iter().filter(|&a| a > 0).collect(),
+            RulesetKind::Scn if option => p.into_iter().filter(|&a| a > 0).collect(),
             _ => p,
         }
     }

@@ -17,7 +17,7 @@ pub use theorems::from_theorem;
 
 /// The games the prover knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum RulesetKind {
     /// Circular Nim CN(n,k): n stacks, entries >= 0.
     Cn,
     /// Shrinking Circular Nim SCN(n,k): circles of m <= n piles, entries >= 1; emptied piles vanish.
@@ -52,7 +52,7 @@ pub struct ComplexRules {
 /// moves re-check counterexamples), and what the encodings read off it.
 #[derive(Clone)]
 pub struct Ruleset {
-    pub kind: Kind,
+    pub kind: RulesetKind,
     pub n: usize,
     /// CN and SCN: the window length; a complex: its largest facet.
     pub k: usize,
@@ -97,7 +97,7 @@ impl Ruleset {
     pub fn of(game: &dyn Game) -> Option<Ruleset> {
         if let Some(g) = game.downcast_ref::<CircularNim>() {
             return Some(Ruleset {
-                kind: Kind::Cn,
+                kind: RulesetKind::Cn,
                 n: g.n,
                 k: g.k,
                 complex: None,
@@ -107,7 +107,7 @@ impl Ruleset {
         if let Some(g) = game.downcast_ref::<Complex>() {
             let facets = g.facets().to_vec();
             return Some(Ruleset {
-                kind: Kind::Complex,
+                kind: RulesetKind::Complex,
                 n: g.stacks(),
                 k: facets.iter().map(Vec::len).max().unwrap_or(0),
                 complex: Some(Arc::new(ComplexRules {
@@ -121,7 +121,7 @@ impl Ruleset {
         }
         game.downcast_ref::<ShrinkingCircularNim>()
             .map(|g| Ruleset {
-                kind: Kind::Scn,
+                kind: RulesetKind::Scn,
                 n: g.n,
                 k: g.k,
                 complex: None,
@@ -146,16 +146,16 @@ impl Ruleset {
     /// The circle lengths a position can have (CN and complexes: n; SCN: 0..=n).
     pub fn lengths(&self) -> Vec<usize> {
         match self.kind {
-            Kind::Cn | Kind::Complex => vec![self.n],
-            Kind::Scn => (0..=self.n).collect(),
+            RulesetKind::Cn | RulesetKind::Complex => vec![self.n],
+            RulesetKind::Scn => (0..=self.n).collect(),
         }
     }
 
     /// The smallest entry of a position (CN and complex stacks may be empty; SCN piles are positive).
     pub fn min_entry(&self) -> i128 {
         match self.kind {
-            Kind::Cn | Kind::Complex => 0,
-            Kind::Scn => 1,
+            RulesetKind::Cn | RulesetKind::Complex => 0,
+            RulesetKind::Scn => 1,
         }
     }
 
@@ -283,7 +283,7 @@ impl Conjecture {
     /// The readings of a position that may satisfy a family, in words.
     pub fn reading_words(&self) -> &'static str {
         match (self.reading, self.game.kind) {
-            (ReadingRule::Any, Kind::Complex) => "any automorphism of the complex",
+            (ReadingRule::Any, RulesetKind::Complex) => "any automorphism of the complex",
             (ReadingRule::Plain, _) => "the position as it is (no symmetry)",
             (ReadingRule::Any, _) => "any rotation or reflection",
             (ReadingRule::MinFirst, _) => "rotations and reflections that start at a minimal entry",
@@ -382,8 +382,8 @@ impl Conjecture {
         self.readings(self.game.n)?;
         for f in &self.families {
             let ok = match self.game.kind {
-                Kind::Cn | Kind::Complex => f.len == self.game.n,
-                Kind::Scn => f.len <= self.game.n,
+                RulesetKind::Cn | RulesetKind::Complex => f.len == self.game.n,
+                RulesetKind::Scn => f.len <= self.game.n,
             };
             if !ok {
                 return Err(Error::Unsupported(format!(

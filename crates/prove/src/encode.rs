@@ -21,7 +21,7 @@
 //! of vanished piles (each inside a window) of membership of the shorter circle.
 
 use crate::arith::Arith;
-use crate::conjecture::{Conjecture, Kind, ReadingRule};
+use crate::conjecture::{Conjecture, ReadingRule, RulesetKind};
 use nimlab_core::{Error, Play, Result};
 use std::fmt::Write;
 
@@ -75,13 +75,15 @@ impl Query {
     }
 
     /// A file name for `--emit`.
-    pub fn file_name(&self, kind: Kind) -> String {
+    pub fn file_name(&self, kind: RulesetKind) -> String {
         match kind {
-            Kind::Cn | Kind::Complex => format!("condition-{}.smt2", self.condition.name()),
-            Kind::Scn if self.condition == Condition::Closure => {
+            RulesetKind::Cn | RulesetKind::Complex => {
+                format!("condition-{}.smt2", self.condition.name())
+            }
+            RulesetKind::Scn if self.condition == Condition::Closure => {
                 format!("condition-C-length-{}-to-{}.smt2", self.len, self.y.len())
             }
-            Kind::Scn => format!(
+            RulesetKind::Scn => format!(
                 "condition-{}-length-{}.smt2",
                 self.condition.name(),
                 self.len
@@ -191,7 +193,7 @@ pub fn member(c: &Conjecture, v: &[String]) -> Result<String> {
 /// vanished piles lie inside one window of the circle of length `y.len()` (inside `within` when given).
 pub fn member_after_move(c: &Conjecture, y: &[String], within: Option<&[usize]>) -> Result<String> {
     let m = y.len();
-    if c.game.kind != Kind::Scn {
+    if c.game.kind != RulesetKind::Scn {
         return member(c, y);
     }
     let ar = c.arith()?;
@@ -271,7 +273,7 @@ fn lowered(ar: Arith, w: &[usize], x: &[String], y: &[String]) -> String {
 /// its move) into one that satisfies this: adding it changes no answer, and helps the solver.
 fn symmetry_breaking(c: &Conjecture, x: &[String]) -> Result<String> {
     let m = x.len();
-    if c.game.kind == Kind::Complex {
+    if c.game.kind == RulesetKind::Complex {
         return complex_symmetry_breaking(c, x);
     }
     let ar = c.arith()?;
@@ -322,8 +324,8 @@ pub fn queries(c: &Conjecture, cond: Condition) -> Result<Vec<Query>> {
         Condition::III => {
             // The terminal position: CN's all-zero circle, SCN's empty circle.
             let m = match c.game.kind {
-                Kind::Cn | Kind::Complex => c.game.n,
-                Kind::Scn => 0,
+                RulesetKind::Cn | RulesetKind::Complex => c.game.n,
+                RulesetKind::Scn => 0,
             };
             let x = names("x", m);
             let mut body = String::new();
@@ -437,7 +439,7 @@ fn closure_queries(c: &Conjecture) -> Result<Vec<Query>> {
     };
     let lengths: Vec<usize> = c.families.iter().map(|f| f.len).collect();
     for m in c.game.lengths().into_iter().filter(|&m| m > 0) {
-        if c.game.kind == Kind::Scn && !lengths.contains(&m) {
+        if c.game.kind == RulesetKind::Scn && !lengths.contains(&m) {
             continue;
         }
         let x = names("x", m);
@@ -449,7 +451,7 @@ fn closure_queries(c: &Conjecture) -> Result<Vec<Query>> {
             let _ = writeln!(body, "(assert {})", member(c, &x)?);
             Ok(())
         };
-        if c.game.kind != Kind::Scn {
+        if c.game.kind != RulesetKind::Scn {
             let y = names("y", m);
             let mut body = String::new();
             head(&mut body)?;

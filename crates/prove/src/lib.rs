@@ -72,12 +72,12 @@ pub mod prove {
 
 pub use arith::Arith;
 pub use conjecture::{
-    from_theorem, from_toml, from_toml_any, Conjecture, Kind, PFamily, ReadingRule, Ruleset,
+    from_theorem, from_toml, from_toml_any, Conjecture, PFamily, ReadingRule, Ruleset, RulesetKind,
 };
 pub use encode::Condition;
 /// The former name of [`method`].
 pub use method as prover;
-pub use method::{run, Format, Proven, Prover};
+pub use method::{run, CharacterizationFormat, Proven, Prover};
 pub use prove::{
     emit, prove, prove_automata, prove_members, prove_scn_members, prove_subset,
     prove_subset_automata, prove_subset_with, prove_with, BoxCheck, Claim, ConditionReport,

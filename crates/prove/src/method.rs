@@ -99,25 +99,25 @@ pub fn run(c: &Conjecture, claim: Claim, prover: &Prover) -> Result<Report> {
 /// How a characterization is written: a families file or an automaton (Walnut's format; SCN: one
 /// per circle length). The store keeps proved characterizations with their format's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum CharacterizationFormat {
     /// A families file (TOML).
     Families,
     /// An automaton in Walnut's text format, one msd_2 input per stack.
     Automaton,
 }
 
-impl Format {
+impl CharacterizationFormat {
     pub fn name(self) -> &'static str {
         match self {
-            Format::Families => "families",
-            Format::Automaton => "automaton",
+            CharacterizationFormat::Families => "families",
+            CharacterizationFormat::Automaton => "automaton",
         }
     }
 
-    pub fn parse(s: &str) -> Option<Format> {
+    pub fn parse(s: &str) -> Option<CharacterizationFormat> {
         match s {
-            "families" => Some(Format::Families),
-            "automaton" => Some(Format::Automaton),
+            "families" => Some(CharacterizationFormat::Families),
+            "automaton" => Some(CharacterizationFormat::Automaton),
             _ => None,
         }
     }
@@ -127,7 +127,7 @@ impl Format {
 /// text, and the method that proved it (`smt` or `automata`).
 #[derive(Debug, Clone, Copy)]
 pub struct Proven<'a> {
-    pub format: Format,
+    pub format: CharacterizationFormat,
     pub text: &'a str,
     pub method: &'static str,
 }

@@ -6,7 +6,7 @@
 
 use crate::check::{guard, recheck, Stated};
 use crate::claimed::{report, OnRuleset, Says};
-use crate::conjecture::{Conjecture, Kind};
+use crate::conjecture::{Conjecture, RulesetKind};
 use crate::encode::{queries, Condition, Query};
 use crate::report::{Claim, ConditionReport, QueryRecord, Report, SolverAnswer, Status};
 use crate::solver::{Answer, SmtSolver};
@@ -187,8 +187,8 @@ pub fn condition_with(
             let why = reasons.join("; ");
             report.status = Status::Unknown;
             report.reason = Some(match c.game.kind {
-                Kind::Cn | Kind::Complex => why,
-                Kind::Scn => format!("{why} (circles of {} piles)", q.len),
+                RulesetKind::Cn | RulesetKind::Complex => why,
+                RulesetKind::Scn => format!("{why} (circles of {} piles)", q.len),
             });
         }
     }

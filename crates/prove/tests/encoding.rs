@@ -6,7 +6,7 @@ mod common;
 
 use common::{fix_in, names, vectors};
 use nimlab_core::Pos;
-use nimlab_prove::conjecture::Kind;
+use nimlab_prove::conjecture::RulesetKind;
 use nimlab_prove::encode::{member, option};
 use nimlab_prove::{from_theorem, from_toml, Conjecture, ReadingRule, Ruleset};
 use std::collections::BTreeSet;
@@ -61,7 +61,7 @@ fn options_agree_in(game: &str, m: usize, hi: u64, bits: Option<u32>) {
                 got.insert(
                     q.iter()
                         .copied()
-                        .filter(|&a| rules.kind == Kind::Cn || a > 0)
+                        .filter(|&a| rules.kind == RulesetKind::Cn || a > 0)
                         .collect::<Pos>(),
                 );
             }

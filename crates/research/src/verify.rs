@@ -25,7 +25,7 @@ pub struct Counterexample {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct Report {
+pub struct VerifyReport {
     pub positions: u64,
     pub members: u64,
     /// Positions the membership test did not decide (partial results only).
@@ -37,7 +37,7 @@ pub struct Report {
     pub examples: Vec<Counterexample>,
 }
 
-impl Report {
+impl VerifyReport {
     pub fn holds(&self) -> bool {
         self.violations.values().all(|&v| v == 0)
     }
@@ -61,9 +61,9 @@ pub fn verify(
     member: &mut Membership,
     play: Play,
     keep: usize,
-) -> Result<Report> {
+) -> Result<VerifyReport> {
     let mut cache: HashMap<Pos, Option<bool>> = HashMap::with_capacity(positions.len());
-    let mut report = Report {
+    let mut report = VerifyReport {
         positions: positions.len() as u64,
         ..Default::default()
     };

@@ -5,7 +5,7 @@ use nimlab_core::{Game, Play, Pos};
 use nimlab_games::parse_game;
 use nimlab_research::conjecture::ScriptPredicate;
 use nimlab_research::domain::{positions, Bound};
-use nimlab_research::verify::{verify, Condition, Report};
+use nimlab_research::verify::{verify, Condition, VerifyReport};
 use std::path::PathBuf;
 
 fn script(name: &str, text: &str) -> String {
@@ -16,7 +16,7 @@ fn script(name: &str, text: &str) -> String {
     p.to_string_lossy().to_string()
 }
 
-fn theorem_report(game: &str, id: &str, bound: Bound, play: Play) -> Report {
+fn theorem_report(game: &str, id: &str, bound: Bound, play: Play) -> VerifyReport {
     let g = parse_game(game).unwrap();
     let t = nimlab_theory::by_id(id).unwrap_or_else(|| panic!("{id}"));
     let ps = positions(g.as_ref(), bound).unwrap();
@@ -93,7 +93,7 @@ fn known_theorems_verify_true() {
 }
 
 /// Checks each counterexample against the definitions, independently of `verify`.
-fn check_witnesses(game: &dyn Game, r: &Report, is_p: &dyn Fn(&[u64]) -> bool, play: Play) {
+fn check_witnesses(game: &dyn Game, r: &VerifyReport, is_p: &dyn Fn(&[u64]) -> bool, play: Play) {
     assert!(!r.holds());
     assert!(!r.examples.is_empty());
     for c in &r.examples {

@@ -237,7 +237,7 @@ pub struct ValueSets {
 
 /// The answer for one candidate: `None` when it equals `G_v` for every box size, or a shortest
 /// position where the equation's two sides differ.
-pub type Verdict = Option<Vec<u128>>;
+pub type ValueSetWitness = Option<Vec<u128>>;
 
 impl ValueSets {
     /// No value set proved yet (the next is `G_0`).
@@ -259,7 +259,7 @@ impl ValueSets {
 
     /// Decides whether `set` (3 tracks) is `G_v` for the next value v, for every box size; when it
     /// is, it is kept and the next value's equation prepared.
-    pub fn prove_next(&mut self, set: &Dfa, budget: &Budget) -> Result<Verdict, Stop> {
+    pub fn prove_next(&mut self, set: &Dfa, budget: &Budget) -> Result<ValueSetWitness, Stop> {
         if set.tracks != 3 {
             return Err(Stop::Unsupported(format!(
                 "the automaton reads {} inputs; a position has 3 boxes",

@@ -8,7 +8,7 @@
 use super::compile::{members, nonzero, window_options};
 use super::dfa::{closed, decode, Budget, Dfa, Stop, MAX_TRACKS};
 use super::window_pre_image::{moves_into, stranded_images};
-use crate::conjecture::{Conjecture, Kind, Ruleset};
+use crate::conjecture::{Conjecture, Ruleset, RulesetKind};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -294,7 +294,7 @@ fn timed<T>(
 
 /// Decides conditions (I) and (II) for a conjecture about CN or a complex (SCN: `scn.rs`).
 pub fn conditions(c: &Conjecture, budget: &Budget) -> Result<Conditions, Stop> {
-    if c.game.kind == Kind::Scn {
+    if c.game.kind == RulesetKind::Scn {
         return super::scn::conditions(c, budget);
     }
     let m = fits(&c.game)?;
@@ -346,7 +346,7 @@ fn windows_with_options(
 
 /// The number of tracks of `game`'s positions, when the automata prover covers it.
 fn fits(game: &Ruleset) -> Result<usize, Stop> {
-    if game.kind == Kind::Scn {
+    if game.kind == RulesetKind::Scn {
         return Err(Stop::Unsupported(
             "SCN's circles shrink: give one automaton per circle length (prove_scn_members; the SCN file format of nimlab_prove::walnut)".into(),
         ));
@@ -397,7 +397,7 @@ fn decide(
 /// with an option y that has no option in the set (the search of condition (I) on the set and the
 /// complement of the union of the windows' pre-images); `Ok(None)` when there is none, for every entry size. With the seconds it took.
 pub fn closure(c: &Conjecture, budget: &Budget) -> Result<(Result<Option<Move>, Stop>, f64), Stop> {
-    if c.game.kind == Kind::Scn {
+    if c.game.kind == RulesetKind::Scn {
         return super::scn::closure(c, budget);
     }
     let m = fits(&c.game)?;

@@ -56,7 +56,7 @@ pub use chip_conditions::{
 };
 pub use chip_grundy::{
     chip_moves, entropy3_value_one, learn_value_set, pre_image, refute, GrundyTable,
-    Learned as LearnedValueSet, ValueSets, Verdict, MAX_GRUNDY_BITS,
+    Learned as LearnedValueSet, ValueSetWitness, ValueSets, MAX_GRUNDY_BITS,
 };
 pub use compile::{family, members, window_options};
 pub use conditions::{closure, conditions, conditions_for, Conditions, Move};

@@ -33,7 +33,7 @@
 use super::compile::{linear, members, Lin, Sign};
 use super::conditions::{Conditions, Move};
 use super::dfa::{Budget, Dfa, Stop, MAX_TRACKS};
-use crate::conjecture::{Conjecture, Kind, Ruleset};
+use crate::conjecture::{Conjecture, Ruleset, RulesetKind};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
@@ -495,7 +495,7 @@ pub fn given_sets(
     budget: &Budget,
 ) -> Result<Vec<Dfa>, Stop> {
     let n = game.n;
-    if game.kind != Kind::Scn {
+    if game.kind != RulesetKind::Scn {
         return Err(Stop::Unsupported(format!(
             "{} has positions of one length: give one automaton, not one per circle length",
             game.id()

@@ -2,7 +2,7 @@
 //! an automata proof of CN or a complex, the set automaton) and the characterization.
 
 use super::{about_report, with_answers, Certificate, ConditionEntry, File, QueryEntry, Role};
-use crate::conjecture::{Conjecture, Kind};
+use crate::conjecture::{Conjecture, RulesetKind};
 use crate::encode::{queries, Condition, Query};
 use crate::prove::{Claim, Report, Status};
 use nimlab_core::{Play, Result};
@@ -96,7 +96,7 @@ pub fn of_box(
     };
     let method = report.map_or("smt", |r| r.method);
     let mut automaton = None;
-    if method == "automata" && c.game.kind != Kind::Scn {
+    if method == "automata" && c.game.kind != RulesetKind::Scn {
         let budget = crate::automata::Budget::new(
             std::time::Instant::now() + std::time::Duration::from_secs(60),
             crate::prove::AUTOMATA_MAX_STATES,
@@ -211,7 +211,7 @@ fn readme(
             "Before reporting the proof, nimlab also compared the set with the P-positions found by exact search on {} ({} positions){}.",
             b.describe(),
             b.positions,
-            if c.game.kind == Kind::Scn {
+            if c.game.kind == RulesetKind::Scn {
                 ", circles of every length up to n"
             } else {
                 ""

@@ -2,7 +2,7 @@
 //! templates (the relations of the theory crate), on its own game, or carried over to a relabeled
 //! complex through the map of its stacks.
 
-use super::{readings, Conjecture, Kind, PFamily, ReadingRule, Ruleset};
+use super::{readings, Conjecture, PFamily, ReadingRule, Ruleset, RulesetKind};
 use crate::expr::{parse_relation, Atom, Cmp, Expr};
 use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use nimlab_theory::linear::Family;
@@ -96,7 +96,7 @@ fn letters(n: usize) -> Vec<String> {
 /// relabeling (slot j of a family is the complex's stack that CN's stack j corresponds to) and read
 /// under the complex's automorphisms.
 pub fn from_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
-    if game.kind == Kind::Complex {
+    if game.kind == RulesetKind::Complex {
         return from_relabeled_theorem(id, game);
     }
     from_circle_theorem(id, game)
@@ -145,7 +145,7 @@ fn from_relabeled_theorem(id: &str, game: Ruleset) -> Result<Conjecture> {
         return Ok(c);
     }
     let cn = match Ruleset::parse(&target) {
-        Ok(r) if r.kind == Kind::Cn => r,
+        Ok(r) if r.kind == RulesetKind::Cn => r,
         _ => {
             return Err(Error::refused(
                 Refusal::new(format!(

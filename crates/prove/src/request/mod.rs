@@ -343,7 +343,7 @@ pub enum Decided {
 pub struct Saveable {
     pub game: String,
     pub play: Play,
-    pub format: crate::prover::Format,
+    pub format: crate::prover::CharacterizationFormat,
     pub text: String,
     pub method: &'static str,
 }

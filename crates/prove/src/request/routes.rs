@@ -6,8 +6,8 @@ use super::{
     ValueSetsReport,
 };
 use crate::chips::{self, totals, ChipGame, ChipKind, Moves};
-use crate::conjecture::{Kind, Ruleset};
-use crate::prover::{Format, Prover};
+use crate::conjecture::{Ruleset, RulesetKind};
+use crate::prover::{CharacterizationFormat, Prover};
 use crate::{Claim, SmtSolver, Status};
 use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use std::time::Instant;
@@ -87,7 +87,9 @@ pub(super) fn stacks(req: &ProveRequest, rules: &Ruleset) -> Result<ProofResult>
         files = crate::certificate::of_box(&c, claim, Some(&report), kept)?.write(dir)?;
     }
     let saveable = match &req.source {
-        Source::Families { text, .. } if req.save => Some(saveable(req, Format::Families, text)),
+        Source::Families { text, .. } if req.save => {
+            Some(saveable(req, CharacterizationFormat::Families, text))
+        }
         _ => None,
     };
     let claimed = match claim {
@@ -102,7 +104,7 @@ pub(super) fn stacks(req: &ProveRequest, rules: &Ruleset) -> Result<ProofResult>
     Ok(r)
 }
 
-fn saveable(req: &ProveRequest, format: Format, text: &str) -> Saveable {
+fn saveable(req: &ProveRequest, format: CharacterizationFormat, text: &str) -> Saveable {
     Saveable {
         game: req.game.id(),
         play: req.play,
@@ -134,7 +136,7 @@ fn automaton_file(
     };
     let bad = |e: Error| Error::Unsupported(format!("{shown}: {e}"));
     let mut rule = None;
-    let mut report = if game.kind == Kind::Scn {
+    let mut report = if game.kind == RulesetKind::Scn {
         let (empty, sets) = crate::walnut::scn_from_walnut(text, game.n).map_err(bad)?;
         crate::prove_scn_members(game, &sets, empty, req.play, timeout).map_err(bad)?
     } else {
@@ -148,7 +150,7 @@ fn automaton_file(
     if req.save {
         r.saveable = Some(Saveable {
             method: "automata",
-            ..saveable(req, Format::Automaton, text)
+            ..saveable(req, CharacterizationFormat::Automaton, text)
         });
     }
     Ok(r)
