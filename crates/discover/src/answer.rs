@@ -44,7 +44,7 @@ pub struct TableUse {
     pub source: &'static str,
 }
 
-/// The answer of [`discover`].
+/// The answer of [`crate::discover`].
 #[derive(Debug, Clone)]
 pub struct Discovery {
     pub game: String,

@@ -32,7 +32,7 @@ pub struct Options {
     /// Normal or misère play (the tables, the families' proof and the automaton route follow it).
     pub play: Play,
     /// The redistribution chip games: the most chips in all of the largest box (None: the largest
-    /// box of at most [`chips::DEFAULT_POSITIONS`] positions). Box games take `max` instead.
+    /// box of at most [`crate::chips::DEFAULT_POSITIONS`] positions). Box games take `max` instead.
     pub max_sum: Option<u64>,
     /// nim and moore(k): the number of heaps.
     pub heaps: Option<usize>,

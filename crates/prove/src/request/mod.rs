@@ -8,7 +8,7 @@
 //! Every refusal of a request names its options as typed pieces ([`nimlab_core::Arg`]), so that
 //! each front end spells them its own way.
 //!
-//! The routes ([`routes`]): a box game's families (a registry result or a families file) by SMT or
+//! The routes (`request/routes.rs`): a box game's families (a registry result or a families file) by SMT or
 //! automata; a box game's automaton file; a chip game's registry result (SMT, bit-vectors or
 //! automata) or chip families file (its P-totals, by SMT); Nim for every number of heaps (Bouton, by
 //! an induction whose lemmas the automata decide); the Grundy value sets of ET(3) and ENTROPY(3).
