@@ -4,7 +4,7 @@
 # run each, whole process: the linear ones with z3, those with xor (and Moore's column sums) by
 # automata. A family stops at the first n that is not proved within LIMIT seconds (default 60) or at
 # the largest n the prover takes. Prints "id game seconds verdict" per run. Figures: docs/benchmarks.md
-# ("Results about every n"); the sizes recorded in crates/prove/src/proved.rs (SIZES) come from it.
+# ("Results about every n"); the sizes recorded in crates/prove/src/registry_proofs.rs (SIZES) come from it.
 #   bash scripts/prove-sizes.sh [ID ...]          (release build; NIMLAB_BIN=PATH runs another binary)
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -176,7 +176,7 @@ fn theory_json_says_how_each_entry_was_checked() {
         .as_str()
         .unwrap()
         .starts_with("proved for all sizes on moore(k) on n heaps, every k from 2 to n - 2 (the complex of all k-sets) for n = 4 to 8 (automata)"));
-    // The results about a family of games, on every size recorded (crates/prove/src/proved.rs).
+    // The results about a family of games, on every size recorded (crates/prove/src/registry_proofs.rs).
     assert_eq!(
         by_id("cn-n-n")["checked"],
         "proved for all sizes on CN(n,n) for n = 1 to 26; checked on a box for the other games"

@@ -1,7 +1,7 @@
 // One slab of one tier of the P-set recurrence (see crates/tables/src/tiers.rs): one invocation per
 // line; tiers.wgsl comes first. Constants: c0, c1 the halves of `full` (the bits of a line), c2 the
 // origin is N (misère), c3 the run is a circle length of SCN whose moves that empty piles are
-// answered by `scn`, the shorter lengths' tables (packed by ShrinkOracle::packed in pset.rs).
+// answered by `scn`, the shorter lengths' tables (packed by ShrinkOracle::packed in pset/shrink_oracle.rs).
 
 // D words of the previous tier's lines base.., nw per line.
 @group(0) @binding(3) var<storage, read> prev: array<vec2<u32>>;
@@ -39,7 +39,7 @@ fn half_at(at: u32, idx: u32) -> u32 {
 const NONE: u32 = 0xffffu;
 
 // The positions of the line at `x` with a move that empties piles into a P-position of a shorter
-// circle (ShrinkOracle::n_mask of pset.rs). Tuple index i is line axis n - 1 - i.
+// circle (ShrinkOracle::n_mask of pset/shrink_oracle.rs). Tuple index i is line axis n - 1 - i.
 fn scn_mask(x: ptr<function, array<u32, 32>>, full: vec2<u32>) -> vec2<u32> {
     if (scn[1] != 0u) {
         return full;
