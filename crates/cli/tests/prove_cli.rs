@@ -1,6 +1,10 @@
 //! `nimlab prove`: exit statuses, the JSON report, --emit, and one-line errors. Tests that need z3
 //! print SKIPPED on stderr when it is missing, unless NIMLAB_REQUIRE_Z3=1 (CI), which makes them fail.
 
+#[path = "prove_cli/automata.rs"]
+mod automata;
+#[path = "prove_cli/certificates.rs"]
+mod certificates;
 mod common;
 
 use common::{fails, nimlab, parse, TempDir};

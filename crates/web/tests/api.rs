@@ -1,6 +1,8 @@
 //! The JSON API of `nimlab serve`, over a real socket: every endpoint with good and bad input.
 
 mod common;
+#[path = "api/prove.rs"]
+mod prove;
 
 use common::get_raw;
 use serde_json::Value;

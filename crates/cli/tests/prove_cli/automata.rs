@@ -1,25 +1,7 @@
 //! `nimlab prove --automaton FILE` (Walnut's format, SCN's sections), `--save` and the store,
 //! `--subset`. Tests that need z3 print SKIPPED when it is missing, unless NIMLAB_REQUIRE_Z3=1 (CI).
 
-mod common;
-
-use common::{fails, nimlab, parse, TempDir};
-use serde_json::Value;
-
-fn have_z3(test: &str) -> bool {
-    let found = common::which("z3").ok_or("z3 is not on the PATH (apt-get install z3)".to_string());
-    nimlab_testkit::tools::need(test, "z3", found).is_some()
-}
-
-/// Runs `nimlab prove ARGS --json`; the exit status and the report.
-fn prove_json(args: &[&str]) -> (i32, Value) {
-    let mut all = vec!["prove"];
-    all.extend(args);
-    all.push("--json");
-    let out = nimlab(&all);
-    let text = String::from_utf8(out.stdout).unwrap();
-    (out.status.code().unwrap(), parse(&all, &text))
-}
+use super::*;
 
 /// Bouton's P-set of Nim on three heaps as a Walnut automaton: one state, the columns of even parity.
 const NIM3_WALNUT: &str =

@@ -1,38 +1,13 @@
 //! `/api/prove` over a real socket: a pasted automaton or families file proved through the prover's
 //! one request, the server's limits, and refusals that name the API's parameters.
 
-mod common;
-
-use common::get_raw;
-use serde_json::Value;
-
-fn get(path: &str, params: &[(&str, &str)]) -> (u16, Value) {
-    let (status, ctype, body) = get_raw(path, params);
-    assert!(
-        ctype.starts_with("application/json"),
-        "{path} {params:?}: {ctype}: {body}"
-    );
-    (status, serde_json::from_str(&body).unwrap())
-}
-
-fn ok(path: &str, params: &[(&str, &str)]) -> Value {
-    let (status, v) = get(path, params);
-    assert_eq!(status, 200, "{path} {params:?}: {v}");
-    v
-}
-
-fn fails(path: &str, params: &[(&str, &str)], status: u16, kind: &str) -> String {
-    let (s, v) = get(path, params);
-    assert_eq!(s, status, "{path} {params:?}: {v}");
-    assert_eq!(v["kind"], kind, "{path} {params:?}: {v}");
-    v["error"].as_str().unwrap().to_string()
-}
+use super::*;
 
 #[test]
 fn prove_takes_a_pasted_automaton_or_families_file() {
     // Bouton's P-set of Nim on three heaps as an automaton: every binary column of even parity. The
     // prover's own automata decide it (no solver needed).
-    let nim3 = include_str!("../../../examples/automata/nim-3.txt");
+    let nim3 = include_str!("../../../../examples/automata/nim-3.txt");
     let v = ok("/api/prove", &[("game", "CN(3,1)"), ("automaton", nim3)]);
     assert_eq!(v["verdict"], "proved", "{v}");
     assert_eq!(v["method"], "automata", "{v}");
@@ -55,7 +30,7 @@ fn prove_takes_a_pasted_automaton_or_families_file() {
         "{v}"
     );
     // Bouton's misère rule for three heaps, as a families file, by automata (xor).
-    let misere = include_str!("../../../examples/nim-misere-3.toml");
+    let misere = include_str!("../../../../examples/nim-misere-3.toml");
     let v = ok(
         "/api/prove",
         &[

@@ -2,10 +2,7 @@
 //! check.sh), cross-checks with cvc5, and the chip games' proofs. Tests that need z3 print SKIPPED
 //! when it is missing, unless NIMLAB_REQUIRE_Z3=1 (CI).
 
-mod common;
-
-use common::{fails, nimlab, parse, TempDir};
-use serde_json::Value;
+use super::*;
 
 /// A wrong families file for CN(4,2) (the same as prove_cli.rs uses).
 const CN42_WRONG_FILE: &str = r#"
@@ -15,21 +12,6 @@ reading = "any"
 name = "opposite equal, one pair only"
 relations = ["a = c"]
 "#;
-
-fn have_z3(test: &str) -> bool {
-    let found = common::which("z3").ok_or("z3 is not on the PATH (apt-get install z3)".to_string());
-    nimlab_testkit::tools::need(test, "z3", found).is_some()
-}
-
-/// Runs `nimlab prove ARGS --json`; the exit status and the report.
-fn prove_json(args: &[&str]) -> (i32, Value) {
-    let mut all = vec!["prove"];
-    all.extend(args);
-    all.push("--json");
-    let out = nimlab(&all);
-    let text = String::from_utf8(out.stdout).unwrap();
-    (out.status.code().unwrap(), parse(&all, &text))
-}
 
 fn have_cvc5(test: &str) -> bool {
     let found =
