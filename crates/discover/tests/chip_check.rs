@@ -1,7 +1,7 @@
 //! The cheap check of `discover` on the redistribution chip games: T extended by its recurrence
 //! before a description is proved or reported. Every expected value comes from a brute force written
-//! here or in tests/common/chip_brute.rs (no nimlab code), or from the figures of issue 41, not from
-//! nimlab's own output.
+//! here or in tests/common/chip_brute.rs (no nimlab code), or from the figures of docs/findings.md §12,
+//! not from nimlab's own output.
 
 mod common;
 
@@ -244,7 +244,7 @@ fn ejr52_old_conjecture() -> T {
     }
 }
 
-/// Issue 41, item 9: the description "every total from 175 on" of EJR(5,2) equals T on 5..192 but
+/// The refuted conjecture of docs/findings.md §12: the description "every total from 175 on" of EJR(5,2) equals T on 5..192 but
 /// T misses 197, 198, 201, 202, 213, 217, 224 and 250, and the least position it classifies
 /// wrongly is (1,1,1,1,195). The plain recursion written here (checked against the brute force of
 /// chip_brute on small totals above) confirms all of it; TotalsTable, its learning and its least
@@ -333,28 +333,4 @@ fn ejr53_misses_agree_with_the_findings_script() {
     let tt = table(Redistribute::ejr(5, 3).unwrap(), Play::Normal, 1000);
     let misses: Vec<u64> = (5..=1000).filter(|&n| !tt.in_t[n as usize]).collect();
     assert_eq!(misses, want);
-}
-
-/// Research (not run by default): the totals T misses, for docs/findings.md §12.
-/// `cargo test -p nimlab-discover --test chip_check -- --ignored --nocapture t_misses`
-#[test]
-#[ignore]
-fn t_misses() {
-    let games = [
-        ("EJR(5,2)", Redistribute::ejr(5, 2).unwrap(), Play::Normal),
-        ("EJR(5,3)", Redistribute::ejr(5, 3).unwrap(), Play::Normal),
-        ("SER(4)", Redistribute::ser(4).unwrap(), Play::Misere),
-    ];
-    for (name, g, play) in games {
-        let start = std::time::Instant::now();
-        let tt = table(g, play, 2000);
-        let misses: Vec<u64> = (g.k as u64..=2000)
-            .filter(|&n| !tt.in_t[n as usize])
-            .collect();
-        println!(
-            "{name} {play}: T computed to 2000 in {:.2} s; {} totals missing: {misses:?}",
-            start.elapsed().as_secs_f64(),
-            misses.len()
-        );
-    }
 }

@@ -61,18 +61,6 @@ fn walnut_automata_are_proved_or_refuted() {
     );
 }
 
-/// `nimlab ARGS` with the store `db` and the registry off (so that the stored characterization
-/// answers); stdout.
-fn without_theory(db: &str, args: &[&str]) -> String {
-    let out = common::cmd()
-        .args(args)
-        .args(["--db", db])
-        .env("NIMLAB_THEORY", "off")
-        .output()
-        .unwrap();
-    common::success(args, out)
-}
-
 #[test]
 fn a_proved_automaton_is_saved_and_answers_huge_positions() {
     let dir = TempDir::new("prove-save-automaton");

@@ -4,15 +4,6 @@
 
 use super::*;
 
-/// A wrong families file for CN(4,2) (the same as prove_cli.rs uses).
-const CN42_WRONG_FILE: &str = r#"
-game = "CN(4,2)"
-reading = "any"
-[[family]]
-name = "opposite equal, one pair only"
-relations = ["a = c"]
-"#;
-
 fn have_cvc5(test: &str) -> bool {
     let found =
         common::which("cvc5").ok_or("cvc5 is not on the PATH (apt-get install cvc5)".to_string());
@@ -293,7 +284,7 @@ fn cvc5_proves_and_a_failing_solver_says_so() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["solvers"][0]["name"], "cvc5");
     // A wrong file is refuted through cvc5's counterexample, re-checked as z3's are.
-    let wrong = dir.write("wrong.toml", CN42_WRONG_FILE);
+    let wrong = dir.write("wrong.toml", CN42_WRONG);
     let (code, v) = prove_json(&["CN(4,2)", "--families", &wrong, "--solver", "cvc5"]);
     assert_eq!(code, 1, "{v}");
 }
