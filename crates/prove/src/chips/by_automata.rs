@@ -44,19 +44,8 @@ pub struct ChipAutomataProof {
 /// [`CHIP_PROVED_BY_AUTOMATA`] on its game, or ET's partial results ferguson-et-odd and
 /// ferguson-et-two-even (on ET(k), k from 2 to 8).
 pub fn from_registry_automata(id: &str, game_text: &str) -> Result<ChipClaim> {
-    let game = ChipGame::parse(game_text)?.ok_or_else(|| {
-        Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
-    })?;
-    let t = nimlab_theory::by_id(id)
-        .ok_or_else(|| Error::Unsupported(format!("no result {id} (nimlab theory lists them)")))?;
+    let (game, t) = super::registry::game_and_result(id, game_text)?;
     let id: &'static str = t.id();
-    if !t.covers(game.game.as_ref()) {
-        return Err(Error::Unsupported(format!(
-            "{id} is not about {} (it covers {})",
-            game.id(),
-            t.games()
-        )));
-    }
     if ["ferguson-et-odd", "ferguson-et-two-even"].contains(&id) {
         // The SMT claim, with the same exact memberships (and the all-odd target).
         return super::from_registry(id, game_text);

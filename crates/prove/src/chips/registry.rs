@@ -308,22 +308,33 @@ fn linear_set(id: &str, k: usize) -> Option<(ChipKind, Formula, u64, bool)> {
     })
 }
 
-/// The registry result `id` on `game`, as a claim (refused in one line where it does not apply or is
-/// not linear).
-pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
+/// The chip game `game_text` and the registry result `id` about it (refused in one line when the
+/// game is not a chip game, the result does not exist or is about other games).
+pub(super) fn game_and_result(
+    id: &str,
+    game_text: &str,
+) -> Result<(ChipGame, &'static dyn nimlab_theory::Theorem)> {
     let game = ChipGame::parse(game_text)?.ok_or_else(|| {
         Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
     })?;
     let t = nimlab_theory::by_id(id)
         .ok_or_else(|| Error::Unsupported(format!("no result {id} (nimlab theory lists them)")))?;
-    let id: &'static str = t.id();
     if !t.covers(game.game.as_ref()) {
         return Err(Error::Unsupported(format!(
-            "{id} is not about {} (it covers {})",
+            "{} is not about {} (it covers {})",
+            t.id(),
             game.id(),
             t.games()
         )));
     }
+    Ok((game, t))
+}
+
+/// The registry result `id` on `game`, as a claim (refused in one line where it does not apply or is
+/// not linear).
+pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
+    let (game, t) = game_and_result(id, game_text)?;
+    let id: &'static str = t.id();
     let binary = [
         "ferguson-et-k3",
         "ferguson-et-k4",
