@@ -55,7 +55,10 @@ fn discover_is_honest_on_a_small_box() {
 
 #[test]
 fn discover_refuses_bad_input_in_one_line() {
-    fails(&["discover", "ET(2)"], "`nimlab verify 'ET(2)' --max-sum S");
+    fails(
+        &["discover", "ET(2)"],
+        "verify with --theorem ID checks a registry result",
+    );
     fails(&["discover", "CN(4,2)", "--max", "1"], "--max 1");
     fails(&["discover", "CN(4,2)", "--heaps", "3"], "--heaps");
     fails(&["discover", "nim"], "--heaps");

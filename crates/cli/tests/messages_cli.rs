@@ -59,7 +59,10 @@ fn refusals_name_the_command_that_can_do_the_job() {
         fails(&args, "`nimlab patterns ");
         fails(&args, "--heaps N --max H --conjecture FILE");
     }
-    fails(&["discover", "ET(4)"], "`nimlab verify 'ET(4)' --max-sum S");
+    fails(
+        &["discover", "ET(4)"],
+        "verify with --theorem ID checks a registry result",
+    );
     for args in [
         vec!["table", "nim[3] + nim[4]", "--max", "3"],
         vec!["explain", "nim[3] + nim[4]", "1"],

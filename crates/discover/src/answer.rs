@@ -3,7 +3,8 @@
 //! was written and saved; its JSON ([`Discovery::to_json`]) and text ([`Discovery::text`]).
 
 use crate::automaton;
-use nimlab_core::{Error, Play, Result};
+use nimlab_core::arg::{CommandLine, Mention, Spelling};
+use nimlab_core::{Arg, Error, Play, Result};
 use serde_json::{json, Value};
 
 /// The verdict of a discovery.
@@ -79,6 +80,9 @@ pub struct Discovery {
     pub counterexample: Option<Value>,
     /// Why the verdict is not `proved`.
     pub reason: Option<String>,
+    /// The bound whose larger value may decide what this run could not (the description was
+    /// refuted, or nothing settled, beyond the largest box allowed); each front end spells it.
+    pub raise: Option<Arg>,
     /// The tables used, in order.
     pub tables: Vec<TableUse>,
     /// True when the time limit stopped the run before any description was found.
@@ -116,6 +120,7 @@ impl Discovery {
             proof: None,
             counterexample: None,
             reason: None,
+            raise: None,
             tables: Vec::new(),
             out_of_time: false,
             totals: None,
@@ -135,8 +140,22 @@ impl Discovery {
         }
     }
 
+    /// Why the verdict is not `proved`, with the bound to raise spelled by a front end.
+    pub fn reason_spelled(&self, spelling: &dyn Spelling) -> Option<String> {
+        let reason = self.reason.as_deref()?;
+        Some(match self.raise {
+            Some(arg) => format!("{reason} (raise {})", spelling.spell(arg, &Mention::Given)),
+            None => reason.to_string(),
+        })
+    }
+
     /// The JSON object of `nimlab discover --json`.
     pub fn to_json(&self) -> Value {
+        self.to_json_spelled(&CommandLine)
+    }
+
+    /// [`Discovery::to_json`] with the options spelled by a front end.
+    pub fn to_json_spelled(&self, spelling: &dyn Spelling) -> Value {
         json!({
             "game": self.game,
             "play": if self.play == Play::Misere { "misere" } else { "normal" },
@@ -153,7 +172,7 @@ impl Discovery {
             "rule": self.rule,
             "lengths": (!self.lengths.is_empty()).then(|| self.lengths.iter().map(|l| l.to_json()).collect::<Vec<_>>()),
             "counterexample": self.counterexample,
-            "reason": self.reason,
+            "reason": self.reason_spelled(spelling),
             "tables": self.tables.iter().map(|t| json!({
                 "max": t.max, "p_positions": t.p_positions, "source": t.source,
             })).collect::<Vec<_>>(),

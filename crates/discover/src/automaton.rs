@@ -5,7 +5,7 @@
 //! checked), and prove it for every stack size with the automata prover
 //! ([`nimlab_prove::prove_members`]). The learned automaton is written in Walnut's text format.
 //!
-//! SCN (`try_scn_automaton`): one automaton per circle length L = 1..n, each learned from the
+//! SCN (`learn_scn_automaton`): one automaton per circle length L = 1..n, each learned from the
 //! table of `[0, 2^B)^L` made from one SCN table of the circles with piles in `1..2^B - 1` (every
 //! rotation and reflection of the canonical P-circles the tables engine lists). A tuple with a zero
 //! pile is not a circle; it is read two ways, each learned (`READINGS`): not in the set
@@ -16,7 +16,10 @@
 //! [`nimlab_prove::prove_scn_members`], which ignores what they say of tuples with a zero pile. They
 //! are written in the SCN file format of [`nimlab_prove::walnut`] (a section `# length L` each).
 
-use nimlab_core::Play;
+use crate::route::{drive, Checked, Proof, Proposal, Route, Run};
+use crate::Discovery;
+use nimlab_core::{Arg, Error, Play};
+type Result<T, E = Error> = std::result::Result<T, E>;
 use nimlab_prove::automata::Dfa;
 use nimlab_prove::learn::{disagreement, learn, learn_table, LearnOptions, Outcome, Table};
 use nimlab_prove::{prove_members, prove_scn_members, walnut, Ruleset, RulesetKind, Status};
@@ -28,10 +31,8 @@ use std::time::{Duration, Instant};
 /// Most entries (bits) of one learning table: 2^30 bits, 128 MiB.
 const MAX_TABLE_BITS: u32 = 30;
 
-/// What the automaton route found.
+/// What the automaton route learned: an automaton that equals the P-set on a box.
 pub struct Learned {
-    /// Proved for every stack size.
-    pub proved: bool,
     /// The automaton in Walnut's format.
     pub walnut: String,
     pub states: usize,
@@ -39,11 +40,15 @@ pub struct Learned {
     pub rule: Option<String>,
     /// The largest entry of the box where the automaton equals the P-set (checked).
     pub box_max: u64,
-    /// The prover's report.
-    pub proof: Option<Value>,
-    pub counterexample: Option<Value>,
-    /// Why it is not proved.
-    pub reason: Option<String>,
+    /// What the automata prover is given.
+    pub automata: Automata,
+}
+
+/// The automata learned: one for the tuples of stacks, or (SCN) one per circle length with the
+/// empty circle's outcome.
+pub enum Automata {
+    Tuples(Dfa),
+    Circles { empty: bool, dfas: Vec<Dfa> },
 }
 
 /// SCN: the learning of the automaton of one circle length.
@@ -84,10 +89,10 @@ impl LengthLearned {
     }
 }
 
-/// Learns from boxes `[0, 2^B)^m` inside `[0..=max]` and proves. `Err` says in one line why the route
-/// does not apply or found nothing. SCN: `lengths` receives what was learned at each circle length,
-/// box by box, whether or not the route succeeds.
-pub fn try_automaton(
+/// Learns from boxes `[0, 2^B)^m` inside `[0..=max]` an automaton that equals the P-set there.
+/// `Err` says in one line why the route does not apply or found nothing. SCN: `lengths` receives
+/// what was learned at each circle length, box by box, whether or not the route succeeds.
+pub fn learn_automaton(
     rules: &Ruleset,
     play: Play,
     max: u64,
@@ -97,7 +102,7 @@ pub fn try_automaton(
     lengths: &mut Vec<LengthLearned>,
 ) -> Result<Learned, String> {
     if rules.kind == RulesetKind::Scn {
-        return try_scn_automaton(rules, play, max, deadline, halt, say, lengths);
+        return learn_scn_automaton(rules, play, max, deadline, halt, say, lengths);
     }
     let m = rules.n;
     if 2 * m > nimlab_prove::automata::MAX_TRACKS {
@@ -168,7 +173,7 @@ pub fn try_automaton(
         }
     };
     let misere = if play == Play::Misere {
-        " (misère play: prove it with --misere)"
+        " (misère play)"
     } else {
         ""
     };
@@ -188,38 +193,12 @@ pub fn try_automaton(
             dfa.states()
         ));
     }
-    let left = deadline.saturating_duration_since(Instant::now());
-    if left.is_zero() {
-        return Ok(Learned {
-            proved: false,
-            walnut: text,
-            states: dfa.states(),
-            rule,
-            box_max,
-            proof: None,
-            counterexample: None,
-            reason: Some("the time limit was reached before the proof".into()),
-        });
-    }
-    say(&format!(
-        "automaton: {} states, proving (automata)",
-        dfa.states()
-    ));
-    let report = prove_members(rules, &dfa, play, left.max(Duration::from_millis(1)))
-        .map_err(|e| e.to_string())?;
-    let proved = report.verdict == Status::Proved;
-    let proof = report.to_json();
-    let counterexample = counterexample_json(&report);
     Ok(Learned {
-        proved,
         walnut: text,
         states: dfa.states(),
         rule,
         box_max,
-        proof: Some(proof),
-        counterexample,
-        reason: (!proved)
-            .then(|| format!("the automata prover answered {}", report.verdict.name())),
+        automata: Automata::Tuples(dfa),
     })
 }
 
@@ -334,12 +313,12 @@ fn stopped(hi: u64) -> String {
     format!("the time limit was reached while tabulating the circles with piles up to {hi}")
 }
 
-/// [`try_automaton`] for SCN(n,k): one automaton per circle length (module notes). A length
+/// [`learn_automaton`] for SCN(n,k): one automaton per circle length (module notes). A length
 /// settles when, in one of the two readings of tuples with a zero pile ([`READINGS`]), the
 /// automata of two consecutive boxes are the same; every length must settle on the same two boxes.
 /// The prover ignores what an automaton says about tuples with a zero pile, so either reading
 /// describes the same set of circles.
-fn try_scn_automaton(
+fn learn_scn_automaton(
     rules: &Ruleset,
     play: Play,
     max: u64,
@@ -363,7 +342,7 @@ fn try_scn_automaton(
         .min(max.saturating_add(1).ilog2());
     if max_bits < 3 {
         return Err(format!(
-            "circles of {n} piles: no two boxes of piles up to 2^B - 1 (B >= 2) fit a learning table (--max {max})"
+            "circles of {n} piles: no two boxes of piles up to 2^B - 1 (B >= 2) fit a learning table (largest pile {max})"
         ));
     }
     let box_of = |bits: u32| (1u64 << bits) - 1;
@@ -502,7 +481,7 @@ fn try_scn_automaton(
     let dfas: Vec<Dfa> = dfas.into_iter().map(|(_, d)| d).collect();
     let box_max = box_of(checked);
     let misere = if play == Play::Misere {
-        " (misère play: prove it with --misere)"
+        " (misère play)"
     } else {
         ""
     };
@@ -515,47 +494,136 @@ fn try_scn_automaton(
         walnut::scn_to_walnut(empty, &dfas)
     );
     let states: usize = dfas.iter().map(Dfa::states).sum();
-    let left = deadline.saturating_duration_since(Instant::now());
-    if left.is_zero() {
-        return Ok(Learned {
-            proved: false,
-            walnut: text,
-            states,
-            rule: None,
-            box_max,
-            proof: None,
-            counterexample: None,
-            reason: Some("the time limit was reached before the proof".into()),
-        });
-    }
-    say(&format!(
-        "automata: {} states per circle length 1..{n}, proving (automata)",
-        dfas.iter()
-            .map(|d| d.states().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
-    let report = prove_scn_members(
-        rules,
-        &dfas,
-        empty,
-        play,
-        left.max(Duration::from_millis(1)),
-    )
-    .map_err(|e| e.to_string())?;
-    let proved = report.verdict == Status::Proved;
-    let counterexample = counterexample_json(&report);
     Ok(Learned {
-        proved,
         walnut: text,
         states,
         rule: None,
         box_max,
-        proof: Some(report.to_json()),
-        counterexample,
-        reason: (!proved)
-            .then(|| format!("the automata prover answered {}", report.verdict.name())),
+        automata: Automata::Circles { empty, dfas },
     })
+}
+
+/// Runs the automaton route on `rules` (boxes of entries up to `max`) from the answer so far.
+pub(crate) fn run(d: Discovery, rules: &Ruleset, max: u64, run: &Run) -> Result<Discovery> {
+    let mut route = Automaton {
+        rules,
+        max,
+        checked: 0,
+    };
+    drive(&mut route, 0, run, d, None)
+}
+
+/// The automaton route ([`Route`]): learning grows its boxes itself (doubling them until two agree),
+/// so the loop proposes once; a proof refuted beyond the box it learned from is not grown.
+struct Automaton<'r> {
+    rules: &'r Ruleset,
+    max: u64,
+    /// The largest entry of the box the automaton was checked on.
+    checked: u64,
+}
+
+impl Route for Automaton<'_> {
+    type Description = Learned;
+
+    fn bound(&self) -> Arg {
+        Arg::Max
+    }
+    fn box_words(&self, h: u64) -> String {
+        if self.rules.kind == RulesetKind::Scn {
+            format!("the circles with piles [1..{h}]")
+        } else {
+            format!("the box [0..{h}]")
+        }
+    }
+    fn largest(&self) -> u64 {
+        self.checked
+    }
+
+    fn tabulate(&mut self, _h: u64, _run: &Run, _d: &mut Discovery) -> Result<bool> {
+        // The learning tabulates its own boxes.
+        Ok(true)
+    }
+
+    fn propose(&mut self, _h: u64, run: &Run, d: &mut Discovery) -> Result<Proposal<Learned>> {
+        let mut lengths = Vec::new();
+        let found = learn_automaton(
+            self.rules,
+            d.play,
+            self.max,
+            run.stopper.deadline,
+            &run.stopper.halt,
+            &|s| run.say(s),
+            &mut lengths,
+        );
+        d.lengths = lengths;
+        if run.stopper.cancelled() {
+            return Err(Error::Interrupted);
+        }
+        Ok(match found {
+            Ok(a) => {
+                self.checked = a.box_max;
+                Proposal::Found(a)
+            }
+            Err(why) => Proposal::Nothing(why),
+        })
+    }
+
+    fn check(&mut self, a: &Learned, _h: u64, _run: &Run, _d: &mut Discovery) -> Result<Checked> {
+        // Learning checked it on the largest box it tabulated.
+        Ok(Checked::Holds(a.box_max))
+    }
+
+    fn record(&self, a: &Learned, _read: u64, checked: u64, d: &mut Discovery) {
+        d.format = nimlab_prove::CharacterizationFormat::Automaton;
+        d.families.clear();
+        d.toml = None;
+        d.walnut = Some(a.walnut.clone());
+        d.states = Some(a.states);
+        d.rule.clone_from(&a.rule);
+        d.box_min = self.rules.min_entry() as u64;
+        d.box_max = Some(checked);
+        d.counterexample = None;
+    }
+
+    fn prove(&mut self, a: &Learned, run: &Run, d: &mut Discovery) -> Result<Proof> {
+        let left = run
+            .stopper
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(1));
+        run.say(&format!(
+            "automaton: {} states, proving (automata)",
+            a.states
+        ));
+        let report = match &a.automata {
+            Automata::Tuples(dfa) => prove_members(self.rules, dfa, d.play, left),
+            Automata::Circles { empty, dfas } => {
+                prove_scn_members(self.rules, dfas, *empty, d.play, left)
+            }
+        };
+        let report = match report {
+            Ok(r) => r,
+            Err(Error::Interrupted) => return Err(Error::Interrupted),
+            // The automaton equals the P-set on its box; the prover does not take it.
+            Err(e) => return Ok(Proof::Unknown(format!("the automata prover: {e}"))),
+        };
+        d.prover = Some("automata");
+        d.proof = Some(report.to_json());
+        d.counterexample = counterexample_json(&report);
+        Ok(match report.verdict {
+            Status::Proved => Proof::Proved,
+            Status::Refuted => Proof::Refuted {
+                what: format!(
+                    "the automata prover refuted the automaton{}",
+                    d.counterexample
+                        .as_ref()
+                        .map_or(String::new(), |c| format!(" at {}", c["position"]))
+                ),
+                top: None,
+            },
+            Status::Unknown => Proof::Unknown("the automata prover gave no answer".into()),
+        })
+    }
 }
 
 /// The prover's first counterexample, as discover's JSON gives it.

@@ -39,7 +39,8 @@
 //! `totals_check` ([`Check`]) says how far T was computed and compared, and which description the
 //! check refuted.
 
-use crate::{Discovery, DiscoveryVerdict, Options, Stopper, TableUse};
+use crate::route::{drive, Checked, Proof, Proposal, Route, Run};
+use crate::{Discovery, Options, TableUse};
 use nimlab_core::{Arg, Error, Play, Refusal, Result};
 use nimlab_games::Redistribute;
 use nimlab_prove::chips::totals::{self, Totals};
@@ -137,19 +138,26 @@ pub fn criterion(game: &ChipGame, play: Play, t: &Totals) -> String {
 pub fn not_covered(game: &ChipGame) -> Error {
     let id = game.id();
     let bound = if game.moves == Moves::Entropy {
-        "--max H"
+        Arg::Max
     } else {
-        "--max-sum S"
+        Arg::MaxSum
     };
-    Error::Unsupported(format!(
-        "discover covers the redistribution chip games (EABO, ER, SER, EJR) and, by automata, ET(3) and ENTROPY(3), not {id}: its P-set is not read through a set of totals; `nimlab patterns '{id}' {bound}` groups its P-positions by shape, `nimlab verify '{id}' {bound} --theorem ID` checks a registry result on a box, and `nimlab prove '{id}' --theorem ID` proves one"
-    ))
+    Error::refused(
+        Refusal::new(format!(
+            "discover covers the redistribution chip games (EABO, ER, SER, EJR) and, by automata, ET(3) and ENTROPY(3), not {id}: its P-set is not read through a set of totals; patterns on a box ("
+        ))
+        .given(bound)
+        .text(") group its P-positions by shape, verify with ")
+        .given(Arg::Theorem)
+        .text(" checks a registry result on a box, and prove with ")
+        .given(Arg::Theorem)
+        .text(" proves one"),
+    )
 }
 
 /// Discovers and proves the P-set of a redistribution chip game (`opts.max` must be `None`: the box
 /// is bounded by `opts.max_sum`, the most chips in all).
 pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
-    let start = Instant::now();
     let game = ChipGame::parse(game_text)?.ok_or_else(|| {
         Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
     })?;
@@ -189,165 +197,181 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
         }
         None => largest_sum(k, DEFAULT_POSITIONS),
     };
-    let play = opts.play;
-    let stopper = Stopper::new(opts.cancel.clone(), start + opts.timeout);
-    let say = |s: &str| {
-        if let Some(p) = &opts.progress {
-            p(s)
-        }
+    let run = Run::new(opts);
+    let d = Discovery::empty(id.clone(), opts.play, kk);
+    let first = largest_sum(k, FIRST_POSITIONS).max(kk + 12).min(max_s);
+    let mut route = TotalsRoute {
+        id,
+        k: kk,
+        play: opts.play,
+        max_s,
+        cap: max_s,
+        table: TotalsTable::new(&g, opts.play),
     };
-    let mut d = Discovery::empty(id.clone(), play, kk);
-    let mut table = TotalsTable::new(&g, play);
-    let stop = || stopper.stop();
-    let halted = |d: Discovery, what: &str| -> Result<Discovery> {
-        if stopper.cancelled() {
-            return Err(Error::Interrupted);
-        }
-        Ok(crate::out_of_time(d, start, what))
-    };
-    let mut s = largest_sum(k, FIRST_POSITIONS).max(kk + 12).min(max_s);
-    // The largest total the learning and the box checks use: `max_s`, then, once the cheap check
-    // has refuted a description or nothing periodic showed up to `max_s`, the end of that check.
-    let mut cap = max_s;
-    loop {
-        say(&format!(
-            "computing the P-totals T of {id} on the totals {kk}..{s}"
+    drive(&mut route, first, &run, d, None)
+}
+
+/// The route of the redistribution chip games ([`Route`]): boxes of totals `k..=s`, T computed
+/// there exactly, its description read and checked, the P-set it gives proved by the chip prover.
+struct TotalsRoute {
+    id: String,
+    k: u64,
+    play: Play,
+    /// The largest box allowed (`--max-sum`, or the default).
+    max_s: u64,
+    /// The largest total the learning and the box checks use: `max_s`, then, once the cheap
+    /// check has refuted a description or nothing periodic showed up to `max_s`, the end of that
+    /// check.
+    cap: u64,
+    table: TotalsTable,
+}
+
+impl Route for TotalsRoute {
+    type Description = Totals;
+
+    fn bound(&self) -> Arg {
+        Arg::MaxSum
+    }
+    fn box_words(&self, s: u64) -> String {
+        format!("the totals {}..{s}", self.k)
+    }
+    fn largest(&self) -> u64 {
+        self.max_s
+    }
+
+    fn tabulate(&mut self, s: u64, run: &Run, d: &mut Discovery) -> Result<bool> {
+        // A counterexample's total beyond the cap raises it.
+        self.cap = self.cap.max(s);
+        run.say(&format!(
+            "computing the P-totals T of {} on {}",
+            self.id,
+            self.box_words(s)
         ));
-        if !table.extend(s, &stop) {
-            return halted(d, &format!("T was being computed up to {s}"));
+        if !self.table.extend(s, &|| run.stopper.stop()) {
+            return Ok(false);
         }
         d.tables.push(TableUse {
             max: s,
-            p_positions: table.in_t[..=s as usize].iter().filter(|&&b| b).count(),
+            p_positions: self.table.in_t[..=s as usize]
+                .iter()
+                .filter(|&&b| b)
+                .count(),
             source: "totals",
         });
-        let Some(t) = table.learn(s) else {
-            if s >= cap && d.totals_check.is_none() {
-                // Nothing periodic in the largest box: T as far as is cheap, and learning goes on
-                // there.
-                d.totals_check = Some(cheap_check(&mut table, kk, &stopper, &say)?);
-                cap = cap.max(table.computed());
+        Ok(true)
+    }
+
+    fn propose(&mut self, s: u64, run: &Run, d: &mut Discovery) -> Result<Proposal<Totals>> {
+        let kk = self.k;
+        if let Some(t) = self.table.learn(s) {
+            run.say(&format!("read from {kk}..{s}: {}", short_words(&t)));
+            return Ok(Proposal::Found(t));
+        }
+        if s >= self.cap && d.totals_check.is_none() {
+            // Nothing periodic in the largest box: T as far as is cheap, and learning goes on
+            // there.
+            d.totals_check = Some(cheap_check(&mut self.table, kk, run)?);
+            self.cap = self.cap.max(self.table.computed());
+        }
+        if s < self.cap {
+            return Ok(Proposal::Larger {
+                why: "no period observed twice".into(),
+                next: (s + s / 2).min(self.cap),
+            });
+        }
+        let exact = d.totals_check.as_ref().is_some_and(|c| c.to > self.max_s);
+        if !exact {
+            d.raise = Some(Arg::MaxSum);
+        }
+        Ok(Proposal::Nothing(format!(
+            "no period up to {s} chips: no ultimately periodic description of T with two full periods (and 2k totals) observed on the totals {kk}..{s}{}",
+            if exact {
+                ", T computed exactly there (the end of the cheap check)"
+            } else {
+                ""
             }
-            if s >= cap {
-                d.reason = Some(format!(
-                    "no period up to {s} chips: no ultimately periodic description of T with two full periods (and 2k totals) observed on the totals {kk}..{s}{}",
-                    if d.totals_check.as_ref().is_some_and(|c| c.to > max_s) {
-                        ", T computed exactly there (the end of the cheap check)"
-                    } else {
-                        " (raise --max-sum)"
-                    }
-                ));
-                d.seconds = start.elapsed().as_secs_f64();
-                return Ok(d);
-            }
-            s = (s + s / 2).min(cap);
-            say("no period observed twice: a larger box");
-            continue;
-        };
-        say(&format!("read from {kk}..{s}: {}", short_words(&t)));
+        )))
+    }
+
+    fn check(&mut self, t: &Totals, s: u64, run: &Run, d: &mut Discovery) -> Result<Checked> {
+        let kk = self.k;
         // The check on a larger box.
-        let c = (s + (2 * t.period).max(s / 2)).min(cap);
+        let c = (s + (2 * t.period).max(s / 2)).min(self.cap);
         if c > s {
-            if !table.extend(c, &stop) {
-                d.verdict = DiscoveryVerdict::Conjecture;
-                d.box_max = Some(s);
-                d.totals = Some(t.clone());
-                d.toml = Some(file(&id, play, &t, s, s));
-                d.reason = Some(format!(
-                    "the time limit was reached before the check on the totals up to {c}"
-                ));
-                d.seconds = start.elapsed().as_secs_f64();
-                if stopper.cancelled() {
-                    return Err(Error::Interrupted);
-                }
-                return Ok(d);
+            if !self.table.extend(c, &|| run.stopper.stop()) {
+                return Ok(Checked::Stopped(c));
             }
-            if let Some(n) = table.mismatch(&t, c) {
-                say(&format!(
-                    "the description fails at the total {n} (checked up to {c}); learning again from {kk}..{c}"
-                ));
-                s = c;
-                continue;
+            if let Some(n) = self.table.mismatch(t, c) {
+                return Ok(Checked::Fails {
+                    why: format!("the description fails at the total {n} (checked up to {c})"),
+                    next: c,
+                });
             }
         }
         // The cheap check: T as far as it is cheap, once; every later description is compared on
         // the same range.
         if d.totals_check.is_none() {
-            d.totals_check = Some(cheap_check(&mut table, kk, &stopper, &say)?);
+            d.totals_check = Some(cheap_check(&mut self.table, kk, run)?);
         }
-        let reach = table.computed();
-        if s >= reach {
-            // Read from every total computed: nothing is left to check it on.
-            if s > max_s {
-                d.reason = Some(format!(
-                    "no period up to {reach} chips: no description of T read from the totals {kk}..s with s < {reach} holds on the totals up to {reach} (T computed exactly there), and the one read from all of them ({}) has no total left to be checked on",
-                    tail_words(&t)
-                ));
-                d.seconds = start.elapsed().as_secs_f64();
-                return Ok(d);
-            }
-            // The cheap check went no further than the largest box (a dear game, or a large
-            // --max-sum): the description is proved as before, its box being the totals it was
-            // read from.
+        let reach = self.table.computed();
+        // Read from every total computed: nothing is left to check it on. (When the cheap check
+        // went no further than the largest box — a dear game, or a large bound — the description
+        // is proved as before, its box being the totals it was read from.)
+        if s >= reach && s > self.max_s {
+            return Ok(Checked::Nothing(format!(
+                "no period up to {reach} chips: no description of T read from the totals {kk}..s with s < {reach} holds on the totals up to {reach} (T computed exactly there), and the one read from all of them ({}) has no total left to be checked on",
+                tail_words(t)
+            )));
         }
-        if let Some(n) = table.mismatch(&t, reach) {
-            let check = d.totals_check.as_mut().expect("the cheap check ran");
-            if check.refuted.is_none() {
-                let until = Instant::now() + CHECK_SECONDS;
-                let position =
-                    table.least_wrong_position(&t, &|| stopper.stop() || Instant::now() >= until);
-                let mut differences = table.differences(&t, reach, DIFFERENCES_SHOWN + 1);
-                let more = differences.len() > DIFFERENCES_SHOWN;
-                differences.truncate(DIFFERENCES_SHOWN);
-                check.refuted = Some(Refuted {
-                    totals: t.clone(),
-                    read: s,
-                    checked: c,
-                    fails_at: n,
-                    fails_at_in_t: table.in_t[n as usize],
-                    differences,
-                    more,
-                    position,
-                });
-                if stopper.cancelled() {
-                    return Err(Error::Interrupted);
-                }
-            }
-            say(&format!(
-                "the description fails at the total {n} (T checked up to {reach}); learning again on the totals up to {reach}"
-            ));
-            cap = reach;
-            s = c.max(n).min(reach);
-            continue;
-        }
-        let checked = reach.max(c);
-        d.totals = Some(t.clone());
-        d.box_max = Some(checked);
-        d.toml = Some(file(&id, play, &t, s, checked));
-        if stopper.stop() {
+        let Some(n) = self.table.mismatch(t, reach) else {
+            return Ok(Checked::Holds(reach.max(c)));
+        };
+        let check = d.totals_check.as_mut().expect("the cheap check ran");
+        if check.refuted.is_none() {
+            let until = Instant::now() + CHECK_SECONDS;
+            let stopper = &run.stopper;
+            let position = self
+                .table
+                .least_wrong_position(t, &|| stopper.stop() || Instant::now() >= until);
+            let mut differences = self.table.differences(t, reach, DIFFERENCES_SHOWN + 1);
+            let more = differences.len() > DIFFERENCES_SHOWN;
+            differences.truncate(DIFFERENCES_SHOWN);
+            check.refuted = Some(Refuted {
+                totals: t.clone(),
+                read: s,
+                checked: c,
+                fails_at: n,
+                fails_at_in_t: self.table.in_t[n as usize],
+                differences,
+                more,
+                position,
+            });
             if stopper.cancelled() {
                 return Err(Error::Interrupted);
             }
-            d.verdict = DiscoveryVerdict::Conjecture;
-            d.reason = Some("the time limit was reached before the proof".into());
-            d.seconds = start.elapsed().as_secs_f64();
-            return Ok(d);
         }
-        say(&format!(
-            "T's description equals T on the totals {kk}..{checked}; proving the P-set it gives for every box size"
-        ));
-        let claim = match totals::claim(&id, play, &t, "discovered".into()) {
+        self.cap = reach;
+        Ok(Checked::Fails {
+            why: format!("the description fails at the total {n} (T checked up to {reach})"),
+            next: c.max(n).min(reach),
+        })
+    }
+
+    fn record(&self, t: &Totals, read: u64, checked: u64, d: &mut Discovery) {
+        d.totals = Some(t.clone());
+        d.box_max = Some(checked);
+        d.toml = Some(file(&self.id, self.play, t, read, checked));
+    }
+
+    fn prove(&mut self, t: &Totals, run: &Run, d: &mut Discovery) -> Result<Proof> {
+        let claim = match totals::claim(&self.id, self.play, t, "discovered".into()) {
             Ok(c) => c,
-            Err(e) => {
-                d.verdict = DiscoveryVerdict::Conjecture;
-                d.reason = Some(format!("not proved: {e}"));
-                d.seconds = start.elapsed().as_secs_f64();
-                return Ok(d);
-            }
+            Err(e) => return Ok(Proof::Unknown(format!("not proved: {e}"))),
         };
+        let stopper = &run.stopper;
         let left = stopper.deadline.saturating_duration_since(Instant::now());
         let solver = SmtSolver {
-            path: opts.solver.clone(),
+            path: run.opts.solver.clone(),
             timeout: left.max(Duration::from_secs(1)),
             deadline: Some(stopper.deadline),
         };
@@ -356,91 +380,37 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
             prove_chips(&claim, &[solver])
         }) {
             Err(Error::Interrupted) if !stopper.cancelled() => {
-                d.verdict = DiscoveryVerdict::Conjecture;
-                d.reason = Some("the time limit was reached during the proof".into());
-                d.seconds = start.elapsed().as_secs_f64();
-                return Ok(d);
+                return Ok(Proof::Unknown(
+                    "the time limit was reached during the proof".into(),
+                ))
             }
             r => r?,
         };
         d.prover = Some(report.method);
         d.proof = Some(report.to_json());
-        match report.verdict {
-            Status::Proved => {
-                d.verdict = DiscoveryVerdict::Proved;
-                d.reason = None;
-                d.counterexample = None;
-                d.seconds = start.elapsed().as_secs_f64();
-                return Ok(d);
-            }
-            Status::Unknown => {
-                if stopper.cancelled() {
-                    return Err(Error::Interrupted);
-                }
-                d.verdict = DiscoveryVerdict::Conjecture;
-                d.reason = Some(crate::no_answer(&report));
-                d.seconds = start.elapsed().as_secs_f64();
-                return Ok(d);
-            }
+        Ok(match report.verdict {
+            Status::Proved => Proof::Proved,
+            Status::Unknown => Proof::Unknown(crate::families::no_answer(&report)),
             Status::Refuted => {
-                let cond = report
-                    .conditions
-                    .iter()
-                    .find(|c| c.status == Status::Refuted)
-                    .ok_or_else(|| Error::Unsupported("a refutation names no condition".into()))?;
-                let Some(cx) = cond.counterexample.clone() else {
-                    return Err(Error::Unsupported(
-                        "a refutation without its counterexample".into(),
-                    ));
-                };
                 let total = |p: &[u64]| p.iter().map(|&v| u128::from(v)).sum::<u128>();
-                let top = total(&cx.position).max(cx.move_to.as_deref().map_or(0, total));
-                let shown = nimlab_core::position::format_tuple(&cx.position);
-                d.counterexample = Some(json!({
-                    "condition": cond.condition.name(),
-                    "position": cx.position,
-                    "move_to": cx.move_to,
-                }));
-                // Beyond the checked totals but inside the largest box: T there, and learn again.
-                let largest = max_s.max(checked);
-                if top > u128::from(checked) && top <= u128::from(largest) {
-                    say(&format!(
-                        "condition ({}) refuted at {shown}: growing the box to the total {top}",
-                        cond.condition.name()
-                    ));
-                    s = top as u64;
-                    cap = cap.max(s);
-                    continue;
+                match crate::families::refuted(&report, d, total)? {
+                    Proof::Refuted { what, top } => Proof::Refuted {
+                        what: format!("{what} (total {})", top.expect("a total")),
+                        top,
+                    },
+                    p => p,
                 }
-                d.verdict = DiscoveryVerdict::Conjecture;
-                d.reason = Some(if top > u128::from(largest) {
-                    format!(
-                        "condition ({}) is refuted at {shown} (total {top}), beyond the checked totals, {kk}..{checked}, and the largest box allowed, total {max_s} (raise --max-sum)",
-                        cond.condition.name()
-                    )
-                } else {
-                    format!(
-                        "condition ({}) is refuted at {shown} (total {top}), inside the checked totals (not expected: please report)",
-                        cond.condition.name()
-                    )
-                });
-                d.seconds = start.elapsed().as_secs_f64();
-                return Ok(d);
             }
-        }
+        })
     }
 }
 
 /// The cheap check's extension of T (step 4 of the module's doc): up to [`CHECK_TOTALS`] chips or
 /// for [`CHECK_SECONDS`], whichever comes first, within the run's time limit. `Err` only on the
 /// cancel flag.
-fn cheap_check(
-    table: &mut TotalsTable,
-    from: u64,
-    stopper: &Stopper,
-    say: &dyn Fn(&str),
-) -> Result<Check> {
-    say(&format!(
+fn cheap_check(table: &mut TotalsTable, from: u64, run: &Run) -> Result<Check> {
+    let stopper = &run.stopper;
+    run.say(&format!(
         "computing T as far as is cheap: up to {CHECK_TOTALS} chips or for {} s",
         CHECK_SECONDS.as_secs()
     ));

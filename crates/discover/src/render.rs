@@ -2,6 +2,7 @@
 //! description and the box it equals the P-set (or T) on, and the file or the description itself.
 
 use crate::{Discovery, DiscoveryVerdict};
+use nimlab_core::arg::CommandLine;
 use nimlab_core::Play;
 use nimlab_prove::chips::ChipGame;
 use nimlab_prove::CharacterizationFormat;
@@ -52,13 +53,13 @@ fn transfer_text(d: &Discovery) -> String {
         DiscoveryVerdict::Conjecture => format!(
             "{}: conjecture: {what} (equal to the P-set on the box {boxed}); not proved: {} ({:.2} s)\n",
             d.game,
-            d.reason.as_deref().unwrap_or("-"),
+            d.reason_spelled(&CommandLine).as_deref().unwrap_or("-"),
             d.seconds
         ),
         DiscoveryVerdict::None => format!(
             "{}: none: {} ({:.2} s)\n",
             d.game,
-            d.reason.as_deref().unwrap_or("no automaton found"),
+            d.reason_spelled(&CommandLine).as_deref().unwrap_or("no automaton found"),
             d.seconds
         ),
     });
@@ -102,12 +103,12 @@ fn chips_text(d: &Discovery, chip: &ChipGame) -> String {
         ),
         DiscoveryVerdict::Conjecture => format!(
             "{game}: conjecture: {what} (equal to T on {boxed}); not proved: {} ({:.2} s)\n",
-            d.reason.as_deref().unwrap_or("-"),
+            d.reason_spelled(&CommandLine).as_deref().unwrap_or("-"),
             d.seconds
         ),
         DiscoveryVerdict::None => format!(
             "{game}: none: {} ({:.2} s)\n",
-            d.reason.as_deref().unwrap_or("no description found"),
+            d.reason_spelled(&CommandLine).as_deref().unwrap_or("no description found"),
             d.seconds
         ),
     });
@@ -157,12 +158,12 @@ fn stacks_text(d: &Discovery) -> String {
         ),
         DiscoveryVerdict::Conjecture => format!(
             "{game}: conjecture: the {what} below equal the P-set on the box {boxed}; not proved: {} ({:.2} s)",
-            d.reason.as_deref().unwrap_or("-"),
+            d.reason_spelled(&CommandLine).as_deref().unwrap_or("-"),
             d.seconds
         ),
         DiscoveryVerdict::None => format!(
             "{game}: none: {} ({:.2} s)",
-            d.reason.as_deref().unwrap_or("no description found"),
+            d.reason_spelled(&CommandLine).as_deref().unwrap_or("no description found"),
             d.seconds
         ),
     };

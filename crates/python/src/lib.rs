@@ -722,7 +722,7 @@ fn discover(
         };
         // Written and saved by discover itself, as for the command line.
         Ok(nimlab_discover::discover(&game, &opts)?
-            .to_json()
+            .to_json_spelled(&Keywords)
             .to_string())
     })
 }

@@ -196,7 +196,7 @@ pub(crate) async fn discover(State(s): State<AppState>, q: Params) -> Answer {
             ..Default::default()
         };
         let d = nimlab_discover::discover(&game, &opts)?;
-        let mut v: Value = d.to_json();
+        let mut v: Value = d.to_json_spelled(&super::server::Parameters);
         v["text"] = json!(d.toml.as_ref().or(d.walnut.as_ref()));
         Ok(Json(v))
     })

@@ -63,7 +63,7 @@ impl From<Error> for ApiError {
 }
 
 /// The API's spelling of a request's options: its query parameters (`heaps=N`, `misere=1`).
-struct Parameters;
+pub(crate) struct Parameters;
 
 impl nimlab_core::arg::Spelling for Parameters {
     fn spell(&self, arg: nimlab_core::Arg, how: &nimlab_core::arg::Mention) -> String {
