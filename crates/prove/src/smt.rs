@@ -4,11 +4,13 @@
 //! model re-checked by exact search ([`crate::check`]), and every "proved" through the guard; and
 //! `--emit`, the queries written as files.
 
-use crate::check::{guard, recheck, Stated};
+use crate::check::{guard, recheck, Checked, Stated};
 use crate::claimed::{report, OnRuleset, Says};
 use crate::conjecture::{Conjecture, RulesetKind};
 use crate::encode::{queries, Condition, Query};
-use crate::report::{Claim, ConditionReport, QueryRecord, Report, SolverAnswer, Status};
+use crate::report::{
+    Claim, ConditionReport, Counterexample, QueryRecord, Report, SolverAnswer, Status,
+};
 use crate::solver::{Answer, SmtSolver};
 use nimlab_core::{Error, Play, Result};
 use std::path::Path;
@@ -118,81 +120,125 @@ pub fn condition_with(
         queries: Vec::new(),
     };
     for q in queries(c, cond)? {
-        let mut record = QueryRecord {
-            file: q.file_name(c.game.kind),
-            answers: Vec::new(),
-        };
-        let mut reasons = Vec::new();
-        let mut refuted = None;
-        for solver in solvers {
-            let (answer, took) = solve_small(c, &q, solver)?;
-            report.seconds += took.as_secs_f64();
-            record.answers.push(SolverAnswer {
-                solver: solver.name(),
-                answer: answer.word(),
-                reason: match &answer {
-                    Answer::Unknown(why) => Some(why.clone()),
-                    _ => None,
-                },
-                seconds: took.as_secs_f64(),
-            });
-            let named = |why: String| {
+        let (record, decided) = ask_every(
+            q.file_name(c.game.kind),
+            solvers,
+            &mut report.seconds,
+            |solver| solve_small(c, &q, solver),
+            |solver, why| {
                 if several {
-                    format!("{}: {why}", solver.name())
+                    format!("{solver}: {why}")
                 } else {
                     why
                 }
-            };
-            match answer {
-                Answer::Unsat => {}
-                Answer::Unknown(why) => reasons.push(named(why)),
-                Answer::Sat(values) => match recheck(
+            },
+            |values| {
+                recheck(
                     &OnRuleset::of(c),
                     // (II) of a families file is about positions outside the set.
                     Says::PSet,
                     q.condition,
                     Stated::Exactly,
                     q.x.len(),
-                    &values,
-                )? {
-                    Ok(cx) => {
-                        refuted = Some(cx);
-                        break;
-                    }
-                    Err(why) => reasons.push(named(why)),
-                },
+                    values,
+                )
+            },
+        )?;
+        report.queries.push(record);
+        match decided {
+            Decided::Holds => {}
+            Decided::Refuted(cx, why) => {
+                report.status = Status::Refuted;
+                report.counterexample = Some(cx);
+                report.reason = why;
+                return Ok(report);
+            }
+            Decided::Unknown(why) => {
+                report.status = Status::Unknown;
+                report.reason = Some(match c.game.kind {
+                    RulesetKind::Cn | RulesetKind::Complex => why,
+                    RulesetKind::Scn => format!("{why} (circles of {} piles)", q.len),
+                });
             }
         }
+    }
+    Ok(report)
+}
+
+/// What the solvers decided of one query.
+pub(crate) enum Decided {
+    /// Every solver answered unsat.
+    Holds,
+    /// A model re-checked by exact search: the counterexample, and when a solver had answered
+    /// unsat, a reason naming its error.
+    Refuted(Counterexample, Option<String>),
+    /// No counterexample, and some solver did not answer unsat (the reasons, joined).
+    Unknown(String),
+}
+
+/// One query asked of every solver of `solvers` in turn (`solve`), the time added to `seconds`: the
+/// record of their answers and what they decide. A satisfiable answer's model goes to `recheck`;
+/// the first that re-checks refutes the query; an unknown answer or a model that does not re-check
+/// gives a reason (`named` adds the solver's name as the caller wants it).
+pub(crate) fn ask_every(
+    file: String,
+    solvers: &[SmtSolver],
+    seconds: &mut f64,
+    mut solve: impl FnMut(&SmtSolver) -> Result<(Answer, Duration)>,
+    named: impl Fn(&str, String) -> String,
+    mut recheck: impl FnMut(&[i128]) -> Result<Checked>,
+) -> Result<(QueryRecord, Decided)> {
+    let mut record = QueryRecord {
+        file,
+        answers: Vec::new(),
+    };
+    let mut reasons = Vec::new();
+    let mut refuted = None;
+    for solver in solvers {
+        let (answer, took) = solve(solver)?;
+        *seconds += took.as_secs_f64();
+        record.answers.push(SolverAnswer {
+            solver: solver.name(),
+            answer: answer.word(),
+            reason: match &answer {
+                Answer::Unknown(why) => Some(why.clone()),
+                _ => None,
+            },
+            seconds: took.as_secs_f64(),
+        });
+        match answer {
+            Answer::Unsat => {}
+            Answer::Unknown(why) => reasons.push(named(&solver.name(), why)),
+            Answer::Sat(values) => match recheck(&values)? {
+                Ok(cx) => {
+                    refuted = Some(cx);
+                    break;
+                }
+                Err(why) => reasons.push(why),
+            },
+        }
+    }
+    if let Some(cx) = refuted {
         let unsat: Vec<&str> = record
             .answers
             .iter()
             .filter(|a| a.answer == "unsat")
             .map(|a| a.solver.as_str())
             .collect();
-        if let Some(cx) = refuted {
-            report.status = Status::Refuted;
-            report.counterexample = Some(cx);
-            report.reason = (!unsat.is_empty()).then(|| {
-                format!(
-                    "{} answered unsat, but another solver's counterexample re-checks by exact search: an error of {}",
-                    unsat.join(" and "),
-                    if unsat.len() == 1 { "that solver" } else { "those solvers" }
-                )
-            });
-            report.queries.push(record);
-            return Ok(report);
-        }
-        report.queries.push(record);
-        if !reasons.is_empty() {
-            let why = reasons.join("; ");
-            report.status = Status::Unknown;
-            report.reason = Some(match c.game.kind {
-                RulesetKind::Cn | RulesetKind::Complex => why,
-                RulesetKind::Scn => format!("{why} (circles of {} piles)", q.len),
-            });
-        }
+        let why = (!unsat.is_empty()).then(|| {
+            format!(
+                "{} answered unsat, but another solver's counterexample re-checks by exact search: an error of {}",
+                unsat.join(" and "),
+                if unsat.len() == 1 { "that solver" } else { "those solvers" }
+            )
+        });
+        return Ok((record, Decided::Refuted(cx, why)));
     }
-    Ok(report)
+    if reasons.is_empty() {
+        Ok((record, Decided::Holds))
+    } else {
+        Ok((record, Decided::Unknown(reasons.join("; "))))
+    }
 }
 
 /// Solves `q`; a satisfiable answer with large entries is asked again with every entry of `x` bounded

@@ -7,6 +7,7 @@ use super::{conditions_of, ChipClaim, ChipQuery};
 use crate::check::{guard, recheck, Checked, Stated};
 use crate::claimed::report;
 use crate::report::{ConditionReport, QueryRecord, Report, SolverAnswer, Status};
+use crate::smt::{ask_every, Decided};
 use crate::solver::{Answer, SmtSolver};
 use nimlab_core::partition::Condition;
 use nimlab_core::{Error, Result};
@@ -73,44 +74,28 @@ fn condition(c: &ChipClaim, cond: Condition, solvers: &[SmtSolver]) -> Result<Co
             }
             continue;
         }
-        let mut record = QueryRecord {
-            file: name.clone(),
-            answers: Vec::new(),
-        };
-        let mut reasons = Vec::new();
-        for solver in solvers {
-            let (answer, took) = solver.check_with(&q.body(), q.check(), &q.vars)?;
-            report.seconds += took.as_secs_f64();
-            record.answers.push(SolverAnswer {
-                solver: solver.name(),
-                answer: answer.word(),
-                reason: match &answer {
-                    Answer::Unknown(why) => Some(why.clone()),
-                    _ => None,
-                },
-                seconds: took.as_secs_f64(),
-            });
-            match answer {
-                Answer::Unsat => {}
-                Answer::Unknown(why) => {
-                    reasons.push(format!("{}: {why} (query {})", solver.name(), q.label))
-                }
-                Answer::Sat(values) => match recheck_model(c, q, &values)? {
-                    Ok(cx) => {
-                        report.status = Status::Refuted;
-                        report.counterexample = Some(cx);
-                        report.queries.push(record);
-                        return Ok(report);
-                    }
-                    Err(why) => reasons.push(why),
-                },
-            }
-        }
+        let (record, decided) = ask_every(
+            name.clone(),
+            solvers,
+            &mut report.seconds,
+            |solver| solver.check_with(&q.body(), q.check(), &q.vars),
+            |solver, why| format!("{solver}: {why} (query {})", q.label),
+            |values| recheck_model(c, q, values),
+        )?;
         report.queries.push(record);
-        if !reasons.is_empty() {
-            report.status = Status::Unknown;
-            report.reason = Some(reasons.join("; "));
-            return Ok(report);
+        match decided {
+            Decided::Holds => {}
+            Decided::Refuted(cx, why) => {
+                report.status = Status::Refuted;
+                report.counterexample = Some(cx);
+                report.reason = why;
+                return Ok(report);
+            }
+            Decided::Unknown(why) => {
+                report.status = Status::Unknown;
+                report.reason = Some(why);
+                return Ok(report);
+            }
         }
     }
     Ok(report)
