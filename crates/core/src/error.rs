@@ -23,6 +23,9 @@ pub enum Error {
     /// The search would be too large to finish; the message names the estimate and how to lift the limit.
     #[error("{}", one_line(.0))]
     TooLarge(String),
+    /// As [`Error::TooLarge`], with a text that names options as typed pieces ([`crate::arg`]).
+    #[error("{}", one_line(&.0.to_string()))]
+    TooLargeRefused(crate::arg::Refusal),
     /// The computation was interrupted before it finished.
     #[error("interrupted before the computation finished; nothing was written")]
     Interrupted,
@@ -51,10 +54,21 @@ impl Error {
     pub fn refused(r: crate::arg::Refusal) -> Error {
         Error::Refused(r)
     }
+    /// A search or table too large to run ([`Error::TooLarge`]), its text naming options as typed
+    /// pieces.
+    pub fn too_large(r: crate::arg::Refusal) -> Error {
+        Error::TooLargeRefused(r)
+    }
+    /// True for the errors of work beyond a limit ([`Error::TooLarge`], [`Error::TooLargeRefused`]).
+    pub fn is_too_large(&self) -> bool {
+        matches!(self, Error::TooLarge(_) | Error::TooLargeRefused(_))
+    }
     /// The message, options spelled by `spelling` (the command line's by `Display`).
     pub fn render(&self, spelling: &dyn crate::arg::Spelling) -> String {
         match self {
-            Error::Refused(r) => one_line(&r.render(spelling)).into_owned(),
+            Error::Refused(r) | Error::TooLargeRefused(r) => {
+                one_line(&r.render(spelling)).into_owned()
+            }
             e => e.to_string(),
         }
     }
