@@ -123,4 +123,21 @@ mod tests {
         assert_eq!(e.to_string(), "reading a\\nb: x\\ny");
         assert_eq!(one_line("plain text, é"), "plain text, é");
     }
+
+    #[test]
+    fn a_typed_refusal_of_too_much_work_is_too_large() {
+        use crate::arg::{Arg, Mention, Refusal, Spelling};
+        struct Words;
+        impl Spelling for Words {
+            fn spell(&self, arg: Arg, _: &Mention) -> String {
+                format!("the {} option", arg.name())
+            }
+        }
+        let e = Error::too_large(Refusal::new("too many; pass ").value(Arg::Limit, "3e9"));
+        assert!(e.is_too_large());
+        assert!(Error::TooLarge("x".into()).is_too_large());
+        assert!(!Error::refused(Refusal::new("x")).is_too_large());
+        assert_eq!(e.to_string(), "too many; pass --limit 3e9");
+        assert_eq!(e.render(&Words), "too many; pass the limit option");
+    }
 }
