@@ -147,7 +147,7 @@ impl Limits {
     pub const CLI: Limits = Limits {
         budget: Budget {
             limit: 2e9,
-            flag: "--limit",
+            flag: Some(nimlab_core::Arg::Limit),
         },
         auto_full: 2e7,
         options: 1_000_000,
@@ -158,7 +158,7 @@ impl Limits {
     pub const TERMINAL: Limits = Limits {
         budget: Budget {
             limit: 2e8,
-            flag: "",
+            flag: None,
         },
         auto_full: 2e7,
         options: 200_000,
@@ -171,7 +171,7 @@ impl Limits {
     pub const WEB: Limits = Limits {
         budget: Budget {
             limit: 2e9,
-            flag: "",
+            flag: None,
         },
         auto_full: 2e7,
         options: 20_000,
@@ -260,11 +260,23 @@ pub fn seconds_in_words(s: f64) -> String {
     }
 }
 
-fn lift(b: Budget, est: f64) -> String {
-    if b.flag.is_empty() {
-        String::new()
-    } else {
-        format!("; pass {} {} to search anyway", b.flag, limit_above(est))
+/// `why`, refused as too large: with the option that lifts the budget and a value that passes
+/// `est` (`then` after it), or, where there is none to name, `otherwise`.
+pub(crate) fn lift(
+    b: Budget,
+    est: f64,
+    why: String,
+    then: &str,
+    otherwise: &str,
+) -> nimlab_core::Error {
+    match b.flag {
+        Some(arg) => nimlab_core::Error::too_large(
+            nimlab_core::Refusal::new(why)
+                .text("; pass ")
+                .value(arg, limit_above(est))
+                .text(then),
+        ),
+        None => nimlab_core::Error::TooLarge(why + otherwise),
     }
 }
 

@@ -106,9 +106,9 @@ pub struct Shown {
 pub fn moves_shown(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> Result<Shown> {
     let (analysis, note) = match moves(an, game, p, play) {
         Ok(a) => (a, None),
-        Err(Error::TooLarge(why)) => (
+        Err(e) if e.is_too_large() => (
             an.analyse(game, p, play, Want::moves())?,
-            Some(format!("only the winning moves are listed: {why}")),
+            Some(format!("only the winning moves are listed: {e}")),
         ),
         Err(e) => return Err(e),
     };
@@ -244,10 +244,9 @@ pub fn computer_move(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> R
                 "the game is over: no move is left".into(),
             ))
         }
-        Err(Error::TooLarge(why)) => {
+        Err(why) if why.is_too_large() => {
             // Too large to value every option: a move the theory constructs, or hold out.
-            let (w, _) =
-                winning_moves(an, game, p, play).map_err(|_| Error::TooLarge(why.clone()))?;
+            let (w, _) = winning_moves(an, game, p, play).map_err(|_| why.clone())?;
             if let Some(q) = w.into_iter().next() {
                 return Ok(Choice {
                     to: q,
@@ -277,7 +276,7 @@ pub fn computer_move(an: &Analyzer, game: &dyn Game, p: &[u64], play: Play) -> R
                     why: "no winning move exists (by a proven result); this one takes little"
                         .into(),
                 }),
-                None => Err(Error::TooLarge(why)),
+                None => Err(why),
             }
         }
         Err(e) => Err(e),

@@ -184,15 +184,18 @@ pub fn verify_with_store(
                 )));
             }
             if t.play() != play {
-                return Err(Error::BadGame(format!(
-                    "{id} is a result about {} play; {}",
-                    t.play(),
-                    if play == Play::Misere {
-                        "drop --misere"
-                    } else {
-                        "add --misere"
-                    }
-                )));
+                let fix = if play == Play::Misere {
+                    "drop "
+                } else {
+                    "add "
+                };
+                return Err(Error::refused(
+                    nimlab_core::Refusal::new(format!(
+                        "{id} is a result about {} play; {fix}",
+                        t.play()
+                    ))
+                    .given(nimlab_core::Arg::Misere),
+                ));
             }
             let (report, settled) = checked(game, bound, play, &ps, keep, &mut |p| {
                 Ok(t.decide(game, p).map(|v| v.is_p))

@@ -58,7 +58,7 @@ fn no_search() -> Limits {
     Limits {
         budget: Budget {
             limit: 0.0,
-            flag: "",
+            flag: None,
         },
         ..Limits::CLI
     }

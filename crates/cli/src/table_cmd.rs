@@ -139,7 +139,7 @@ pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
     {
         // The plan refuses --backend mpi in a build without the feature.
         let _ = (format, game, plan);
-        Err(Error::Unsupported(plan::NO_MPI_FEATURE.into()))
+        Err(Error::refused(plan::no_mpi_feature()))
     }
 }
 

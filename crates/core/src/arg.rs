@@ -28,6 +28,15 @@ pub enum Arg {
     Max,
     MaxSum,
     Out,
+    Grundy,
+    Remoteness,
+    Method,
+    Backend,
+    Limit,
+    Resume,
+    Restart,
+    Db,
+    NoStore,
 }
 
 impl Arg {
@@ -54,6 +63,15 @@ impl Arg {
             Arg::Max => "max",
             Arg::MaxSum => "max-sum",
             Arg::Out => "out",
+            Arg::Grundy => "grundy",
+            Arg::Remoteness => "remoteness",
+            Arg::Method => "method",
+            Arg::Backend => "backend",
+            Arg::Limit => "limit",
+            Arg::Resume => "resume",
+            Arg::Restart => "restart",
+            Arg::Db => "db",
+            Arg::NoStore => "no-store",
         }
     }
 
@@ -66,6 +84,10 @@ impl Arg {
             Arg::GrundyValue => "V",
             Arg::GrundyBits => "B",
             Arg::Emit | Arg::Out => "DIR",
+            Arg::Db => "PATH",
+            Arg::Limit => "N",
+            Arg::Method => "METHOD",
+            Arg::Backend => "BACKEND",
             Arg::Bits => "W",
             Arg::Solver => "PATH",
             Arg::Timeout => "SECONDS",
@@ -172,6 +194,18 @@ impl Refusal {
                 Piece::Arg(a, how) => spelling.spell(*a, how),
             })
             .collect()
+    }
+}
+
+impl From<String> for Refusal {
+    fn from(text: String) -> Refusal {
+        Refusal::new(text)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(text: &str) -> Refusal {
+        Refusal::new(text)
     }
 }
 

@@ -23,6 +23,9 @@ pub enum Error {
     /// The search would be too large to finish; the message names the estimate and how to lift the limit.
     #[error("{}", one_line(.0))]
     TooLarge(String),
+    /// As [`Error::TooLarge`], with a text that names options as typed pieces ([`crate::arg`]).
+    #[error("{}", one_line(&.0.to_string()))]
+    TooLargeRefused(crate::arg::Refusal),
     /// The computation was interrupted before it finished.
     #[error("interrupted before the computation finished; nothing was written")]
     Interrupted,
@@ -51,10 +54,21 @@ impl Error {
     pub fn refused(r: crate::arg::Refusal) -> Error {
         Error::Refused(r)
     }
+    /// A search or table too large to run ([`Error::TooLarge`]), its text naming options as typed
+    /// pieces.
+    pub fn too_large(r: crate::arg::Refusal) -> Error {
+        Error::TooLargeRefused(r)
+    }
+    /// True for the errors of work beyond a limit ([`Error::TooLarge`], [`Error::TooLargeRefused`]).
+    pub fn is_too_large(&self) -> bool {
+        matches!(self, Error::TooLarge(_) | Error::TooLargeRefused(_))
+    }
     /// The message, options spelled by `spelling` (the command line's by `Display`).
     pub fn render(&self, spelling: &dyn crate::arg::Spelling) -> String {
         match self {
-            Error::Refused(r) => one_line(&r.render(spelling)).into_owned(),
+            Error::Refused(r) | Error::TooLargeRefused(r) => {
+                one_line(&r.render(spelling)).into_owned()
+            }
             e => e.to_string(),
         }
     }
@@ -108,5 +122,22 @@ mod tests {
         let e = Error::io("reading a\nb", std::io::Error::other("x\ny"));
         assert_eq!(e.to_string(), "reading a\\nb: x\\ny");
         assert_eq!(one_line("plain text, é"), "plain text, é");
+    }
+
+    #[test]
+    fn a_typed_refusal_of_too_much_work_is_too_large() {
+        use crate::arg::{Arg, Mention, Refusal, Spelling};
+        struct Words;
+        impl Spelling for Words {
+            fn spell(&self, arg: Arg, _: &Mention) -> String {
+                format!("the {} option", arg.name())
+            }
+        }
+        let e = Error::too_large(Refusal::new("too many; pass ").value(Arg::Limit, "3e9"));
+        assert!(e.is_too_large());
+        assert!(Error::TooLarge("x".into()).is_too_large());
+        assert!(!Error::refused(Refusal::new("x")).is_too_large());
+        assert_eq!(e.to_string(), "too many; pass --limit 3e9");
+        assert_eq!(e.render(&Words), "too many; pass the limit option");
     }
 }

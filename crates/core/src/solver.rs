@@ -11,6 +11,7 @@
 //! Before a search starts, [`Solver::check_budget`] estimates its size and refuses it when the estimate
 //! is above the [`Budget`], with a message naming the estimate and the option that lifts the limit.
 
+use crate::arg::{Arg, Refusal};
 use crate::error::{Error, Result};
 use crate::game::{Game, Pos};
 use crate::value::{mex, Outcome, Play};
@@ -21,15 +22,16 @@ use std::ops::ControlFlow;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Budget {
     pub limit: f64,
-    /// The command-line option that lifts the limit, named in the refusal.
-    pub flag: &'static str,
+    /// The option that lifts the limit, named in the refusal (`None` where the front end has none
+    /// to name).
+    pub flag: Option<Arg>,
 }
 
 impl Default for Budget {
     fn default() -> Self {
         Budget {
             limit: 2e9,
-            flag: "--limit",
+            flag: Some(Arg::Limit),
         }
     }
 }
@@ -264,17 +266,23 @@ impl<'g> Solver<'g> {
     pub fn check_budget(&self, p: &[u64], full_search: bool, budget: Budget) -> Result<()> {
         let est = self.work_estimate(p, full_search);
         if est > budget.limit {
-            return Err(Error::TooLarge(format!(
-                "searching {} from {} may visit about {:.1e} options ({:.1e} positions × up to {:.1e} options each), above the limit of {:.1e}; no closed form applies here, so pass {} {} to search anyway (it may need much time and memory)",
+            let why = format!(
+                "searching {} from {} may visit about {:.1e} options ({:.1e} positions × up to {:.1e} options each), above the limit of {:.1e}; no closed form applies here",
                 self.ruleset,
                 self.game.format_position(p),
                 est,
                 self.states(p, full_search),
                 self.game.branching_bound(p),
                 budget.limit,
-                budget.flag,
-                limit_above(est)
-            )));
+            );
+            return Err(match budget.flag {
+                Some(arg) => Error::too_large(
+                    Refusal::new(why + ", so pass ")
+                        .value(arg, limit_above(est))
+                        .text(" to search anyway (it may need much time and memory)"),
+                ),
+                None => Error::TooLarge(why),
+            });
         }
         Ok(())
     }
@@ -555,7 +563,7 @@ mod tests {
                 false,
                 Budget {
                     limit: 10.0,
-                    flag: "--limit",
+                    flag: Some(Arg::Limit),
                 },
             )
             .unwrap_err()

@@ -8,6 +8,7 @@
 //! This is the straightforward method: it enumerates the options of each position (stopping at the
 //! first P-option). It is exact for every game with a box.
 
+use crate::arg::{Arg, Refusal};
 use crate::error::{Error, Result};
 use crate::game::{BoxDomain, Game, Pos};
 use crate::hooks::Hooks;
@@ -176,15 +177,21 @@ fn bad_move_error(game: &dyn Game, d: &BoxDomain, p: &[u64], q: &[u64], left: bo
 pub fn tabulate(game: &dyn Game, domain: &BoxDomain, run: &TableRun) -> Result<Table> {
     let size = domain.size_f64();
     if domain.hi < domain.lo {
-        return Err(Error::Unsupported(format!(
-            "the box is empty: its largest entry {} is below its least {}; use a larger --max",
-            domain.hi, domain.lo
-        )));
+        return Err(Error::refused(
+            Refusal::new(format!(
+                "the box is empty: its largest entry {} is below its least {}; use a larger ",
+                domain.hi, domain.lo
+            ))
+            .name(Arg::Max),
+        ));
     }
     if size > MAX_BOX {
-        return Err(Error::TooLarge(format!(
-            "the box holds {size:.2e} positions, more than the {MAX_BOX:.0e} the tabulation accepts; use a smaller --max"
-        )));
+        return Err(Error::too_large(
+            Refusal::new(format!(
+                "the box holds {size:.2e} positions, more than the {MAX_BOX:.0e} the tabulation accepts; use a smaller "
+            ))
+            .name(Arg::Max),
+        ));
     }
     let ix = Indexer::new(domain);
     let total = ix.total();

@@ -189,9 +189,14 @@ pub fn discover_chips(game_text: &str, opts: &Options) -> Result<Discovery> {
             }
             let count = positions_up_to(k, s);
             if count > MAX_POSITIONS {
-                return Err(Error::TooLarge(format!(
-                    "{id} with --max-sum {s} has about {count:.1e} positions, more than the {MAX_POSITIONS:.0e} the chip games' tables take; use a smaller --max-sum"
-                )));
+                return Err(Error::too_large(
+                    Refusal::new(format!("{id} with "))
+                        .value(Arg::MaxSum, s)
+                        .text(format!(
+                            " has about {count:.1e} positions, more than the {MAX_POSITIONS:.0e} the chip games' tables take; use a smaller "
+                        ))
+                        .name(Arg::MaxSum),
+                ));
             }
             s
         }

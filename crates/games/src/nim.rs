@@ -22,14 +22,19 @@ pub(crate) fn validate_heaps(id: &str, p: &[u64]) -> Result<()> {
 
 pub(crate) fn heaps_domain(id: &str, hi: u64, len: Option<usize>) -> Result<BoxDomain> {
     let Some(m) = len else {
-        return Err(Error::Unsupported(format!(
-            "{id} takes any number of heaps: give the number to tabulate with --heaps N"
-        )));
+        return Err(Error::refused(
+            nimlab_core::Refusal::new(format!(
+                "{id} takes any number of heaps: give the number to tabulate with "
+            ))
+            .given(nimlab_core::Arg::Heaps),
+        ));
     };
     if m == 0 || m > MAX_HEAPS {
-        return Err(Error::Unsupported(format!(
-            "--heaps must be between 1 and {MAX_HEAPS}"
-        )));
+        return Err(Error::refused(
+            nimlab_core::Refusal::new("")
+                .name(nimlab_core::Arg::Heaps)
+                .text(format!(" must be between 1 and {MAX_HEAPS}")),
+        ));
     }
     Ok(BoxDomain {
         lengths: vec![m],

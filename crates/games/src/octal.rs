@@ -292,10 +292,14 @@ impl OctalGame {
     /// cancel scope ([`nimlab_core::interrupt`]). Refuses `max` above [`MAX_SEQUENCE`].
     pub fn sequence(&self, max: u64) -> Result<Vec<u32>> {
         if max > MAX_SEQUENCE {
-            return Err(Error::TooLarge(format!(
-                "--max {max} needs {} MiB of values; at most {MAX_SEQUENCE} (1024 MiB)",
-                Self::sequence_bytes(max) >> 20
-            )));
+            return Err(Error::too_large(
+                nimlab_core::Refusal::new("")
+                    .value(nimlab_core::Arg::Max, max)
+                    .text(format!(
+                        " needs {} MiB of values; at most {MAX_SEQUENCE} (1024 MiB)",
+                        Self::sequence_bytes(max) >> 20
+                    )),
+            ));
         }
         let len = max as usize + 1;
         let mut g: Vec<u32> = Vec::with_capacity(len);

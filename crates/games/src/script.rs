@@ -378,10 +378,11 @@ impl Game for ScriptedGame {
     }
     fn table_domain(&self, hi: u64, len: Option<usize>) -> Result<BoxDomain> {
         let Some(m) = len else {
-            return Err(Error::Unsupported(format!(
-                "table of a scripted game needs the position length: --heaps N ({})",
-                self.path
-            )));
+            return Err(Error::refused(
+                nimlab_core::Refusal::new("table of a scripted game needs the position length: ")
+                    .given(nimlab_core::Arg::Heaps)
+                    .text(format!(" ({})", self.path)),
+            ));
         };
         Ok(BoxDomain {
             lengths: vec![m],

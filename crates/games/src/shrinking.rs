@@ -166,10 +166,11 @@ impl Game for ShrinkingCircularNim {
 
     fn table_domain(&self, hi: u64, _len: Option<usize>) -> Result<BoxDomain> {
         if hi == 0 {
-            return Err(Error::Unsupported(format!(
-                "{}: piles are at least 1, so --max must be at least 1",
-                self.id()
-            )));
+            return Err(Error::refused(
+                nimlab_core::Refusal::new(format!("{}: piles are at least 1, so ", self.id()))
+                    .name(nimlab_core::Arg::Max)
+                    .text(" must be at least 1"),
+            ));
         }
         Ok(BoxDomain {
             lengths: (0..=self.n).collect(),

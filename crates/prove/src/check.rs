@@ -284,7 +284,7 @@ fn closure(c: &dyn Claimed, x: Pos, y: Pos, bug: &dyn Fn(String) -> Error) -> Re
     let mut search = nimlab_core::solver::Solver::new(game);
     let budget = nimlab_core::solver::Budget {
         limit: RECHECK_SEARCH_LIMIT,
-        flag: "--limit",
+        flag: Some(nimlab_core::Arg::Limit),
     };
     let full = c.play() == Play::Misere;
     let too_large = |search: &nimlab_core::solver::Solver, p: &Pos| {

@@ -38,24 +38,38 @@ create_exception!(
 /// interrupted computation `KeyboardInterrupt`, files `OSError`, the store `RuntimeError`.
 fn to_py(e: Error) -> PyErr {
     let msg = match &e {
-        Error::Refused(_) => e.render(&Keywords),
+        Error::Refused(_) | Error::TooLargeRefused(_) => e.render(&Keywords),
         _ => pythonic(&e.to_string()),
     };
     match e {
         Error::Interrupted => PyKeyboardInterrupt::new_err(msg),
-        Error::TooLarge(_) => TooLarge::new_err(msg),
+        e if e.is_too_large() => TooLarge::new_err(msg),
         Error::Io { .. } => PyOSError::new_err(msg),
         Error::Store { .. } => PyRuntimeError::new_err(msg),
         _ => PyValueError::new_err(msg),
     }
 }
 
-/// This package's spelling of a request's options: its keyword arguments (`heaps=N`, `misere=True`).
+/// This package's spelling of a request's options: its keyword arguments (`heaps=N`, `misere=True`,
+/// `method='naive'`, `store=False`), and in words the options it does not have (the back end, which
+/// is the CPU's here; resuming or restarting a table, which it does on its own from a checkpoint).
 struct Keywords;
 
 impl nimlab_core::arg::Spelling for Keywords {
     fn spell(&self, arg: nimlab_core::Arg, how: &nimlab_core::arg::Mention) -> String {
         use nimlab_core::arg::Mention;
+        use nimlab_core::Arg;
+        match (arg, how) {
+            (Arg::Method, Mention::Value(v)) => return format!("method='{v}'"),
+            (Arg::Backend, Mention::Value(v)) => {
+                return format!("the {} back end", v.to_uppercase())
+            }
+            (Arg::Backend, _) => return "the back end".into(),
+            (Arg::Resume, _) => return "resuming from a checkpoint".into(),
+            (Arg::Restart, _) => return "its checkpoint file removed".into(),
+            (Arg::NoStore, _) => return "store=False".into(),
+            _ => {}
+        }
         let name = arg.name().replace('-', "_");
         match (how, arg.placeholder()) {
             (Mention::Name, _) => format!("{name}="),
@@ -257,8 +271,7 @@ impl PyGame {
         } else {
             None
         };
-        let mut limits = Limits::CLI.with_limit(limit);
-        limits.budget.flag = "limit=";
+        let limits = Limits::CLI.with_limit(limit);
         Ok(PyGame {
             game,
             an: Arc::new(Analyzer::new(StoreHandle::at(path.clone()), limits)),
@@ -549,8 +562,8 @@ fn sum(
     } else {
         None
     };
-    let mut limits = Limits::CLI.with_limit(limit);
-    limits.budget.flag = "limit=";
+    // The command line's limits, the option that lifts them spelled as a keyword ([`Keywords`]).
+    let limits = Limits::CLI.with_limit(limit);
     let an = Analyzer::new(StoreHandle::at(path), limits);
     let spec = spec.to_string();
     let play = play_of(misere);

@@ -4,7 +4,7 @@
 //! growing (chip games; max − min for Entropy Reduction), so the options of a position of the set stay in
 //! the set, and answers computed inside it are exact.
 
-use nimlab_core::{Error, Game, Pos, Result};
+use nimlab_core::{Arg, Error, Game, Pos, Refusal, Result};
 use nimlab_games::chip;
 
 /// Largest set accepted (positions).
@@ -41,17 +41,19 @@ pub fn positions(game: &dyn Game, bound: Bound) -> Result<Vec<Pos>> {
     if chip::is_chip_game(game) {
         let b = if game.table_bound() == nimlab_core::TableBound::Spread {
             bound.max.ok_or_else(|| {
-                Error::Unsupported(format!(
-                    "{} needs --max H (the largest max - min)",
-                    game.id()
-                ))
+                Error::refused(
+                    Refusal::new(format!("{} needs ", game.id()))
+                        .given(Arg::Max)
+                        .text(" (the largest max - min)"),
+                )
             })?
         } else {
             bound.max_sum.ok_or_else(|| {
-                Error::Unsupported(format!(
-                    "{} needs --max-sum S (the most chips in all)",
-                    game.id()
-                ))
+                Error::refused(
+                    Refusal::new(format!("{} needs ", game.id()))
+                        .given(Arg::MaxSum)
+                        .text(" (the most chips in all)"),
+                )
             })?
         };
         if b > 400 {
@@ -62,17 +64,21 @@ pub fn positions(game: &dyn Game, bound: Bound) -> Result<Vec<Pos>> {
         return Ok(chip::table_positions(game, b).unwrap_or_default());
     }
     let hi = bound.max.ok_or_else(|| {
-        Error::Unsupported(format!(
-            "{} needs --max H (the largest entry of the box)",
-            game.id()
-        ))
+        Error::refused(
+            Refusal::new(format!("{} needs ", game.id()))
+                .given(Arg::Max)
+                .text(" (the largest entry of the box)"),
+        )
     })?;
     let d = game.table_domain(hi, bound.heaps)?;
     if d.size_f64() > MAX_POSITIONS {
-        return Err(Error::TooLarge(format!(
-            "the box holds {:.2e} positions, more than the {MAX_POSITIONS:.0e} accepted here; use a smaller --max",
-            d.size_f64()
-        )));
+        return Err(Error::too_large(
+            Refusal::new(format!(
+                "the box holds {:.2e} positions, more than the {MAX_POSITIONS:.0e} accepted here; use a smaller ",
+                d.size_f64()
+            ))
+            .name(Arg::Max),
+        ));
     }
     let mut out = Vec::new();
     for &m in &d.lengths {

@@ -124,7 +124,10 @@ pub fn windows_memory(
 
 fn beyond() -> Stop {
     Stop::Beyond(
-        "a Grundy value of this box exceeds 65535, the largest a Grundy table stores; use a smaller --max".into(),
+        nimlab_core::Refusal::new(
+            "a Grundy value of this box exceeds 65535, the largest a Grundy table stores; use a smaller ",
+        )
+        .name(nimlab_core::Arg::Max),
     )
 }
 
@@ -504,12 +507,15 @@ fn solve_with(
                 let bytes = windows_memory(m, r, user_windows, words, threads);
                 let allowed = crate::memory_allowed();
                 if bytes > allowed {
-                    return Err(Stop::Beyond(format!(
-                        "this Grundy table needs value sets of {words} words (values of {} or more), about {:.1} GiB, above the {:.1} GiB it may use here; use a smaller --max",
-                        words * 32,
-                        bytes / (1u64 << 30) as f64,
-                        allowed / (1u64 << 30) as f64
-                    )));
+                    return Err(Stop::Beyond(
+                        nimlab_core::Refusal::new(format!(
+                            "this Grundy table needs value sets of {words} words (values of {} or more), about {:.1} GiB, above the {:.1} GiB it may use here; use a smaller ",
+                            words * 32,
+                            bytes / (1u64 << 30) as f64,
+                            allowed / (1u64 << 30) as f64
+                        ))
+                        .name(nimlab_core::Arg::Max),
+                    ));
                 }
             }
         }

@@ -788,6 +788,7 @@ fn shrinking_p_sets_resume_from_checkpoints_on_the_gpu() {
     );
     match res {
         Err(GpuError::Checkpoint(e)) => {
+            let e = e.to_string();
             assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}")
         }
         other => panic!("{other:?}"),

@@ -251,13 +251,22 @@ impl Analyzer {
             } else if want.grundy {
                 let (g, m) = self
                     .compute_grundy(game, &mut solver, p)
-                    .map_err(|e| match (&method, e) {
-                        (Method::Characterization { id, .. }, Error::TooLarge(why)) => {
-                            Error::TooLarge(format!(
-                                "the proved characterization #{id} gives the outcome ({outcome}) but not Grundy values; {why}"
-                            ))
+                    .map_err(|e| {
+                        let Method::Characterization { id, .. } = &method else {
+                            return e;
+                        };
+                        let first = format!(
+                            "the proved characterization #{id} gives the outcome ({outcome}) but not Grundy values; "
+                        );
+                        match e {
+                            Error::TooLarge(why) => Error::TooLarge(first + why.as_str()),
+                            Error::TooLargeRefused(why) => {
+                                let mut r = nimlab_core::Refusal::new(first);
+                                r.pieces.extend(why.pieces);
+                                Error::too_large(r)
+                            }
+                            e => e,
                         }
-                        (_, e) => e,
                     })?;
                 grundy = Some(g);
                 grundy_method = Some(m);
@@ -346,23 +355,19 @@ impl Analyzer {
             return Ok(());
         }
         let game = solver.game();
-        let how = if b.flag.is_empty() {
-            "try a smaller position".to_string()
-        } else {
+        Err(crate::lift(
+            b,
+            est,
             format!(
-                "pass {}{}{} to search anyway (it may need much time and memory)",
-                b.flag,
-                if b.flag.ends_with('=') { "" } else { " " },
-                nimlab_core::solver::limit_above(est)
-            )
-        };
-        Err(Error::TooLarge(format!(
-            "{} {} is too large to answer here: {what} needs a search that may visit about {est:.1e} options ({:.1e} positions × up to {:.1e} options each), above the limit of {:.1e}; {how}",
-            game.id(),
-            game.format_position(p),
-            solver.states(p, full),
-            game.branching_bound(p),
-            b.limit
-        )))
+                "{} {} is too large to answer here: {what} needs a search that may visit about {est:.1e} options ({:.1e} positions × up to {:.1e} options each), above the limit of {:.1e}",
+                game.id(),
+                game.format_position(p),
+                solver.states(p, full),
+                game.branching_bound(p),
+                b.limit
+            ),
+            " to search anyway (it may need much time and memory)",
+            "; try a smaller position",
+        ))
     }
 }

@@ -114,22 +114,29 @@ impl Analyzer {
                 };
                 // Too many options to value one by one: the theorem's construction, if any.
                 if want.options {
-                    return Err(Error::TooLarge(match listed {
-                        None => format!(
+                    return Err(match listed {
+                        None => Error::TooLarge(format!(
                             "{} {} has {how_many}, too many to list (at most {})",
                             game.id(),
                             game.format_position(p),
                             self.limits.options
-                        ),
-                        Some(_) => format!(
-                            "valuing every option of {} {} needs a search of about {:.1e} option visits, above the limit of {:.1e}{}",
-                            game.id(),
-                            game.format_position(p),
-                            solver.work_estimate(p, play == Play::Misere),
-                            self.limits.budget.limit,
-                            lift(self.limits.budget, solver.work_estimate(p, play == Play::Misere))
-                        ),
-                    }));
+                        )),
+                        Some(_) => {
+                            let est = solver.work_estimate(p, play == Play::Misere);
+                            lift(
+                                self.limits.budget,
+                                est,
+                                format!(
+                                    "valuing every option of {} {} needs a search of about {est:.1e} option visits, above the limit of {:.1e}",
+                                    game.id(),
+                                    game.format_position(p),
+                                    self.limits.budget.limit,
+                                ),
+                                " to search anyway",
+                                "",
+                            )
+                        }
+                    });
                 }
                 let proved = match &a.method {
                     Method::Characterization { id, .. } if !a.outcome.is_p() => chain

@@ -17,7 +17,7 @@ use crate::check::{guard, refute};
 use crate::claimed::report;
 use crate::report::{proved, unknown, Report};
 use nimlab_core::partition::Condition;
-use nimlab_core::{Error, Result};
+use nimlab_core::{Arg, Error, Refusal, Result};
 use std::time::{Duration, Instant};
 
 /// The registry results `prove --automata` proves for every box size, with their game (the test
@@ -51,9 +51,9 @@ pub fn from_registry_automata(id: &str, game_text: &str) -> Result<ChipClaim> {
         return super::from_registry(id, game_text);
     }
     if !CHIP_PROVED_BY_AUTOMATA.iter().any(|(i, _)| *i == id) {
-        return Err(Error::Unsupported(format!(
-            "--automata proves the chip results that read binary digits (ferguson-et-k3, ferguson-et-k4, ferguson-entropy-k3, ferguson-entropy-k3-misere) and ET's ferguson-et-odd and ferguson-et-two-even; prove {id} without it"
-        )));
+        return Err(Error::refused(Refusal::new("").given(Arg::Automata).text(format!(
+            " proves the chip results that read binary digits (ferguson-et-k3, ferguson-et-k4, ferguson-entropy-k3, ferguson-entropy-k3-misere) and ET's ferguson-et-odd and ferguson-et-two-even; prove {id} without it"
+        ))));
     }
     super::registry::registry_p_set(id, game, t.play(), None)
 }

@@ -6,7 +6,7 @@
 
 use super::{ChipClaim, ChipGame, ChipKind, ChipSet, Exact, CHIP_PROVED_BY_AUTOMATA};
 use crate::expr::{Cmp, Expr, Formula};
-use nimlab_core::{Error, Play, Result};
+use nimlab_core::{Arg, Error, Play, Refusal, Result};
 
 /// The registry results proved here for every box size, with the numbers of boxes k they are
 /// proved for (the test `every_chip_result_listed_is_proved` in tests/chips.rs proves the k it
@@ -342,14 +342,20 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
         "ferguson-entropy-k3-misere",
     ];
     if binary.contains(&id) {
-        return Err(Error::Unsupported(format!(
-            "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so SMT cannot prove it for every size; --automata proves it for every size with finite automata{}",
+        let r = Refusal::new(format!(
+            "{id} reads the boxes' binary digits (2-adic valuations, halving, 4^n m): its set is not definable in linear integer arithmetic (not ultimately periodic), so SMT cannot prove it for every size; "
+        ))
+        .given(Arg::Automata)
+        .text(" proves it for every size with finite automata");
+        return Err(Error::refused(
             if ["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
-                ", and --bits W in bit-vectors for boxes below 2^W"
+                r.text(", and ")
+                    .given(Arg::Bits)
+                    .text(" in bit-vectors for boxes below 2^W")
             } else {
-                ""
-            }
-        )));
+                r
+            },
+        ));
     }
     let k = game.k;
     let Some((kind, member, period, residues)) = linear_set(id, k) else {
@@ -392,9 +398,11 @@ pub fn from_registry(id: &str, game_text: &str) -> Result<ChipClaim> {
 /// from them by 0 or by a number whose lowest 1 bit is an even power of 2).
 pub fn from_registry_bits(id: &str, game_text: &str, w: u32) -> Result<ChipClaim> {
     if !(2..=24).contains(&w) {
-        return Err(Error::Unsupported(format!(
-            "--bits {w}: the chip games' bit-vector proofs take W from 2 to 24"
-        )));
+        return Err(Error::refused(
+            Refusal::new("")
+                .value(Arg::Bits, w)
+                .text(": the chip games' bit-vector proofs take W from 2 to 24"),
+        ));
     }
     let game = ChipGame::parse(game_text)?.ok_or_else(|| {
         Error::Unsupported(format!("{game_text} is not one of Ferguson's chip games"))
@@ -403,9 +411,9 @@ pub fn from_registry_bits(id: &str, game_text: &str, w: u32) -> Result<ChipClaim
         .ok_or_else(|| Error::Unsupported(format!("no result {id} (nimlab theory lists them)")))?;
     let id: &'static str = t.id();
     if !["ferguson-et-k3", "ferguson-entropy-k3"].contains(&id) {
-        return Err(Error::Unsupported(format!(
-            "--bits is for the results that read binary digits on their own game (ferguson-et-k3 on ET(3), ferguson-entropy-k3 on ENTROPY(3)); {id} is proved without it"
-        )));
+        return Err(Error::refused(Refusal::new("").name(Arg::Bits).text(format!(
+            " is for the results that read binary digits on their own game (ferguson-et-k3 on ET(3), ferguson-entropy-k3 on ENTROPY(3)); {id} is proved without it"
+        ))));
     }
     if !t.covers(game.game.as_ref()) {
         return Err(Error::Unsupported(format!(

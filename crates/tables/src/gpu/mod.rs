@@ -30,7 +30,7 @@ use crate::cluster::Solo;
 use crate::grundy;
 use crate::lines::{Hooks, LineSpec, PLine, Resume, Stop};
 use crate::pset::{self, Rules, Summary};
-use nimlab_core::{BoxDomain, Game, Play};
+use nimlab_core::{Arg, BoxDomain, Game, Play, Refusal};
 
 pub use crate::plan::Traffic;
 pub use device::Device;
@@ -43,24 +43,41 @@ pub enum GpuError {
     /// The device failed (creation, out of memory, a lost device), with the adapter and the reason.
     Device(String),
     /// The box does not fit the back end's 32-bit ranks or the adapter's bindings.
-    TooLarge(String),
+    TooLarge(Refusal),
     /// Cancelled through [`Hooks`].
     Interrupted,
     /// The checkpoint to resume from does not fit this run.
-    Checkpoint(String),
+    Checkpoint(Refusal),
 }
 
 impl std::fmt::Display for GpuError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            GpuError::NoAdapter => write!(
-                f,
-                "no GPU adapter found (install a Vulkan driver, e.g. Debian's mesa-vulkan-drivers, or use --backend cpu)"
-            ),
             GpuError::Device(e) => write!(f, "the GPU failed: {e}"),
-            GpuError::TooLarge(e) => write!(f, "{e}"),
             GpuError::Interrupted => write!(f, "interrupted"),
-            GpuError::Checkpoint(e) => write!(f, "{e}"),
+            GpuError::NoAdapter | GpuError::TooLarge(_) | GpuError::Checkpoint(_) => {
+                write!(f, "{}", self.refusal())
+            }
+        }
+    }
+}
+
+impl GpuError {
+    /// A box beyond the back end: why, options named as typed pieces.
+    pub fn too_large(why: impl Into<Refusal>) -> GpuError {
+        GpuError::TooLarge(why.into())
+    }
+
+    /// The message, options named as typed pieces.
+    pub fn refusal(&self) -> Refusal {
+        match self {
+            GpuError::NoAdapter => Refusal::new(
+                "no GPU adapter found (install a Vulkan driver, e.g. Debian's mesa-vulkan-drivers, or use ",
+            )
+            .value(Arg::Backend, "cpu")
+            .text(")"),
+            GpuError::TooLarge(r) | GpuError::Checkpoint(r) => r.clone(),
+            e => Refusal::new(e.to_string()),
         }
     }
 }
@@ -164,14 +181,18 @@ pub fn tabulate_resumable(
             &mut |len: pset::Length| {
                 let spec = len.spec;
                 if len.resume.from.is_some() {
-                    return Err(GpuError::Checkpoint(format!(
-                        "the checkpoint was taken by the CPU engine inside circle length {}, which only the CPU engine continues (--backend cpu)",
-                        spec.m
-                    )));
+                    return Err(GpuError::Checkpoint(
+                        Refusal::new(format!(
+                            "the checkpoint was taken by the CPU engine inside circle length {}, which only the CPU engine continues (",
+                            spec.m
+                        ))
+                        .value(Arg::Backend, "cpu")
+                        .text(")"),
+                    ));
                 }
                 // Lines of one word: the GPU back end takes entries up to 63 (plan::choice).
                 let scn = len.oracle.packed().ok_or_else(|| {
-                    GpuError::TooLarge("the GPU back end takes entries up to 63".into())
+                    GpuError::too_large("the GPU back end takes entries up to 63")
                 })?;
                 let lines = run::solve(dev, spec, Some(&scn), opts, len.hooks)?;
                 // Slabs of one value of the first tuple entry, as the CPU engine sends them.
@@ -182,7 +203,7 @@ pub fn tabulate_resumable(
                 Ok(())
             },
         ),
-        None => Err(GpuError::TooLarge(format!(
+        None => Err(GpuError::too_large(format!(
             "the GPU back end covers the engine's games (CN, SCN, Nim, Moore's Nim, complexes), not {} on this box",
             game.id()
         ))),
@@ -234,10 +255,13 @@ pub fn grundy(
                 )
             },
         ),
-        None => Err(GpuError::TooLarge(format!(
-            "the GPU back end computes Grundy values of the engine's games (CN, SCN, Nim, Moore's Nim, complexes), not {} on this box; use --backend cpu",
-            game.id()
-        ))),
+        None => Err(GpuError::too_large(
+            Refusal::new(format!(
+                "the GPU back end computes Grundy values of the engine's games (CN, SCN, Nim, Moore's Nim, complexes), not {} on this box; use ",
+                game.id()
+            ))
+            .value(Arg::Backend, "cpu"),
+        )),
     }
 }
 
@@ -245,7 +269,7 @@ impl From<Stop> for GpuError {
     fn from(s: Stop) -> GpuError {
         match s {
             Stop::Interrupted => GpuError::Interrupted,
-            Stop::Damaged(e) => GpuError::Checkpoint(e),
+            Stop::Damaged(e) => GpuError::Checkpoint(e.into()),
             Stop::Beyond(e) => GpuError::TooLarge(e),
         }
     }

@@ -20,6 +20,7 @@ use super::schedule::{self, Slab};
 use super::{GpuError, Options};
 use crate::lines::{Hooks, LineSpec, PLine};
 use crate::tiers::Ranking;
+use nimlab_core::{Arg, Refusal};
 use rayon::prelude::*;
 use wgpu::BufferUsages as U;
 
@@ -98,26 +99,32 @@ fn sweep(
 ) -> Result<Swept, GpuError> {
     let (n, r) = (sw.n, sw.r);
     if n > 32 || !(1..=64).contains(&r) {
-        return Err(GpuError::TooLarge(format!(
+        return Err(GpuError::too_large(format!(
             "the GPU back end takes up to 32 ranked axes with 1 to 64 values each, not {n} and {r}"
         )));
     }
     if (r as f64).powi(n as i32) > 1e18 {
-        return Err(GpuError::TooLarge(format!(
-            "a box of {r}^{n} lines is beyond the GPU back end; use a smaller --max"
-        )));
+        return Err(GpuError::too_large(
+            Refusal::new(format!(
+                "a box of {r}^{n} lines is beyond the GPU back end; use a smaller "
+            ))
+            .name(Arg::Max),
+        ));
     }
     let rk = Ranking::new(n, r);
     let widest = (0..rk.tiers()).map(|t| rk.size(t)).max().unwrap_or(0);
     if widest >= 1 << 32 {
-        return Err(GpuError::TooLarge(format!(
-            "a tier of this box has {widest} lines, more than the GPU back end ranks in 32 bits; use a smaller --max"
-        )));
+        return Err(GpuError::too_large(
+            Refusal::new(format!(
+                "a tier of this box has {widest} lines, more than the GPU back end ranks in 32 bits; use a smaller "
+            ))
+            .name(Arg::Max),
+        ));
     }
     let record = sw.record;
     let limit = dev.max_binding.min(dev.max_buffer);
     if record > limit {
-        return Err(GpuError::TooLarge(format!(
+        return Err(GpuError::too_large(format!(
             "one line's record takes {record} bytes, above the {} MiB this adapter binds at once",
             limit >> 20
         )));
@@ -139,19 +146,22 @@ fn sweep(
     let mut plan: Vec<Vec<Slab>> = Vec::with_capacity(rk.tiers());
     for t in 0..rk.tiers() {
         plan.push(schedule::slabs(&rk, t, max_lines, max_span).map_err(|span| {
-            GpuError::TooLarge(format!(
-                "one line of this box reads {} MiB of the tier below, above the {} MiB this adapter binds at once; use a smaller --max",
-                (span * record) >> 20,
-                limit >> 20
-            ))
+            GpuError::too_large(
+                Refusal::new(format!(
+                    "one line of this box reads {} MiB of the tier below, above the {} MiB this adapter binds at once; use a smaller ",
+                    (span * record) >> 20,
+                    limit >> 20
+                ))
+                .name(Arg::Max),
+            )
         })?);
     }
     let most_lines = plan.iter().flatten().map(|s| s.lines).max().unwrap_or(1);
     let most_span = plan.iter().flatten().map(|s| s.span).max().unwrap_or(1);
     let one_slab = plan.iter().all(|s| s.len() == 1);
     if opts.require_resident && !one_slab {
-        return Err(GpuError::TooLarge(
-            "a tier of this box does not fit one slab of this GPU, and tiers of one slab were required".into(),
+        return Err(GpuError::too_large(
+            "a tier of this box does not fit one slab of this GPU, and tiers of one slab were required",
         ));
     }
     // Two tiers of records, the most a tier holds: refused up front when a buffer cannot be had.
@@ -161,10 +171,15 @@ fn sweep(
         .max()
         .unwrap_or(0);
     let no_room = || {
-        GpuError::TooLarge(format!(
-            "the GPU has no room for two tiers of this box ({:.2} GiB of records each at most); use a smaller --max or --backend cpu",
-            tier_bytes as f64 / (1u64 << 30) as f64
-        ))
+        GpuError::too_large(
+            Refusal::new(format!(
+                "the GPU has no room for two tiers of this box ({:.2} GiB of records each at most); use a smaller ",
+                tier_bytes as f64 / (1u64 << 30) as f64
+            ))
+            .name(Arg::Max)
+            .text(" or ")
+            .value(Arg::Backend, "cpu"),
+        )
     };
     let skip = schedule::skip_table(&rk);
     // P-sets: the list of P-lines found holds at least one slab's lines (tests, with small slabs, make
@@ -193,11 +208,14 @@ fn sweep(
     );
     if let Some(t) = sw.table {
         if t.len() as u64 * 4 > limit {
-            return Err(GpuError::TooLarge(format!(
-                "the shorter circles' tables take {} MiB, above the {} MiB this adapter binds at once; use a smaller --max",
-                (t.len() as u64 * 4) >> 20,
-                limit >> 20
-            )));
+            return Err(GpuError::too_large(
+                Refusal::new(format!(
+                    "the shorter circles' tables take {} MiB, above the {} MiB this adapter binds at once; use a smaller ",
+                    (t.len() as u64 * 4) >> 20,
+                    limit >> 20
+                ))
+                .name(Arg::Max),
+            ));
         }
         dev.write(&b.extra, 0, as_bytes(t));
     }
@@ -483,7 +501,7 @@ pub fn solve(
 ) -> Result<Vec<PLine>, GpuError> {
     let (m, r) = (spec.m, spec.r);
     if m == 0 || m > 32 {
-        return Err(GpuError::TooLarge(format!(
+        return Err(GpuError::too_large(format!(
             "the GPU back end takes 1 to 32 stacks, not {m}"
         )));
     }
@@ -555,13 +573,13 @@ pub fn grundy(
     hooks: Hooks,
 ) -> Result<(Vec<u16>, usize), GpuError> {
     if m == 0 || m > 32 {
-        return Err(GpuError::TooLarge(format!(
+        return Err(GpuError::too_large(format!(
             "the GPU back end takes 1 to 32 stacks, not {m}"
         )));
     }
     let total = (r as f64).powi(m as i32);
     if total > usize::MAX as f64 / 2.0 {
-        return Err(GpuError::TooLarge(format!(
+        return Err(GpuError::too_large(format!(
             "a Grundy table of {total:.1e} positions is beyond this machine"
         )));
     }
@@ -612,8 +630,8 @@ pub fn grundy(
             return Ok((values, top / 64 + 1));
         };
         if words >= MAX_SET_WORDS {
-            return Err(GpuError::TooLarge(
-                "a Grundy value passes 65535, beyond what the tables store".into(),
+            return Err(GpuError::too_large(
+                "a Grundy value passes 65535, beyond what the tables store",
             ));
         }
         // Every value below `tier` fits the sets, so the sets of the tier below are exact: widen them

@@ -123,7 +123,7 @@ pub enum Stop {
     /// The checkpoint to resume from does not fit this sweep.
     Damaged(String),
     /// The table does not fit what the engine represents (a Grundy value past 65535).
-    Beyond(String),
+    Beyond(nimlab_core::Refusal),
 }
 
 impl From<Interrupted> for Stop {

@@ -6,7 +6,7 @@ use super::unsupported;
 use crate::grundy;
 use crate::pset::{self, Rules};
 use crate::store::{Entry, Key};
-use nimlab_core::{BoxDomain, Error, Game, Play, Pos, Result, TableBound};
+use nimlab_core::{Arg, BoxDomain, Error, Game, Play, Pos, Refusal, Result, TableBound};
 use nimlab_games::chip;
 
 /// The positions a table covers.
@@ -65,14 +65,19 @@ const CHIP_POSITIONS: f64 = 2.0e7;
 pub fn plan(game: &dyn Game, req: &Request) -> Result<Plan> {
     let id = game.id();
     if req.kind == Kind::Grundy && req.play == Play::Misere {
-        return Err(unsupported(
-            "--grundy gives normal-play values; leave out --misere".into(),
+        return Err(Error::refused(
+            Refusal::new("")
+                .given(Arg::Grundy)
+                .text(" gives normal-play values; leave out ")
+                .given(Arg::Misere),
         ));
     }
     if req.kind == Kind::Grundy && req.remoteness {
-        return Err(unsupported(
-            "--remoteness adds values to listed P-positions; it does not combine with --grundy"
-                .into(),
+        return Err(Error::refused(
+            Refusal::new("")
+                .given(Arg::Remoteness)
+                .text(" adds values to listed P-positions; it does not combine with ")
+                .given(Arg::Grundy),
         ));
     }
     match game.table_bound() {
@@ -81,7 +86,11 @@ pub fn plan(game: &dyn Game, req: &Request) -> Result<Plan> {
         TableBound::None => Err(game
             .table_domain(0, None)
             .err()
-            .filter(|e| matches!(e, Error::Unsupported(m) if !m.ends_with("has no box tabulation")))
+            .filter(|e| match e {
+                Error::Unsupported(m) => !m.ends_with("has no box tabulation"),
+                Error::Refused(_) => true,
+                _ => false,
+            })
             .unwrap_or_else(|| unsupported(format!("{id} cannot be tabulated")))),
         TableBound::Box { heaps } => plan_box(game, req, heaps),
         TableBound::TotalChips | TableBound::Spread => plan_chips(game, req),
@@ -92,20 +101,27 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
     let id = game.id();
     let b = req.bounds;
     if b.max_sum.is_some() {
-        return Err(unsupported(format!(
-            "--max-sum bounds chip games; {id} takes --max H"
-        )));
+        return Err(Error::refused(
+            Refusal::new("")
+                .name(Arg::MaxSum)
+                .text(format!(" bounds chip games; {id} takes "))
+                .given(Arg::Max),
+        ));
     }
     let Some(max) = b.max else {
-        return Err(unsupported(format!(
-            "table {id} needs --max H (the largest entry of the box)"
-        )));
+        return Err(Error::refused(
+            Refusal::new(format!("table {id} needs "))
+                .given(Arg::Max)
+                .text(" (the largest entry of the box)"),
+        ));
     };
     if b.heaps.is_some() && !takes_heaps {
         let d = game.table_domain(max, None)?;
-        return Err(unsupported(format!(
-            "--heaps sets the number of heaps of games played on any number of them; {id} has {} stacks",
+        return Err(Error::refused(Refusal::new("").name(Arg::Heaps).text(
+            format!(
+            " sets the number of heaps of games played on any number of them; {id} has {} stacks",
             d.lengths.iter().max().unwrap_or(&0)
+        ),
         )));
     }
     let domain = game.table_domain(max, b.heaps)?;
@@ -114,11 +130,29 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
         (Method::Naive, _) | (Method::Auto, None) => Route::Search,
         (_, Some(r)) => Route::Engine(r.clone()),
         (Method::Engine, None) => {
-            return Err(unsupported(format!(
-                "the engine does not cover {id}{} with --max {max}{}; leave out --method fast or use --method naive",
-                if req.kind == Kind::Grundy { " Grundy tables" } else { "" },
-                if engine_covers_below(game, &domain) { format!(" (it takes boxes of at most {} values per entry)", pset::MAX_RADIX) } else { String::new() }
-            )))
+            return Err(Error::refused(
+                Refusal::new(format!(
+                    "the engine does not cover {id}{} with ",
+                    if req.kind == Kind::Grundy {
+                        " Grundy tables"
+                    } else {
+                        ""
+                    }
+                ))
+                .value(Arg::Max, max)
+                .text(if engine_covers_below(game, &domain) {
+                    format!(
+                        " (it takes boxes of at most {} values per entry)",
+                        pset::MAX_RADIX
+                    )
+                } else {
+                    String::new()
+                })
+                .text("; leave out ")
+                .value(Arg::Method, "fast")
+                .text(" or use ")
+                .value(Arg::Method, "naive"),
+            ))
         }
     };
     let total = domain.size_f64();
@@ -160,11 +194,16 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
         } else {
             String::new()
         };
-        return Err(Error::TooLarge(format!(
-            "{engine_note}tabulating {id} with --max {max} may take about {steps:.1e} steps ({total:.1e} positions), above the limit of {:.1e}; pass --limit {} to run it anyway",
-            req.limit,
-            nimlab_core::solver::limit_above(steps)
-        )));
+        return Err(Error::too_large(
+            Refusal::new(format!("{engine_note}tabulating {id} with "))
+                .value(Arg::Max, max)
+                .text(format!(
+                    " may take about {steps:.1e} steps ({total:.1e} positions), above the limit of {:.1e}; pass ",
+                    req.limit
+                ))
+                .value(Arg::Limit, nimlab_core::solver::limit_above(steps))
+                .text(" to run it anyway"),
+        ));
     }
     let backend = choose_backend(&id, req, &route, total, domain.radix())?;
     let values_on_disk = check_memory(&id, max, &route, backend, grundy, &domain)?;
@@ -208,21 +247,29 @@ fn check_memory(
     let (r, total) = (domain.radix() as usize, domain.size_f64());
     let threads = rayon::current_num_threads();
     let allowed = crate::memory_allowed();
-    let here = format!(
-        "above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller --max",
-        allowed / GIB
-    );
+    let here = |r: Refusal| {
+        r.text(format!(
+            "above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller ",
+            allowed / GIB
+        ))
+        .name(Arg::Max)
+    };
     if let (true, Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) =
         (grundy, route, backend)
     {
         let words = grundy::likely_words(*m, r);
         let sets = grundy::windows_memory(*m, r, windows, words, threads);
         if sets > allowed {
-            return Err(Error::TooLarge(format!(
-                "a Grundy table of {id} with --max {max} ({total:.1e} positions) needs about {} for the value sets of two diagonals of blocks alone, above the {} it may use here (3/4 of this machine's memory); use a smaller --max",
-                amount(sets),
-                amount(allowed)
-            )));
+            return Err(Error::too_large(
+                Refusal::new(format!("a Grundy table of {id} with "))
+                    .value(Arg::Max, max)
+                    .text(format!(
+                        " ({total:.1e} positions) needs about {} for the value sets of two diagonals of blocks alone, above the {} it may use here (3/4 of this machine's memory); use a smaller ",
+                        amount(sets),
+                        amount(allowed)
+                    ))
+                    .name(Arg::Max),
+            ));
         }
         // The values beside them, or in a file past memory.
         return Ok((sets + total * 2.0 > allowed).then(scratch_dir));
@@ -239,17 +286,30 @@ fn check_memory(
         _ => None,
     };
     match need {
-        Some(bytes) if bytes > allowed && grundy => Err(Error::TooLarge(format!(
-            "a Grundy table of {id} with --max {max} ({total:.1e} positions) needs about {:.1} GiB (two bytes a value, twice, and the value sets of two diagonals of blocks), {here}",
-            bytes / GIB
+        Some(bytes) if bytes > allowed && grundy => Err(Error::too_large(here(
+            Refusal::new(format!("a Grundy table of {id} with "))
+                .value(Arg::Max, max)
+                .text(format!(
+                    " ({total:.1e} positions) needs about {:.1} GiB (two bytes a value, twice, and the value sets of two diagonals of blocks), ",
+                    bytes / GIB
+                )),
         ))),
-        Some(bytes) if bytes > allowed => Err(Error::TooLarge(format!(
-            "the engine needs about {:.1} GiB of working memory to tabulate {id} with --max {max} (a diagonal of blocks of lines; --backend mpi shares it among ranks), {here}",
-            bytes / GIB
+        Some(bytes) if bytes > allowed => Err(Error::too_large(here(
+            Refusal::new(format!(
+                "the engine needs about {:.1} GiB of working memory to tabulate {id} with ",
+                bytes / GIB
+            ))
+            .value(Arg::Max, max)
+            .text(" (a diagonal of blocks of lines; ")
+            .value(Arg::Backend, "mpi")
+            .text(" shares it among ranks), "),
         ))),
-        None if grundy && total > GRUNDY_POSITIONS => Err(Error::TooLarge(format!(
-            "a Grundy table of {total:.1e} positions by the plain search or the GPU is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller --max"
-        ))),
+        None if grundy && total > GRUNDY_POSITIONS => Err(Error::too_large(
+            Refusal::new(format!(
+                "a Grundy table of {total:.1e} positions by the plain search or the GPU is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller "
+            ))
+            .name(Arg::Max),
+        )),
         _ => Ok(None),
     }
 }
@@ -278,11 +338,26 @@ pub fn scratch_dir() -> std::path::PathBuf {
 /// Most values per entry of a box the GPU back end takes (its lines are one word).
 pub const GPU_MAX_RADIX: u64 = 64;
 
-/// The line `--backend gpu` gets from a binary built without the feature.
-pub const NO_GPU_FEATURE: &str = "--backend gpu: this nimlab was built without the `gpu` feature; rebuild it with `cargo build --release -p nimlab-cli --features gpu`, or use --backend cpu";
+/// The refusal of the GPU back end by a binary built without the feature.
+pub fn no_gpu_feature() -> Refusal {
+    Refusal::new("")
+        .value(Arg::Backend, "gpu")
+        .text(": this nimlab was built without the `gpu` feature; rebuild it with `cargo build --release -p nimlab-cli --features gpu`, or use ")
+        .value(Arg::Backend, "cpu")
+}
 
-/// The line `--backend mpi` gets from a binary built without the feature.
-pub const NO_MPI_FEATURE: &str = "--backend mpi: this nimlab was built without the `mpi` feature; install Open MPI and libclang (Debian: openmpi-bin libopenmpi-dev libclang-dev) and rebuild it with `cargo build --release -p nimlab-cli --features mpi`, or use --backend cpu";
+/// The refusal of the MPI back end by a binary built without the feature.
+pub fn no_mpi_feature() -> Refusal {
+    Refusal::new("")
+        .value(Arg::Backend, "mpi")
+        .text(": this nimlab was built without the `mpi` feature; install Open MPI and libclang (Debian: openmpi-bin libopenmpi-dev libclang-dev) and rebuild it with `cargo build --release -p nimlab-cli --features mpi`, or use ")
+        .value(Arg::Backend, "cpu")
+}
+
+/// `text`, then "use" the CPU back end.
+fn use_cpu(r: Refusal) -> Error {
+    Error::refused(r.text(": use ").value(Arg::Backend, "cpu"))
+}
 
 /// Resolves the back end of a box table, refusing `--backend gpu` where it cannot run.
 fn choose_backend(
@@ -297,27 +372,27 @@ fn choose_backend(
     let gpu_radix = radix <= GPU_MAX_RADIX;
     match req.backend {
         Backend::Cpu => Ok(Backend::Cpu),
-        Backend::Mpi if !cfg!(feature = "mpi") => Err(unsupported(NO_MPI_FEATURE.into())),
+        Backend::Mpi if !cfg!(feature = "mpi") => Err(Error::refused(no_mpi_feature())),
         Backend::Mpi if req.kind == Kind::Grundy || !matches!(route, Route::Engine(_)) => {
-            Err(unsupported(format!(
-                "--backend mpi computes the engine's P-sets (CN, SCN, Nim, Moore's Nim, complexes); {}: use --backend cpu",
+            Err(use_cpu(Refusal::new("").value(Arg::Backend, "mpi").text(format!(
+                " computes the engine's P-sets (CN, SCN, Nim, Moore's Nim, complexes); {}",
                 if req.kind == Kind::Grundy {
                     format!("Grundy tables of {id} are computed in one process")
                 } else {
                     format!("{id} is tabulated by the plain search")
                 }
-            )))
+            ))))
         }
         Backend::Mpi => Ok(Backend::Mpi),
-        Backend::Gpu if !cfg!(feature = "gpu") => Err(unsupported(NO_GPU_FEATURE.into())),
-        Backend::Gpu if !gpu_route => Err(unsupported(format!(
-            "--backend gpu computes the engine's P-sets and Grundy values (CN, SCN, Nim, Moore's Nim, complexes); {} on the CPU: use --backend cpu",
+        Backend::Gpu if !cfg!(feature = "gpu") => Err(Error::refused(no_gpu_feature())),
+        Backend::Gpu if !gpu_route => Err(use_cpu(Refusal::new("").value(Arg::Backend, "gpu").text(format!(
+            " computes the engine's P-sets and Grundy values (CN, SCN, Nim, Moore's Nim, complexes); {} on the CPU",
             if req.kind == Kind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
-        ))),
-        Backend::Gpu if !gpu_radix => Err(unsupported(format!(
-            "--backend gpu takes boxes of at most {GPU_MAX_RADIX} values per entry (entries up to {} from 0); this box has {radix}: use --backend cpu",
+        )))),
+        Backend::Gpu if !gpu_radix => Err(use_cpu(Refusal::new("").value(Arg::Backend, "gpu").text(format!(
+            " takes boxes of at most {GPU_MAX_RADIX} values per entry (entries up to {} from 0); this box has {radix}",
             GPU_MAX_RADIX - 1
-        ))),
+        )))),
         Backend::Gpu => Ok(Backend::Gpu),
         // Auto: P-sets of window games and SCN go to a GPU on their own (on an H200 they gained
         // 2.2x at 1.3e9 positions and 10x at 5.9e11, docs/benchmarks.md); Grundy values (value
@@ -380,58 +455,84 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
     let b = req.bounds;
     let spread = game.table_bound() == TableBound::Spread;
     if b.heaps.is_some() {
-        return Err(unsupported(format!(
-            "--heaps sets the number of heaps of box games; {id} has its number of boxes in its name"
+        return Err(Error::refused(Refusal::new("").name(Arg::Heaps).text(
+            format!(
+                " sets the number of heaps of box games; {id} has its number of boxes in its name"
+            ),
         )));
     }
     if req.method == Method::Engine {
-        return Err(unsupported(format!(
-            "the engine covers games on a box of entries; {id} is tabulated by search: leave out --method fast"
-        )));
+        return Err(Error::refused(
+            Refusal::new(format!(
+                "the engine covers games on a box of entries; {id} is tabulated by search: leave out "
+            ))
+            .value(Arg::Method, "fast"),
+        ));
     }
     if matches!(req.resume, ResumeMode::Require | ResumeMode::Restart) {
-        return Err(unsupported(format!(
-            "{id} is tabulated by search, which keeps no checkpoints: leave out --resume and --restart"
-        )));
+        return Err(Error::refused(
+            Refusal::new(format!(
+                "{id} is tabulated by search, which keeps no checkpoints: leave out "
+            ))
+            .given(Arg::Resume)
+            .text(" and ")
+            .given(Arg::Restart),
+        ));
     }
     if req.backend == Backend::Mpi {
-        return Err(unsupported(if cfg!(feature = "mpi") {
-            format!("--backend mpi computes engine P-sets of box games; {id} is tabulated by search in one process: use --backend cpu")
+        return Err(if cfg!(feature = "mpi") {
+            use_cpu(Refusal::new("").value(Arg::Backend, "mpi").text(format!(
+                " computes engine P-sets of box games; {id} is tabulated by search in one process"
+            )))
         } else {
-            NO_MPI_FEATURE.into()
-        }));
+            Error::refused(no_mpi_feature())
+        });
     }
     if req.backend == Backend::Gpu {
-        return Err(unsupported(if cfg!(feature = "gpu") {
-            format!("--backend gpu computes the engine's P-sets and Grundy values of box games; {id} is tabulated by search on the CPU: use --backend cpu")
+        return Err(if cfg!(feature = "gpu") {
+            use_cpu(Refusal::new("").value(Arg::Backend, "gpu").text(format!(
+                " computes the engine's P-sets and Grundy values of box games; {id} is tabulated by search on the CPU"
+            )))
         } else {
-            NO_GPU_FEATURE.into()
-        }));
+            Error::refused(no_gpu_feature())
+        });
     }
     let (domain, bound, flag) = if spread {
         if b.max_sum.is_some() {
-            return Err(unsupported(format!(
-                "{id} is bounded by max - min: use --max H, not --max-sum"
-            )));
+            return Err(Error::refused(
+                Refusal::new(format!("{id} is bounded by max - min: use "))
+                    .given(Arg::Max)
+                    .text(", not ")
+                    .name(Arg::MaxSum),
+            ));
         }
         let Some(h) = b.max else {
-            return Err(unsupported(format!(
-                "table {id} needs --max H (the largest max - min)"
-            )));
+            return Err(Error::refused(
+                Refusal::new(format!("table {id} needs "))
+                    .given(Arg::Max)
+                    .text(" (the largest max - min)"),
+            ));
         };
-        (Domain::Spread { max: h }, h, "--max")
+        (Domain::Spread { max: h }, h, Arg::Max)
     } else {
         if b.max.is_some() {
-            return Err(unsupported(format!(
-                "{id} is bounded by its total number of chips: use --max-sum S, not --max"
-            )));
+            return Err(Error::refused(
+                Refusal::new(format!(
+                    "{id} is bounded by its total number of chips: use "
+                ))
+                .given(Arg::MaxSum)
+                .text(", not ")
+                .name(Arg::Max),
+            ));
         }
         let Some(s) = b.max_sum else {
-            return Err(unsupported(format!(
-                "table {id} needs --max-sum S (the most chips in all)"
-            )));
+            return Err(Error::refused(
+                Refusal::new(format!("table {id} needs "))
+                    .given(Arg::MaxSum)
+                    .text(" (the most chips in all)"),
+            ));
         };
-        (Domain::Chips { max_sum: s }, s, "--max-sum")
+        (Domain::Chips { max_sum: s }, s, Arg::MaxSum)
     };
     let k = chip::boxes_of(game).unwrap_or(1);
     let count = if spread {
@@ -440,21 +541,30 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
         multisets_with_sum_at_most(k, bound)
     };
     if count > CHIP_POSITIONS {
-        return Err(Error::TooLarge(format!(
-            "table {id} with {flag} {bound} has about {count:.1e} positions, more than the {CHIP_POSITIONS:.0e} this search-based table accepts; use a smaller bound"
-        )));
+        return Err(Error::too_large(
+            Refusal::new(format!("table {id} with "))
+                .value(flag, bound)
+                .text(format!(
+                    " has about {count:.1e} positions, more than the {CHIP_POSITIONS:.0e} this search-based table accepts; use a smaller bound"
+                )),
+        ));
     }
     let positions = chip::table_positions(game, bound).unwrap_or_default();
     let steps = positions.last().map_or(0.0, |last| {
         positions.len() as f64 * game.branching_bound(last).max(1.0)
     });
     if steps > req.limit {
-        return Err(Error::TooLarge(format!(
-            "tabulating {id} with {flag} {bound} may visit about {steps:.1e} options ({} positions), above the limit of {:.1e}; pass --limit {} to run it anyway",
-            positions.len(),
-            req.limit,
-            nimlab_core::solver::limit_above(steps)
-        )));
+        return Err(Error::too_large(
+            Refusal::new(format!("tabulating {id} with "))
+                .value(flag, bound)
+                .text(format!(
+                    " may visit about {steps:.1e} options ({} positions), above the limit of {:.1e}; pass ",
+                    positions.len(),
+                    req.limit
+                ))
+                .value(Arg::Limit, nimlab_core::solver::limit_above(steps))
+                .text(" to run it anyway"),
+        ));
     }
     let key = Key {
         game: id.clone(),
@@ -515,14 +625,24 @@ fn check_resume(req: &Request, p: &Plan) -> Result<()> {
     if !matches!(req.resume, ResumeMode::Require | ResumeMode::Restart) || p.keeps_checkpoints() {
         return Ok(());
     }
-    Err(unsupported(format!(
-        "checkpoints are kept for engine tables computed on the CPU and SCN P-sets on the GPU; {}: leave out --resume and --restart",
-        if p.route == Route::Search {
-            format!("{} with --max {} is tabulated by the plain search", p.game, p.bounds.max.unwrap_or(0))
-        } else {
-            "this one goes to the GPU (use --backend cpu)".to_string()
-        }
-    )))
+    let r = Refusal::new(
+        "checkpoints are kept for engine tables computed on the CPU and SCN P-sets on the GPU; ",
+    );
+    let r = if p.route == Route::Search {
+        r.text(format!("{} with ", p.game))
+            .value(Arg::Max, p.bounds.max.unwrap_or(0))
+            .text(" is tabulated by the plain search")
+    } else {
+        r.text("this one goes to the GPU (use ")
+            .value(Arg::Backend, "cpu")
+            .text(")")
+    };
+    Err(Error::refused(
+        r.text(": leave out ")
+            .given(Arg::Resume)
+            .text(" and ")
+            .given(Arg::Restart),
+    ))
 }
 
 /// `--remoteness` searches every position of the domain: refused up front when that is too much.
@@ -538,11 +658,17 @@ fn check_remoteness(game: &dyn Game, p: &Plan) -> Result<()> {
         _ => p.steps,
     };
     if est > p.limit {
-        return Err(Error::TooLarge(format!(
-            "--remoteness searches the whole box: about {est:.1e} option visits, above the limit of {:.1e}; use a smaller --max or pass --limit {}",
-            p.limit,
-            nimlab_core::solver::limit_above(est)
-        )));
+        return Err(Error::too_large(
+            Refusal::new("")
+                .given(Arg::Remoteness)
+                .text(format!(
+                    " searches the whole box: about {est:.1e} option visits, above the limit of {:.1e}; use a smaller ",
+                    p.limit
+                ))
+                .name(Arg::Max)
+                .text(" or pass ")
+                .value(Arg::Limit, nimlab_core::solver::limit_above(est)),
+        ));
     }
     Ok(())
 }

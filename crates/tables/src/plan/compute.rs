@@ -127,10 +127,8 @@ const TAG_PLAN: u64 = 0x504c_414e_0001;
 fn stopped(s: Stop) -> Error {
     match s {
         Stop::Interrupted => Error::Interrupted,
-        Stop::Damaged(s) => unsupported(format!(
-            "{s}; it was not used: rerun with --restart to discard it and start over"
-        )),
-        Stop::Beyond(s) => Error::TooLarge(s),
+        Stop::Damaged(s) => super::rerun_with_restart(s),
+        Stop::Beyond(r) => Error::too_large(r),
     }
 }
 
@@ -328,8 +326,8 @@ pub(super) fn listed_values(
 /// The GPU route of [`compute`].
 #[cfg(feature = "gpu")]
 mod gpu_backend {
-    use super::{gpu_error, stopped, Backend, Kind, Plan, Solved};
-    use crate::lines::{Resume, Stop};
+    use super::{gpu_error, Backend, Kind, Plan, Solved};
+    use crate::lines::Resume;
     use crate::{gpu, store};
     use nimlab_core::{BoxDomain, Error, Game, Hooks, Result};
     use std::cell::RefCell;
@@ -381,7 +379,9 @@ mod gpu_backend {
                 Err(gpu::GpuError::TooLarge(_)) if plan.backend == Backend::Auto => {
                     return Ok(None)
                 }
-                Err(gpu::GpuError::Checkpoint(e)) => return Err(stopped(Stop::Damaged(e))),
+                Err(gpu::GpuError::Checkpoint(r)) => {
+                    return Err(crate::plan::rerun_with_restart(r))
+                }
                 Err(e) => return Err(gpu_error(e)),
             };
             Solved::PSet {
@@ -402,7 +402,10 @@ mod gpu_backend {
 fn gpu_error(e: crate::gpu::GpuError) -> Error {
     match e {
         crate::gpu::GpuError::Interrupted => Error::Interrupted,
-        crate::gpu::GpuError::TooLarge(s) => Error::TooLarge(s),
+        crate::gpu::GpuError::TooLarge(r) => Error::too_large(r),
+        e @ (crate::gpu::GpuError::NoAdapter | crate::gpu::GpuError::Checkpoint(_)) => {
+            Error::refused(e.refusal())
+        }
         e => Error::Unsupported(e.to_string()),
     }
 }

@@ -21,7 +21,7 @@ mod request;
 mod run;
 mod slice;
 
-pub use choice::{plan, Domain, Plan, Route, NO_GPU_FEATURE, NO_MPI_FEATURE};
+pub use choice::{no_gpu_feature, no_mpi_feature, plan, Domain, Plan, Route};
 pub use compute::Solved;
 pub use persist::{for_each_in_class, load};
 pub use request::{Backend, Bounds, Kind, Method, Request, ResumeMode, AUTO_GPU_POSITIONS};
@@ -35,4 +35,14 @@ use nimlab_core::Error;
 
 fn unsupported(s: String) -> Error {
     Error::Unsupported(s)
+}
+
+/// A checkpoint that cannot be used: why, and how to discard it.
+pub(crate) fn rerun_with_restart(why: impl Into<nimlab_core::Refusal>) -> Error {
+    Error::refused(
+        why.into()
+            .text("; it was not used: rerun with ")
+            .given(nimlab_core::Arg::Restart)
+            .text(" to discard it and start over"),
+    )
 }

@@ -10,7 +10,7 @@ use crate::checkpoint;
 use crate::cluster::{Cluster, Solo, Topic};
 use crate::store::Store;
 use crate::ENGINE_VERSION;
-use nimlab_core::{Error, Game, Hooks, Result};
+use nimlab_core::{Arg, Error, Game, Hooks, Refusal, Result};
 use std::time::Instant;
 
 /// Where a table came from.
@@ -124,8 +124,13 @@ pub fn checkpoint_path(plan: &Plan, store: &Store) -> Option<std::path::PathBuf>
 pub fn open_checkpoint(plan: &Plan, store: &Store) -> Result<Option<Resumption>> {
     let Some(path) = checkpoint_path(plan, store) else {
         if plan.resume == ResumeMode::Require {
-            return Err(unsupported(
-                "--resume continues a table from its checkpoint, kept next to the store: give a store (--db PATH), not --no-store".into(),
+            return Err(Error::refused(
+                Refusal::new("")
+                    .given(Arg::Resume)
+                    .text(" continues a table from its checkpoint, kept next to the store: give a store (")
+                    .given(Arg::Db)
+                    .text("), not ")
+                    .given(Arg::NoStore),
             ));
         }
         return Ok(None);
@@ -145,10 +150,16 @@ pub fn open_checkpoint(plan: &Plan, store: &Store) -> Result<Option<Resumption>>
     }
     if !path.exists() {
         if plan.resume == ResumeMode::Require {
-            return Err(unsupported(format!(
-                "--resume: no checkpoint of this table (looked for {}); leave out --resume to start it",
-                path.display()
-            )));
+            return Err(Error::refused(
+                Refusal::new("")
+                    .given(Arg::Resume)
+                    .text(format!(
+                        ": no checkpoint of this table (looked for {}); leave out ",
+                        path.display()
+                    ))
+                    .given(Arg::Resume)
+                    .text(" to start it"),
+            ));
         }
         return Ok(None);
     }
@@ -158,9 +169,7 @@ pub fn open_checkpoint(plan: &Plan, store: &Store) -> Result<Option<Resumption>>
             header,
             reader,
         })),
-        Err(refusal) => Err(unsupported(format!(
-            "{refusal}; it was not used: rerun with --restart to discard it and start over"
-        ))),
+        Err(refusal) => Err(super::rerun_with_restart(refusal.to_string())),
     }
 }
 

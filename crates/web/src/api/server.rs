@@ -52,7 +52,9 @@ impl From<Error> for ApiError {
                 (StatusCode::BAD_REQUEST, "game_over")
             }
             Error::Unsupported(_) | Error::Refused(_) => (StatusCode::BAD_REQUEST, "bad_request"),
-            Error::TooLarge(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_large"),
+            Error::TooLarge(_) | Error::TooLargeRefused(_) => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "too_large")
+            }
             Error::Script(_) => (StatusCode::BAD_REQUEST, "bad_game"),
             Error::Interrupted | Error::Io { .. } | Error::Store { .. } => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "internal")
@@ -62,12 +64,30 @@ impl From<Error> for ApiError {
     }
 }
 
-/// The API's spelling of a request's options: its query parameters (`heaps=N`, `misere=1`).
+/// The API's spelling of a request's options: its query parameters (`heaps=N`, `misere=1`), and in
+/// words the options it does not have (the search limit, the method and back end of a table, its
+/// checkpoints, the store).
 pub(crate) struct Parameters;
 
 impl nimlab_core::arg::Spelling for Parameters {
     fn spell(&self, arg: nimlab_core::Arg, how: &nimlab_core::arg::Mention) -> String {
         use nimlab_core::arg::Mention;
+        use nimlab_core::Arg;
+        match (arg, how) {
+            (Arg::Limit, Mention::Value(v)) => return format!("a search limit of {v}"),
+            (Arg::Limit, _) => return "a larger search limit".into(),
+            (Arg::Method, Mention::Value(v)) => return format!("the {v} method"),
+            (Arg::Method, _) => return "the method".into(),
+            (Arg::Backend, Mention::Value(v)) => {
+                return format!("the {} back end", v.to_uppercase())
+            }
+            (Arg::Backend, _) => return "the back end".into(),
+            (Arg::Resume, _) => return "resuming from a checkpoint".into(),
+            (Arg::Restart, _) => return "restarting from scratch".into(),
+            (Arg::Db, _) => return "a store".into(),
+            (Arg::NoStore, _) => return "no store".into(),
+            _ => {}
+        }
         let name = arg.name().replace('-', "_");
         match (how, arg.placeholder()) {
             (Mention::Name, _) => format!("the parameter {name}"),
