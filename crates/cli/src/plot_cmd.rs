@@ -9,7 +9,7 @@ use crate::table_cmd::parse_fix;
 use clap::Args;
 use nimlab_core::{Error, Game, Hooks, Play};
 use nimlab_games::parse_game;
-use nimlab_tables::plan::{self, Bounds, Domain, Kind, Request, Solved};
+use nimlab_tables::plan::{self, Bounds, Domain, Request, Solved, TableKind};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -90,8 +90,12 @@ pub fn run(a: &PlotArgs) -> Result<ExitCode, Error> {
             heaps: a.heaps,
         },
         play: Play::from_misere(a.misere),
-        kind: if a.grundy { Kind::Grundy } else { Kind::PSet },
-        method: plan::Method::Auto,
+        kind: if a.grundy {
+            TableKind::Grundy
+        } else {
+            TableKind::PSet
+        },
+        method: plan::TableMethod::Auto,
         backend: plan::Backend::Auto,
         remoteness: false,
         limit: a.common.limit,

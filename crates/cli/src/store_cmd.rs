@@ -302,8 +302,8 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
             let plan = Plan::of_entry(game.as_ref(), &e)?;
             let answer = plan::load(&s, &plan, &e)?;
             let format = match format {
-                ExportFormat::Csv => sink::Format::Csv,
-                ExportFormat::Jsonl => sink::Format::Jsonl,
+                ExportFormat::Csv => sink::SinkFormat::Csv,
+                ExportFormat::Jsonl => sink::SinkFormat::Jsonl,
             };
             let opt = sink::Options::default();
             let written = crate::output::write_out(output.as_deref(), |out| {

@@ -16,14 +16,14 @@ use nimlab_core::{Error, Hooks, Play};
 use nimlab_games::parse_game;
 use nimlab_tables::checkpoint;
 use nimlab_tables::cluster::{Cluster, Solo};
-use nimlab_tables::plan::{self, Bounds, Kind, Request};
-use nimlab_tables::sink::{self, Format as SinkFormat};
+use nimlab_tables::plan::{self, Bounds, Request, TableKind};
+use nimlab_tables::sink::{self, SinkFormat};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Method {
+pub enum MethodArg {
     /// The engine where it applies (CN, SCN, Nim, Moore's Nim, complexes; up to 65535 values per entry), else plain search.
     Auto,
     /// The bit-parallel engine (an error where it does not apply).
@@ -47,7 +47,7 @@ pub enum Backend {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub enum FormatArg {
     Text,
     Json,
     /// One position per line, entries separated by commas (with --grundy, the value last).
@@ -86,8 +86,8 @@ pub struct TableArgs {
     #[arg(long)]
     remoteness: bool,
     /// How to compute a box table.
-    #[arg(long, value_enum, default_value_t = Method::Auto)]
-    method: Method,
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    method: MethodArg,
     /// Where the engine computes a box table: the CPU or a GPU (`gpu` needs the `gpu` build feature).
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
@@ -108,7 +108,7 @@ pub struct TableArgs {
     fix: Vec<String>,
     /// Output format (--json is the same as --format json).
     #[arg(long, value_enum)]
-    format: Option<Format>,
+    format: Option<FormatArg>,
     /// Write the table to this file (via FILE.partial, renamed when complete).
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -179,11 +179,15 @@ fn prepare(a: &TableArgs) -> Result<Prepared, Error> {
             heaps: a.heaps,
         },
         play: Play::from_misere(a.misere),
-        kind: if a.grundy { Kind::Grundy } else { Kind::PSet },
+        kind: if a.grundy {
+            TableKind::Grundy
+        } else {
+            TableKind::PSet
+        },
         method: match a.method {
-            Method::Auto => plan::Method::Auto,
-            Method::Fast => plan::Method::Engine,
-            Method::Naive => plan::Method::Naive,
+            MethodArg::Auto => plan::TableMethod::Auto,
+            MethodArg::Fast => plan::TableMethod::Engine,
+            MethodArg::Naive => plan::TableMethod::Naive,
         },
         backend: match a.backend {
             Backend::Auto => plan::Backend::Auto,
@@ -428,7 +432,7 @@ fn traffic_line(cluster: &dyn Cluster) -> String {
 
 fn format_of(a: &TableArgs) -> Result<SinkFormat, Error> {
     let f = match (a.format, a.common.json) {
-        (Some(Format::Json) | None, true) => Format::Json,
+        (Some(FormatArg::Json) | None, true) => FormatArg::Json,
         (Some(f), true) => {
             return Err(Error::Unsupported(format!(
                 "--json asks for JSON and --format {} for another format: give one of them",
@@ -438,13 +442,13 @@ fn format_of(a: &TableArgs) -> Result<SinkFormat, Error> {
             )))
         }
         (Some(f), false) => f,
-        (None, false) => Format::Text,
+        (None, false) => FormatArg::Text,
     };
     Ok(match f {
-        Format::Text => SinkFormat::Text,
-        Format::Json => SinkFormat::Json,
-        Format::Csv => SinkFormat::Csv,
-        Format::Jsonl => SinkFormat::Jsonl,
+        FormatArg::Text => SinkFormat::Text,
+        FormatArg::Json => SinkFormat::Json,
+        FormatArg::Csv => SinkFormat::Csv,
+        FormatArg::Jsonl => SinkFormat::Jsonl,
     })
 }
 

@@ -37,7 +37,7 @@ pub const SEARCH_NODES: u64 = 5_000_000;
 
 /// Which notation the complex was given in.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kind {
+pub enum ComplexKind {
     /// `simplicial({..},{..},...)`.
     Simplicial,
     /// `ECN(m,{s1,...},k)`; `steps` sorted, without repeats.
@@ -115,7 +115,7 @@ pub struct Complex {
     /// Facets as sorted 0-based stack lists, in lexicographic order.
     facets: Vec<Vec<usize>>,
     masks: Vec<u64>,
-    kind: Kind,
+    kind: ComplexKind,
     symmetry: Symmetry,
     relabeling: Option<Relabeling>,
 }
@@ -135,7 +135,7 @@ fn gcd(a: usize, b: usize) -> usize {
 impl Complex {
     /// The complex on stacks `0..n` with the given faces (0-based); faces inside others are
     /// dropped, and every stack in no face becomes a facet of its own.
-    fn build(n: usize, faces: Vec<Vec<usize>>, kind: Kind, name: &str) -> Result<Complex> {
+    fn build(n: usize, faces: Vec<Vec<usize>>, kind: ComplexKind, name: &str) -> Result<Complex> {
         if n == 0 || n > MAX_STACKS {
             return Err(Error::BadGame(format!(
                 "{name}: the number of stacks must be between 1 and {MAX_STACKS}"
@@ -200,7 +200,7 @@ impl Complex {
                 facets.len()
             )));
         }
-        Complex::build(n, faces, Kind::Simplicial, "simplicial")
+        Complex::build(n, faces, ComplexKind::Simplicial, "simplicial")
     }
 
     /// ECN(m,S,k): m stacks on a circle, steps S (each 1 <= s <= m/2), at most k stacks per move.
@@ -242,7 +242,7 @@ impl Complex {
                 faces.push((0..t).map(|j| (i + j * step) % m).collect());
             }
         }
-        Complex::build(m, faces, Kind::Ecn { steps: s, k }, &name)
+        Complex::build(m, faces, ComplexKind::Ecn { steps: s, k }, &name)
     }
 
     /// The number of stacks.
@@ -256,7 +256,7 @@ impl Complex {
     }
 
     /// How the complex was named.
-    pub fn kind(&self) -> &Kind {
+    pub fn kind(&self) -> &ComplexKind {
         &self.kind
     }
 
@@ -528,8 +528,8 @@ fn isomorphisms(
 impl Game for Complex {
     fn id(&self) -> String {
         match &self.kind {
-            Kind::Simplicial => format!("simplicial({})", self.facets_text()),
-            Kind::Ecn { steps, k } => format!(
+            ComplexKind::Simplicial => format!("simplicial({})", self.facets_text()),
+            ComplexKind::Ecn { steps, k } => format!(
                 "ECN({},{{{}}},{k})",
                 self.n,
                 steps
@@ -644,12 +644,12 @@ impl Game for Complex {
     fn rules(&self) -> String {
         let tail = "lower any stacks inside one facet (or any part of one), taking at least one token in all. The player who cannot move (all stacks empty) loses in normal play.";
         match &self.kind {
-            Kind::Simplicial => format!(
+            ComplexKind::Simplicial => format!(
                 "Nim on the simplicial complex with facets {} on stacks 1..{}: {tail}",
                 self.facets_text(),
                 self.n
             ),
-            Kind::Ecn { steps, k } => format!(
+            ComplexKind::Ecn { steps, k } => format!(
                 "Extended Circular Nim: {} stacks on a circle; a move picks a step s in {{{}}}, a start i and j <= {k}, and lowers any of the stacks i, i+s, ..., i+(j-1)s (mod {}), taking at least one token in all. Facets: {}. The player who cannot move loses in normal play.",
                 self.n,
                 steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(","),

@@ -13,7 +13,7 @@
 use nimlab_analysis::{Analyzer, Limits, Remoteness, StoreHandle, Want};
 use nimlab_core::{Error, Game, Hooks, Play, Pos, TableBound};
 use nimlab_research::domain::Bound as Region;
-use nimlab_tables::plan::{self, Bounds, Kind, Method, Request};
+use nimlab_tables::plan::{self, Bounds, Request, TableKind, TableMethod};
 use nimlab_tables::sink;
 use nimlab_tables::store::{self, Store};
 use pyo3::create_exception;
@@ -416,9 +416,9 @@ impl PyGame {
             )));
         }
         let method = match method {
-            "auto" => Method::Auto,
-            "engine" | "fast" => Method::Engine,
-            "naive" => Method::Naive,
+            "auto" => TableMethod::Auto,
+            "engine" | "fast" => TableMethod::Engine,
+            "naive" => TableMethod::Naive,
             m => {
                 return Err(PyValueError::new_err(format!(
                     "method '{m}': use 'auto', 'engine' or 'naive'"
@@ -432,7 +432,11 @@ impl PyGame {
                 heaps,
             },
             play: play_of(misere),
-            kind: if grundy { Kind::Grundy } else { Kind::PSet },
+            kind: if grundy {
+                TableKind::Grundy
+            } else {
+                TableKind::PSet
+            },
             method,
             // The Python package is built without the `gpu` feature: the CPU engine.
             backend: plan::Backend::Cpu,
@@ -467,7 +471,7 @@ impl PyGame {
                 game.as_ref(),
                 &plan,
                 &a,
-                sink::Format::Json,
+                sink::SinkFormat::Json,
                 sink::Options {
                     count_only: true,
                     ..Default::default()

@@ -8,7 +8,7 @@
 //!   empty circle is `0,,,`), then `grundy` or `remoteness,suspense` when asked;
 //! - `Jsonl`: one JSON value per line: a position, or an object with its values.
 
-use crate::plan::{Answer, Domain, Kind, Plan, Solved};
+use crate::plan::{Answer, Domain, Plan, Solved, TableKind};
 use nimlab_core::{Game, Pos};
 use nimlab_games::chip;
 use serde_json::{json, Value};
@@ -16,17 +16,17 @@ use std::io::{self, Write};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum SinkFormat {
     Text,
     Json,
     Csv,
     Jsonl,
 }
 
-impl Format {
+impl SinkFormat {
     /// True for the formats that list rows (one position per line).
     pub fn lists_rows(self) -> bool {
-        matches!(self, Format::Csv | Format::Jsonl)
+        matches!(self, SinkFormat::Csv | SinkFormat::Jsonl)
     }
 }
 
@@ -269,7 +269,7 @@ pub fn write(
     game: &dyn Game,
     plan: &Plan,
     a: &Answer,
-    format: Format,
+    format: SinkFormat,
     opt: Options,
 ) -> io::Result<u64> {
     match &a.solved {
@@ -283,7 +283,7 @@ fn write_pset(
     game: &dyn Game,
     plan: &Plan,
     a: &Answer,
-    format: Format,
+    format: SinkFormat,
     opt: Options,
 ) -> io::Result<u64> {
     let Solved::PSet {
@@ -321,7 +321,7 @@ fn write_pset(
     let positions: Vec<&Pos> = rows.iter().map(|r| &r.0).collect();
     let listed = |i: usize| rows[i].1;
     match format {
-        Format::Text => {
+        SinkFormat::Text => {
             let what = match &plan.domain {
                 Domain::Box(_) => "positions in the box",
                 _ => "positions (multisets)",
@@ -375,7 +375,7 @@ fn write_pset(
                 writeln!(out)?;
             }
         }
-        Format::Json => {
+        SinkFormat::Json => {
             let head = json_head_with(plan, a, &opt).to_string();
             if opt.count_only {
                 writeln!(out, "{head}")?;
@@ -402,7 +402,7 @@ fn write_pset(
                 writeln!(out, "}}")?;
             }
         }
-        Format::Csv => {
+        SinkFormat::Csv => {
             let extra: &[&str] = if a.listed.is_some() {
                 &["remoteness", "suspense"]
             } else {
@@ -414,7 +414,7 @@ fn write_pset(
                 write!(out, "{}", csv_row(plan, p, &e))?;
             }
         }
-        Format::Jsonl => {
+        SinkFormat::Jsonl => {
             for (i, p) in positions.iter().enumerate() {
                 match listed(i) {
                     None => writeln!(out, "[{}]", join(p))?,
@@ -439,10 +439,10 @@ fn write_grundy(
     plan: &Plan,
     a: &Answer,
     values: &[u16],
-    format: Format,
+    format: SinkFormat,
     opt: Options,
 ) -> io::Result<u64> {
-    debug_assert_eq!(plan.kind, Kind::Grundy);
+    debug_assert_eq!(plan.kind, TableKind::Grundy);
     let h = a.solved.histogram();
     let mut rows = 0u64;
     let mut each = |out: &mut dyn Write, f: &mut RowFn| -> io::Result<()> {
@@ -458,7 +458,7 @@ fn write_grundy(
         err
     };
     match format {
-        Format::Text => {
+        SinkFormat::Text => {
             writeln!(
                 out,
                 "{}, Grundy values (normal play), {}: {} positions ({:.3} s)",
@@ -494,7 +494,7 @@ fn write_grundy(
                 })?;
             }
         }
-        Format::Json => {
+        SinkFormat::Json => {
             let head = json_head_with(plan, a, &opt).to_string();
             if opt.count_only {
                 writeln!(out, "{head}")?;
@@ -509,13 +509,13 @@ fn write_grundy(
                 writeln!(out, "]}}")?;
             }
         }
-        Format::Csv => {
+        SinkFormat::Csv => {
             write!(out, "{}", csv_header(plan, &["grundy"]))?;
             each(out, &mut |o, p, g| {
                 write!(o, "{}", csv_row(plan, p, &[g as u64]))
             })?;
         }
-        Format::Jsonl => {
+        SinkFormat::Jsonl => {
             each(out, &mut |o, p, g| {
                 writeln!(o, "{{\"position\":[{}],\"grundy\":{g}}}", join(p))
             })?;

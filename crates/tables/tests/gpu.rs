@@ -538,15 +538,15 @@ fn a_box_too_large_is_refused_with_one_line() {
 /// refuses a game the engine does not cover with one line. (Planning only: no adapter needed.)
 #[test]
 fn auto_sends_only_large_p_sets_to_a_gpu() {
-    use nimlab_tables::plan::{self, Backend, Bounds, Kind, Method, Request, ResumeMode};
-    let req = |max: u64, kind: Kind, backend: Backend| Request {
+    use nimlab_tables::plan::{self, Backend, Bounds, Request, ResumeMode, TableKind, TableMethod};
+    let req = |max: u64, kind: TableKind, backend: Backend| Request {
         bounds: Bounds {
             max: Some(max),
             ..Default::default()
         },
         play: Play::Normal,
         kind,
-        method: Method::Auto,
+        method: TableMethod::Auto,
         backend,
         remoteness: false,
         limit: f64::INFINITY,
@@ -554,46 +554,46 @@ fn auto_sends_only_large_p_sets_to_a_gpu() {
     };
     let cn = CircularNim::new(7, 4).unwrap();
     let scn = ShrinkingCircularNim::new(6, 4).unwrap();
-    let chosen = |game: &dyn Game, max: u64, kind: Kind, backend: Backend| {
+    let chosen = |game: &dyn Game, max: u64, kind: TableKind, backend: Backend| {
         plan::plan(game, &req(max, kind, backend)).map(|p| p.backend)
     };
     // 32^7 = 3.4e10 positions: large enough; 16^7 = 2.7e8: not.
     assert!(32f64.powi(7) >= plan::AUTO_GPU_POSITIONS && 16f64.powi(7) < plan::AUTO_GPU_POSITIONS);
     assert_eq!(
-        chosen(&cn, 31, Kind::PSet, Backend::Auto).unwrap(),
+        chosen(&cn, 31, TableKind::PSet, Backend::Auto).unwrap(),
         Backend::Auto
     );
     assert_eq!(
-        chosen(&cn, 15, Kind::PSet, Backend::Auto).unwrap(),
+        chosen(&cn, 15, TableKind::PSet, Backend::Auto).unwrap(),
         Backend::Cpu
     );
     // SCN(6,4) with piles up to 60: 4.8e10 positions, a GPU under auto; up to 16: 1.8e7, the CPU.
     assert_eq!(
-        chosen(&scn, 60, Kind::PSet, Backend::Auto).unwrap(),
+        chosen(&scn, 60, TableKind::PSet, Backend::Auto).unwrap(),
         Backend::Auto
     );
     assert_eq!(
-        chosen(&scn, 16, Kind::PSet, Backend::Auto).unwrap(),
+        chosen(&scn, 16, TableKind::PSet, Backend::Auto).unwrap(),
         Backend::Cpu
     );
     assert_eq!(
-        chosen(&scn, 60, Kind::PSet, Backend::Gpu).unwrap(),
+        chosen(&scn, 60, TableKind::PSet, Backend::Gpu).unwrap(),
         Backend::Gpu
     );
     assert_eq!(
-        chosen(&cn, 5, Kind::Grundy, Backend::Auto).unwrap(),
+        chosen(&cn, 5, TableKind::Grundy, Backend::Auto).unwrap(),
         Backend::Cpu
     );
     assert_eq!(
-        chosen(&cn, 5, Kind::Grundy, Backend::Gpu).unwrap(),
+        chosen(&cn, 5, TableKind::Grundy, Backend::Gpu).unwrap(),
         Backend::Gpu
     );
     assert_eq!(
-        chosen(&scn, 5, Kind::Grundy, Backend::Auto).unwrap(),
+        chosen(&scn, 5, TableKind::Grundy, Backend::Auto).unwrap(),
         Backend::Cpu
     );
     assert_eq!(
-        chosen(&scn, 5, Kind::Grundy, Backend::Gpu).unwrap(),
+        chosen(&scn, 5, TableKind::Grundy, Backend::Gpu).unwrap(),
         Backend::Gpu
     );
     // Refused: a game the engine does not cover, and a box beyond the engine's entries (the plain
@@ -601,7 +601,7 @@ fn auto_sends_only_large_p_sets_to_a_gpu() {
     let er = nimlab_games::parse_game("ER(3)").unwrap();
     let small = CircularNim::new(3, 2).unwrap();
     for (game, max) in [(er.as_ref(), 6), (&small as &dyn Game, 70)] {
-        for kind in [Kind::PSet, Kind::Grundy] {
+        for kind in [TableKind::PSet, TableKind::Grundy] {
             let e = chosen(game, max, kind, Backend::Gpu)
                 .unwrap_err()
                 .to_string();

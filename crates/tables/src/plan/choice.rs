@@ -1,7 +1,9 @@
 //! The plan of a table: its domain, route (engine or search) and back end, the cost estimate and
 //! the refusals (inapplicable options, over the budget or the memory), and its store key.
 
-use super::request::{Backend, Bounds, Kind, Method, Request, ResumeMode, AUTO_GPU_POSITIONS};
+use super::request::{
+    Backend, Bounds, Request, ResumeMode, TableKind, TableMethod, AUTO_GPU_POSITIONS,
+};
 use super::unsupported;
 use crate::grundy;
 use crate::pset::{self, Rules};
@@ -33,7 +35,7 @@ pub struct Plan {
     pub game: String,
     pub domain: Domain,
     pub play: Play,
-    pub kind: Kind,
+    pub kind: TableKind,
     pub route: Route,
     /// Where the engine runs: [`Backend::Cpu`], [`Backend::Gpu`] (refused up front where it does not
     /// apply), or [`Backend::Auto`]: the GPU if a hardware adapter is present at run time.
@@ -64,7 +66,7 @@ const CHIP_POSITIONS: f64 = 2.0e7;
 /// Plans a table of `game`, or refuses it with one line saying why.
 pub fn plan(game: &dyn Game, req: &Request) -> Result<Plan> {
     let id = game.id();
-    if req.kind == Kind::Grundy && req.play == Play::Misere {
+    if req.kind == TableKind::Grundy && req.play == Play::Misere {
         return Err(Error::refused(
             Refusal::new("")
                 .given(Arg::Grundy)
@@ -72,7 +74,7 @@ pub fn plan(game: &dyn Game, req: &Request) -> Result<Plan> {
                 .given(Arg::Misere),
         ));
     }
-    if req.kind == Kind::Grundy && req.remoteness {
+    if req.kind == TableKind::Grundy && req.remoteness {
         return Err(Error::refused(
             Refusal::new("")
                 .given(Arg::Remoteness)
@@ -127,13 +129,13 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
     let domain = game.table_domain(max, b.heaps)?;
     let rules = pset::rules_for(game, &domain);
     let route = match (req.method, &rules) {
-        (Method::Naive, _) | (Method::Auto, None) => Route::Search,
+        (TableMethod::Naive, _) | (TableMethod::Auto, None) => Route::Search,
         (_, Some(r)) => Route::Engine(r.clone()),
-        (Method::Engine, None) => {
+        (TableMethod::Engine, None) => {
             return Err(Error::refused(
                 Refusal::new(format!(
                     "the engine does not cover {id}{} with ",
-                    if req.kind == Kind::Grundy {
+                    if req.kind == TableKind::Grundy {
                         " Grundy tables"
                     } else {
                         ""
@@ -159,7 +161,7 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
     let r = domain.radix() as f64;
     // Words in a line of the engine.
     let words = (domain.radix().div_ceil(64)) as f64;
-    let grundy = req.kind == Kind::Grundy;
+    let grundy = req.kind == TableKind::Grundy;
     // The engine costs about one word operation per (line, word of the line, window entry), the
     // plain search one option visit per option of each position.
     let steps = match &route {
@@ -373,10 +375,10 @@ fn choose_backend(
     match req.backend {
         Backend::Cpu => Ok(Backend::Cpu),
         Backend::Mpi if !cfg!(feature = "mpi") => Err(Error::refused(no_mpi_feature())),
-        Backend::Mpi if req.kind == Kind::Grundy || !matches!(route, Route::Engine(_)) => {
+        Backend::Mpi if req.kind == TableKind::Grundy || !matches!(route, Route::Engine(_)) => {
             Err(use_cpu(Refusal::new("").value(Arg::Backend, "mpi").text(format!(
                 " computes the engine's P-sets (CN, SCN, Nim, Moore's Nim, complexes); {}",
-                if req.kind == Kind::Grundy {
+                if req.kind == TableKind::Grundy {
                     format!("Grundy tables of {id} are computed in one process")
                 } else {
                     format!("{id} is tabulated by the plain search")
@@ -387,7 +389,7 @@ fn choose_backend(
         Backend::Gpu if !cfg!(feature = "gpu") => Err(Error::refused(no_gpu_feature())),
         Backend::Gpu if !gpu_route => Err(use_cpu(Refusal::new("").value(Arg::Backend, "gpu").text(format!(
             " computes the engine's P-sets and Grundy values (CN, SCN, Nim, Moore's Nim, complexes); {} on the CPU",
-            if req.kind == Kind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
+            if req.kind == TableKind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
         )))),
         Backend::Gpu if !gpu_radix => Err(use_cpu(Refusal::new("").value(Arg::Backend, "gpu").text(format!(
             " takes boxes of at most {GPU_MAX_RADIX} values per entry (entries up to {} from 0); this box has {radix}",
@@ -400,7 +402,7 @@ fn choose_backend(
         // the H200 they took about the CPU engine's time.
         Backend::Auto
             if cfg!(feature = "gpu")
-                && req.kind == Kind::PSet
+                && req.kind == TableKind::PSet
                 && matches!(
                     route,
                     Route::Engine(Rules::Windows { .. } | Rules::Shrinking { .. })
@@ -461,7 +463,7 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
             ),
         )));
     }
-    if req.method == Method::Engine {
+    if req.method == TableMethod::Engine {
         return Err(Error::refused(
             Refusal::new(format!(
                 "the engine covers games on a box of entries; {id} is tabulated by search: leave out "
@@ -595,14 +597,14 @@ fn plan_chips(game: &dyn Game, req: &Request) -> Result<Plan> {
     })
 }
 
-fn kind_name(k: Kind) -> &'static str {
+fn kind_name(k: TableKind) -> &'static str {
     match k {
-        Kind::PSet => "pset",
-        Kind::Grundy => "grundy",
+        TableKind::PSet => "pset",
+        TableKind::Grundy => "grundy",
     }
 }
 
-fn box_key(game: &dyn Game, d: &BoxDomain, play: Play, kind: Kind) -> Key {
+fn box_key(game: &dyn Game, d: &BoxDomain, play: Play, kind: TableKind) -> Key {
     Key {
         game: game.id(),
         family: String::new(),
@@ -682,9 +684,9 @@ impl Plan {
             Play::Normal
         };
         let kind = if e.key.kind == "grundy" {
-            Kind::Grundy
+            TableKind::Grundy
         } else {
-            Kind::PSet
+            TableKind::PSet
         };
         let (domain, chip_positions, bounds) = match e.key.lengths.as_str() {
             "chips" | "spread" => {
@@ -742,7 +744,7 @@ impl Plan {
     /// of an MPI job), and SCN P-sets on the GPU (between circle lengths).
     pub fn keeps_checkpoints(&self) -> bool {
         let gpu_scn = self.backend == Backend::Gpu
-            && self.kind == Kind::PSet
+            && self.kind == TableKind::PSet
             && matches!(self.route, Route::Engine(Rules::Shrinking { .. }));
         matches!(self.route, Route::Engine(_))
             && (matches!(self.backend, Backend::Cpu | Backend::Mpi) || gpu_scn)
@@ -761,7 +763,7 @@ impl Plan {
         if self.play == Play::Misere {
             c += " --misere";
         }
-        if self.kind == Kind::Grundy {
+        if self.kind == TableKind::Grundy {
             c += " --grundy";
         }
         c

@@ -4,7 +4,7 @@
 use super::choice::{Domain, Plan, Route};
 #[cfg(feature = "gpu")]
 use super::request::Backend;
-use super::request::Kind;
+use super::request::TableKind;
 use super::unsupported;
 use crate::checkpoint::{self, Layer, Saver};
 use crate::cluster::Cluster;
@@ -186,7 +186,7 @@ pub(super) fn compute_box(
 ) -> Result<Solved> {
     let r = domain.radix() as usize;
     Ok(match (plan.kind, &plan.route) {
-        (Kind::Grundy, Route::Engine(Rules::Windows { m, windows })) => Solved::Grundy {
+        (TableKind::Grundy, Route::Engine(Rules::Windows { m, windows })) => Solved::Grundy {
             values: grundy::solve_resumable_in(
                 *m,
                 r,
@@ -197,15 +197,15 @@ pub(super) fn compute_box(
             )
             .map_err(stopped)?,
         },
-        (Kind::Grundy, Route::Engine(Rules::Shrinking { n, k })) => Solved::Grundy {
+        (TableKind::Grundy, Route::Engine(Rules::Shrinking { n, k })) => Solved::Grundy {
             values: grundy::solve_shrinking_resumable(*n, *k, r, hooks, resume)
                 .map_err(stopped)?
                 .into(),
         },
-        (Kind::Grundy, Route::Search) => Solved::Grundy {
+        (TableKind::Grundy, Route::Search) => Solved::Grundy {
             values: grundy_values(game, domain, hooks)?.into(),
         },
-        (Kind::PSet, Route::Engine(_)) => {
+        (TableKind::PSet, Route::Engine(_)) => {
             let s = pset::tabulate_on(
                 cluster,
                 game,
@@ -223,7 +223,7 @@ pub(super) fn compute_box(
                 data: data.take(),
             }
         }
-        (Kind::PSet, Route::Search) => {
+        (TableKind::PSet, Route::Search) => {
             let t = tabulate(
                 game,
                 domain,
@@ -274,7 +274,7 @@ fn compute_chips(game: &dyn Game, plan: &Plan, positions: &[Pos], hooks: Hooks) 
             }
             hooks.report(i as u64, total);
         }
-        if plan.kind == Kind::Grundy {
+        if plan.kind == TableKind::Grundy {
             let g = solver.grundy(p)?;
             values.push(u16::try_from(g).map_err(|_| {
                 unsupported(format!(
@@ -289,10 +289,10 @@ fn compute_chips(game: &dyn Game, plan: &Plan, positions: &[Pos], hooks: Hooks) 
         }
     }
     Ok(match plan.kind {
-        Kind::Grundy => Solved::Grundy {
+        TableKind::Grundy => Solved::Grundy {
             values: values.into(),
         },
-        Kind::PSet => Solved::PSet {
+        TableKind::PSet => Solved::PSet {
             count: ordered,
             canonical_count: canonical,
             by_length: Vec::new(),
@@ -326,7 +326,7 @@ pub(super) fn listed_values(
 /// The GPU route of [`compute`].
 #[cfg(feature = "gpu")]
 mod gpu_backend {
-    use super::{gpu_error, Backend, Kind, Plan, Solved};
+    use super::{gpu_error, Backend, Plan, Solved, TableKind};
     use crate::lines::Resume;
     use crate::{gpu, store};
     use nimlab_core::{BoxDomain, Error, Game, Hooks, Result};
@@ -351,7 +351,7 @@ mod gpu_backend {
             _ => return Ok(None),
         };
         let before = dev.traffic();
-        let solved = if plan.kind == Kind::Grundy {
+        let solved = if plan.kind == TableKind::Grundy {
             let values = gpu::grundy(&dev, game, domain, &gpu::Options::default(), hooks);
             match values {
                 Ok(values) => Solved::Grundy {

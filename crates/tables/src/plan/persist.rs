@@ -2,7 +2,7 @@
 
 use super::choice::{Domain, Plan, Route};
 use super::compute::Solved;
-use super::request::Kind;
+use super::request::TableKind;
 use super::run::{Answer, Source};
 use crate::store::{self, Entry, Store};
 use crate::ENGINE_VERSION;
@@ -135,10 +135,10 @@ pub fn load(s: &Store, plan: &Plan, e: &Entry) -> Result<Answer> {
         .map_err(|err| Error::store(format!("reading table {}", e.id), err))?;
     let details: serde_json::Value = serde_json::from_str(&e.details).unwrap_or_default();
     let solved = match plan.kind {
-        Kind::Grundy => Solved::Grundy {
+        TableKind::Grundy => Solved::Grundy {
             values: store::decode_values(&data).into(),
         },
-        Kind::PSet => {
+        TableKind::PSet => {
             let count = if plan.is_chips() {
                 details
                     .get("count")

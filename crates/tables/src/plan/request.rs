@@ -4,14 +4,14 @@ use nimlab_core::Play;
 
 /// P-positions or Grundy values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum TableKind {
     PSet,
     Grundy,
 }
 
 /// How a box table is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
+pub enum TableMethod {
     /// The engine where it covers the game and box, else the plain search.
     Auto,
     /// The bit-parallel engine; an error where it does not apply.
@@ -66,8 +66,8 @@ pub struct Bounds {
 pub struct Request {
     pub bounds: Bounds,
     pub play: Play,
-    pub kind: Kind,
-    pub method: Method,
+    pub kind: TableKind,
+    pub method: TableMethod,
     /// CPU or GPU, for engine P-sets.
     pub backend: Backend,
     /// Add each listed P-position's remoteness and suspense number.

@@ -3,7 +3,7 @@
 use super::{cached, gcd, simplices::disjoint_facets, Cache};
 use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
-use nimlab_games::complex::{Complex, Kind};
+use nimlab_games::complex::{Complex, ComplexKind};
 use std::sync::{Arc, OnceLock};
 
 /// A complex whose facets fall into two or more parts that share no stack (connected components),
@@ -66,8 +66,8 @@ fn build_split(c: &Complex) -> Option<Split> {
     }
     let mut parts: Vec<Part> = Vec::new();
     let ecn = match c.kind() {
-        Kind::Ecn { steps, k } => Some((steps.clone(), *k)),
-        Kind::Simplicial => None,
+        ComplexKind::Ecn { steps, k } => Some((steps.clone(), *k)),
+        ComplexKind::Simplicial => None,
     };
     let g = ecn
         .as_ref()

@@ -12,7 +12,7 @@
 use super::gcd;
 use crate::{Scope, Theorem, Verdict};
 use nimlab_core::{Game, Play, Pos};
-use nimlab_games::complex::{Complex, Kind};
+use nimlab_games::complex::{Complex, ComplexKind};
 
 /// A complex with pairwise disjoint facets, at least two of them and one of two or more stacks (a
 /// single facet is CN(n,n) and single stacks are Nim: both are answered as relabelings), in one play
@@ -44,7 +44,7 @@ fn describe(game: &dyn Game, facets: &[Vec<usize>]) -> String {
         game.id(),
         sets.join(",")
     );
-    if let Some(Kind::Ecn { steps, k }) = game.downcast_ref::<Complex>().map(|c| c.kind()) {
+    if let Some(ComplexKind::Ecn { steps, k }) = game.downcast_ref::<Complex>().map(|c| c.kind()) {
         let m = game.downcast_ref::<Complex>().map_or(0, |c| c.stacks());
         let g = steps.iter().fold(m, |a, &b| gcd(a, b));
         let small: Vec<String> = steps.iter().map(|s| (s / g).to_string()).collect();

@@ -40,7 +40,7 @@ pub(crate) fn drawing(game: &dyn Game) -> (&'static str, Value) {
 /// edges are the pairs inside a facet (`step` null) and the faces are the facets of 3 or more stacks,
 /// their vertices in order around the circle.
 pub fn graph_json(game: &dyn Game) -> Option<Value> {
-    use nimlab_games::complex::{Complex, Kind};
+    use nimlab_games::complex::{Complex, ComplexKind};
     let c = game.downcast_ref::<Complex>()?;
     let n = c.stacks();
     let round = |v: f64| (v * 10_000.0).round() / 10_000.0;
@@ -52,7 +52,7 @@ pub fn graph_json(game: &dyn Game) -> Option<Value> {
         .collect();
     let facets = c.facets();
     let (kind, steps, edges, faces) = match c.kind() {
-        Kind::Ecn { steps, k } => {
+        ComplexKind::Ecn { steps, k } => {
             let mut edges = Vec::new();
             // A step's facets hold min(k, m / gcd(m, s)) >= min(k, 2) stacks: chords when k >= 2.
             for &s in steps.iter().filter(|_| *k >= 2) {
@@ -66,7 +66,7 @@ pub fn graph_json(game: &dyn Game) -> Option<Value> {
             }
             ("ecn", json!(steps), edges, Vec::new())
         }
-        Kind::Simplicial => {
+        ComplexKind::Simplicial => {
             let mut pairs = std::collections::BTreeSet::new();
             for f in facets {
                 for (x, &a) in f.iter().enumerate() {

@@ -7,7 +7,7 @@ use super::AppState;
 use axum::extract::State;
 use axum::Json;
 use nimlab_core::{Error, Game, Hooks, Play};
-use nimlab_tables::plan::{self, Bounds, Domain, Kind, Plan, Request};
+use nimlab_tables::plan::{self, Bounds, Domain, Plan, Request, TableKind};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -63,8 +63,12 @@ fn planned(map: &HashMap<String, String>) -> Result<(Box<dyn Game>, Plan), ApiEr
             heaps: number(map, "heaps")?,
         },
         play,
-        kind: if grundy { Kind::Grundy } else { Kind::PSet },
-        method: plan::Method::Auto,
+        kind: if grundy {
+            TableKind::Grundy
+        } else {
+            TableKind::PSet
+        },
+        method: plan::TableMethod::Auto,
         backend: plan::Backend::Cpu,
         remoteness: false,
         limit: 2e7,
@@ -138,7 +142,7 @@ pub(crate) async fn slice(State(s): State<AppState>, q: Params) -> Answer {
     compute(&s, move || {
         let answer = plan::run(game.as_ref(), &plan, None, Hooks::default())?;
         let sl = plan::slice(game.as_ref(), &plan, &answer.solved, &fix)?;
-        let grundy = plan.kind == Kind::Grundy;
+        let grundy = plan.kind == TableKind::Grundy;
         Ok(Json(json!({
             "game": game.id(),
             "play": plan.play.name(),
