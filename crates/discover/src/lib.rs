@@ -91,8 +91,8 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         chips::discover_chips(game, opts)?
     } else {
         let parsed = nimlab_games::parse_game(game)?;
-        let heaps = parsed.downcast_ref::<nimlab_games::Nim>().is_some()
-            || parsed.downcast_ref::<nimlab_games::MooreNim>().is_some();
+        // Played on any number of heaps (nim, moore(k)): the number comes with the request.
+        let heaps = parsed.table_bound() == nimlab_core::TableBound::Box { heaps: true };
         if opts.max_sum.is_some() {
             return Err(Error::refused(
                 Refusal::new("")
