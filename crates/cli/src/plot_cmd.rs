@@ -251,18 +251,94 @@ struct Slice<'a> {
     grundy: bool,
 }
 
-/// A slice as a grid of cells: P-positions filled, or every position coloured by its value.
+/// Pixels of the colour scale beside a picture of Grundy values.
+const LEGEND: u32 = 110;
+
+/// The colour of Grundy value `v` in a picture whose largest value is `top` (at least 1): 0 black,
+/// the others around the colour wheel.
+fn value_colour(v: u32, top: u32) -> RGBAColor {
+    if v == 0 {
+        BLACK.to_rgba()
+    } else {
+        HSLColor(0.8 * f64::from(v) / f64::from(top), 0.7, 0.55).to_rgba()
+    }
+}
+
+/// The values the colour scale shows: every value up to `top` when there are at most 24, else
+/// 0, a round step (1, 2 or 5 times a power of ten: at most 12 of them) and `top` itself.
+fn legend_values(top: u32) -> Vec<u32> {
+    if top < 24 {
+        return (0..=top).collect();
+    }
+    let step = legend_step(top);
+    let mut v: Vec<u32> = (0..=top).step_by(step as usize).collect();
+    if v.last() != Some(&top) {
+        v.push(top);
+    }
+    v
+}
+
+/// A round step (1, 2 or 5 times a power of ten) with at most 12 multiples in `0..=top`.
+fn legend_step(top: u32) -> u32 {
+    for scale in [1u32, 10, 100, 1000, 10_000, 100_000, 1_000_000] {
+        for m in [1u32, 2, 5] {
+            let step = m.saturating_mul(scale);
+            if top / step < 12 {
+                return step;
+            }
+        }
+    }
+    u32::MAX
+}
+
+/// A slice as a grid of cells: P-positions filled, or every position coloured by its value (with
+/// a colour scale beside it).
 fn draw_slice(path: &Path, picture: Picture, s: &Slice) -> DrawResult {
     let r = (s.hi - s.lo + 1) as u32;
     let cell = (CELL * 40 / r.max(40)).max(2);
     let side = (cell * r + 90).max(240);
+    let width = side + if s.grundy { LEGEND } else { 0 };
     match picture {
-        Picture::Svg => slice_on(SVGBackend::new(path, (side, side)).into_drawing_area(), s),
+        Picture::Svg => slice_on(SVGBackend::new(path, (width, side)).into_drawing_area(), s),
         Picture::Png => slice_on(
-            BitMapBackend::new(path, (side, side)).into_drawing_area(),
+            BitMapBackend::new(path, (width, side)).into_drawing_area(),
             s,
         ),
     }
+}
+
+/// The colour scale of a picture of Grundy values: a swatch and its value for each of
+/// [`legend_values`], under a title.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    top: u32,
+    labels: bool,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let values = legend_values(top);
+    let (_, h) = area.dim_in_pixel();
+    let rows = values.len() as i32 + 1;
+    let row = ((h as i32 - 60) / rows).clamp(6, 22);
+    if labels {
+        area.draw(&Text::new("Grundy value", (6, 30), ("sans-serif", 13)))?;
+    }
+    for (i, &v) in values.iter().enumerate() {
+        let y = 50 + i as i32 * row;
+        area.draw(&Rectangle::new(
+            [(8, y), (28, y + row - 2)],
+            value_colour(v, top).filled(),
+        ))?;
+        if labels {
+            area.draw(&Text::new(
+                v.to_string(),
+                (36, y + (row - 2) / 2 - 6),
+                ("sans-serif", 12),
+            ))?;
+        }
+    }
+    Ok(())
 }
 
 fn slice_on<DB: DrawingBackend>(
@@ -273,6 +349,12 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
+    let top = s.cells.iter().map(|c| c.2).max().unwrap_or(0).max(1);
+    let (w, _) = root.dim_in_pixel();
+    let (root, legend) = root.split_horizontally(if s.grundy { w - LEGEND } else { w });
+    if s.grundy {
+        draw_legend(&legend, top, s.labels)?;
+    }
     let mut b = ChartBuilder::on(&root);
     b.margin(10);
     if s.labels {
@@ -280,29 +362,47 @@ where
             .x_label_area_size(30)
             .y_label_area_size(40);
     }
-    let mut chart = b.build_cartesian_2d(s.lo..s.hi + 1, s.lo..s.hi + 1)?;
+    // Each value a segment of the axis, labelled at its middle, so that every cell is whole; the
+    // labels at a round step (1, 2 or 5 times a power of ten, at most about 12 of them).
+    let mut chart =
+        b.build_cartesian_2d((s.lo..s.hi).into_segmented(), (s.lo..s.hi).into_segmented())?;
     if s.labels {
+        let step = u64::from(legend_step(u32::try_from(s.hi - s.lo).unwrap_or(u32::MAX)));
+        let lo = s.lo;
+        let shown = move |v: &SegmentValue<u64>| match v {
+            SegmentValue::CenterOf(x) | SegmentValue::Exact(x) if (x - lo) % step == 0 => {
+                x.to_string()
+            }
+            _ => String::new(),
+        };
         chart
             .configure_mesh()
             .disable_mesh()
+            .x_labels((s.hi - s.lo + 1) as usize)
+            .y_labels((s.hi - s.lo + 1) as usize)
+            .x_label_formatter(&shown)
+            .y_label_formatter(&shown)
             .x_desc(s.axes.0.as_str())
             .y_desc(s.axes.1.as_str())
             .draw()?;
     }
-    let top = s.cells.iter().map(|c| c.2).max().unwrap_or(0).max(1);
     let grundy = s.grundy;
     chart.draw_series(s.cells.iter().map(|&(x, y, v)| {
-        let colour = if !grundy {
-            P_COLOUR.to_rgba()
-        } else if v == 0 {
-            // Value 0 black; the others around the colour wheel.
-            BLACK.to_rgba()
+        let colour = if grundy {
+            value_colour(v, top)
         } else {
-            HSLColor(0.8 * f64::from(v) / f64::from(top), 0.7, 0.55).to_rgba()
+            P_COLOUR.to_rgba()
         };
-        Rectangle::new([(x, y), (x + 1, y + 1)], colour.filled())
+        Rectangle::new(
+            [
+                (SegmentValue::Exact(x), SegmentValue::Exact(y)),
+                (SegmentValue::Exact(x + 1), SegmentValue::Exact(y + 1)),
+            ],
+            colour.filled(),
+        )
     }))?;
     root.present()?;
+    legend.present()?;
     Ok(())
 }
 

@@ -56,12 +56,53 @@ fn a_slice_picture_has_one_cell_per_p_position() {
     ]);
     assert!(out.status.success(), "{out:?}");
     let text = std::fs::read_to_string(&g).unwrap();
-    assert_eq!(rects(&text, "#000000"), want);
+    // The values 5 ^ b ^ c of the slice are 0..=15: the colour scale shows each with a swatch,
+    // value 0 black like its cells.
+    assert_eq!(rects(&text, "#000000"), want + 1);
     let cells = text
         .lines()
         .filter(|l| l.starts_with("<rect") && !l.contains("#FFFFFF"))
         .count();
-    assert_eq!(cells, 16 * 16);
+    assert_eq!(cells, 16 * 16 + 16);
+    // With a font for the labels: the scale's title, and the axes labelled at the cells' middles.
+    if text.contains("<text") {
+        assert!(text.contains("Grundy value"), "{text}");
+    }
+}
+
+/// The colour scale of a large range of values shows a round step, not every value.
+#[test]
+fn the_colour_scale_of_many_values_shows_round_steps() {
+    let dir = TempDir::new("plot-scale");
+    let g = dir.path().join("g.svg");
+    let out = nimlab(&[
+        "plot",
+        "nim",
+        "--heaps",
+        "3",
+        "--max",
+        "63",
+        "--fix",
+        "1=0",
+        "--grundy",
+        "-o",
+        g.to_str().unwrap(),
+        "--no-store",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&g).unwrap();
+    // b ^ c for b, c <= 63 takes the values 0..=63: a step of 10 (at most 12 multiples), so the
+    // swatches of 0, 10, ..., 60 and of 63 itself: 8 rectangles beside the 64 * 64 cells.
+    let cells = text
+        .lines()
+        .filter(|l| l.starts_with("<rect") && !l.contains("#FFFFFF"))
+        .count();
+    assert_eq!(cells, 64 * 64 + 8);
+    if text.contains("<text") {
+        for v in ["10", "60", "63"] {
+            assert!(text.lines().any(|l| l.trim() == v), "{v}");
+        }
+    }
 }
 
 #[test]

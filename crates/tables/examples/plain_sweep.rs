@@ -56,7 +56,12 @@ fn sweep(n: usize, k: usize, r: usize) -> u64 {
     let has0: Vec<bool> = windows.iter().map(|w| w.contains(&0)).collect();
     let looks: Vec<Vec<(usize, usize)>> = windows
         .iter()
-        .map(|w| w.iter().filter(|&&i| i != 0).map(|&i| (i, stride[i])).collect())
+        .map(|w| {
+            w.iter()
+                .filter(|&&i| i != 0)
+                .map(|&i| (i, stride[i]))
+                .collect()
+        })
         .collect();
     let mut x = vec![0usize; n];
     let mut count = 0u64;
