@@ -370,7 +370,9 @@ where
         let step = u64::from(legend_step(u32::try_from(s.hi - s.lo).unwrap_or(u32::MAX)));
         let lo = s.lo;
         let shown = move |v: &SegmentValue<u64>| match v {
-            SegmentValue::CenterOf(x) | SegmentValue::Exact(x) if (x - lo) % step == 0 => {
+            SegmentValue::CenterOf(x) | SegmentValue::Exact(x)
+                if x.saturating_sub(lo).is_multiple_of(step) =>
+            {
                 x.to_string()
             }
             _ => String::new(),
