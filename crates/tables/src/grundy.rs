@@ -135,6 +135,8 @@ fn beyond() -> Stop {
 /// position, OR the set of their Grundy values into the words.
 type Extra<'e> = Option<&'e (dyn Fn(&[u32], &mut [u64]) + Sync)>;
 
+/// [`solve_block_of`] with the set width known at compile time for 1 to 4 words (every copy of a
+/// set is then a few register moves, not a call to `memmove`), or read at run time.
 #[allow(clippy::too_many_arguments)]
 fn solve_block(
     g: &Geometry,
@@ -147,8 +149,70 @@ fn solve_block(
     cancel: &dyn Fn() -> bool,
     extra: Extra,
 ) -> Result<bool, Overflow> {
-    let w = g.words;
-    let mut local = vec![0u64; g.block * g.nl * w];
+    match g.words {
+        1 => solve_block_of::<1>(g, a, b, cur, prev_a, prev_b, out, cancel, extra),
+        2 => solve_block_of::<2>(g, a, b, cur, prev_a, prev_b, out, cancel, extra),
+        3 => solve_block_of::<3>(g, a, b, cur, prev_a, prev_b, out, cancel, extra),
+        4 => solve_block_of::<4>(g, a, b, cur, prev_a, prev_b, out, cancel, extra),
+        _ => solve_block_of::<0>(g, a, b, cur, prev_a, prev_b, out, cancel, extra),
+    }
+}
+
+thread_local! {
+    /// The scratch of a block (the windows without A or B), kept from block to block on a thread.
+    /// It is never read before it is written in the same block (a look-up reaches back one step
+    /// along an inner axis, to a line of the same block), so it is not cleared.
+    static SCRATCH: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Solves block `(a, b)`; `W` is the set width in words (0: `g.words`, read at run time).
+#[allow(clippy::too_many_arguments)]
+fn solve_block_of<const W: usize>(
+    g: &Geometry,
+    a: usize,
+    b: usize,
+    cur: &mut [u64],
+    prev_a: Option<&[u64]>,
+    prev_b: Option<&[u64]>,
+    out: &mut [u16],
+    cancel: &dyn Fn() -> bool,
+    extra: Extra,
+) -> Result<bool, Overflow> {
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let need = g.block * g.nl * g.words;
+        if scratch.len() < need {
+            scratch.resize(need, 0);
+        }
+        solve_block_in::<W>(
+            g,
+            a,
+            b,
+            cur,
+            prev_a,
+            prev_b,
+            out,
+            cancel,
+            extra,
+            &mut scratch[..need],
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn solve_block_in<const W: usize>(
+    g: &Geometry,
+    a: usize,
+    b: usize,
+    cur: &mut [u64],
+    prev_a: Option<&[u64]>,
+    prev_b: Option<&[u64]>,
+    out: &mut [u16],
+    cancel: &dyn Fn() -> bool,
+    extra: Extra,
+    local: &mut [u64],
+) -> Result<bool, Overflow> {
+    let w = if W == 0 { g.words } else { W };
     let mut x = vec![0u32; g.m.max(2)];
     if g.m >= 2 {
         x[g.m - 2] = a as u32;
@@ -176,7 +240,7 @@ fn solve_block(
                         if x[axis] == 0 {
                             continue;
                         }
-                        (if p.persistent { &*cur } else { &local }, idx - stride)
+                        (if p.persistent { &*cur } else { &*local }, idx - stride)
                     }
                     Reach::A => match prev_a {
                         Some(s) => (s, idx),
@@ -210,7 +274,7 @@ fn solve_block(
         for (j, p) in g.plans.iter().enumerate() {
             acc[j * w + v / 64] |= 1 << (v % 64);
             let per = if p.persistent { g.np } else { g.nl };
-            let store = if p.persistent { &mut *cur } else { &mut local };
+            let store = if p.persistent { &mut *cur } else { &mut *local };
             store[(idx * per + p.slot) * w..][..w].copy_from_slice(&acc[j * w..(j + 1) * w]);
         }
         for xa in x.iter_mut().take(g.n_inner) {
