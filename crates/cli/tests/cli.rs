@@ -291,7 +291,7 @@ fn sequence_of_octal_and_subtraction_games() {
     // (a, b) in 0..=7 is P when a mod 4 = b mod 4: two choices of b for each a.
     assert_eq!(v["count"], 16, "{v}");
     // Refusals: one line, exit 2.
-    fails(&["sequence", "octal(0.08)", "--max", "10"], "hexadecimal");
+    fails(&["sequence", "octal(0.0G)", "--max", "10"], "past F");
     fails(&["sequence", "octal(1.7)", "--max", "10"], "0 or 4");
     fails(&["sequence", "octal(0.07)", "--max", "100000000000"], "MiB");
     fails(&["sequence", "octal(0.77)", "--max", "10000000"], "--limit");
@@ -300,5 +300,79 @@ fn sequence_of_octal_and_subtraction_games() {
     fails(
         &["table", "octal(0.77)", "--heaps", "2", "--max", "5"],
         "nimlab sequence",
+    );
+}
+
+/// `nimlab sequence` by the sparse-space method: Grundy's game and Officers by name and code, the
+/// method reported, the rare values, the largest value, the plain method forced, hexadecimal codes,
+/// and the refusals.
+#[test]
+fn sequence_by_the_sparse_space_method() {
+    let text = ok(&["sequence", "grundy", "--max", "3000"]);
+    assert!(text.contains("Grundy's game"), "{text}");
+    assert!(text.contains("method: sparse space (mask 0b"), "{text}");
+    assert!(
+        text.contains("no period found up to n = 3000 (evidence)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("0 0 0 1 0 2 1 0 2 1 0 2 1 3 2 1 3 2 4 3 0"),
+        "{text}"
+    );
+    let v = json(&["sequence", "Grundy's game", "--max", "3000", "--json"]);
+    assert_eq!(v["method"]["name"], "sparse");
+    assert_eq!(v["rare"]["heaps"][5], serde_json::json!([6, 1]));
+    assert!(v["largest"]["value"].as_u64().unwrap() > 4);
+    let plain = json(&[
+        "sequence", "grundy", "--max", "3000", "--json", "--method", "plain",
+    ]);
+    assert_eq!(plain["method"]["name"], "plain");
+    assert_eq!(plain["values"], v["values"]);
+    let masked = json(&[
+        "sequence",
+        "octal(0.6)",
+        "--max",
+        "3000",
+        "--json",
+        "--mask",
+        "0b10",
+    ]);
+    assert_eq!(masked["method"]["mask"], 2);
+    assert_eq!(masked["method"]["mask_given"], true);
+    let plain = json(&[
+        "sequence",
+        "octal(0.6)",
+        "--max",
+        "3000",
+        "--json",
+        "--method",
+        "plain",
+    ]);
+    assert_eq!(plain["values"], masked["values"]);
+    // Kayles: ten rare values for the mask chosen, the last at the last exceptional value.
+    let v = json(&["sequence", "octal(0.77)", "--max", "300", "--json"]);
+    assert_eq!(v["rare"]["last"], 70);
+    assert_eq!(v["periodicity"]["last_exceptional"], 70);
+    // Hexadecimal codes by the plain mex; three heaps proved with the longer check.
+    let v = json(&["sequence", "octal(0.F)", "--max", "60", "--json"]);
+    assert_eq!(v["method"]["name"], "plain");
+    assert_eq!(v["periodicity"]["status"], "proved");
+    // Lists of heaps of Grundy's game.
+    let v = json(&["grundy", "grundy", "5,6", "--json"]);
+    assert_eq!(v["grundy"], 3);
+    let v = json(&["outcome", "grundy", "4,7", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let text = ok(&["moves", "grundy", "5"]);
+    assert!(text.contains("(1,4)") || text.contains("(4,1)"), "{text}");
+    fails(&["sequence", "octal(0.33)", "--method", "sparse"], "never");
+    fails(&["sequence", "octal(0.F)", "--method", "sparse"], "three");
+    fails(
+        &["sequence", "grundy", "--method", "fast"],
+        "plain, sparse or auto",
+    );
+    fails(&["sequence", "grundy", "--mask", "x"], "--mask");
+    fails(
+        &["sequence", "octal(0.33)", "--mask", "3"],
+        "--mask is for the sparse-space method",
     );
 }

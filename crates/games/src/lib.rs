@@ -10,7 +10,7 @@
 //! | [`shrinking`] | Shrinking Circular Nim SCN(n,k) | `SCN(n,k)` |
 //! | [`complex`] | Nim on a simplicial complex; Extended Circular Nim ECN(m,S,k) | `simplicial({1,2},{2,3})`, `ECN(m,{s1,...},k)` |
 //! | [`chip`] | Ferguson's chip-transfer games: Empty & Transfer, Empty-All-But-One, Empty & Redistribute, Selective-Empty & Redistribute, Empty-j & Redistribute, Entropy Reduction | `ET(k)`, `EABO(k)`, `ER(k)`, `SER(k)`, `EJR(k,j)`, `ENTROPY(k)` |
-//! | [`octal`] | octal games (Guy–Smith codes) and finite subtraction games, on a list of heaps | `octal(0.07)`, `subtraction(1,3,4)` |
+//! | [`octal`] | octal and hexadecimal take-and-break games (Guy–Smith codes), finite subtraction games and Grundy's game, on a list of heaps; [`sparse`]: the sparse-space method for their values | `octal(0.07)`, `octal(0.F)`, `subtraction(1,3,4)`, `grundy` |
 //! | [`script`] | a game whose options a Rhai script computes | `path/to/game.rhai` |
 //!
 //! [`registry`] turns a name such as `CN(7,4)` into a game and lists the games for `nimlab games`,
@@ -24,6 +24,7 @@ pub mod octal;
 pub mod registry;
 pub mod script;
 pub mod shrinking;
+pub mod sparse;
 mod window;
 
 pub use circular::CircularNim;

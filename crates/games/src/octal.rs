@@ -1,5 +1,6 @@
 //! One-heap games played on a list of heaps: octal games (Guy–Smith codes such as `0.07`, `0.77`,
-//! `4.7`) and finite subtraction games `subtraction(1,3,4)`.
+//! `4.7`), take-and-break codes with hexadecimal digits (`0.F`, `4.8`: a move may leave three heaps),
+//! finite subtraction games `subtraction(1,3,4)` and Grundy's game (`grundy`).
 //!
 //! A position is a list of heaps, the disjunctive sum of the heaps; [`Game::split`] separates them,
 //! so a position's Grundy value is the XOR of its heaps' values. A move acts on one heap of n
@@ -7,15 +8,20 @@
 //!
 //! - bit 1 of d_j: may take the whole heap (j = n; the heap becomes 0, the list keeps its length);
 //! - bit 2: may leave one non-empty heap (n - j >= 1, in the heap's place);
-//! - bit 4: may leave two non-empty heaps (a in the heap's place, n - j - a appended at the end).
+//! - bit 4: may leave two non-empty heaps (a in the heap's place, n - j - a appended at the end);
+//! - bit 8 (hexadecimal digits 8-F): may leave three non-empty heaps a <= b <= c (a in the heap's
+//!   place, b and c appended).
 //!
-//! The digit before the point is d_0: only 0 or 4 (split a heap without removing a token) mean a
-//! move. A subtraction game S is the octal game with d_s = 3 for every s in S.
+//! The digit before the point is d_0: only its bits 4 and 8 (split a heap without removing a token)
+//! mean a move. A subtraction game S is the octal game with d_s = 3 for every s in S. Grundy's game
+//! splits a heap into two non-empty heaps of different sizes (d_0 = 4 with unequal parts).
 //!
 //! [`OctalGame::sequence`] computes the values of single heaps 0..=N by the mex over their options
-//! (a stamp array, no search), and [`OctalGame::periodicity`] finds the period and proves it where
-//! the Guy–Smith periodicity theorem, or for games that never split a heap the repeat of a window
-//! of t values, applies (docs/rules.md states both).
+//! (a stamp array, no search); [`OctalGame::sequence_by`] may instead use the sparse-space method
+//! ([`crate::sparse`]) for games whose moves leave at most two heaps. [`OctalGame::periodicity`]
+//! finds the period and proves it where the Guy–Smith periodicity theorem (with 3·n0 + 2p + t for
+//! codes that leave three heaps), or for games that never split a heap the repeat of a window of t
+//! values, applies (docs/rules.md states them).
 
 use crate::nim::sorted;
 use nimlab_core::{BoxDomain, Error, Game, Pos, Result, Rng, TableBound};
@@ -37,16 +43,61 @@ enum Family {
     Octal,
     /// A subtraction set, sorted, without repeats.
     Subtraction(Vec<u64>),
+    /// Grundy's game: split a heap into two non-empty heaps of different sizes.
+    Grundy,
 }
 
 /// An octal game or a finite subtraction game, played on a list of heaps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OctalGame {
     family: Family,
-    /// d_0 (0 or 4) and the digits after the point, without trailing zeros (octal games only).
+    /// d_0 (0, 4, 8 or 12) and the digits after the point (0-15), without trailing zeros (codes
+    /// only).
     digits: Vec<u8>,
     /// The non-zero digits as (j, d_j), increasing in j.
     moves: Vec<(u64, u8)>,
+}
+
+/// Which way [`OctalGame::sequence_by`] computes the values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The sparse-space method where it applies (some move leaves two heaps, none three), else
+    /// the plain mex.
+    Auto,
+    /// The mex over every option of every heap.
+    Plain,
+    /// The sparse-space method; refused for games that never leave two heaps or may leave three.
+    Sparse,
+}
+
+impl Method {
+    /// `auto`, `plain` or `sparse`.
+    pub fn parse(text: &str) -> Result<Method> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Method::Auto),
+            "plain" => Ok(Method::Plain),
+            "sparse" => Ok(Method::Sparse),
+            other => Err(Error::Unsupported(format!(
+                "method '{other}': give plain, sparse or auto"
+            ))),
+        }
+    }
+}
+
+/// How the values were computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ran {
+    /// The plain mex for every heap.
+    Plain,
+    /// The sparse-space method.
+    Sparse(crate::sparse::SparseRun),
+}
+
+/// The values of single heaps 0..=N and how they were computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sequence {
+    pub values: Vec<u32>,
+    pub ran: Ran,
 }
 
 /// How a period was established.
@@ -93,8 +144,9 @@ pub struct Periodicity {
 }
 
 impl OctalGame {
-    /// Parses an octal code: `0.07`, `.07`, `4.7`, `0.137`, `4` (d_0 only). Refused: digits 8 and
-    /// 9 (hexadecimal games), a digit before the point other than 0 or 4, more than
+    /// Parses a take-and-break code: `0.07`, `.07`, `4.7`, `0.137`, `4` (d_0 only), and
+    /// hexadecimal digits 8-F (`0.F`, `4.8`; bit 8: the move may leave three non-empty heaps).
+    /// Refused: a digit past F, a digit before the point other than 0, 4, 8 or C, more than
     /// [`MAX_CODE_DIGITS`] digits after it, and anything that is not a finite code.
     pub fn octal(code: &str) -> Result<OctalGame> {
         let bad = |why: String| Error::BadGame(format!("octal({code}): {why}"));
@@ -111,13 +163,13 @@ impl OctalGame {
             return Err(bad("a code has at most one point".into()));
         }
         let digit = |c: char| -> Result<u8> {
-            match c.to_digit(10) {
-                Some(d) if d <= 7 => Ok(d as u8),
-                Some(_) => Err(bad(format!(
-                    "digit {c} is not octal: hexadecimal codes (leaving three or more heaps) are not supported; digits are 0-7"
+            match c.to_digit(16) {
+                Some(d) => Ok(d as u8),
+                None if c.is_ascii_alphanumeric() => Err(bad(format!(
+                    "digit '{c}' is past F: digits are 0-7 (octal) or 0-F (hexadecimal, bit 8: leave three heaps); a move leaving four or more heaps is not supported"
                 ))),
                 None => Err(bad(format!(
-                    "'{c}' is not a code digit; codes read like 0.07, 0.137 or 4.7"
+                    "'{c}' is not a code digit; codes read like 0.07, 0.137, 4.7 or 0.F"
                 ))),
             }
         };
@@ -130,9 +182,10 @@ impl OctalGame {
                 )))
             }
         };
-        if d0 != 0 && d0 != 4 {
+        if d0 & 3 != 0 {
             return Err(bad(format!(
-                "the digit before the point is d_0 (moves that remove nothing) and may only be 0 or 4, got {d0}"
+                "the digit before the point is d_0 (moves that remove nothing) and may only be 0 or 4 (or 8, C: split into three heaps), got {}",
+                char::from_digit(u32::from(d0), 16).unwrap_or('?').to_ascii_uppercase()
             )));
         }
         let mut digits = vec![d0];
@@ -159,6 +212,16 @@ impl OctalGame {
             digits,
             moves,
         })
+    }
+
+    /// Grundy's game: a move splits one heap into two non-empty heaps of different sizes (heaps
+    /// of 1 and 2 have no move).
+    pub fn grundy() -> OctalGame {
+        OctalGame {
+            family: Family::Grundy,
+            digits: Vec::new(),
+            moves: vec![(0, 4)],
+        }
     }
 
     /// A subtraction game: a move removes s tokens from one heap, s in `set` (positive, at most
@@ -198,13 +261,15 @@ impl OctalGame {
     pub fn code(&self) -> String {
         match &self.family {
             Family::Octal => {
-                let frac: String = self.digits[1..]
-                    .iter()
-                    .map(|d| char::from(b'0' + d))
-                    .collect();
+                let hex = |d: u8| {
+                    char::from_digit(u32::from(d), 16)
+                        .unwrap_or('?')
+                        .to_ascii_uppercase()
+                };
+                let frac: String = self.digits[1..].iter().map(|&d| hex(d)).collect();
                 format!(
                     "{}.{}",
-                    self.digits[0],
+                    hex(self.digits[0]),
                     if frac.is_empty() { "0" } else { &frac }
                 )
             }
@@ -220,13 +285,14 @@ impl OctalGame {
                 }
                 format!("0.{}", String::from_utf8_lossy(&frac))
             }
+            Family::Grundy => "grundy".into(),
         }
     }
 
     fn set_text(&self) -> String {
         match &self.family {
             Family::Subtraction(s) => s.iter().map(u64::to_string).collect::<Vec<_>>().join(","),
-            Family::Octal => String::new(),
+            Family::Octal | Family::Grundy => String::new(),
         }
     }
 
@@ -241,9 +307,49 @@ impl OctalGame {
         self.moves.iter().copied()
     }
 
-    /// True when some move leaves two heaps.
+    /// True when some move leaves two or more heaps.
     pub fn splits(&self) -> bool {
-        self.moves.iter().any(|&(_, d)| d & 4 != 0)
+        self.moves.iter().any(|&(_, d)| d & 12 != 0)
+    }
+
+    /// The most heaps a move leaves of one heap: 0, 1, 2 or 3.
+    pub fn most_parts(&self) -> u8 {
+        let all = self.moves.iter().fold(0u8, |b, &(_, d)| b | d);
+        if all & 8 != 0 {
+            3
+        } else if all & 4 != 0 {
+            2
+        } else if all & 2 != 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// True for Grundy's game: the two heaps a split leaves must differ in size.
+    pub fn unequal_splits(&self) -> bool {
+        self.family == Family::Grundy
+    }
+
+    /// True for Grundy's game.
+    pub fn is_grundy(&self) -> bool {
+        self.family == Family::Grundy
+    }
+
+    /// Why the sparse-space method does not apply to this game; `None` when it does (some move
+    /// leaves two heaps and none leaves three).
+    pub fn sparse_refusal(&self) -> Option<String> {
+        match self.most_parts() {
+            2 => None,
+            3 => Some(format!(
+                "{}: the sparse-space method covers moves that leave at most two heaps, and this code may leave three; use --method plain (or auto)",
+                self.id()
+            )),
+            _ => Some(format!(
+                "{}: the sparse-space method is for games whose moves split a heap into two, and this one never does; use --method plain (or auto)",
+                self.id()
+            )),
+        }
     }
 
     /// True for a game written as a subtraction set.
@@ -253,6 +359,9 @@ impl OctalGame {
 
     /// The common name of a few well-known codes.
     pub fn common_name(&self) -> Option<&'static str> {
+        if self.family == Family::Grundy {
+            return Some("Grundy's game");
+        }
         if self.family != Family::Octal {
             return None;
         }
@@ -276,7 +385,12 @@ impl OctalGame {
                 let left = (n - j as f64).max(0.0);
                 let one = if d & 3 != 0 { left } else { 0.0 };
                 let two = if d & 4 != 0 { left * left / 4.0 } else { 0.0 };
-                one + two
+                let three = if d & 8 != 0 {
+                    left * left * left / 36.0
+                } else {
+                    0.0
+                };
+                one + two + three
             })
             .sum::<f64>()
             + n
@@ -287,10 +401,26 @@ impl OctalGame {
         (u128::from(max) + 1) * 4
     }
 
-    /// The Grundy values of single heaps 0..=`max`: each the mex of its options' values (a
-    /// heap left, or the XOR of two heaps left), marked in a stamp array. Polls the thread's
-    /// cancel scope ([`nimlab_core::interrupt`]). Refuses `max` above [`MAX_SEQUENCE`].
+    /// The Grundy values of single heaps 0..=`max` by the plain mex: each the mex of its options'
+    /// values (a heap left, or the XOR of the two or three heaps left), marked in a stamp array.
+    /// Polls the thread's cancel scope ([`nimlab_core::interrupt`]). Refuses `max` above
+    /// [`MAX_SEQUENCE`].
     pub fn sequence(&self, max: u64) -> Result<Vec<u32>> {
+        Ok(self
+            .sequence_by(max, Method::Plain, None, f64::INFINITY)?
+            .values)
+    }
+
+    /// The Grundy values of single heaps 0..=`max` by `method`, with the sparse-space `mask`
+    /// given (else chosen from the first values; see [`crate::sparse`]). Stops with
+    /// [`Error::TooLarge`] once more than `limit` option values have been visited.
+    pub fn sequence_by(
+        &self,
+        max: u64,
+        method: Method,
+        mask: Option<u32>,
+        limit: f64,
+    ) -> Result<Sequence> {
         if max > MAX_SEQUENCE {
             return Err(Error::too_large(
                 nimlab_core::Refusal::new("")
@@ -301,53 +431,38 @@ impl OctalGame {
                     )),
             ));
         }
+        let sparse = match method {
+            Method::Plain => false,
+            Method::Auto => self.sparse_refusal().is_none(),
+            Method::Sparse => match self.sparse_refusal() {
+                Some(why) => return Err(Error::Unsupported(why)),
+                None => true,
+            },
+        };
+        if mask.is_some() && !sparse {
+            return Err(Error::Unsupported(format!(
+                "{}: a mask is for the sparse-space method, which is not the one used here",
+                self.id()
+            )));
+        }
+        if sparse {
+            let (values, run) = crate::sparse::run(self, max, mask, limit)?;
+            return Ok(Sequence {
+                values,
+                ran: Ran::Sparse(run),
+            });
+        }
         let len = max as usize + 1;
         let mut g: Vec<u32> = Vec::with_capacity(len);
-        // stamp[v] == mark: v is the value of an option of the heap being computed. Every value so
-        // far is below `width` (a power of two), so XORs of two are too; the mex is at most
-        // `width`.
-        let mut width: usize = 1;
-        let mut stamp: Vec<u32> = vec![0; 2];
-        let mut since_poll: u64 = 0;
+        let mut mex = Mex::new(limit);
         for n in 0..len {
-            let mark = n as u32 + 1;
-            for &(j, d) in &self.moves {
-                let j = j as usize;
-                if j > n {
-                    break;
-                }
-                let r = n - j;
-                if d & 1 != 0 && r == 0 {
-                    stamp[0] = mark;
-                }
-                if d & 2 != 0 && r >= 1 {
-                    stamp[g[r] as usize] = mark;
-                }
-                if d & 4 != 0 && r >= 2 {
-                    for a in 1..=r / 2 {
-                        stamp[(g[a] ^ g[r - a]) as usize] = mark;
-                    }
-                    since_poll += r as u64 / 2;
-                }
-            }
-            let mut v = 0usize;
-            while stamp[v] == mark {
-                v += 1;
-            }
-            let v32 =
-                u32::try_from(v).map_err(|_| Error::TooLarge("a Grundy value past 2^32".into()))?;
-            g.push(v32);
-            if v >= width {
-                width = (v + 1).next_power_of_two();
-                stamp.resize(width + 1, 0);
-            }
-            since_poll += 1;
-            if since_poll >= 1 << 22 {
-                since_poll = 0;
-                nimlab_core::interrupt::check()?;
-            }
+            let v = mex.plain_value(self, &g, n)?;
+            mex.push(&mut g, v)?;
         }
-        Ok(g)
+        Ok(Sequence {
+            values: g,
+            ran: Ran::Plain,
+        })
     }
 
     /// The least index a proof of period `p` from `pre` needs computed (the prefix must reach it),
@@ -356,13 +471,23 @@ impl OctalGame {
         let t = self.t();
         match proof {
             // g(n + p) = g(n) for pre <= n < 2·max(pre,1) + p + t: the last index read is
-            // 2·max(pre,1) + p + t - 1 + p.
-            Proof::GuySmith => (2u64
-                .checked_mul(pre.max(1))?
-                .checked_add(p)?
-                .checked_add(t)?
-                - 1)
-            .checked_add(p),
+            // 2·max(pre,1) + p + t - 1 + p. With moves that leave three heaps the check runs to
+            // 3·max(pre,1) + 2p + t (docs/rules.md). Grundy's game (unequal parts) is not covered.
+            Proof::GuySmith => {
+                if self.unequal_splits() {
+                    return None;
+                }
+                let (k, q) = if self.most_parts() == 3 {
+                    (3, 2)
+                } else {
+                    (2, 1)
+                };
+                (k * pre.max(1))
+                    .checked_add(p.checked_mul(q)?)?
+                    .checked_add(t)?
+                    .checked_sub(1)?
+                    .checked_add(p)
+            }
             Proof::Window => {
                 if self.splits() || self.digits.first().is_some_and(|&d| d != 0) {
                     return None;
@@ -386,6 +511,8 @@ impl OctalGame {
     fn proofs(&self) -> &'static [Proof] {
         if self.is_subtraction() {
             &[Proof::Window]
+        } else if self.unequal_splits() {
+            &[]
         } else {
             &[Proof::GuySmith, Proof::Window]
         }
@@ -463,11 +590,133 @@ impl OctalGame {
     }
 }
 
+/// The stamp array of a mex and the count of option values visited, shared by the plain and the
+/// sparse-space methods.
+pub(crate) struct Mex {
+    /// stamp[v] == mark: v is the value of an option of the heap being computed. Every value so
+    /// far is below `width` (a power of two), so XORs of them are too; the mex is at most `width`.
+    pub(crate) stamp: Vec<u32>,
+    pub(crate) width: usize,
+    /// Option values visited so far, and the most allowed.
+    pub(crate) visits: f64,
+    limit: f64,
+    since_poll: u64,
+}
+
+impl Mex {
+    pub(crate) fn new(limit: f64) -> Mex {
+        Mex {
+            stamp: vec![0; 2],
+            width: 1,
+            visits: 0.0,
+            limit,
+            since_poll: 0,
+        }
+    }
+
+    /// Counts `k` option values visited: polls the cancel scope now and then, and stops past the
+    /// limit.
+    pub(crate) fn visit(&mut self, k: u64) -> Result<()> {
+        self.since_poll += k;
+        if self.since_poll >= 1 << 22 {
+            self.visits += self.since_poll as f64;
+            self.since_poll = 0;
+            nimlab_core::interrupt::check()?;
+            if self.visits > self.limit {
+                return Err(Error::TooLarge(format!(
+                    "more than {:.1e} option values visited (over --limit {:.1e}); lower --max or pass a higher --limit",
+                    self.visits, self.limit
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Option values visited so far.
+    pub(crate) fn visited(&self) -> f64 {
+        self.visits + self.since_poll as f64
+    }
+
+    /// Appends the value `v` of the next heap, widening the stamp array past it.
+    pub(crate) fn push(&mut self, g: &mut Vec<u32>, v: usize) -> Result<()> {
+        let v32 =
+            u32::try_from(v).map_err(|_| Error::TooLarge("a Grundy value past 2^32".into()))?;
+        g.push(v32);
+        if v >= self.width {
+            self.width = (v + 1).next_power_of_two();
+            self.stamp.resize(self.width + 1, 0);
+        }
+        Ok(())
+    }
+
+    /// Marks the options of heap `n` that leave no heap or one heap (with `mark`).
+    pub(crate) fn mark_small(&mut self, game: &OctalGame, g: &[u32], n: usize, mark: u32) {
+        for &(j, d) in &game.moves {
+            let j = j as usize;
+            if j > n {
+                break;
+            }
+            let r = n - j;
+            if d & 1 != 0 && r == 0 {
+                self.stamp[0] = mark;
+            }
+            if d & 2 != 0 && r >= 1 {
+                self.stamp[g[r] as usize] = mark;
+            }
+        }
+    }
+
+    /// The least value from 0 up not marked with `mark`.
+    pub(crate) fn least_unmarked(&self, mark: u32, from: usize) -> usize {
+        let mut v = from;
+        while self.stamp[v] == mark {
+            v += 1;
+        }
+        v
+    }
+
+    /// g(n) by the plain mex over every option of heap n, given g(0..n).
+    pub(crate) fn plain_value(&mut self, game: &OctalGame, g: &[u32], n: usize) -> Result<usize> {
+        let mark = n as u32 + 1;
+        self.mark_small(game, g, n, mark);
+        let unequal = game.unequal_splits();
+        let mut visits = 1u64;
+        for &(j, d) in &game.moves {
+            let j = j as usize;
+            if j > n {
+                break;
+            }
+            let r = n - j;
+            if d & 4 != 0 && r >= 2 {
+                for a in 1..=r / 2 {
+                    if unequal && 2 * a == r {
+                        continue;
+                    }
+                    self.stamp[(g[a] ^ g[r - a]) as usize] = mark;
+                }
+                visits += r as u64 / 2;
+            }
+            if d & 8 != 0 && r >= 3 {
+                for a in 1..=r / 3 {
+                    let ga = g[a];
+                    for b in a..=(r - a) / 2 {
+                        self.stamp[(ga ^ g[b] ^ g[r - a - b]) as usize] = mark;
+                    }
+                    visits += ((r - a) / 2 + 1 - a) as u64;
+                }
+            }
+        }
+        self.visit(visits)?;
+        Ok(self.least_unmarked(mark, 0))
+    }
+}
+
 impl Game for OctalGame {
     fn id(&self) -> String {
         match &self.family {
             Family::Octal => format!("octal({})", self.code()),
             Family::Subtraction(_) => format!("subtraction({})", self.set_text()),
+            Family::Grundy => "grundy".into(),
         }
     }
     fn validate(&self, _p: &[u64]) -> Result<()> {
@@ -500,12 +749,29 @@ impl Game for OctalGame {
                 }
                 if d & 4 != 0 && r >= 2 {
                     for a in 1..=r / 2 {
+                        if self.unequal_splits() && 2 * a == r {
+                            continue;
+                        }
                         buf[i] = a;
                         buf.push(r - a);
                         let stop = f(&buf).is_break();
                         buf.pop();
                         if stop {
                             return Ok(());
+                        }
+                    }
+                }
+                if d & 8 != 0 && r >= 3 {
+                    for a in 1..=r / 3 {
+                        for b in a..=(r - a) / 2 {
+                            buf[i] = a;
+                            buf.push(b);
+                            buf.push(r - a - b);
+                            let stop = f(&buf).is_break();
+                            buf.truncate(p.len());
+                            if stop {
+                                return Ok(());
+                            }
                         }
                     }
                 }
@@ -537,9 +803,20 @@ impl Game for OctalGame {
                     break;
                 }
                 let r = n - j;
+                let r = u128::from(r);
+                let two = if d & 4 == 0 {
+                    0
+                } else if self.unequal_splits() {
+                    (r - 1) / 2
+                } else {
+                    r / 2
+                };
+                // Partitions of r into three positive parts: round(r^2 / 12).
+                let three = if d & 8 != 0 { (r * r + 6) / 12 } else { 0 };
                 let here = u128::from(d & 1 != 0 && r == 0)
                     + u128::from(d & 2 != 0 && r >= 1)
-                    + if d & 4 != 0 { u128::from(r / 2) } else { 0 };
+                    + two
+                    + three;
                 count = count.saturating_add(here);
             }
         }
@@ -579,6 +856,7 @@ impl Game for OctalGame {
                         let r = n.saturating_sub(j) as f64;
                         (if d & 3 != 0 { 1.0 } else { 0.0 })
                             + if d & 4 != 0 { r / 2.0 } else { 0.0 }
+                            + if d & 8 != 0 { r * r / 12.0 + 1.0 } else { 0.0 }
                     })
                     .sum::<f64>()
             })
@@ -605,7 +883,7 @@ impl Game for OctalGame {
     }
     fn random_position(&self, rng: &mut Rng, hi: u64) -> Option<Pos> {
         // Heaps of at least the least size that has a move, so that the start is never terminal.
-        let least = (1..=self.t() + 2).find(|&n| {
+        let least = (1..=self.t() + 3).find(|&n| {
             let mut any = false;
             let _ = self.for_each_option(&[n], &mut |_| {
                 any = true;
@@ -623,6 +901,7 @@ impl Game for OctalGame {
                 self.set_text(),
                 self.code()
             ),
+            Family::Grundy => "Heaps of tokens; Grundy's game: a move splits one heap into two non-empty heaps of different sizes (heaps of 1 and 2 have no move).".into(),
             Family::Octal => {
                 let mut parts = Vec::new();
                 for &(j, d) in &self.moves {
@@ -635,6 +914,9 @@ impl Game for OctalGame {
                     }
                     if d & 4 != 0 {
                         how.push("leave two non-empty heaps");
+                    }
+                    if d & 8 != 0 {
+                        how.push("leave three non-empty heaps");
                     }
                     parts.push(format!("removing {j}: {}", how.join(" or ")));
                 }
@@ -665,11 +947,15 @@ mod tests {
             ("4", "octal(4.0)"),
             ("0.0", "octal(0.0)"),
             ("0.137", "octal(0.137)"),
+            ("0.f", "octal(0.F)"),
+            ("4.8", "octal(4.8)"),
+            ("c.1a0", "octal(C.1A)"),
         ] {
             assert_eq!(OctalGame::octal(text).unwrap().id(), id, "{text}");
         }
         for bad in [
-            "0.08", "0.9", "1.7", "3.7", "12.7", "0.0.7", "x", "", ".", "0.7a", "-0.7",
+            "0.0G", "0.Z", "1.7", "3.7", "12.7", "0.0.7", "x", "", ".", "0.7g", "-0.7", "2.7",
+            "F.1",
         ] {
             let e = OctalGame::octal(bad).err().unwrap().to_string();
             assert!(!e.contains('\n') && !e.is_empty(), "{bad}: {e}");
@@ -693,5 +979,16 @@ mod tests {
         assert_eq!(opts, vec![vec![3], vec![1, 2], vec![2], vec![1, 1]]);
         // Take-all leaves a 0 in place.
         assert_eq!(kayles.options(&[1]).unwrap(), vec![vec![0]]);
+        // Three heaps: a in place, b <= c appended; Grundy's game: unequal parts only.
+        let hex = OctalGame::octal("0.8").unwrap();
+        assert_eq!(
+            hex.options(&[6]).unwrap(),
+            vec![vec![1, 1, 3], vec![1, 2, 2]]
+        );
+        assert_eq!(hex.count_options(&[6]), Some(2));
+        let grundy = OctalGame::grundy();
+        assert_eq!(grundy.options(&[6]).unwrap(), vec![vec![1, 5], vec![2, 4]]);
+        assert_eq!(grundy.count_options(&[6, 7]), Some(5));
+        assert!(grundy.options(&[2]).unwrap().is_empty());
     }
 }

@@ -35,7 +35,7 @@ pub fn catalogue() -> Vec<GameEntry> {
         GameEntry {
             name: "octal(d0.d1d2...)",
             title: "Octal game (Guy–Smith code)",
-            parameters: "a finite octal code such as 0.07 (Dawson's Kayles), 0.77 (Kayles), 0.137, 0.6 or 4.7: digit d_j (0-7) says how a move removing j tokens may leave the heap: 1 none, 2 one heap, 4 two non-empty heaps (added up); d_0 before the point may be 0 or 4; refused: digits 8-9 (hexadecimal), other d_0, more than 64 digits after the point",
+            parameters: "a finite octal code such as 0.07 (Dawson's Kayles), 0.77 (Kayles), 0.137, 0.6 or 4.7: digit d_j (0-7) says how a move removing j tokens may leave the heap: 1 none, 2 one heap, 4 two non-empty heaps (added up); hexadecimal digits 8-F add 8, three non-empty heaps (0.F, 4.8); d_0 before the point may be 0, 4, 8 or C; refused: digits past F, other d_0, more than 64 digits after the point",
             position: "heap sizes, e.g. 5,7 (a sum of heaps)",
             example: "nimlab sequence 'octal(0.07)' --max 200",
             rules: "a move takes j tokens from one heap as d_j allows, leaving no heap, one heap or two heaps; the value of a list of heaps is the XOR of the heaps' values",
@@ -51,6 +51,16 @@ pub fn catalogue() -> Vec<GameEntry> {
             rules: "a move removes s tokens from one heap, s in the set (the octal game with d_s = 3 for s in the set)",
             source: "Berlekamp, Conway & Guy, Winning Ways, ch. 4",
             presets: &["subtraction(1,3,4)"],
+        },
+        GameEntry {
+            name: "grundy",
+            title: "Grundy's game",
+            parameters: "none (also written \"Grundy's game\")",
+            position: "heap sizes, e.g. 5,7 (a sum of heaps)",
+            example: "nimlab sequence grundy --max 100000",
+            rules: "a move splits one heap into two non-empty heaps of different sizes; heaps of 1 and 2 have no move; the value of a list of heaps is the XOR of the heaps' values",
+            source: "P. M. Grundy, Mathematics and games, Eureka 2 (1939); Berlekamp, Conway & Guy, Winning Ways, ch. 4; OEIS A002188",
+            presets: &["grundy"],
         },
         GameEntry {
             name: "moore(k)",
@@ -272,6 +282,9 @@ pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
     }
     if s == "nim" {
         return Ok(Box::new(Nim));
+    }
+    if s == "grundy" || s == "grundy'sgame" || s == "grundysgame" {
+        return Ok(Box::new(crate::octal::OctalGame::grundy()));
     }
     if let Some(inner) = call("octal") {
         return Ok(Box::new(crate::octal::OctalGame::octal(&inner)?));

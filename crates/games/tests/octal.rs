@@ -99,6 +99,23 @@ fn sequences_agree_with_the_generic_search() {
             );
         }
     }
+    // Grundy's game and codes that leave three heaps.
+    for name in ["grundy", "octal(0.F)", "octal(4.8)", "octal(0.9)"] {
+        let game = parse_game(name).unwrap();
+        let seq = game
+            .downcast_ref::<OctalGame>()
+            .unwrap()
+            .sequence(40)
+            .unwrap();
+        let mut solver = Solver::new(game.as_ref());
+        for (n, &v) in seq.iter().enumerate() {
+            assert_eq!(
+                solver.grundy(&[n as u64]).unwrap(),
+                u64::from(v),
+                "{name} heap {n}"
+            );
+        }
+    }
     let game = parse_game("subtraction(1,3,4)").unwrap();
     let seq = game
         .downcast_ref::<OctalGame>()
@@ -177,8 +194,11 @@ fn known_periods_are_proved() {
 
 #[test]
 fn proved_periods_hold_far_past_the_check() {
+    // Hexadecimal codes (moves that leave three heaps) are proved with 3·n0 + 2p + t.
+    let mut proved_hex = 0;
     for code in [
-        "0.77", "0.07", "0.137", "0.12", "0.31", "0.51", "4.7", "0.0", "0.3",
+        "0.77", "0.07", "0.137", "0.12", "0.31", "0.51", "4.7", "0.0", "0.3", "0.F", "0.8", "4.8",
+        "0.9", "0.C", "0.B", "0.38", "0.1F",
     ] {
         let game = octal(code);
         let g = game.sequence(400).unwrap();
@@ -200,7 +220,10 @@ fn proved_periods_hold_far_past_the_check() {
                 "octal({code}) proved with one value fewer than the check reads"
             );
         }
-        let long = game.sequence(2000).unwrap();
+        if game.most_parts() == 3 {
+            proved_hex += 1;
+        }
+        let long = game.sequence(1500).unwrap();
         for n in p.preperiod as usize..long.len() - p.period as usize {
             assert_eq!(
                 long[n + p.period as usize],
@@ -209,6 +232,7 @@ fn proved_periods_hold_far_past_the_check() {
             );
         }
     }
+    assert!(proved_hex >= 2, "{proved_hex} hexadecimal codes proved");
 }
 
 #[test]

@@ -34,6 +34,8 @@ const GAMES: &[&str] = &[
     "ENTROPY(3)",
     "octal(0.77)",
     "octal(4.7)",
+    "octal(0.F)",
+    "grundy",
     "subtraction(1,3,4)",
 ];
 

@@ -18,7 +18,10 @@ fn instances(family: &str) -> &'static [&'static str] {
             "octal(0.6)",
             "octal(0.3)",
             "octal(0.12)",
+            "octal(0.F)",
+            "octal(4.8)",
         ],
+        "grundy" => &["grundy"],
         "subtraction(s1,s2,...)" => &["subtraction(1,3,4)", "subtraction(2,5)"],
         "moore(k)" => &["moore(1)", "moore(2)", "moore(3)"],
         "CN(n,k)" => &[

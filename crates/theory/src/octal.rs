@@ -114,7 +114,8 @@ impl Theorem for OctalPeriodic {
 }
 
 /// An option of heap `i` of `p` worth `want`, as the game lists it: the heap taken whole (0), left
-/// as one heap, or split into a (in its place) and r - a (appended). A split of r worth `want`
+/// as one heap, split into a (in its place) and r - a (appended), or into a <= b <= c (a in its
+/// place, b and c appended). A split of r worth `want`
 /// exists with a < n0 + p when one exists at all: for a >= n0 + p (and so r - a >= a), a - p and
 /// r - a + p are worth the same.
 fn move_to(game: &OctalGame, known: &Periodic, p: &[u64], i: usize, want: u64) -> Option<Pos> {
@@ -136,10 +137,31 @@ fn move_to(game: &OctalGame, known: &Periodic, p: &[u64], i: usize, want: u64) -
         if d & 4 != 0 && r >= 2 {
             let top = (r / 2).min(known.preperiod.saturating_add(known.period));
             for a in 1..=top {
+                if game.unequal_splits() && 2 * a == r {
+                    continue;
+                }
                 if known.value(a) ^ known.value(r - a) == want {
                     q[i] = a;
                     q.push(r - a);
                     return Some(q);
+                }
+            }
+        }
+        // Three heaps: while two parts are at least n0 + p, moving p tokens from one of them to the
+        // other keeps every value, so some split worth `want` has its two smaller parts below
+        // n0 + p.
+        if d & 8 != 0 && r >= 3 {
+            let top = (r / 3).min(known.preperiod.saturating_add(known.period));
+            for a in 1..=top {
+                let btop = ((r - a) / 2).min(known.preperiod.saturating_add(known.period));
+                for b in a..=btop {
+                    let c = r - a - b;
+                    if known.value(a) ^ known.value(b) ^ known.value(c) == want {
+                        q[i] = a;
+                        q.push(b);
+                        q.push(c);
+                        return Some(q);
+                    }
                 }
             }
         }

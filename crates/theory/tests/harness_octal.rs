@@ -31,6 +31,8 @@ fn verdicts_agree_with_the_search() {
         "octal(0.07)",
         "octal(0.137)",
         "octal(4.7)",
+        "octal(0.F)",
+        "octal(4.8)",
         "subtraction(1,3,4)",
         "subtraction(2,5,6)",
     ] {
@@ -80,4 +82,6 @@ fn codes_without_a_proved_period_are_not_covered() {
     // Officers: no period is known; none is seen in 4096 heaps.
     assert!(!OctalPeriodic.covers(parse_game("octal(0.6)").unwrap().as_ref()));
     assert!(!OctalPeriodic.covers(parse_game("nim").unwrap().as_ref()));
+    // Grundy's game: no period known, and Guy–Smith does not cover unequal parts.
+    assert!(!OctalPeriodic.covers(parse_game("grundy").unwrap().as_ref()));
 }
