@@ -99,16 +99,31 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A completion script for a shell on stdout, e.g. `nimlab completions bash > ~/.local/share/bash-completion/completions/nimlab`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// The man page (roff) on stdout, e.g. `nimlab man > ~/.local/share/man/man1/nimlab.1`; with a
+    /// command, that command's page (nimlab-table(1): `nimlab man table`).
+    Man {
+        /// The command whose page to print, e.g. table, or store list.
+        command: Vec<String>,
+    },
+}
+
+/// The full command definition: the derived one with the list of games after the help.
+fn command() -> clap::Command {
+    // The list of games comes from the registry, so that a new game appears here by itself.
+    Cli::command().after_help(format!(
+        "Games: {} (case-insensitive; see `nimlab games`).\nPositions: 1,7,5,6,2,3,6 or (1,7,5,6,2,3,6) or \"1 7 5 6 2 3 6\"; chip games also 1^6 10.",
+        nimlab_games::registry::family_names()
+    ))
 }
 
 /// Parses the arguments and runs the command; errors become one line on stderr and exit status 2.
 pub fn run() -> ExitCode {
-    // The list of games comes from the registry, so that a new game appears here by itself.
-    let command = Cli::command().after_help(format!(
-        "Games: {} (case-insensitive; see `nimlab games`).\nPositions: 1,7,5,6,2,3,6 or (1,7,5,6,2,3,6) or \"1 7 5 6 2 3 6\"; chip games also 1^6 10.",
-        nimlab_games::registry::family_names()
-    ));
-    let cli = match command
+    let cli = match command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))
     {
@@ -241,5 +256,43 @@ fn dispatch(cmd: Command) -> Result<ExitCode, Error> {
         Command::Patterns(args) => done(crate::research_cmd::run_patterns(&args)),
         Command::Theory { game, json } => done(output::theory(game.as_deref(), json)),
         Command::Explain(args) => done(crate::explain::run(&args)),
+        Command::Completions { shell } => done(completions(shell)),
+        Command::Man { command } => done(man(&command)),
     }
+}
+
+/// Writes the completion script for `shell` on stdout.
+fn completions(shell: clap_complete::Shell) -> Result<(), Error> {
+    let mut cmd = command();
+    output::write_out(None, |out| {
+        clap_complete::generate(shell, &mut cmd, "nimlab", out);
+        Ok(())
+    })
+    .map(|_| ())
+}
+
+/// Writes the man page (roff, section 1) of `nimlab`, or of the command named by `path` (`table`,
+/// `store list`), on stdout.
+fn man(path: &[String]) -> Result<(), Error> {
+    // Built as `clap_mangen::generate_to` does, so that subcommands are named nimlab-table and so on,
+    // as the main page's list of subcommands refers to them.
+    let mut page = command().disable_help_subcommand(true);
+    page.build();
+    for (i, name) in path.iter().enumerate() {
+        let Some(sub) = page.find_subcommand(name).cloned() else {
+            let known: Vec<&str> = page.get_subcommands().map(|c| c.get_name()).collect();
+            return Err(Error::Unsupported(format!(
+                "no man page for {:?}: commands are {}",
+                path[..=i].join(" "),
+                known.join(", ")
+            )));
+        };
+        page = sub;
+    }
+    output::write_out(None, |out| {
+        clap_mangen::Man::new(page)
+            .source(format!("nimlab {}", env!("CARGO_PKG_VERSION")))
+            .render(out)
+    })
+    .map(|_| ())
 }

@@ -376,3 +376,58 @@ fn sequence_by_the_sparse_space_method() {
         "--mask is for the sparse-space method",
     );
 }
+
+#[test]
+fn shell_completions() {
+    let bash = ok(&["completions", "bash"]);
+    for word in ["table", "prove", "discover", "--max"] {
+        assert!(bash.contains(word), "the bash script should offer {word}");
+    }
+    // bash itself reads the script without a syntax error, where bash is installed.
+    if let Some(bash_bin) = common::which("bash") {
+        let dir = TempDir::new("completions");
+        let script = dir.write("nimlab.bash", &bash);
+        let out = std::process::Command::new(bash_bin)
+            .arg("-n")
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "bash -n: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    } else {
+        eprintln!("no bash on PATH: the syntax check of the script is skipped");
+    }
+    assert!(ok(&["completions", "zsh"]).starts_with("#compdef nimlab"));
+    assert!(ok(&["completions", "fish"]).contains("complete -c nimlab"));
+    fails(&["completions", "tcsh"], "tcsh");
+    fails(&["completions"], "SHELL");
+}
+
+#[test]
+fn man_pages() {
+    let page = ok(&["man"]);
+    // The title line comes first, after roff's definition of the apostrophe string (.ie/.el).
+    let first = page
+        .lines()
+        .find(|l| !l.starts_with(".ie") && !l.starts_with(".el"));
+    assert!(
+        first.is_some_and(|l| l.starts_with(".TH nimlab 1")),
+        "{first:?}"
+    );
+    for sub in ["table", "prove", "discover", "completions", "man"] {
+        assert!(
+            page.contains(&format!("nimlab\\-{sub}(1)")),
+            "the man page should name {sub}"
+        );
+    }
+    // Each command's own page, as the main page refers to it.
+    let table = ok(&["man", "table"]);
+    assert!(table.contains(".TH nimlab-table 1"), "{table}");
+    assert!(table.contains("\\-\\-max"));
+    assert!(ok(&["man", "store", "list"]).contains(".TH nimlab-store-list 1"));
+    fails(&["man", "frobnicate"], "frobnicate");
+    fails(&["man", "store", "frob"], "store frob");
+}

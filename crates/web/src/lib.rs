@@ -10,10 +10,11 @@
 //!   binary) and the JSON API it uses, in one module per job (the server, the drawing geometry, the
 //!   endpoints). Answers are the analysis library's JSON objects (`nimlab_analysis::json`), the same
 //!   as the command line's `--json` and Python's. Every request's work is bounded by the engine's limits, by a
-//!   request-time limit and by a cap on concurrent computations; bad input gets HTTP 400 and a JSON
+//!   request-time limit and by caps on concurrent computations (quick answers and research work in
+//!   separate pools, [`Capacity`]); bad input gets HTTP 400 and a JSON
 //!   error, and no input makes the server panic.
 
 pub mod api;
 
-pub use api::{router, router_with, run, serve};
+pub use api::{router, router_with, router_with_capacity, run, serve, serve_with, Capacity};
 pub use nimlab_analysis::StoreHandle;

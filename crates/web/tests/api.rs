@@ -1,6 +1,8 @@
 //! The JSON API of `nimlab serve`, over a real socket: every endpoint with good and bad input.
 
 mod common;
+#[path = "api/load.rs"]
+mod load;
 #[path = "api/prove.rs"]
 mod prove;
 

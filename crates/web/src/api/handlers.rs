@@ -4,7 +4,7 @@
 //! entries, text, display, notation), the outcome in words, the method in words (`method_text`).
 
 use super::draw::{drawing, graph_json};
-use super::server::{compute, load, params, play_of, required, Answer, ApiError, Params};
+use super::server::{compute, load, params, play_of, required, Answer, ApiError, Params, Work};
 use super::AppState;
 use axum::extract::State;
 use axum::Json;
@@ -106,7 +106,7 @@ pub(crate) async fn random(State(s): State<AppState>, q: Params) -> Answer {
         ),
     };
     let s2 = s.clone();
-    compute(&s, move || {
+    compute(&s, Work::Quick, move || {
         let p = engine::random_position(&s2.analyzer, game.as_ref(), &mut rng)?;
         Ok(Json(
             json!({"game": game.id(), "position": pos_json(game.as_ref(), &p)}),
@@ -122,7 +122,7 @@ pub(crate) async fn outcome(State(s): State<AppState>, q: Params) -> Answer {
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
     let an = s.analyzer.clone();
-    compute(&s, move || {
+    compute(&s, Work::Quick, move || {
         Ok(Json(value_json(&an, game.as_ref(), &p, play)?))
     })
     .await
@@ -154,7 +154,7 @@ pub(crate) async fn answer(State(s): State<AppState>, q: Params) -> Answer {
     let game = nimlab_games::parse_game(required(&map, "game")?)?;
     let p = engine::load_position(game.as_ref(), required(&map, "position")?)?;
     let an = s.analyzer.clone();
-    compute(&s, move || {
+    compute(&s, Work::Quick, move || {
         Ok(Json(an.analyse(game.as_ref(), &p, play, want)?.to_json()))
     })
     .await
@@ -174,7 +174,7 @@ pub(crate) async fn sum(State(s): State<AppState>, q: Params) -> Answer {
         Some(_) => return Err(ApiError::bad("moves must be true or false")),
     };
     let an = s.analyzer.clone();
-    compute(&s, move || {
+    compute(&s, Work::Quick, move || {
         Ok(Json(nimlab_analysis::sums::analyse_spec(
             &an, &spec, play, moves,
         )?))
@@ -191,7 +191,7 @@ pub(crate) async fn moves(State(s): State<AppState>, q: Params) -> Answer {
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
     let an = s.analyzer.clone();
-    compute(&s, move || {
+    compute(&s, Work::Quick, move || {
         let g = game.as_ref();
         let shown = engine::moves_shown(&an, g, &p, play)?;
         let a = &shown.analysis;
@@ -226,7 +226,7 @@ pub(crate) async fn hint(State(s): State<AppState>, q: Params) -> Answer {
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
     let an = s.analyzer.clone();
-    compute(&s, move || {
+    compute(&s, Work::Quick, move || {
         let g = game.as_ref();
         let a = engine::hint(&an, g, &p, play)?;
         let w = a.winning_moves.as_deref().unwrap_or_default();
@@ -261,7 +261,7 @@ pub(crate) async fn play_move(State(s): State<AppState>, q: Params) -> Answer {
         return Err(ApiError::bad("position text too long"));
     }
     let an = s.analyzer.clone();
-    compute(&s, move || {
+    compute(&s, Work::Quick, move || {
         let g = game.as_ref();
         not_over(g, &p)?;
         // Games whose moves have a structure accept the position written with emptied piles as zeros.
@@ -284,7 +284,7 @@ pub(crate) async fn computer(State(s): State<AppState>, q: Params) -> Answer {
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
     let an = s.analyzer.clone();
-    compute(&s, move || {
+    compute(&s, Work::Quick, move || {
         let g = game.as_ref();
         not_over(g, &p)?;
         let c = engine::computer_move(&an, g, &p, play)?;
@@ -302,7 +302,7 @@ pub(crate) async fn explain(State(s): State<AppState>, q: Params) -> Answer {
     let play = play_of(&map)?;
     let (game, p) = load(&map)?;
     let an = s.analyzer.clone();
-    compute(&s, move || {
+    compute(&s, Work::Quick, move || {
         let g = game.as_ref();
         let a = an.analyse(g, &p, play, Want::explain())?;
         let e = a.explanation.clone().expect("an explanation was asked for");

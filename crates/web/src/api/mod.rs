@@ -27,6 +27,12 @@
 //! `bad_game`, `bad_position`, `illegal_move`, `game_over`), 422 for a position too large to search
 //! here (`too_large`), 503 when the server is busy or a computation ran past the request-time limit
 //! (`busy`, `timeout`), 500 if a computation failed unexpectedly (`internal`), 404 for unknown paths.
+//! A `busy` answer carries a `Retry-After` header (seconds), and the same number as `retry_after` in
+//! its JSON with a message that says when to try again.
+//!
+//! Computations run in two pools of slots ([`Capacity`]): quick answers about a position or a sum,
+//! and research work (tables, `discover`, `prove`), so that research requests, however many, never
+//! make a question that a theorem answers at once wait.
 
 mod draw;
 mod handlers;
@@ -56,20 +62,70 @@ const STYLE_CSS: &str = include_str!("../../assets/style.css");
 const REQUEST_TIME: Duration = Duration::from_secs(10);
 /// Longest a request waits for a free computation slot.
 const QUEUE_TIME: Duration = Duration::from_secs(5);
-/// Computations that may run at once.
-const CONCURRENT: usize = 2;
+
+/// How many computations run at once, in two pools so that research work never starves quick
+/// answers: a burst of `/api/discover` calls fills the research slots while `/api/answer` still has
+/// its own.
+#[derive(Clone, Copy, Debug)]
+pub struct Capacity {
+    /// Quick answers about one position or sum (`/api/answer`, `/api/outcome`, `/api/moves`,
+    /// `/api/hint`, `/api/move`, `/api/computer`, `/api/explain`, `/api/sum`, `/api/random`): a
+    /// theorem or a stored table answers most of them at once.
+    pub quick: usize,
+    /// Research work (`/api/slice`, `/api/patterns`, `/api/discover`, `/api/prove`): tables and
+    /// proofs that take seconds.
+    pub research: usize,
+    /// Longest a request waits for a free slot of its pool; then it is answered 503 `busy` with a
+    /// `Retry-After` header.
+    pub queue: Duration,
+}
+
+impl Default for Capacity {
+    /// Two slots per pool (the server is sized for a small machine), a 5 s wait.
+    fn default() -> Capacity {
+        Capacity {
+            quick: 2,
+            research: 2,
+            queue: QUEUE_TIME,
+        }
+    }
+}
+
+/// The slots of one pool of computations.
+#[derive(Clone)]
+pub(crate) struct Pool {
+    pub(crate) slots: Arc<Semaphore>,
+    /// What the pool runs, in the busy message ("other research computations").
+    pub(crate) what: &'static str,
+}
 
 #[derive(Clone)]
 pub(crate) struct AppState {
-    pub(crate) slots: Arc<Semaphore>,
+    pub(crate) quick: Pool,
+    pub(crate) research: Pool,
+    pub(crate) queue: Duration,
     pub(crate) analyzer: Arc<Analyzer>,
 }
 
 /// The page and the API, answering through an analyzer that reads the store at `store` (solved
 /// tables answer positions inside their boxes) or none.
 pub fn router_with(store: StoreHandle) -> Router {
+    router_with_capacity(store, Capacity::default())
+}
+
+/// As [`router_with`], with the computation slots of `capacity`.
+pub fn router_with_capacity(store: StoreHandle, capacity: Capacity) -> Router {
+    let pool = |n: usize, what| Pool {
+        slots: Arc::new(Semaphore::new(n.max(1))),
+        what,
+    };
     let state = AppState {
-        slots: Arc::new(Semaphore::new(CONCURRENT)),
+        quick: pool(capacity.quick, "answers"),
+        research: pool(
+            capacity.research,
+            "research computations (slice, patterns, discover, prove)",
+        ),
+        queue: capacity.queue,
         analyzer: Arc::new(Analyzer::new(store, Limits::WEB)),
     };
     Router::new()
@@ -133,7 +189,16 @@ pub fn router() -> Router {
 
 /// Serves the page on `listener` until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener, store: StoreHandle) -> std::io::Result<()> {
-    axum::serve(listener, router_with(store)).await
+    serve_with(listener, store, Capacity::default()).await
+}
+
+/// As [`serve`], with the computation slots of `capacity`.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    store: StoreHandle,
+    capacity: Capacity,
+) -> std::io::Result<()> {
+    axum::serve(listener, router_with_capacity(store, capacity)).await
 }
 
 fn asset(kind: &'static str, body: &'static str) -> Response {

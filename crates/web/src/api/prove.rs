@@ -2,7 +2,7 @@
 //! through the prover's one request ([`nimlab_prove::request`]), within the server's limits: the
 //! text at most [`MOST_TEXT`] bytes, the automata or each solver query within [`PROVE_SECONDS`].
 
-use super::server::{compute, params, play_of, required, Answer, ApiError, Params};
+use super::server::{compute, params, play_of, required, Answer, ApiError, Params, Work};
 use super::AppState;
 use axum::extract::State;
 use axum::Json;
@@ -62,7 +62,7 @@ pub(crate) async fn prove(State(s): State<AppState>, q: Params) -> Answer {
             "the pasted text has {size} bytes; this server proves texts of at most {MOST_TEXT} (the command line has no such limit)"
         )));
     }
-    compute(&s, move || {
+    compute(&s, Work::Research, move || {
         let limit = Duration::from_secs(PROVE_SECONDS);
         let parsed = ProofGame::parse(&game, heaps)?;
         let mut req = ProveRequest::of(&game, parsed, source);

@@ -2,7 +2,7 @@
 //! shape (`/api/patterns`) and `discover` within the request's time (`/api/discover`). Tables are
 //! planned and computed as `nimlab table` does (`nimlab_tables::plan`), within the web's limits.
 
-use super::server::{compute, params, play_of, required, Answer, ApiError, Params};
+use super::server::{compute, params, play_of, required, Answer, ApiError, Params, Work};
 use super::AppState;
 use axum::extract::State;
 use axum::Json;
@@ -139,7 +139,7 @@ pub(crate) async fn slice(State(s): State<AppState>, q: Params) -> Answer {
             )));
         }
     }
-    compute(&s, move || {
+    compute(&s, Work::Research, move || {
         let answer = plan::run(game.as_ref(), &plan, None, Hooks::default())?;
         let sl = plan::slice(game.as_ref(), &plan, &answer.solved, &fix)?;
         let grundy = plan.kind == TableKind::Grundy;
@@ -164,7 +164,7 @@ pub(crate) async fn slice(State(s): State<AppState>, q: Params) -> Answer {
 pub(crate) async fn patterns(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &["game", "max", "heaps", "misere"])?;
     let (game, plan) = planned(&map)?;
-    compute(&s, move || {
+    compute(&s, Work::Research, move || {
         let answer = plan::run(game.as_ref(), &plan, None, Hooks::default())?;
         let ps = answer.solved.positions();
         let fams = nimlab_research::patterns::families(&ps, 3);
@@ -190,7 +190,7 @@ pub(crate) async fn discover(State(s): State<AppState>, q: Params) -> Answer {
     let max = number(&map, "max")?;
     // The redistribution chip games are bounded by their total number of chips.
     let max_sum = number(&map, "max_sum")?;
-    compute(&s, move || {
+    compute(&s, Work::Research, move || {
         let opts = nimlab_discover::Options {
             max,
             max_sum,

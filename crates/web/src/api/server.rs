@@ -2,10 +2,10 @@
 //! JSON objects with an HTTP status, and computations run off the async threads with a cap on how
 //! many run at once and a request-time limit.
 
-use super::{AppState, QUEUE_TIME, REQUEST_TIME};
+use super::{AppState, REQUEST_TIME};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use nimlab_analysis::play as engine;
@@ -21,6 +21,8 @@ pub struct ApiError {
     status: StatusCode,
     kind: &'static str,
     message: String,
+    /// Seconds after which the same request may succeed (`Retry-After`), for `busy` answers.
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -33,6 +35,21 @@ impl ApiError {
             status,
             kind,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+    /// The answer when every slot of a pool stayed taken: 503 `busy`, with a `Retry-After` header of
+    /// `seconds` and the same advice in words.
+    pub(crate) fn busy(what: &str, seconds: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(seconds),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                format!(
+                    "the server is busy with other {what}; try again in {seconds} s (Retry-After)"
+                ),
+            )
         }
     }
     pub(crate) fn bad(message: impl Into<String>) -> ApiError {
@@ -100,11 +117,19 @@ impl nimlab_core::arg::Spelling for Parameters {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(json!({"error": self.message, "kind": self.kind})),
-        )
-            .into_response()
+        let mut body = json!({"error": self.message, "kind": self.kind});
+        match self.retry_after {
+            None => (self.status, Json(body)).into_response(),
+            Some(s) => {
+                body["retry_after"] = json!(s);
+                (
+                    self.status,
+                    [(header::RETRY_AFTER, s.to_string())],
+                    Json(body),
+                )
+                    .into_response()
+            }
+        }
     }
 }
 
@@ -157,21 +182,28 @@ pub(crate) fn play_of(map: &HashMap<String, String>) -> Result<Play, ApiError> {
     }
 }
 
-/// Runs a computation off the async threads, with a cap on concurrent computations, a request-time
-/// limit, and panics turned into an error answer.
-pub(crate) async fn compute<F>(state: &AppState, f: F) -> Answer
+/// Which pool of slots a computation takes ([`super::Capacity`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Work {
+    /// A question about one position or sum.
+    Quick,
+    /// A table, a search for a characterization or a proof.
+    Research,
+}
+
+/// Runs a computation off the async threads, with a cap on concurrent computations of its kind of
+/// `work`, a request-time limit, and panics turned into an error answer.
+pub(crate) async fn compute<F>(state: &AppState, work: Work, f: F) -> Answer
 where
     F: FnOnce() -> Answer + Send + 'static,
 {
-    let permit = match tokio::time::timeout(QUEUE_TIME, state.slots.clone().acquire_owned()).await {
+    let pool = match work {
+        Work::Quick => &state.quick,
+        Work::Research => &state.research,
+    };
+    let permit = match tokio::time::timeout(state.queue, pool.slots.clone().acquire_owned()).await {
         Ok(Ok(p)) => p,
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "busy",
-                "the server is busy; try again",
-            ))
-        }
+        _ => return Err(ApiError::busy(pool.what, retry_after(state.queue))),
     };
     // The computation runs in a cancel scope: past the time limit the flag is set, and the search or
     // the engine stops soon after and gives its slot back.
@@ -202,6 +234,14 @@ where
             "the computation failed unexpectedly",
         )),
     }
+}
+
+/// Seconds to wait before asking again after waiting `queued` for a slot in vain. Every computation
+/// is stopped at the request-time limit, so a slot that was taken when the wait began is free at most
+/// that limit less the wait later (at least a second).
+fn retry_after(queued: std::time::Duration) -> u64 {
+    let left = REQUEST_TIME.saturating_sub(queued);
+    (left.as_secs() + u64::from(left.subsec_nanos() > 0)).max(1)
 }
 
 /// The game and position of a request.
