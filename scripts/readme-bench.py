@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times every README example as a whole process.
+"""Times every README and guide (docs/guide.md) example as a whole process.
 
     scripts/readme-bench.py [--bin target/release/nimlab] [--rounds 3] [--json FILE]
 
@@ -27,7 +27,12 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 
 def examples():
     out, in_sh = [], False
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+    text = ""
+    for name in ("README.md", os.path.join("docs", "guide.md")):
+        with open(os.path.join(ROOT, name), encoding="utf-8") as g:
+            text += g.read() + "\n"
+    import io
+    with io.StringIO(text) as f:
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("```"):

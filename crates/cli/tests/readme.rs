@@ -1,5 +1,6 @@
-//! The README's examples, pasted as written, print what their comments say. Every `nimlab ...` line of
-//! the README's `sh` blocks is run (except `play` and `serve`, which wait for a person), in a fresh
+//! The examples of the README and of the guide (docs/guide.md), pasted as written, print what their
+//! comments say. Every `nimlab ...` line of their `sh` blocks is run (except `play` and `serve`,
+//! which wait for a person), in a fresh
 //! folder with a fresh store, and must succeed (or exit 1 where its comment says so). Where the
 //! comment states a value, the output must show it:
 //!
@@ -71,8 +72,13 @@ fn split(line: &str) -> (Vec<String>, String) {
     (words, String::new())
 }
 
+/// The examples of the README, then of the guide.
 fn examples() -> Vec<Example> {
-    let text = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let mut text = String::new();
+    for file in ["README.md", "docs/guide.md"] {
+        text += &std::fs::read_to_string(repo_root().join(file)).unwrap();
+        text.push('\n');
+    }
     let mut out = Vec::new();
     let mut in_sh = false;
     for line in text.lines() {

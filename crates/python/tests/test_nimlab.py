@@ -450,12 +450,16 @@ def test_the_notebook_runs():
 
 
 def test_the_readme_python_section_runs(tmp_path, monkeypatch):
-    """The README's Python example, pasted as written (with its own store file)."""
+    """The Python examples of the README and of the guide (docs/guide.md), pasted as written (with
+    their own store file)."""
     monkeypatch.setenv("NIMLAB_DB", str(tmp_path / "readme.sqlite3"))
-    text = (REPO / "README.md").read_text()
+    readme = (REPO / "README.md").read_text()
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "README.md", "exec"), {})
+    text = (REPO / "docs" / "guide.md").read_text()
     block = text.split("## Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     scope = {}
-    exec(compile(block, "README.md", "exec"), scope)
+    exec(compile(block, "docs/guide.md", "exec"), scope)
     assert scope["m"].complete and scope["m"].method == "cn-7-4" and len(scope["m"]) == 2
     assert scope["t"].shape == (3707, 7) and scope["t"].info["count"] == 42856
     assert scope["s"].grundy() == 3
