@@ -19,7 +19,7 @@
 //!    the largest box allowed or gave no answer) or `none` (no description within the limits).
 //!
 //! The chip games take the same steps on other boxes ([`chips`]: the totals of the P-positions;
-//! [`chip_automaton`]: an automaton). Every route runs in one loop, [`route`]'s `drive`: growing
+//! [`chip_automaton`]: an automaton). Every route runs in one loop, `route::drive`: growing
 //! the box, the time limit and the verdict are written there once.
 
 mod answer;
