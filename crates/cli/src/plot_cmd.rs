@@ -5,7 +5,7 @@
 
 use crate::args::Common;
 use crate::store_cmd::StoreArgs;
-use crate::table_cmd::parse_fix;
+use crate::table_cmd::{parse_fix, parse_fix_in};
 use clap::Args;
 use nimlab_core::{Error, Game, Hooks, Play};
 use nimlab_games::parse_game;
@@ -101,7 +101,37 @@ pub fn run(a: &PlotArgs) -> Result<ExitCode, Error> {
         limit: a.common.limit,
         resume: plan::ResumeMode::Auto,
     };
-    let plan = plan::plan(game.as_ref(), &req)?;
+    let plan = match plan::plan(game.as_ref(), &req) {
+        Ok(p) => p,
+        // A slice needs only the positions below it (moves never raise a stack): when the whole
+        // box's table is too large, the slice's cells are searched from themselves.
+        Err(e) if e.is_too_large() && !a.counts && !a.fix.is_empty() => {
+            let Some(max) = a.max else { return Err(e) };
+            let d = game.table_domain(max, a.heaps)?;
+            let width = d.lengths.iter().copied().max().unwrap_or(0);
+            let fix = parse_fix_in(&a.fix, width, d.lo, d.hi)?;
+            let below = plan::down_set_size(width, d.lo, d.hi, &fix);
+            let sl = plan::slice_by_search(
+                game.as_ref(),
+                Play::from_misere(a.misere),
+                a.grundy,
+                width,
+                d.lo,
+                d.hi,
+                &fix,
+                None,
+            )
+            .map_err(|s| match s {
+                Error::TooLarge(why) => Error::TooLarge(format!("{e}; and {why}")),
+                s => s,
+            })?;
+            eprintln!(
+                "nimlab: the box's table is too large, so the slice was searched from its cells: {below:.0} positions lie below them"
+            );
+            return draw_the_slice(a, game.as_ref(), picture, &fix, &sl);
+        }
+        Err(e) => return Err(e),
+    };
     let Domain::Box(d) = &plan.domain else {
         return Err(Error::Unsupported(format!(
             "plot draws boxes of stacks; {} is bounded by its chips (use table)",
@@ -148,35 +178,53 @@ pub fn run(a: &PlotArgs) -> Result<ExitCode, Error> {
         )
     } else {
         let sl = plan::slice(game.as_ref(), &plan, &answer.solved, &fix)?;
-        let (x, y, cells) = (sl.x, sl.y, sl.cells);
-        let slice: Vec<String> = fix
-            .iter()
-            .map(|&(i, v)| format!("p{} = {v}", i + 1))
-            .collect();
-        let what = if a.grundy {
-            "Grundy values"
-        } else if a.misere {
-            "P-positions (misère)"
-        } else {
-            "P-positions"
-        };
-        let title = format!("{} {what}, {}", game.id(), slice.join(", "));
-        let axes = (format!("p{}", x + 1), format!("p{}", y + 1));
-        let sl = Slice {
-            labels,
-            title: &title,
-            axes: &axes,
-            lo: d.lo,
-            hi: d.hi,
-            cells: &cells,
-            grundy: a.grundy,
-        };
-        draw_slice(&a.output, picture, &sl).map_err(|e| draw_error(&a.output, e))?;
-        if a.grundy {
-            format!("{title}: {} positions", cells.len())
-        } else {
-            format!("{title}: {} P-positions", cells.len())
-        }
+        return draw_the_slice(a, game.as_ref(), picture, &fix, &sl);
+    };
+    eprintln!("nimlab: wrote {} ({said})", a.output.display());
+    if !labels {
+        eprintln!(
+            "nimlab: no font found for the picture's labels, so it has none (set NIMLAB_FONT to a .ttf file)"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draws a slice (from the box's table or searched from its cells) and says what was written.
+fn draw_the_slice(
+    a: &PlotArgs,
+    game: &dyn Game,
+    picture: Picture,
+    fix: &[(usize, u64)],
+    sl: &plan::Slice,
+) -> Result<ExitCode, Error> {
+    let labels = register_font();
+    let slice: Vec<String> = fix
+        .iter()
+        .map(|&(i, v)| format!("p{} = {v}", i + 1))
+        .collect();
+    let what = if a.grundy {
+        "Grundy values"
+    } else if a.misere {
+        "P-positions (misère)"
+    } else {
+        "P-positions"
+    };
+    let title = format!("{} {what}, {}", game.id(), slice.join(", "));
+    let axes = (format!("p{}", sl.x + 1), format!("p{}", sl.y + 1));
+    let s = Slice {
+        labels,
+        title: &title,
+        axes: &axes,
+        lo: sl.lo,
+        hi: sl.hi,
+        cells: &sl.cells,
+        grundy: a.grundy,
+    };
+    draw_slice(&a.output, picture, &s).map_err(|e| draw_error(&a.output, e))?;
+    let said = if a.grundy {
+        format!("{title}: {} positions", sl.cells.len())
+    } else {
+        format!("{title}: {} P-positions", sl.cells.len())
     };
     eprintln!("nimlab: wrote {} ({said})", a.output.display());
     if !labels {

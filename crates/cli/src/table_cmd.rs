@@ -233,7 +233,16 @@ pub fn parse_fix(fix: &[String], plan: &plan::Plan) -> Result<Vec<(usize, u64)>,
             "--fix takes a slice of a box of stacks; chip games' tables are bounded by their total instead".into(),
         ));
     };
-    let width = d.lengths.iter().copied().max().unwrap_or(0);
+    parse_fix_in(fix, d.lengths.iter().copied().max().unwrap_or(0), d.lo, d.hi)
+}
+
+/// [`parse_fix`] for a box of `width` stacks with values `lo..=hi`.
+pub fn parse_fix_in(
+    fix: &[String],
+    width: usize,
+    lo: u64,
+    hi: u64,
+) -> Result<Vec<(usize, u64)>, Error> {
     let mut out: Vec<(usize, u64)> = Vec::new();
     for f in fix {
         let bad = || {
@@ -247,10 +256,9 @@ pub fn parse_fix(fix: &[String], plan: &plan::Plan) -> Result<Vec<(usize, u64)>,
         if i == 0 || i > width {
             return Err(bad());
         }
-        if v < d.lo || v > d.hi {
+        if v < lo || v > hi {
             return Err(Error::Unsupported(format!(
-                "--fix {f}: the box holds values {}..={} only",
-                d.lo, d.hi
+                "--fix {f}: the box holds values {lo}..={hi} only"
             )));
         }
         if out.iter().any(|&(j, _)| j == i - 1) {

@@ -70,3 +70,156 @@ pub fn slice(game: &dyn Game, plan: &Plan, solved: &Solved, fix: &[(usize, u64)]
         cells,
     })
 }
+
+/// The positions a slice's cells can reach: each fixed stack at most its value, the two free ones
+/// at most `hi` (from `lo`): the product of the bounds, as a float (huge boxes compare without
+/// overflow).
+pub fn down_set_size(width: usize, lo: u64, hi: u64, fix: &[(usize, u64)]) -> f64 {
+    (0..width)
+        .map(|i| {
+            let top = fix.iter().find(|f| f.0 == i).map_or(hi, |f| f.1);
+            (top.saturating_sub(lo) + 1) as f64
+        })
+        .product()
+}
+
+/// The most positions [`slice_by_search`] takes: its memo holds each position it reaches.
+pub const MOST_SEARCHED: f64 = 4.0e6;
+
+/// A slice computed by the plain memoized search from its cells alone: a move never raises a
+/// stack, so every position a cell reaches lies in the box with one bound per stack (the fixed
+/// value, or `hi` for the two free stacks), [`down_set_size`] positions, however large the cube
+/// `[lo..hi]^width` around it. P-positions in `play`, or (`grundy`) every cell's Grundy value in
+/// normal play. Refused in one line when exactly two stacks are not left free, or when the down-set
+/// is above [`MOST_SEARCHED`]; `cancel` stops it (`Error::Interrupted`).
+#[allow(clippy::too_many_arguments)]
+pub fn slice_by_search(
+    game: &dyn Game,
+    play: nimlab_core::Play,
+    grundy: bool,
+    width: usize,
+    lo: u64,
+    hi: u64,
+    fix: &[(usize, u64)],
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Slice> {
+    let free: Vec<usize> = (0..width)
+        .filter(|i| !fix.iter().any(|f| f.0 == *i))
+        .collect();
+    if free.len() != 2 {
+        return Err(Error::Unsupported(format!(
+            "a slice is 2-D: fix every stack but two ({} has {width} stacks)",
+            game.id()
+        )));
+    }
+    let size = down_set_size(width, lo, hi, fix);
+    if size > MOST_SEARCHED {
+        return Err(Error::TooLarge(format!(
+            "the positions below this slice of {} number about {size:.1e}, more than the {MOST_SEARCHED:.0e} a search of its cells takes",
+            game.id()
+        )));
+    }
+    let (x, y) = (free[0], free[1]);
+    let mut solver = nimlab_core::Solver::new(game);
+    if let Some(c) = cancel {
+        solver.set_cancel(c);
+    }
+    let mut p = vec![lo; width];
+    for &(i, v) in fix {
+        p[i] = v;
+    }
+    let mut cells = Vec::new();
+    for a in lo..=hi {
+        for b in lo..=hi {
+            p[x] = a;
+            p[y] = b;
+            if grundy {
+                let g = solver.grundy(&p)?;
+                let g = u32::try_from(g).map_err(|_| {
+                    Error::TooLarge(format!("a Grundy value of {} passes 2^32", game.id()))
+                })?;
+                cells.push((a, b, g));
+            } else if solver.outcome(&p, play)? == nimlab_core::Outcome::P {
+                cells.push((a, b, 0));
+            }
+        }
+    }
+    Ok(Slice {
+        x,
+        y,
+        lo,
+        hi,
+        cells,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{self, Bounds, Request, ResumeMode, TableKind, TableMethod};
+    use nimlab_core::{Hooks, Play};
+
+    /// The slice of the whole cube's table (the engine) where `fix` holds.
+    fn of_the_cube(
+        game: &dyn Game,
+        max: u64,
+        heaps: Option<usize>,
+        play: Play,
+        grundy: bool,
+        fix: &[(usize, u64)],
+    ) -> Slice {
+        let req = Request {
+            bounds: Bounds {
+                max: Some(max),
+                max_sum: None,
+                heaps,
+            },
+            play,
+            kind: if grundy {
+                TableKind::Grundy
+            } else {
+                TableKind::PSet
+            },
+            method: TableMethod::Auto,
+            backend: plan::Backend::Cpu,
+            remoteness: false,
+            limit: 1e12,
+            resume: ResumeMode::Off,
+        };
+        let p = plan::plan(game, &req).unwrap();
+        let ans = plan::run(game, &p, None, Hooks::default()).unwrap();
+        slice(game, &p, &ans.solved, fix).unwrap()
+    }
+
+    /// The search from the cells alone gives the cube's slice, P-positions in both plays and Grundy
+    /// values, for circles, shrinking circles and heaps.
+    #[test]
+    fn a_slice_by_search_equals_the_slice_of_the_whole_box() {
+        let cases: [(&str, u64, Option<usize>, usize, Vec<(usize, u64)>); 4] = [
+            ("CN(5,2)", 9, None, 5, vec![(0, 3), (1, 4), (2, 5)]),
+            ("CN(4,3)", 11, None, 4, vec![(1, 7), (3, 2)]),
+            ("SCN(4,2)", 8, None, 4, vec![(0, 2), (2, 6)]),
+            ("nim", 15, Some(3), 3, vec![(0, 5)]),
+        ];
+        for (name, max, heaps, width, fix) in cases {
+            let game = nimlab_games::parse_game(name).unwrap();
+            let lo = if name.starts_with("SCN") { 1 } else { 0 };
+            for (play, grundy) in [
+                (Play::Normal, false),
+                (Play::Misere, false),
+                (Play::Normal, true),
+            ] {
+                let want = of_the_cube(game.as_ref(), max, heaps, play, grundy, &fix);
+                let got = slice_by_search(game.as_ref(), play, grundy, width, lo, max, &fix, None)
+                    .unwrap();
+                assert_eq!(got, want, "{name} {play:?} grundy {grundy}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_down_set_is_the_product_of_the_bounds() {
+        // CN(5,2) with stacks 1-3 at 3, 4, 5 and the others up to 30: 4 * 5 * 6 * 31 * 31.
+        assert_eq!(down_set_size(5, 0, 30, &[(0, 3), (1, 4), (2, 5)]), 115320.0);
+    }
+}
