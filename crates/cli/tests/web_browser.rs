@@ -256,13 +256,20 @@ struct Setup {
     out: PathBuf,
     profile: PathBuf,
     procs: Kill,
+    /// Held while the test runs: the browser tests of this file run one at a time (two Chromiums and
+    /// chromedrivers starting at once on a busy machine made each other time out).
+    _one_at_a_time: std::sync::MutexGuard<'static, ()>,
 }
+
+/// See [`Setup`]'s `_one_at_a_time`.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Setup {
     /// `None` when the browser tools are missing (see [`browser_tools`]); `name` keeps the
     /// Chromium profiles of tests running at once apart.
     fn new(name: &str) -> Option<Setup> {
         let (chromium, driver) = browser_tools()?;
+        let one_at_a_time = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nimlab-browser");
         let profile = out.join(format!("profile-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
@@ -311,6 +318,7 @@ impl Setup {
             out,
             profile,
             procs,
+            _one_at_a_time: one_at_a_time,
         })
     }
 
@@ -319,6 +327,7 @@ impl Setup {
         self.b.cmd("DELETE", "", None);
         drop(self.procs);
         let _ = std::fs::remove_dir_all(&self.profile);
+        // The lock is given back last, with the processes stopped.
     }
 }
 

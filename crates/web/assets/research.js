@@ -237,12 +237,13 @@ function clearSlice() {
   shown = null;
 }
 
+// Each action says it is under way at once (before the game's fields are fitted), then asks.
 async function draw() {
+  $("slice-status").textContent = "Computing…";
   await fit();
   remember();
   const q = query(["max", "heaps", "fix"]);
   if ($("grundy").checked) q.set("grundy", "true");
-  $("slice-status").textContent = "Computing…";
   try {
     const v = await ask("/api/slice", q);
     drawSlice(v);
@@ -257,10 +258,10 @@ async function draw() {
 }
 
 async function patterns() {
+  $("patterns-out").textContent = "Computing…";
   await fit();
   remember();
   const q = query(["max", "heaps"]);
-  $("patterns-out").textContent = "Computing…";
   try {
     const v = await ask("/api/patterns", q);
     const out = $("patterns-out");
@@ -282,12 +283,12 @@ async function patterns() {
 }
 
 async function discover() {
+  $("discover-verdict").textContent = "Discovering (at most a few seconds)…";
+  $("discover-file").textContent = "";
   await fit();
   remember();
   // Discover searches its own box; only the chip games' total number of chips is passed on.
   const q = query(["max_sum"]);
-  $("discover-verdict").textContent = "Discovering (at most a few seconds)…";
-  $("discover-file").textContent = "";
   try {
     const v = await ask("/api/discover", q);
     let text = `${v.game}: ${v.verdict}`;
