@@ -248,53 +248,95 @@ impl Browser {
     }
 }
 
+/// What a browser test runs against: `nimlab serve` and chromedriver (killed when dropped), a
+/// headless Chromium session, the server's address and the folder for screenshots.
+struct Setup {
+    b: Browser,
+    addr: String,
+    out: PathBuf,
+    profile: PathBuf,
+    procs: Kill,
+    /// Held while the test runs: the browser tests of this file run one at a time (two Chromiums and
+    /// chromedrivers starting at once on a busy machine made each other time out).
+    _one_at_a_time: std::sync::MutexGuard<'static, ()>,
+}
+
+/// See [`Setup`]'s `_one_at_a_time`.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+impl Setup {
+    /// `None` when the browser tools are missing (see [`browser_tools`]); `name` keeps the
+    /// Chromium profiles of tests running at once apart.
+    fn new(name: &str) -> Option<Setup> {
+        let (chromium, driver) = browser_tools()?;
+        let one_at_a_time = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nimlab-browser");
+        let profile = out.join(format!("profile-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        std::fs::create_dir_all(&profile).unwrap();
+
+        let (server, addr) = start(common::cmd().args(["serve", "--port", "0"]), |l| {
+            l.split("http://")
+                .nth(1)
+                .map(|a| a.split('/').next().unwrap().to_string())
+        });
+        let mut procs = Kill(vec![server]);
+        let (drv, dport) = start(Command::new(&driver).arg("--port=0"), |l| {
+            l.split("started successfully on port ")
+                .nth(1)
+                .map(|p| p.trim().trim_end_matches('.').to_string())
+        });
+        procs.0.push(drv);
+        let dport: u16 = dport.parse().unwrap();
+
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "--window-size=1100,900",
+            &format!("--user-data-dir={}", profile.display()),
+        ];
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": chromium.to_str().unwrap(), "args": args},
+        }}});
+        let (status, v) = http(dport, "POST", "/session", Some(&caps));
+        assert_eq!(status, 200, "new session: {v}");
+        let b = Browser {
+            port: dport,
+            session: v["value"]["sessionId"].as_str().unwrap().to_string(),
+        };
+        Some(Setup {
+            b,
+            addr,
+            out,
+            profile,
+            procs,
+            _one_at_a_time: one_at_a_time,
+        })
+    }
+
+    /// Ends the browser session, stops the processes and removes the profile.
+    fn end(self) {
+        self.b.cmd("DELETE", "", None);
+        drop(self.procs);
+        let _ = std::fs::remove_dir_all(&self.profile);
+        // The lock is given back last, with the processes stopped.
+    }
+}
+
 #[test]
 fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
-    let Some((chromium, driver)) = browser_tools() else {
+    let Some(setup) = Setup::new("play") else {
         return;
     };
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nimlab-browser");
-    let profile = out.join(format!("profile-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile);
-    std::fs::create_dir_all(&profile).unwrap();
-
-    let (server, addr) = start(common::cmd().args(["serve", "--port", "0"]), |l| {
-        l.split("http://")
-            .nth(1)
-            .map(|a| a.split('/').next().unwrap().to_string())
-    });
-    let mut procs = Kill(vec![server]);
-    let (drv, dport) = start(Command::new(&driver).arg("--port=0"), |l| {
-        l.split("started successfully on port ")
-            .nth(1)
-            .map(|p| p.trim().trim_end_matches('.').to_string())
-    });
-    procs.0.push(drv);
-    let dport: u16 = dport.parse().unwrap();
-
-    let args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1100,900",
-        &format!("--user-data-dir={}", profile.display()),
-    ];
-    let caps = json!({"capabilities": {"alwaysMatch": {
-        "browserName": "chrome",
-        "goog:chromeOptions": {"binary": chromium.to_str().unwrap(), "args": args},
-    }}});
-    let (status, v) = http(dport, "POST", "/session", Some(&caps));
-    assert_eq!(status, 200, "new session: {v}");
-    let b = Browser {
-        port: dport,
-        session: v["value"]["sessionId"].as_str().unwrap().to_string(),
-    };
+    let (b, addr, out) = (&setup.b, setup.addr.clone(), setup.out.clone());
 
     let settled = |b: &Browser| {
         let s = b.text("status");
@@ -495,8 +537,7 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
         "/url",
         Some(json!({"url": format!("http://{addr}/research?game=nim&heaps=3&max=15&fix=1=5")})),
     );
-    b.wait_for("the research view", |b| b.text("slice-status").is_empty());
-    b.click("#draw");
+    // A link with a game draws its slice.
     b.wait_for("the slice", |b| {
         b.text("slice-status").contains("P-positions")
     });
@@ -541,7 +582,159 @@ fn a_cn53_game_played_by_clicking_is_won_by_the_computer() {
         );
     }
 
-    b.cmd("DELETE", "", None);
-    drop(procs);
-    let _ = std::fs::remove_dir_all(&profile);
+    setup.end();
+}
+
+/// The research view fits the game: a link to CN(4,2)'s slice (a box of 4 stacks) is drawn without
+/// the heaps field, which is hidden and not sent; the address keeps the view's state and reproduces
+/// the slice; the fields follow the game typed (max_sum for a chip game); hovering a cell of Nim's
+/// Grundy slice (heap 1 = 5) shows its position and value, 5 xor b xor c; the Grundy picture has a
+/// colour scale; the CSV download holds one row per cell; refusals name the form's fields.
+#[test]
+fn the_research_view_fits_the_game() {
+    let Some(setup) = Setup::new("research") else {
+        return;
+    };
+    let (b, addr) = (&setup.b, setup.addr.clone());
+    let go = |url: &str| {
+        b.cmd("POST", "/url", Some(json!({ "url": url })));
+    };
+    let done = |b: &Browser| {
+        let s = b.text("slice-status");
+        !s.is_empty() && !s.starts_with("Computing")
+    };
+    let shown = |id: &str| {
+        !b.js(&format!("return document.getElementById('{id}').hidden;"))
+            .as_bool()
+            .unwrap()
+    };
+    let address = |key: &str| {
+        b.js(&format!(
+            "return new URLSearchParams(location.search).get('{key}');"
+        ))
+    };
+
+    // CN(4,2) from a link: drawn with the heaps field (3 by default) hidden and left out.
+    go(&format!(
+        "http://{addr}/research?game=CN(4,2)&max=5&fix=1=2,2=3"
+    ));
+    b.wait_for("CN(4,2)'s slice", done);
+    let status = b.text("slice-status");
+    assert!(
+        status.contains("P-positions in the slice p1 = 2, p2 = 3"),
+        "{status}"
+    );
+    assert!(!shown("f-heaps") && !shown("f-max_sum"));
+    assert!(shown("f-max") && shown("f-fix"));
+    assert_eq!(address("game"), "CN(4,2)");
+    assert_eq!(address("max"), "5");
+    assert_eq!(address("fix"), "1=2,2=3");
+    assert_eq!(address("heaps"), Value::Null);
+    let p_cells = b.js("return document.querySelectorAll('#slice rect.p').length;");
+    assert!(
+        status.contains(&format!("{p_cells} P-positions")),
+        "{status}"
+    );
+    assert_eq!(
+        b.js("return document.getElementById('legend').childElementCount;"),
+        0,
+        "no colour scale for P-positions"
+    );
+
+    // The fields follow the game typed: a chip game takes max_sum, not max, heaps or fix.
+    b.js("const g = document.getElementById('game'); g.value = 'ER(4)'; g.dispatchEvent(new Event('change'));");
+    b.wait_for("ER(4)'s fields", |_| shown("f-max_sum"));
+    assert!(!shown("f-heaps") && !shown("f-max") && !shown("f-fix"));
+
+    // Nim's Grundy slice from a link; the address read back from the page draws it again.
+    go(&format!(
+        "http://{addr}/research?game=nim&heaps=3&max=15&fix=1=5&grundy=true"
+    ));
+    b.wait_for("Nim's Grundy slice", done);
+    let status = b.text("slice-status");
+    assert!(
+        status.contains("Grundy values of the slice p1 = 5 (256 positions"),
+        "{status}"
+    );
+    assert!(shown("f-heaps") && !shown("f-max_sum"));
+    let link = b.js("return location.href;").as_str().unwrap().to_string();
+    go("about:blank");
+    go(&link);
+    b.wait_for("the slice of the copied link", done);
+    assert_eq!(b.text("slice-status"), status);
+    for (k, v) in [
+        ("game", "nim"),
+        ("heaps", "3"),
+        ("max", "15"),
+        ("fix", "1=5"),
+        ("grundy", "true"),
+    ] {
+        assert_eq!(address(k), v, "{k} in {link}");
+    }
+    assert_eq!(address("misere"), Value::Null);
+
+    // Hovering a cell: its position and value, 5 ^ b ^ c (Bouton).
+    for (x, y) in [(0u64, 0u64), (3, 6), (15, 15), (7, 2), (10, 4), (0, 15)] {
+        let text = b.js(&format!(
+            "const r = document.querySelector('#slice rect[data-x=\"{x}\"][data-y=\"{y}\"]');
+             const box = r.getBoundingClientRect();
+             r.dispatchEvent(new MouseEvent('mousemove', {{bubbles: true,
+                 clientX: box.left + box.width / 2, clientY: box.top + box.height / 2}}));
+             return document.getElementById('cell').textContent;"
+        ));
+        assert_eq!(
+            text,
+            format!("p1 = 5, p2 = {x}, p3 = {y}: Grundy value {}", 5 ^ x ^ y)
+        );
+    }
+
+    // The colour scale: one swatch per value 0..=15, coloured as the cells of that value.
+    let swatches: Vec<(u64, String)> = serde_json::from_value(b.js(
+        "return Array.from(document.querySelectorAll('#legend rect.swatch')).map(r => [Number(r.dataset.value), r.getAttribute('fill')]);",
+    ))
+    .unwrap();
+    assert_eq!(
+        swatches.iter().map(|s| s.0).collect::<Vec<_>>(),
+        (0..16).collect::<Vec<_>>()
+    );
+    for (g, fill) in &swatches {
+        let cell = b.js(&format!(
+            "return document.querySelector('#slice rect[data-x=\"0\"][data-y=\"{}\"]').getAttribute('fill');",
+            5 ^ g
+        ));
+        assert_eq!(cell, fill.as_str(), "value {g}");
+    }
+
+    // The CSV download: a header and one row per cell, each value 5 ^ x ^ y.
+    assert!(shown("csv"));
+    let csv = b.js("return fetch(document.getElementById('csv').href).then(r => r.text());");
+    let csv = csv.as_str().unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("p2,p3,value"));
+    let rows: Vec<Vec<u64>> = lines
+        .map(|l| l.split(',').map(|t| t.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 256);
+    for r in &rows {
+        assert_eq!(r[2], 5 ^ r[0] ^ r[1], "{r:?}");
+    }
+    let name = b.js("return document.getElementById('csv').download;");
+    assert!(name.as_str().unwrap().ends_with(".csv"), "{name}");
+    b.screenshot(&setup.out.join("research-grundy.png"));
+
+    // A refusal names the form's field: Nim without its number of heaps.
+    b.js("document.getElementById('heaps').value = '';");
+    b.click("#draw");
+    b.wait_for("the refusal", |b| {
+        b.text("slice-status").starts_with("Refused")
+    });
+    let refusal = b.text("slice-status");
+    assert!(refusal.contains("the field Heaps"), "{refusal}");
+    assert!(
+        !refusal.contains("heaps=") && !refusal.contains("--"),
+        "{refusal}"
+    );
+    assert!(!shown("csv"));
+
+    setup.end();
 }

@@ -62,11 +62,22 @@ fn games_and_game() {
         .iter()
         .any(|p| p == "CN(5,3)"));
     fails("/api/games", &[("x", "1")], 400, "bad_request");
-
     let v = ok("/api/game", &[CN53]);
     assert_eq!(v["game"], "CN(5,3)");
     assert_eq!(v["drawing"], "circle");
     assert_eq!(v["window"], 3);
+    // How the game is tabulated, as the research view shows its fields.
+    assert_eq!(v["table"], "box");
+    for (g, t) in [
+        ("nim", "heaps"),
+        ("moore(2)", "heaps"),
+        ("octal(0.33)", "heaps"),
+        ("octal(0.07)", "none"),
+        ("ER(4)", "max_sum"),
+        ("ENTROPY(3)", "spread"),
+    ] {
+        assert_eq!(ok("/api/game", &[("game", g)])["table"], t, "{g}");
+    }
     assert_eq!(
         ok("/api/game", &[("game", "scn(6,3)")])["drawing"],
         "shrinking"

@@ -10,7 +10,7 @@ use axum::extract::State;
 use axum::Json;
 use nimlab_analysis::play::{self as engine, rng_from_time};
 use nimlab_analysis::{Analysis, Analyzer, Want};
-use nimlab_core::{Error, Game, Play, Rng};
+use nimlab_core::{Error, Game, Play, Rng, TableBound};
 use serde_json::{json, Value};
 
 /// A position as the page shows it: the entries as numbers (exact below 2^53), as the game's text
@@ -92,7 +92,22 @@ pub(crate) async fn game_info(q: Params) -> Answer {
         "drawing": if graph.is_some() { "graph" } else { drawing },
         "window": window,
         "graph": graph,
+        "table": table_of(game.as_ref()),
     })))
+}
+
+/// How `nimlab table` bounds the game's positions (the research view shows the fields that apply):
+/// `heaps` (a box of entries up to `max` on `heaps` heaps), `box` (up to `max`, the number of stacks
+/// fixed by the game), `max_sum` (chip games: the total number of chips), `spread` (`max` bounds the
+/// largest minus the smallest entry) or `none` (not tabulated).
+fn table_of(game: &dyn Game) -> &'static str {
+    match game.table_bound() {
+        TableBound::Box { heaps: true } => "heaps",
+        TableBound::Box { heaps: false } => "box",
+        TableBound::TotalChips => "max_sum",
+        TableBound::Spread => "spread",
+        TableBound::None => "none",
+    }
 }
 
 pub(crate) async fn random(State(s): State<AppState>, q: Params) -> Answer {

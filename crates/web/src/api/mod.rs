@@ -10,7 +10,7 @@
 //! | endpoint | parameters | answer |
 //! |---|---|---|
 //! | `/api/games` | — | the catalogue (`games`, as `nimlab games --json`) and the preset games of the page |
-//! | `/api/game` | `game` | id, rules and how the page draws it (`drawing`, `window`; for complexes `graph`: vertices, edges or step chords, shaded faces, facets) |
+//! | `/api/game` | `game` | id, rules and how the page draws it (`drawing`, `window`; for complexes `graph`: vertices, edges or step chords, shaded faces, facets) and how it is tabulated (`table`: `heaps`, `box`, `max_sum`, `spread`, `none`) |
 //! | `/api/random` | `game`, `seed`? | a random starting position |
 //! | `/api/outcome` | `game`, `position`, `misere`? | outcome in words, Grundy value, remoteness, method, explanation |
 //! | `/api/moves` | `game`, `position`, `misere`? | every option with its value, sorted by position (the winning moves alone when the options are too many): `nimlab_analysis::play::moves_shown` |
