@@ -119,11 +119,21 @@ pub fn run(a: &PlotArgs) -> Result<ExitCode, Error> {
                 d.lo,
                 d.hi,
                 &fix,
+                nimlab_core::Budget {
+                    limit: a.common.limit,
+                    ..Default::default()
+                },
                 None,
             )
-            .map_err(|s| match s {
-                Error::TooLarge(why) => Error::TooLarge(format!("{e}; and {why}")),
-                s => s,
+            .map_err(|s| {
+                if s.is_too_large() {
+                    Error::TooLarge(format!(
+                        "{e}; and the slice alone: {}",
+                        s.render(&nimlab_core::arg::CommandLine)
+                    ))
+                } else {
+                    s
+                }
             })?;
             eprintln!(
                 "nimlab: the box's table is too large, so the slice was searched from its cells: {below:.0} positions lie below them"

@@ -233,7 +233,12 @@ pub fn parse_fix(fix: &[String], plan: &plan::Plan) -> Result<Vec<(usize, u64)>,
             "--fix takes a slice of a box of stacks; chip games' tables are bounded by their total instead".into(),
         ));
     };
-    parse_fix_in(fix, d.lengths.iter().copied().max().unwrap_or(0), d.lo, d.hi)
+    parse_fix_in(
+        fix,
+        d.lengths.iter().copied().max().unwrap_or(0),
+        d.lo,
+        d.hi,
+    )
 }
 
 /// [`parse_fix`] for a box of `width` stacks with values `lo..=hi`.

@@ -823,12 +823,50 @@ fn research_endpoints() {
         400,
         "bad_request",
     );
-    fails(
+    // A box too large to tabulate here, but a slice whose positions below are few: its cells are
+    // searched from themselves. With stacks 1-5 empty, stacks 6 and 7 share a window, so every
+    // position but (0,0) moves to it: (0,0) is the one P-position.
+    let v = ok(
         "/api/slice",
         &[
             ("game", "CN(7,4)"),
             ("max", "63"),
             ("fix", "1=0,2=0,3=0,4=0,5=0"),
+        ],
+    );
+    assert_eq!(v["method"], "search", "{v}");
+    assert_eq!(v["cells"], serde_json::json!([[0, 0, 0]]));
+    // CN(5,2) with stacks 1-3 at 3, 4, 5 up to 30 (a box of 2.9e7 positions, more than the page
+    // tabulates; 115320 below the slice): its cells up to 12 are those of the box up to 12, which
+    // the engine tabulates whole.
+    let cells = |v: &Value, top: u64| -> Vec<Value> {
+        v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c[0].as_u64().unwrap() <= top && c[1].as_u64().unwrap() <= top)
+            .cloned()
+            .collect()
+    };
+    let big = ok(
+        "/api/slice",
+        &[("game", "CN(5,2)"), ("max", "30"), ("fix", "1=3,2=4,3=5")],
+    );
+    assert_eq!(big["method"], "search", "{big}");
+    assert_eq!(big["searched"], 115320.0);
+    let small = ok(
+        "/api/slice",
+        &[("game", "CN(5,2)"), ("max", "12"), ("fix", "1=3,2=4,3=5")],
+    );
+    assert_ne!(small["method"], "search", "{small}");
+    assert!(!cells(&small, 12).is_empty());
+    assert_eq!(cells(&big, 12), cells(&small, 12));
+    fails(
+        "/api/slice",
+        &[
+            ("game", "CN(7,4)"),
+            ("max", "63"),
+            ("fix", "1=60,2=60,3=60,4=60,5=60"),
         ],
         422,
         "too_large",

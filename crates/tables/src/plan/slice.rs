@@ -90,8 +90,9 @@ pub const MOST_SEARCHED: f64 = 4.0e6;
 /// stack, so every position a cell reaches lies in the box with one bound per stack (the fixed
 /// value, or `hi` for the two free stacks), [`down_set_size`] positions, however large the cube
 /// `[lo..hi]^width` around it. P-positions in `play`, or (`grundy`) every cell's Grundy value in
-/// normal play. Refused in one line when exactly two stacks are not left free, or when the down-set
-/// is above [`MOST_SEARCHED`]; `cancel` stops it (`Error::Interrupted`).
+/// normal play. Refused in one line when exactly two stacks are not left free, when the down-set
+/// is above [`MOST_SEARCHED`], or when the search's estimated option visits from the slice's top
+/// cell are above `budget`; `cancel` stops it (`Error::Interrupted`).
 #[allow(clippy::too_many_arguments)]
 pub fn slice_by_search(
     game: &dyn Game,
@@ -101,6 +102,7 @@ pub fn slice_by_search(
     lo: u64,
     hi: u64,
     fix: &[(usize, u64)],
+    budget: nimlab_core::Budget,
     cancel: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<Slice> {
     let free: Vec<usize> = (0..width)
@@ -124,10 +126,12 @@ pub fn slice_by_search(
     if let Some(c) = cancel {
         solver.set_cancel(c);
     }
-    let mut p = vec![lo; width];
+    let mut p = vec![hi; width];
     for &(i, v) in fix {
         p[i] = v;
     }
+    // The top cell reaches every position of the down-set: its search's estimate bounds them all.
+    solver.check_budget(&p, play == nimlab_core::Play::Misere, budget)?;
     let mut cells = Vec::new();
     for a in lo..=hi {
         for b in lo..=hi {
@@ -195,6 +199,7 @@ mod tests {
     /// values, for circles, shrinking circles and heaps.
     #[test]
     fn a_slice_by_search_equals_the_slice_of_the_whole_box() {
+        #[allow(clippy::type_complexity)]
         let cases: [(&str, u64, Option<usize>, usize, Vec<(usize, u64)>); 4] = [
             ("CN(5,2)", 9, None, 5, vec![(0, 3), (1, 4), (2, 5)]),
             ("CN(4,3)", 11, None, 4, vec![(1, 7), (3, 2)]),
@@ -210,8 +215,18 @@ mod tests {
                 (Play::Normal, true),
             ] {
                 let want = of_the_cube(game.as_ref(), max, heaps, play, grundy, &fix);
-                let got = slice_by_search(game.as_ref(), play, grundy, width, lo, max, &fix, None)
-                    .unwrap();
+                let got = slice_by_search(
+                    game.as_ref(),
+                    play,
+                    grundy,
+                    width,
+                    lo,
+                    max,
+                    &fix,
+                    Default::default(),
+                    None,
+                )
+                .unwrap();
                 assert_eq!(got, want, "{name} {play:?} grundy {grundy}");
             }
         }

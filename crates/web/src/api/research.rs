@@ -119,8 +119,16 @@ fn fixes(map: &HashMap<String, String>) -> Result<Vec<(usize, u64)>, ApiError> {
 /// `/api/slice`: the cells of a 2-D slice (every stack but two fixed).
 pub(crate) async fn slice(State(s): State<AppState>, q: Params) -> Answer {
     let map = params(q, &["game", "max", "heaps", "misere", "grundy", "fix"])?;
-    let (game, plan) = planned(&map)?;
     let fix = fixes(&map)?;
+    let (game, plan) = match planned(&map) {
+        Ok(p) => p,
+        // A slice needs only the positions below it: when the whole box is more than the page
+        // tabulates, its cells are searched from themselves.
+        Err(e) if e.kind() == "too_large" && !fix.is_empty() => {
+            return slice_alone(s, &map, fix, e).await
+        }
+        Err(e) => return Err(e),
+    };
     let Domain::Box(d) = &plan.domain else {
         unreachable!("planned() keeps boxes")
     };
@@ -154,6 +162,75 @@ pub(crate) async fn slice(State(s): State<AppState>, q: Params) -> Answer {
             "cells": sl.cells.iter().map(|&(x, y, v)| json!([x, y, v])).collect::<Vec<_>>(),
             "count": sl.cells.len(),
             "method": answer.source.name(),
+        })))
+    })
+    .await
+}
+
+/// Option visits a slice searched from its cells may take here.
+const SLICE_SEARCH_LIMIT: f64 = 2e8;
+
+/// `/api/slice` when the box is too large to tabulate here: the cells searched from themselves
+/// ([`plan::slice_by_search`]); refused with both reasons when that is too large as well.
+async fn slice_alone(
+    s: AppState,
+    map: &HashMap<String, String>,
+    fix: Vec<(usize, u64)>,
+    whole: ApiError,
+) -> Answer {
+    let game = nimlab_games::parse_game(required(map, "game")?)?;
+    let play = play_of(map)?;
+    let grundy = flag(map, "grundy")?;
+    let Some(max) = number::<u64>(map, "max")? else {
+        return Err(whole);
+    };
+    let d = game.table_domain(max, number(map, "heaps")?)?;
+    let width = d.lengths.iter().copied().max().unwrap_or(0);
+    if d.hi - d.lo >= MOST_SIDE {
+        return Err(ApiError::bad(format!(
+            "a slice of at most {MOST_SIDE} values per side here; use nimlab plot"
+        )));
+    }
+    for &(i, v) in &fix {
+        if i >= width || v < d.lo || v > d.hi {
+            return Err(ApiError::bad(format!(
+                "fix {}={v}: the box holds stacks 1..={width} with values {}..={} only",
+                i + 1,
+                d.lo,
+                d.hi
+            )));
+        }
+    }
+    let below = plan::down_set_size(width, d.lo, d.hi, &fix);
+    compute(&s, Work::Research, move || {
+        let cancel = nimlab_core::interrupt::current();
+        let budget = nimlab_core::Budget {
+            limit: SLICE_SEARCH_LIMIT,
+            flag: None,
+        };
+        let sl = plan::slice_by_search(
+            game.as_ref(),
+            play,
+            grundy,
+            width,
+            d.lo,
+            d.hi,
+            &fix,
+            budget,
+            cancel.as_deref(),
+        )?;
+        Ok(Json(json!({
+            "game": game.id(),
+            "play": play.name(),
+            "kind": if grundy { "grundy" } else { "pset" },
+            "lo": sl.lo,
+            "hi": sl.hi,
+            "axes": [sl.x + 1, sl.y + 1],
+            "fix": fix.iter().map(|&(i, v)| json!({"stack": i + 1, "value": v})).collect::<Vec<_>>(),
+            "cells": sl.cells.iter().map(|&(x, y, v)| json!([x, y, v])).collect::<Vec<_>>(),
+            "count": sl.cells.len(),
+            "method": "search",
+            "searched": below,
         })))
     })
     .await

@@ -26,6 +26,11 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// The error's kind (`bad_request`, `too_large`, `busy`, ...).
+    pub(crate) fn kind(&self) -> &'static str {
+        self.kind
+    }
+
     pub(crate) fn new(
         status: StatusCode,
         kind: &'static str,
