@@ -230,8 +230,8 @@ fn a_sequence_picture_has_one_point_per_heap_and_names_the_period() {
         want.reverse();
         assert_eq!(by_y.values().copied().collect::<Vec<_>>(), want);
         let err = String::from_utf8_lossy(&out.stderr);
-        // Kayles is periodic with period 12 from n = 71 (g(71..) repeats 4 1 2 8 1 4 7 2 1 8 2 7):
-        // 200 heaps prove it (Guy–Smith needs n up to 2·71 + 12 + 2 - 1 + 12 = 167); 100 heaps
+        // Kayles is periodic with period 12 from n = 71 (g(71..82) = 7 4 1 2 8 1 4 7 2 1 8 2,
+        // repeated): 200 heaps prove it (Guy–Smith needs n up to 2·71 + 12 + 2 - 1 + 12 = 167); 100 heaps
         // hold fewer than three periods after 71, so no period is reported there.
         let said = if max == 200 {
             "period 12 from 71 (proved)"
