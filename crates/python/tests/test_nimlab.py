@@ -463,6 +463,7 @@ def test_the_readme_python_section_runs(tmp_path, monkeypatch):
     assert scope["m"].complete and scope["m"].method == "cn-7-4" and len(scope["m"]) == 2
     assert scope["t"].shape == (3707, 7) and scope["t"].info["count"] == 42856
     assert scope["s"].grundy() == 3
+    assert (scope["k"].period, scope["k"].preperiod, scope["k"].status) == (12, 71, "proved")
 
 
 def test_prove(tmp_path):
