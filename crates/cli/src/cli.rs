@@ -93,6 +93,9 @@ enum Command {
     /// with the period and preperiod, proved for every heap size where the Guy-Smith periodicity
     /// theorem (or, for games that never split a heap, a repeated window of values) applies.
     Sequence(crate::sequence_cmd::SequenceArgs),
+    /// Every code of a family of octal games (0.dd, 0.ddd, 4.d, 4.dd) to N heaps, one row per code:
+    /// period, preperiod, last exceptional value, largest value, proved or evidence, method.
+    Atlas(crate::atlas_cmd::AtlasArgs),
     /// The games nimlab knows, their parameters and position syntax.
     Games {
         /// Print one JSON object on stdout.
@@ -247,6 +250,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode, Error> {
         Command::Plot(args) => crate::plot_cmd::run(&args),
         Command::Store(args) => done(crate::store_cmd::run(&args)),
         Command::Sequence(args) => done(crate::sequence_cmd::run(&args)),
+        Command::Atlas(args) => done(crate::atlas_cmd::run(&args)),
         Command::Games { json } => done(output::games(json)),
         Command::Play(args) => done(crate::play::run(&args)),
         Command::Serve(args) => done(crate::play::serve(&args)),

@@ -4,6 +4,7 @@
 #![allow(rustdoc::broken_intra_doc_links)]
 
 mod args;
+mod atlas_cmd;
 mod cli;
 mod discover_cmd;
 mod explain;

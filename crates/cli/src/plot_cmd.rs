@@ -39,6 +39,11 @@ pub struct PlotArgs {
     /// and print the counts as CSV on stdout.
     #[arg(long)]
     counts: bool,
+    /// Plot the Grundy values g(n) of single heaps n = 0..=--max of a one-heap game (octal,
+    /// subtraction, Grundy's game) as points, as `nimlab sequence` computes them, with the
+    /// preperiod marked by a vertical line and the period in the caption.
+    #[arg(long)]
+    sequence: bool,
     /// The picture to write: FILE.svg or FILE.png.
     #[arg(long, short)]
     output: PathBuf,
@@ -71,6 +76,14 @@ pub fn run(a: &PlotArgs) -> Result<ExitCode, Error> {
             )))
         }
     };
+    if a.sequence {
+        if a.counts || a.grundy || a.misere || !a.fix.is_empty() || a.heaps.is_some() {
+            return Err(Error::Unsupported(
+                "--sequence plots the values of single heaps; it does not combine with --counts, --grundy, --misere, --fix or --heaps".into(),
+            ));
+        }
+        return plot_sequence(a, picture);
+    }
     if a.counts && (a.grundy || !a.fix.is_empty()) {
         return Err(Error::Unsupported(format!(
             "--counts plots the P-positions of whole boxes; it does not combine with {}",
@@ -243,6 +256,140 @@ fn draw_the_slice(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `plot --sequence`: g(0..=max) of a one-heap game as points, the preperiod as a vertical line.
+fn plot_sequence(a: &PlotArgs, picture: Picture) -> Result<ExitCode, Error> {
+    use nimlab_games::octal::{Method, OctalGame};
+    let boxed = parse_game(&a.game)?;
+    let Some(game) = boxed.downcast_ref::<OctalGame>() else {
+        return Err(Error::Unsupported(format!(
+            "--sequence takes a one-heap game, octal(CODE), subtraction(S) or grundy; {} is not one",
+            boxed.id()
+        )));
+    };
+    let Some(max) = a.max else {
+        return Err(Error::Unsupported(
+            "--sequence needs --max N (the values of heaps 0..=N)".into(),
+        ));
+    };
+    // One point a heap: a picture of more points than this is a blur and a huge SVG.
+    const MOST: u64 = 100_000;
+    if max > MOST {
+        return Err(Error::TooLarge(format!(
+            "--max {max}: --sequence draws one point a heap, at most {MOST}; `nimlab sequence` computes further"
+        )));
+    }
+    let work = game.sequence_work(max);
+    if game.sparse_refusal().is_some() && work > a.common.limit {
+        return Err(Error::TooLarge(format!(
+            "{} up to --max {max} visits about {work:.1e} options (over --limit {:.1e}); lower --max or pass --limit {}",
+            game.id(),
+            a.common.limit,
+            nimlab_core::solver::limit_above(work)
+        )));
+    }
+    let cancel = crate::interrupt::cancel_flag();
+    let seq = nimlab_core::interrupt::scope(cancel, || {
+        game.sequence_by(max, Method::Auto, None, a.common.limit)
+    })?;
+    let g = seq.values;
+    let per = game.periodicity(&g);
+    let period = match &per {
+        Some(p) => {
+            let how = if p.proof.is_some() {
+                "proved"
+            } else {
+                "evidence"
+            };
+            if p.saltus == 0 {
+                format!("period {} from {} ({how})", p.period, p.preperiod)
+            } else {
+                format!(
+                    "arithmetic period {} saltus {} from {} ({how})",
+                    p.period, p.saltus, p.preperiod
+                )
+            }
+        }
+        None => format!("no period up to {max}"),
+    };
+    let labels = register_font();
+    let s = SequencePicture {
+        labels,
+        caption: format!("{}: g(n), {period}", game.id()),
+        values: &g,
+        preperiod: per.as_ref().map(|p| p.preperiod),
+    };
+    draw_sequence(&a.output, picture, &s).map_err(|e| draw_error(&a.output, e))?;
+    eprintln!(
+        "nimlab: wrote {} ({}: g(0..={max}), {period})",
+        a.output.display(),
+        game.id()
+    );
+    if !labels {
+        eprintln!(
+            "nimlab: no font found for the picture's labels, so it has none (set NIMLAB_FONT to a .ttf file)"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What a sequence picture shows.
+struct SequencePicture<'a> {
+    labels: bool,
+    caption: String,
+    values: &'a [u32],
+    preperiod: Option<u64>,
+}
+
+/// The colour of the preperiod's line.
+const PRE_COLOUR: RGBColor = RGBColor(200, 40, 40);
+
+fn draw_sequence(path: &Path, picture: Picture, s: &SequencePicture) -> DrawResult {
+    match picture {
+        Picture::Svg => sequence_on(SVGBackend::new(path, (800, 420)).into_drawing_area(), s),
+        Picture::Png => sequence_on(BitMapBackend::new(path, (800, 420)).into_drawing_area(), s),
+    }
+}
+
+fn sequence_on<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    s: &SequencePicture,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let n1 = (s.values.len() as u64).saturating_sub(1).max(1);
+    let top = s.values.iter().copied().max().unwrap_or(0).max(1);
+    root.fill(&WHITE)?;
+    let mut b = ChartBuilder::on(&root);
+    b.margin(15);
+    if s.labels {
+        b.caption(&s.caption, ("sans-serif", 16))
+            .x_label_area_size(35)
+            .y_label_area_size(40);
+    }
+    let mut chart = b.build_cartesian_2d(0..n1, 0..top + 1)?;
+    if s.labels {
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("n")
+            .y_desc("g(n)")
+            .draw()?;
+    }
+    if let Some(pre) = s.preperiod.filter(|&p| p > 0) {
+        chart.draw_series(LineSeries::new([(pre, 0), (pre, top + 1)], PRE_COLOUR))?;
+    }
+    let r = if s.values.len() > 2000 { 1 } else { 2 };
+    chart.draw_series(
+        s.values
+            .iter()
+            .enumerate()
+            .map(|(n, &v)| Circle::new((n as u64, v), r, P_COLOUR.filled())),
+    )?;
+    root.present()?;
+    Ok(())
 }
 
 fn draw_error(path: &Path, e: impl std::fmt::Display) -> Error {

@@ -179,3 +179,74 @@ fn plots_are_refused_with_one_line() {
         "",
     );
 }
+
+/// Kayles (octal 0.77) by the mex over its options, from the rules: remove 1 or 2 adjacent pins,
+/// leaving zero, one or two rows.
+fn kayles(max: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=max {
+        let mut opts = Vec::new();
+        for j in 1..=2usize.min(n) {
+            let r = n - j;
+            for a in 0..=r / 2 {
+                opts.push(g[a] ^ g[r - a]);
+            }
+        }
+        g.push((0..).find(|v| !opts.contains(v)).unwrap());
+    }
+    g
+}
+
+#[test]
+fn a_sequence_picture_has_one_point_per_heap_and_names_the_period() {
+    let dir = TempDir::new("plot-sequence");
+    for max in [100usize, 200] {
+        let svg = dir.path().join(format!("kayles{max}.svg"));
+        let out = nimlab(&[
+            "plot",
+            "octal(0.77)",
+            "--sequence",
+            "--max",
+            &max.to_string(),
+            "-o",
+            svg.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let circles: Vec<&str> = text.lines().filter(|l| l.starts_with("<circle")).collect();
+        assert_eq!(circles.len(), max + 1);
+        // The points at each height: as many as heaps with that value, by the brute force.
+        let g = kayles(max);
+        let mut by_y: std::collections::BTreeMap<i64, usize> = Default::default();
+        for c in &circles {
+            let cy = c.split("cy=\"").nth(1).unwrap().split('"').next().unwrap();
+            *by_y.entry(cy.parse().unwrap()).or_default() += 1;
+        }
+        let mut want: Vec<usize> = (0..=8)
+            .map(|v| g.iter().filter(|&&x| x == v).count())
+            .filter(|&c| c > 0)
+            .collect();
+        // Higher values are drawn higher up: smaller y first, so the largest value first.
+        want.reverse();
+        assert_eq!(by_y.values().copied().collect::<Vec<_>>(), want);
+        let err = String::from_utf8_lossy(&out.stderr);
+        // Kayles is periodic with period 12 from n = 71 (g(71..82) = 7 4 1 2 8 1 4 7 2 1 8 2,
+        // repeated): 200 heaps prove it (Guy–Smith needs n up to 2·71 + 12 + 2 - 1 + 12 = 167); 100 heaps
+        // hold fewer than three periods after 71, so no period is reported there.
+        let said = if max == 200 {
+            "period 12 from 71 (proved)"
+        } else {
+            "no period up to 100"
+        };
+        assert!(err.contains(said), "{err}");
+        if text.contains("<text") {
+            assert!(text.contains(said), "the caption: {text}");
+            // The preperiod as a vertical line (red), only where there is one.
+            assert_eq!(text.contains("stroke=\"#C82828\""), max == 200);
+        }
+    }
+    fails(
+        &["plot", "nim", "--sequence", "--max", "10", "-o", "x.svg"],
+        "one-heap game",
+    );
+}

@@ -463,6 +463,7 @@ def test_the_readme_python_section_runs(tmp_path, monkeypatch):
     assert scope["m"].complete and scope["m"].method == "cn-7-4" and len(scope["m"]) == 2
     assert scope["t"].shape == (3707, 7) and scope["t"].info["count"] == 42856
     assert scope["s"].grundy() == 3
+    assert (scope["k"].period, scope["k"].preperiod, scope["k"].status) == (12, 71, "proved")
 
 
 def test_prove(tmp_path):
@@ -610,3 +611,44 @@ def test_prove_is_the_command_lines_request(tmp_path):
         nimlab.prove("ET(3)", grundy_value=1)
     with pytest.raises(ValueError, match="subset=True"):
         nimlab.prove("EABO(3)", theorem="ferguson-eabo", subset=True)
+
+
+def _kayles_brute(n_max):
+    """Kayles by the mex over its options, from the rules: knock down one pin or two adjacent pins
+    of a row, leaving zero, one or two rows."""
+    g = []
+    for n in range(n_max + 1):
+        opts = set()
+        for j in (1, 2):
+            if j > n:
+                continue
+            r = n - j
+            for a in range(r // 2 + 1):
+                opts.add(g[a] ^ g[r - a])
+        v = 0
+        while v in opts:
+            v += 1
+        g.append(v)
+    return g
+
+
+def test_sequence_of_kayles_with_its_period():
+    for method in ("auto", "plain", "sparse"):
+        s = nimlab.sequence("octal(0.77)", max=200, method=method)
+        assert isinstance(s, np.ndarray) and s.dtype.kind == "u"
+        assert s.shape == (201,)
+        assert s.tolist() == _kayles_brute(200)
+    # Kayles: period 12 from n = 71 (last exceptional value g(70) = 6), proved within 200 heaps.
+    assert (s.period, s.preperiod, s.status) == (12, 71, "proved")
+    assert s.info["last_exceptional"] == 70 and s.info["saltus"] == 0
+    assert s.info["proof"] == "guy-smith"
+    assert s.info["largest"]["value"] == max(_kayles_brute(200))
+    # The bare code reads as octal(...); a slice keeps the info.
+    t = nimlab.sequence("0.77", max=100)
+    assert t.info["game"] == "octal(0.77)" and t[:10].info["game"] == "octal(0.77)"
+    # 100 heaps hold fewer than three periods after 71: no period reported.
+    assert t.period is None and t.status == "none"
+    with pytest.raises(ValueError):
+        nimlab.sequence("nim", max=10)
+    with pytest.raises(ValueError):
+        nimlab.sequence("octal(0.77)", max=-1)

@@ -23,6 +23,7 @@ a subclass, when a question would exceed the work budget ``limit``); Ctrl-C rais
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -42,6 +43,7 @@ __all__ = [
     "PTable",
     "GrundyValues",
     "GrundyTable",
+    "GrundySequence",
     "Sum",
     "TooLarge",
     "game",
@@ -49,6 +51,7 @@ __all__ = [
     "sum",
     "prove",
     "discover",
+    "sequence",
     "theory",
     "verify",
 ]
@@ -204,6 +207,39 @@ class GrundyTable(dict):
             f"<p><b>{i.get('game')}</b> Grundy values (method {i.get('method')})</p>"
             f"<table><tr><th>value</th><th>positions</th></tr>{cells}</table>"
         )
+
+
+class GrundySequence(np.ndarray):
+    """The Grundy values g(0..=N) of single heaps of a one-heap game (``values[n]`` = g(n)), as
+    ``nimlab sequence --json`` computes them. ``info`` holds the period: ``period``,
+    ``preperiod`` and ``last_exceptional`` (``None`` when no period is seen up to N), ``saltus``
+    (0 unless arithmetic-periodic), ``status`` ("proved", "evidence" or "none"), ``proof``, and
+    ``largest`` and ``method``; ``period``, ``preperiod`` and ``status`` are also attributes."""
+
+    info: Dict[str, Any]
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self.info = getattr(obj, "info", {})
+
+    @property
+    def period(self) -> Optional[int]:
+        return self.info.get("period")
+
+    @property
+    def preperiod(self) -> Optional[int]:
+        return self.info.get("preperiod")
+
+    @property
+    def status(self) -> str:
+        return self.info.get("status", "none")
+
+    def _repr_html_(self) -> str:
+        i = self.info
+        if i.get("period") is None:
+            per = f"no period up to n = {i.get('max')}"
+        else:
+            per = f"period {i['period']} from n = {i['preperiod']} ({i['status']})"
+        return f"<p><b>{i.get('game')}</b> g(0..={i.get('max')}): {per}</p>"
 
 
 class Game:
@@ -486,6 +522,19 @@ def game(spec: str, *, db: Optional[str] = None, store: bool = True, limit: floa
 def sum(*positions: Position) -> Sum:  # noqa: A001 - the name users expect
     """The disjunctive sum of the given positions."""
     return Sum(positions)
+
+
+def sequence(game: str, max: int, method: str = "auto", limit: float = 2e9) -> GrundySequence:
+    """The Grundy values g(0..=max) of single heaps of a one-heap game: ``octal(0.77)`` (or the bare
+    code ``0.77``), ``subtraction(1,3,4)``, ``grundy``; a NumPy array of unsigned integers with the
+    period in ``.info`` (see ``GrundySequence``). ``method``: "auto" (the sparse-space method for
+    games that split a heap in two), "plain" or "sparse"; ``limit``: most option visits."""
+    if re.fullmatch(r"[0-9A-Fa-f]?\.[0-9A-Fa-f]+", game.strip()):
+        game = f"octal({game.strip()})"
+    head, data = _nimlab.sequence(game, int(max), method, float(limit))
+    v = np.frombuffer(data, dtype="<u4").astype(np.uint32).view(GrundySequence)
+    v.info = json.loads(head)
+    return v
 
 
 def games() -> List[Dict[str, Any]]:
