@@ -91,8 +91,10 @@ pub fn discover(game: &str, opts: &Options) -> Result<Discovery> {
         chips::discover_chips(game, opts)?
     } else {
         let parsed = nimlab_games::parse_game(game)?;
-        // Played on any number of heaps (nim, moore(k)): the number comes with the request.
-        let heaps = parsed.table_bound() == nimlab_core::TableBound::Box { heaps: true };
+        // nim and moore(k) are read with their number of heaps (`game_name`); other games of any
+        // number of heaps (scripts, octal games) are not covered.
+        let heaps = parsed.downcast_ref::<nimlab_games::Nim>().is_some()
+            || parsed.downcast_ref::<nimlab_games::MooreNim>().is_some();
         if opts.max_sum.is_some() {
             return Err(Error::refused(
                 Refusal::new("")

@@ -148,11 +148,7 @@ pub fn not_covered(cmd: &str, name: &str, game: &dyn nimlab_core::Game) -> Error
     } else {
         name.to_string()
     };
-    // A game of any number of heaps that prove does not take as it is (moore(k)).
-    if matches!(
-        game.table_bound(),
-        nimlab_core::TableBound::Box { heaps: true }
-    ) {
+    if game.downcast_ref::<nimlab_games::MooreNim>().is_some() {
         return Error::refused(
             Refusal::new(format!(
                 "{cmd} works on a fixed number of stacks: {name} on N heaps is the complex of its k-sets; give "
