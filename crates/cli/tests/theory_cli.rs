@@ -144,6 +144,11 @@ fn theory_json_says_how_each_entry_was_checked() {
     }
     let by_id = |id: &str| entries.iter().find(|e| e["id"] == id).unwrap().clone();
     assert_eq!(by_id("cn-7-4")["checked"], "proved for all sizes");
+    // One-heap games: proved by the periodicity theorem for each game whose prefix passes its check.
+    assert!(by_id("octal-periodic")["checked"]
+        .as_str()
+        .unwrap()
+        .starts_with("proved for all sizes (the periodicity theorem"));
     assert_eq!(by_id("cn-7-4")["proved_on"], serde_json::json!(["CN(7,4)"]));
     // xor: proved for all sizes by the automata prover (bit-vector proofs reach only below 2^w);
     // Bouton (normal and misère) for every number of heaps too (an induction whose lemmas the

@@ -197,6 +197,14 @@ pub fn all_k_sets(n: usize, k: usize) -> String {
 /// prover proved it; with the games proved on.
 pub fn checked(id: &str) -> (String, Vec<String>) {
     let owned = |games: &[&str]| games.iter().map(|g| g.to_string()).collect::<Vec<_>>();
+    // The one-heap games: proved by the periodicity theorem itself, game by game, where the
+    // computed prefix passes its check (nimlab sequence; the theorem covers exactly those games).
+    if id == "octal-periodic" {
+        return (
+            "proved for all sizes (the periodicity theorem: Guy–Smith, or a window of t values for games that never split a heap), for each game whose first 4096 heaps pass its check".into(),
+            vec!["every octal or subtraction game whose first 4096 heaps pass the periodicity check".into()],
+        );
+    }
     // Ferguson's chip games: their own records (crate::chips).
     if let Some((text, games)) = crate::chips::checked(id) {
         return (text, owned(&games));
