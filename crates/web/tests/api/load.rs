@@ -12,27 +12,11 @@ use std::time::{Duration, Instant};
 
 /// A server of its own: one quick slot, one research slot, a wait of `queue` for a slot.
 fn small_server(queue: Duration) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(l.local_addr().unwrap()).unwrap();
-            let capacity = nimlab_web::Capacity {
-                quick: 1,
-                research: 1,
-                queue,
-            };
-            nimlab_web::serve_with(l, nimlab_web::StoreHandle::none(), capacity)
-                .await
-                .unwrap();
-        });
-    });
-    rx.recv().unwrap()
+    common::start(nimlab_web::Capacity {
+        quick: 1,
+        research: 1,
+        queue,
+    })
 }
 
 /// One answer: the status, the headers (names in lower case) and the body as JSON.

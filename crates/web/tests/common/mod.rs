@@ -11,24 +11,27 @@ use std::sync::OnceLock;
 /// One server for the whole suite, on a free loopback port.
 pub fn server() -> SocketAddr {
     static ADDR: OnceLock<SocketAddr> = OnceLock::new();
-    *ADDR.get_or_init(|| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
+    *ADDR.get_or_init(|| start(nimlab_web::Capacity::default()))
+}
+
+/// A server of its own, with these computation slots, on a free loopback port.
+pub fn start(capacity: nimlab_web::Capacity) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(l.local_addr().unwrap()).unwrap();
+            nimlab_web::serve_with(l, nimlab_web::StoreHandle::none(), capacity)
+                .await
                 .unwrap();
-            rt.block_on(async move {
-                let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send(l.local_addr().unwrap()).unwrap();
-                nimlab_web::serve(l, nimlab_web::StoreHandle::none())
-                    .await
-                    .unwrap();
-            });
         });
-        rx.recv().unwrap()
-    })
+    });
+    rx.recv().unwrap()
 }
 
 /// Percent-encodes all but letters, digits and `-_.(),`.
