@@ -124,7 +124,7 @@ pub fn run(a: &PlotArgs) -> Result<ExitCode, Error> {
             let width = d.lengths.iter().copied().max().unwrap_or(0);
             let fix = parse_fix_in(&a.fix, width, d.lo, d.hi)?;
             let below = plan::down_set_size(width, d.lo, d.hi, &fix);
-            let sl = plan::slice_by_search(
+            let (sl, method) = plan::slice_by_search(
                 game.as_ref(),
                 Play::from_misere(a.misere),
                 a.grundy,
@@ -148,8 +148,12 @@ pub fn run(a: &PlotArgs) -> Result<ExitCode, Error> {
                     s
                 }
             })?;
+            let how = match method {
+                plan::SliceMethod::Engine => "tabulated by the engine on the box below its cells",
+                plan::SliceMethod::Search => "searched from its cells",
+            };
             eprintln!(
-                "nimlab: the box's table is too large, so the slice was searched from its cells: {below:.0} positions lie below them"
+                "nimlab: the box's table is too large, so the slice was {how}: {below:.0} positions lie below them"
             );
             return draw_the_slice(a, game.as_ref(), picture, &fix, &sl);
         }

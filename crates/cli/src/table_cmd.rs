@@ -22,6 +22,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+mod per_stack;
+use per_stack::{parse_max, MaxArg};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum MethodArg {
     /// The engine where it applies (CN, SCN, Nim, Moore's Nim, complexes; up to 65535 values per entry), else plain search.
@@ -63,9 +66,11 @@ pub struct TableArgs {
     /// Largest stack, pile or heap size in the box (for ENTROPY(k): the largest max - min). The
     /// engine's memory grows with the box's lines (all values of one stack, the others fixed), not
     /// its positions: about one diagonal of blocks of lines, 8 bytes per 64 values per window; a box
-    /// that needs more than 3/4 of this machine's memory is refused with the amount.
-    #[arg(long)]
-    max: Option<u64>,
+    /// that needs more than 3/4 of this machine's memory is refused with the amount. One bound per
+    /// stack (e.g. 3,4,5,30,30): the P-positions of that box, every ordered one, by the engine (CN,
+    /// Nim, Moore's Nim).
+    #[arg(long, value_parser = parse_max, value_name = "H|H1,H2,...")]
+    max: Option<MaxArg>,
     /// Chip games: the most chips in all.
     #[arg(long, value_name = "S")]
     max_sum: Option<u64>,
@@ -120,6 +125,9 @@ pub struct TableArgs {
 
 /// Runs `table`; exit status 130 when Ctrl-C stopped it (after saying where its progress is kept).
 pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
+    if let Some(MaxArg::PerStack(tops)) = &a.max {
+        return per_stack::run(a, tops);
+    }
     if a.backend != Backend::Mpi {
         let (format, game, plan) = prepare(a)?;
         return run_planned(a, format, game.as_ref(), plan, &Solo);
@@ -174,7 +182,7 @@ fn prepare(a: &TableArgs) -> Result<Prepared, Error> {
     let game = parse_game(&a.game)?;
     let req = Request {
         bounds: Bounds {
-            max: a.max,
+            max: a.max.as_ref().and_then(MaxArg::one),
             max_sum: a.max_sum,
             heaps: a.heaps,
         },

@@ -250,3 +250,105 @@ fn a_sequence_picture_has_one_point_per_heap_and_names_the_period() {
         "one-heap game",
     );
 }
+
+/// `table --max H1,H2,...`: the P-positions of a box with one bound per stack, by the engine, against
+/// Bouton's and Moore's theorems worked out here; a slice whose cube is too large is tabulated on
+/// the box below it; the refusals.
+#[test]
+fn boxes_with_one_bound_per_stack() {
+    let rows = |args: &[&str]| -> std::collections::BTreeSet<Vec<u64>> {
+        let out = common::ok(args);
+        out.lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+            .collect()
+    };
+    // Nim: P iff the XOR is 0 (Bouton).
+    let got = rows(&[
+        "table",
+        "nim",
+        "--max",
+        "5,9,100",
+        "--format",
+        "csv",
+        "--no-store",
+    ]);
+    let want: std::collections::BTreeSet<Vec<u64>> = (0..=5u64)
+        .flat_map(|a| (0..=9u64).map(move |b| vec![a, b, a ^ b]))
+        .filter(|p| p[2] <= 100)
+        .collect();
+    assert_eq!(got, want);
+    // Moore's Nim_2 on 4 heaps: P iff every binary digit is set in a multiple of 3 heaps (Moore).
+    let got = rows(&[
+        "table",
+        "moore(2)",
+        "--max",
+        "6,7,9,70",
+        "--format",
+        "csv",
+        "--no-store",
+    ]);
+    let mut want = std::collections::BTreeSet::new();
+    for a in 0..=6u64 {
+        for b in 0..=7u64 {
+            for c in 0..=9u64 {
+                for d in 0..=70u64 {
+                    let ones = |i: u64| (a >> i & 1) + (b >> i & 1) + (c >> i & 1) + (d >> i & 1);
+                    if (0..7).all(|i| ones(i) % 3 == 0) {
+                        want.insert(vec![a, b, c, d]);
+                    }
+                }
+            }
+        }
+    }
+    assert!(want.len() > 10);
+    assert_eq!(got, want);
+    // A slice of 5 heaps up to 300 (a cube of 2.5e12 positions, too large to tabulate): the engine
+    // tabulates the 8.7e6 positions below it; (5, 7, 1, c, d) is P iff d = 3 ^ c.
+    let dir = TempDir::new("plot-per-stack");
+    let svg = dir.path().join("nim5.svg");
+    let out = nimlab(&[
+        "plot",
+        "nim",
+        "--heaps",
+        "5",
+        "--max",
+        "300",
+        "--fix",
+        "1=5",
+        "--fix",
+        "2=7",
+        "--fix",
+        "3=1",
+        "-o",
+        svg.to_str().unwrap(),
+        "--no-store",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tabulated by the engine"), "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let want = (0..=300u64).filter(|c| c ^ 3 <= 300).count();
+    assert_eq!(rects(&text, "#1F3A93"), want);
+    let per_stack = |more: &[&str], needle: &str| {
+        let mut args = vec!["table", "CN(4,2)", "--max", "3,4,5,6", "--no-store"];
+        args.extend_from_slice(more);
+        fails(&args, needle);
+    };
+    per_stack(&["--grundy"], "--grundy");
+    per_stack(&["--resume"], "not checkpointed");
+    per_stack(&["--method", "naive"], "plain search");
+    per_stack(&["--fix", "1=4"], "at most 3");
+    fails(
+        &["table", "CN(5,2)", "--max", "3,4,5,6", "--no-store"],
+        "takes 5 bounds",
+    );
+    fails(
+        &["table", "SCN(4,2)", "--max", "3,4,5,6", "--no-store"],
+        "window games",
+    );
+    fails(
+        &["table", "nim", "--max", "3,x,5", "--no-store"],
+        "not a whole number",
+    );
+}

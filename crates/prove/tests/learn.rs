@@ -22,6 +22,7 @@ fn engine(game: &dyn Game, play: Play, bits: u32) -> Table {
         panic!("the engine covers {}", game.id());
     };
     let spec = LineSpec {
+        radix: None,
         m,
         r,
         windows: engine_windows(m, &windows),

@@ -166,6 +166,7 @@ fn main() {
             unreachable!()
         };
         let spec = nimlab_tables::lines::LineSpec {
+            radix: None,
             m,
             r: 16,
             windows: pset::engine_windows(m, &windows),

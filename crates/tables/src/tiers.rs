@@ -118,8 +118,10 @@ impl Ranking {
 }
 
 /// The P-lines of a window game (see [`crate::lines::solve`]): (global line index, bit), sorted. The
-/// global line index is `sum_{j>=1} x_j r^(j-1)`, as in [`crate::lines`].
+/// global line index is `sum_{j>=1} x_j r^(j-1)`, as in [`crate::lines`]. Cubes only (no
+/// [`LineSpec::radix`]).
 pub fn solve(spec: &LineSpec, hooks: Hooks) -> Result<Vec<PLine>, Interrupted> {
+    assert!(spec.radix.is_none(), "the tiers take cubes");
     let (m, r) = (spec.m, spec.r);
     let n = m - 1;
     let rk = Ranking::new(n, r);

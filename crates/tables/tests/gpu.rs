@@ -456,6 +456,7 @@ fn shrinking_grundy_values_through_many_slabs_and_words() {
 fn through_slabs(dev: &Device, m: usize, r: usize, windows: Vec<Vec<usize>>, slab_lines: u64) {
     for origin_n in [false, true] {
         let spec = LineSpec {
+            radix: None,
             m,
             r,
             windows: engine_windows(m, &windows),
@@ -523,6 +524,7 @@ fn a_box_too_large_is_refused_with_one_line() {
         return;
     };
     let spec = LineSpec {
+        radix: None,
         m: 9,
         r: 64,
         windows: engine_windows(9, &cyclic_windows(9, 3)),
@@ -809,6 +811,7 @@ fn host_device_traffic_follows_the_p_positions() {
         for r in [16usize, 32] {
             for slab_lines in [None, Some(37u64)] {
                 let spec = LineSpec {
+                    radix: None,
                     m,
                     r,
                     windows: engine_windows(m, &cyclic_windows(m, k)),

@@ -9,6 +9,7 @@ fn compare(m: usize, r: usize, windows: Vec<Vec<usize>>, what: &str) -> usize {
     let mut found = 0;
     for origin_n in [false, true] {
         let spec = LineSpec {
+            radix: None,
             m,
             r,
             windows: engine_windows(m, &windows),

@@ -823,8 +823,8 @@ fn research_endpoints() {
         400,
         "bad_request",
     );
-    // A box too large to tabulate here, but a slice whose positions below are few: its cells are
-    // searched from themselves. With stacks 1-5 empty, stacks 6 and 7 share a window, so every
+    // A box too large to tabulate here, but a slice whose positions below are few: the engine
+    // tabulates the box below its cells. With stacks 1-5 empty, stacks 6 and 7 share a window, so every
     // position but (0,0) moves to it: (0,0) is the one P-position.
     let v = ok(
         "/api/slice",
@@ -834,7 +834,7 @@ fn research_endpoints() {
             ("fix", "1=0,2=0,3=0,4=0,5=0"),
         ],
     );
-    assert_eq!(v["method"], "search", "{v}");
+    assert_eq!(v["method"], "engine", "{v}");
     assert_eq!(v["cells"], serde_json::json!([[0, 0, 0]]));
     // CN(5,2) with stacks 1-3 at 3, 4, 5 up to 30 (a box of 2.9e7 positions, more than the page
     // tabulates; 115320 below the slice): its cells up to 12 are those of the box up to 12, which
@@ -852,7 +852,7 @@ fn research_endpoints() {
         "/api/slice",
         &[("game", "CN(5,2)"), ("max", "30"), ("fix", "1=3,2=4,3=5")],
     );
-    assert_eq!(big["method"], "search", "{big}");
+    assert_eq!(big["method"], "engine", "{big}");
     assert_eq!(big["searched"], 115320.0);
     let small = ok(
         "/api/slice",

@@ -159,6 +159,7 @@ pub fn tabulate_resumable(
     match pset::rules_for(game, domain) {
         Some(Rules::Windows { m, windows }) => {
             let spec = LineSpec {
+                radix: None,
                 m,
                 r,
                 windows: pset::engine_windows(m, &windows),

@@ -500,6 +500,11 @@ pub fn solve(
     hooks: Hooks,
 ) -> Result<Vec<PLine>, GpuError> {
     let (m, r) = (spec.m, spec.r);
+    if spec.radix.is_some() {
+        return Err(GpuError::too_large(
+            "the GPU back end takes boxes with one bound for every stack",
+        ));
+    }
     if m == 0 || m > 32 {
         return Err(GpuError::too_large(format!(
             "the GPU back end takes 1 to 32 stacks, not {m}"

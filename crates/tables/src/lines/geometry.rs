@@ -50,7 +50,10 @@ impl Store {
 /// The blocks of a box and the windows' plans (see the module notes).
 pub(super) struct Geometry {
     pub(super) m: usize,
+    /// Values on the line axis (bits per line).
     pub(super) r: usize,
+    /// Values on each axis (`r` on axis 0).
+    pub(super) radix: Vec<usize>,
     /// Words per line.
     pub(super) l: usize,
     pub(super) n_inner: usize,
@@ -75,18 +78,22 @@ pub(super) struct Geometry {
 impl Geometry {
     pub(super) fn new(spec: &LineSpec) -> Geometry {
         let (m, r) = (spec.m, spec.r);
-        assert!(m >= 1 && (1..=MAX_RADIX).contains(&r));
+        let radix: Vec<usize> = (0..m).map(|i| spec.values_on(i)).collect();
+        assert!(m >= 1 && radix[0] == r);
+        assert!(radix.iter().all(|v| (1..=MAX_RADIX).contains(v)));
         let n_inner = m.saturating_sub(3);
         let a_axis = if m >= 3 { Some(m - 2) } else { None };
         let b_axis = if m >= 2 { Some(m - 1) } else { None };
-        let block = r.pow(n_inner as u32);
-        let padded = (r + 1).pow(n_inner as u32);
+        let block = radix[1..=n_inner].iter().product();
+        let padded = radix[1..=n_inner].iter().map(|v| v + 1).product();
         let mut pstride = vec![0usize; m.max(1)];
-        for (i, ps) in pstride.iter_mut().enumerate().take(n_inner + 1).skip(1) {
-            *ps = (r + 1).pow(i as u32 - 1);
+        let mut stride = 1;
+        for (ps, v) in pstride[1..=n_inner].iter_mut().zip(&radix[1..=n_inner]) {
+            *ps = stride;
+            stride *= v + 1;
         }
-        let ra = if a_axis.is_some() { r } else { 1 };
-        let rb = if b_axis.is_some() { r } else { 1 };
+        let ra = a_axis.map_or(1, |a| radix[a]);
+        let rb = b_axis.map_or(1, |b| radix[b]);
         let mut covered = vec![false; m];
         let (mut pw, mut pb, mut lw, mut lb) = (0, 0, 0, 0);
         let mut classes: Vec<(bool, bool, usize, &Vec<usize>)> = Vec::new();
@@ -153,6 +160,7 @@ impl Geometry {
         Geometry {
             m,
             r,
+            radix,
             l: r.div_ceil(64),
             n_inner,
             block,

@@ -163,11 +163,11 @@ fn solve_block<O: LineOracle, W: Width>(
         for axis in 1..=g.n_inner {
             x[axis] += 1;
             pidx += g.pstride[axis];
-            if (x[axis] as usize) < g.r {
+            if (x[axis] as usize) < g.radix[axis] {
                 break;
             }
             x[axis] = 0;
-            pidx -= g.r * g.pstride[axis];
+            pidx -= g.radix[axis] * g.pstride[axis];
         }
     }
     out

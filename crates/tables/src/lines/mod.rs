@@ -81,8 +81,13 @@ impl LineOracle for NoOracle {
 pub struct LineSpec {
     /// Number of axes, at least 1.
     pub m: usize,
-    /// Values per axis (`hi - lo + 1`), 1 to [`MAX_RADIX`].
+    /// Values per axis (`hi - lo + 1`), 1 to [`MAX_RADIX`]; with [`LineSpec::radix`], the values on
+    /// axis 0 (the line axis).
     pub r: usize,
+    /// A box with one bound per axis: the values on each axis (`m` entries, entry 0 equal to `r`,
+    /// each 1 to [`MAX_RADIX`]); `None` for the cube of `r` values on every axis. The global line
+    /// index is then `sum_{j>=1} x_j prod_{1<=i<j} radix[i]`.
+    pub radix: Option<Vec<usize>>,
     /// The windows, as lists of distinct axes; every axis lies in some window.
     pub windows: Vec<Vec<usize>>,
     /// The all-`lo` position is terminal and counts as N (misère play).
@@ -90,6 +95,33 @@ pub struct LineSpec {
 }
 
 impl LineSpec {
+    /// The cube `[lo..=lo + r - 1]^m`.
+    pub fn cube(m: usize, r: usize, windows: Vec<Vec<usize>>, origin_n: bool) -> LineSpec {
+        LineSpec {
+            m,
+            r,
+            radix: None,
+            windows,
+            origin_n,
+        }
+    }
+
+    /// The box with `radix[i]` values on axis `i` (see [`LineSpec::radix`]).
+    pub fn boxed(radix: Vec<usize>, windows: Vec<Vec<usize>>, origin_n: bool) -> LineSpec {
+        LineSpec {
+            m: radix.len(),
+            r: radix.first().copied().unwrap_or(1),
+            radix: Some(radix),
+            windows,
+            origin_n,
+        }
+    }
+
+    /// Values on axis `i`.
+    pub fn values_on(&self, i: usize) -> usize {
+        self.radix.as_ref().map_or(self.r, |v| v[i])
+    }
+
     /// Bytes the sweep keeps with `threads` threads: the stores of one diagonal of blocks and one
     /// more per task (two diagonals when blocks are small), and one scratch store per thread (an
     /// estimate for refusals; the P-positions waiting for their slab to complete are not counted).

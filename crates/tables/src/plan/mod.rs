@@ -31,7 +31,7 @@ pub use run::{
     checkpoint_path, open_checkpoint, run, run_from, run_on, tell_ranks_stop, work_for_rank_0,
     Answer, Resumption, Source, Traffic,
 };
-pub use slice::{down_set_size, slice, slice_by_search, Slice, MOST_SEARCHED};
+pub use slice::{down_set_size, slice, slice_by_search, Slice, SliceMethod, MOST_SEARCHED};
 
 use nimlab_core::Error;
 

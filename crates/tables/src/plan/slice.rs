@@ -83,16 +83,93 @@ pub fn down_set_size(width: usize, lo: u64, hi: u64, fix: &[(usize, u64)]) -> f6
         .product()
 }
 
-/// The most positions [`slice_by_search`] takes: its memo holds each position it reaches.
+/// How [`slice_by_search`] computed a slice from the positions below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SliceMethod {
+    /// The line engine on the box with one bound per stack below the slice.
+    Engine,
+    /// The plain memoized search from the slice's cells.
+    Search,
+}
+
+impl SliceMethod {
+    pub fn name(self) -> &'static str {
+        match self {
+            SliceMethod::Engine => "engine",
+            SliceMethod::Search => "search",
+        }
+    }
+}
+
+/// The slice's P-positions from the engine on its down-set (every stack at most its fixed value or
+/// `hi`), when the engine covers the game (window games from 0): `None` otherwise. Refused when
+/// the down-set's positions pass `budget` or its memory passes what the engines may keep.
+fn slice_by_engine(
+    game: &dyn Game,
+    play: nimlab_core::Play,
+    width: usize,
+    hi: u64,
+    fix: &[(usize, u64)],
+    budget: nimlab_core::Budget,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+) -> Option<Result<Vec<(u64, u64, u32)>>> {
+    let tops: Vec<u64> = (0..width)
+        .map(|i| fix.iter().find(|f| f.0 == i).map_or(hi, |f| f.1))
+        .collect();
+    let bytes = crate::pset::bytes_below(game, &tops, rayon::current_num_threads())?;
+    let size = down_set_size(width, 0, hi, fix);
+    if size > budget.limit {
+        return Some(Err(Error::TooLarge(format!(
+            "the positions below this slice of {} number about {size:.1e}, more than the work limit of {:.1e}",
+            game.id(),
+            budget.limit
+        ))));
+    }
+    if bytes > crate::memory_allowed() {
+        return Some(Err(Error::TooLarge(format!(
+            "the engine would keep about {:.1} GiB for the positions below this slice of {}, more than the {:.1} GiB allowed",
+            bytes / (1u64 << 30) as f64,
+            game.id(),
+            crate::memory_allowed() / (1u64 << 30) as f64
+        ))));
+    }
+    let (x, y) = free_pair(width, fix)?;
+    let mut cells = Vec::new();
+    let hooks = nimlab_core::Hooks::new(cancel, None);
+    let run = crate::pset::every_p_position_below(game, &tops, play, hooks, &mut |p| {
+        if fix.iter().all(|&(i, v)| p[i] == v) {
+            cells.push((p[x], p[y], 0));
+        }
+    })?;
+    Some(match run {
+        Ok(()) => {
+            cells.sort_unstable();
+            Ok(cells)
+        }
+        Err(_) => Err(Error::Interrupted),
+    })
+}
+
+/// The two stacks a slice leaves free, when exactly two are.
+fn free_pair(width: usize, fix: &[(usize, u64)]) -> Option<(usize, usize)> {
+    let free: Vec<usize> = (0..width)
+        .filter(|i| !fix.iter().any(|f| f.0 == *i))
+        .collect();
+    (free.len() == 2).then(|| (free[0], free[1]))
+}
+
+/// The most positions [`slice_by_search`] searches: its memo holds each position it reaches.
 pub const MOST_SEARCHED: f64 = 4.0e6;
 
-/// A slice computed by the plain memoized search from its cells alone: a move never raises a
-/// stack, so every position a cell reaches lies in the box with one bound per stack (the fixed
-/// value, or `hi` for the two free stacks), [`down_set_size`] positions, however large the cube
-/// `[lo..hi]^width` around it. P-positions in `play`, or (`grundy`) every cell's Grundy value in
-/// normal play. Refused in one line when exactly two stacks are not left free, when the down-set
-/// is above [`MOST_SEARCHED`], or when the search's estimated option visits from the slice's top
-/// cell are above `budget`; `cancel` stops it (`Error::Interrupted`).
+/// A slice computed from its cells alone: a move never raises a stack, so every position a cell
+/// reaches lies in the box with one bound per stack (the fixed value, or `hi` for the two free
+/// stacks), [`down_set_size`] positions, however large the cube `[lo..hi]^width` around it.
+/// P-positions in `play` by the line engine on that box where it covers the game (window games
+/// from 0), else, and for (`grundy`) every cell's Grundy value in normal play, by the plain
+/// memoized search. Refused in one line when exactly two stacks are not left free, when the
+/// engine's down-set passes `budget` or the memory allowed, when a searched down-set is above
+/// [`MOST_SEARCHED`], or when the search's estimated option visits from the slice's top cell are
+/// above `budget`; `cancel` stops it (`Error::Interrupted`).
 #[allow(clippy::too_many_arguments)]
 pub fn slice_by_search(
     game: &dyn Game,
@@ -104,15 +181,24 @@ pub fn slice_by_search(
     fix: &[(usize, u64)],
     budget: nimlab_core::Budget,
     cancel: Option<&std::sync::atomic::AtomicBool>,
-) -> Result<Slice> {
-    let free: Vec<usize> = (0..width)
-        .filter(|i| !fix.iter().any(|f| f.0 == *i))
-        .collect();
-    if free.len() != 2 {
+) -> Result<(Slice, SliceMethod)> {
+    let Some((x, y)) = free_pair(width, fix) else {
         return Err(Error::Unsupported(format!(
             "a slice is 2-D: fix every stack but two ({} has {width} stacks)",
             game.id()
         )));
+    };
+    if !grundy && lo == 0 {
+        if let Some(cells) = slice_by_engine(game, play, width, hi, fix, budget, cancel) {
+            let slice = Slice {
+                x,
+                y,
+                lo,
+                hi,
+                cells: cells?,
+            };
+            return Ok((slice, SliceMethod::Engine));
+        }
     }
     let size = down_set_size(width, lo, hi, fix);
     if size > MOST_SEARCHED {
@@ -121,7 +207,6 @@ pub fn slice_by_search(
             game.id()
         )));
     }
-    let (x, y) = (free[0], free[1]);
     let mut solver = nimlab_core::Solver::new(game);
     if let Some(c) = cancel {
         solver.set_cancel(c);
@@ -148,13 +233,14 @@ pub fn slice_by_search(
             }
         }
     }
-    Ok(Slice {
+    let slice = Slice {
         x,
         y,
         lo,
         hi,
         cells,
-    })
+    };
+    Ok((slice, SliceMethod::Search))
 }
 
 #[cfg(test)]
@@ -215,7 +301,7 @@ mod tests {
                 (Play::Normal, true),
             ] {
                 let want = of_the_cube(game.as_ref(), max, heaps, play, grundy, &fix);
-                let got = slice_by_search(
+                let (got, method) = slice_by_search(
                     game.as_ref(),
                     play,
                     grundy,
@@ -228,6 +314,10 @@ mod tests {
                 )
                 .unwrap();
                 assert_eq!(got, want, "{name} {play:?} grundy {grundy}");
+                // The engine takes P-sets of window games from 0; SCN and Grundy values are
+                // searched.
+                let engine = !grundy && !name.starts_with("SCN");
+                assert_eq!(method == SliceMethod::Engine, engine, "{name} {play:?}");
             }
         }
     }

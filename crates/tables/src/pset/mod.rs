@@ -86,6 +86,7 @@ pub fn rules_for(game: &dyn Game, domain: &BoxDomain) -> Option<Rules> {
 /// out slab by slab and are not counted.
 pub fn engine_bytes(rules: &Rules, r: usize, threads: usize) -> f64 {
     let spec = |m: usize, windows: Vec<Vec<usize>>| LineSpec {
+        radix: None,
         m,
         r,
         windows: engine_windows(m, &windows),
@@ -211,21 +212,73 @@ pub fn every_p_position(
     visit: &mut dyn FnMut(&[u64]),
 ) -> Option<Result<(), Interrupted>> {
     let domain = game.table_domain(max, None).ok()?;
-    let Some(Rules::Windows { m, windows }) = rules_for(game, &domain) else {
+    let Some(Rules::Windows { m, .. }) = rules_for(game, &domain) else {
         return None;
     };
-    let r = max.checked_add(1)?;
-    let spec = LineSpec {
-        m,
-        r: usize::try_from(r).ok()?,
-        windows: engine_windows(m, &windows),
-        origin_n: play == Play::Misere,
-    };
+    every_p_position_below(game, &vec![max; m], play, hooks, visit)
+}
+
+/// Every P-position of a window game in the box with one bound per stack, `0 <= p[c] <= tops[c]`
+/// (a down-set: no move leaves it), sent to `visit` line by line as [`every_p_position`] does.
+/// `None` when the engine does not cover the game with `tops.len()` stacks on the cube around the
+/// box (see [`rules_for`]).
+pub fn every_p_position_below(
+    game: &dyn Game,
+    tops: &[u64],
+    play: Play,
+    hooks: Hooks,
+    visit: &mut dyn FnMut(&[u64]),
+) -> Option<Result<(), Interrupted>> {
+    let (spec, radix) = spec_below(game, tops, play)?;
+    let m = tops.len();
+    let mut p = vec![0u64; m];
     Some(lines::solve(&spec, &NoOracle, hooks, &mut |_, ls| {
         for (line, bit) in ls {
-            visit(&tuple_of(m, r, 0, line, bit));
+            let mut v = line;
+            for (j, r) in radix.iter().enumerate().skip(1) {
+                p[m - 1 - j] = v % *r as u64;
+                v /= *r as u64;
+            }
+            p[m - 1] = u64::from(bit);
+            visit(&p);
         }
     }))
+}
+
+/// Bytes the engine keeps for [`every_p_position_below`] on `threads` threads (see
+/// [`LineSpec::working_bytes`]); `None` where the engine does not cover the game and box.
+pub fn bytes_below(game: &dyn Game, tops: &[u64], threads: usize) -> Option<f64> {
+    spec_below(game, tops, Play::Normal).map(|(spec, _)| spec.working_bytes(threads))
+}
+
+/// The engine's spec of the box below `tops`, and its values per engine axis.
+fn spec_below(game: &dyn Game, tops: &[u64], play: Play) -> Option<(LineSpec, Vec<usize>)> {
+    let m = tops.len();
+    let hi = *tops.iter().max()?;
+    let domain = [None, Some(m)]
+        .into_iter()
+        .filter_map(|heaps| game.table_domain(hi, heaps).ok())
+        .find(|d| d.lengths == [m])?;
+    let Some(Rules::Windows { m: mm, windows }) = rules_for(game, &domain) else {
+        return None;
+    };
+    if mm != m {
+        return None;
+    }
+    // Engine axis `i` is tuple index `m - 1 - i`.
+    let radix: Vec<usize> = (0..m)
+        .map(|i| {
+            tops[m - 1 - i]
+                .checked_add(1)
+                .and_then(|v| usize::try_from(v).ok())
+        })
+        .collect::<Option<_>>()?;
+    let spec = LineSpec::boxed(
+        radix.clone(),
+        engine_windows(m, &windows),
+        play == Play::Misere,
+    );
+    Some((spec, radix))
 }
 
 const TAG_WINDOWS: u64 = 0x5053_4554_0001;
@@ -308,6 +361,7 @@ fn windows_on(
     let r = domain.radix() as usize;
     let Resume { saver, mut from } = resume;
     let spec = LineSpec {
+        radix: None,
         m,
         r,
         windows: engine_windows(m, windows),

@@ -205,6 +205,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
         let stage = format!("length {m} of {n}: ");
         let oracle = ShrinkOracle::new(m, k, r, &lower, empty_p);
         let spec = LineSpec {
+            radix: None,
             m,
             r,
             windows: engine_windows(m, &cyclic_windows(m, k)),

@@ -208,7 +208,7 @@ async fn slice_alone(
             limit: SLICE_SEARCH_LIMIT,
             flag: None,
         };
-        let sl = plan::slice_by_search(
+        let (sl, method) = plan::slice_by_search(
             game.as_ref(),
             play,
             grundy,
@@ -229,7 +229,7 @@ async fn slice_alone(
             "fix": fix.iter().map(|&(i, v)| json!({"stack": i + 1, "value": v})).collect::<Vec<_>>(),
             "cells": sl.cells.iter().map(|&(x, y, v)| json!([x, y, v])).collect::<Vec<_>>(),
             "count": sl.cells.len(),
-            "method": "search",
+            "method": method.name(),
             "searched": below,
         })))
     })
