@@ -129,7 +129,10 @@ pub fn run(a: &TableArgs) -> Result<ExitCode, Error> {
         return per_stack::run(a, tops);
     }
     if a.backend != Backend::Mpi {
-        let (format, game, plan) = prepare(a)?;
+        let (format, game, plan) = match prepare(a) {
+            Ok(x) => x,
+            Err(e) => return per_stack::below_the_slice(a, e),
+        };
         return run_planned(a, format, game.as_ref(), plan, &Solo);
     }
     // Every rank plans the same table; only rank 0 says why a plan is refused.

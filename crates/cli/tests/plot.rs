@@ -330,6 +330,41 @@ fn boxes_with_one_bound_per_stack() {
     let text = std::fs::read_to_string(&svg).unwrap();
     let want = (0..=300u64).filter(|c| c ^ 3 <= 300).count();
     assert_eq!(rects(&text, "#1F3A93"), want);
+    // `table --fix` on a box too large to tabulate (CN(5,2) up to 300, 2.5e12 positions): the slice
+    // comes from the box below it, and its cells up to 30 are those of the box up to 30.
+    let slice = |max: &str| {
+        let out = nimlab(&[
+            "table",
+            "CN(5,2)",
+            "--max",
+            max,
+            "--fix",
+            "1=3",
+            "--fix",
+            "2=4",
+            "--fix",
+            "4=6",
+            "--format",
+            "csv",
+            "--no-store",
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let rows: Vec<Vec<u64>> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+            .collect();
+        (rows, String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (big, err) = slice("300");
+    assert!(err.contains("the box below it"), "{err}");
+    let (small, _) = slice("30");
+    assert!(!small.is_empty());
+    let low: Vec<Vec<u64>> = big
+        .into_iter()
+        .filter(|p| p.iter().all(|&x| x <= 30))
+        .collect();
+    assert_eq!(low, small);
     let per_stack = |more: &[&str], needle: &str| {
         let mut args = vec!["table", "CN(4,2)", "--max", "3,4,5,6", "--no-store"];
         args.extend_from_slice(more);

@@ -44,6 +44,42 @@ pub fn parse_max(text: &str) -> Result<MaxArg, String> {
         .map(MaxArg::PerStack)
 }
 
+/// `table --fix` when the whole box is too large (`refused`): a move never raises a stack, so the
+/// slice's P-positions are those of the box below it (each fixed stack at most its value, the others
+/// at most `--max`), which the engine tabulates when it covers the game; else `refused` stands.
+pub fn below_the_slice(a: &TableArgs, refused: Error) -> Result<ExitCode, Error> {
+    let one = a.max.as_ref().and_then(MaxArg::one);
+    let (Some(max), true, false, false) = (
+        one,
+        refused.is_too_large() && !a.fix.is_empty(),
+        a.grundy || a.count_only || a.remoteness,
+        a.resume || a.restart,
+    ) else {
+        return Err(refused);
+    };
+    let Ok(game) = nimlab_games::parse_game(&a.game) else {
+        return Err(refused);
+    };
+    let Ok(d) = game.table_domain(max, a.heaps) else {
+        return Err(refused);
+    };
+    let (width, lo) = (d.lengths.iter().copied().max().unwrap_or(0), d.lo);
+    let Ok(fix) = parse_fix_in(&a.fix, width, lo, max) else {
+        return Err(refused);
+    };
+    let tops: Vec<u64> = (0..width)
+        .map(|i| fix.iter().find(|f| f.0 == i).map_or(max, |f| f.1))
+        .collect();
+    if lo != 0 || nimlab_tables::pset::bytes_below(game.as_ref(), &tops, 1).is_none() {
+        return Err(refused);
+    }
+    eprintln!(
+        "nimlab: the whole box is too large ({}), so the slice comes from the box below it",
+        refused.render(&nimlab_core::arg::CommandLine)
+    );
+    run(a, &tops)
+}
+
 /// Runs `table` on the box below `tops`.
 pub fn run(a: &TableArgs, tops: &[u64]) -> Result<ExitCode, Error> {
     let refuse = |what: &str| {
