@@ -2,6 +2,7 @@
 //! padding row in front on every inner axis), and, for each window, where its `D` is kept and which
 //! records its look-ups read ([`Plan`]).
 
+use super::mirror::{Mirror, MirrorMap};
 use super::{LineSpec, MAX_RADIX, NONE};
 
 /// Where a look-up reads: the current block, the block's scratch, or the previous blocks on A or B.
@@ -73,9 +74,39 @@ pub(super) struct Geometry {
     pub(super) pb: usize,
     pub(super) lw: usize,
     pub(super) lb: usize,
+    /// The symmetry the sweep uses, when it uses one ([`super::mirror`]).
+    pub(super) mirror: Option<MirrorMap>,
 }
 
 impl Geometry {
+    /// The geometry of `spec` in internal axes (`mirror`'s numbering), with the symmetry.
+    pub(super) fn mirrored(spec: &LineSpec, mirror: &Mirror) -> Geometry {
+        let mut g = Geometry::new(spec);
+        let persistent: Vec<(bool, usize, Vec<usize>)> = spec
+            .windows
+            .iter()
+            // Persistent: the window holds A or B (m >= 3 here).
+            .filter(|w| w.iter().any(|&i| i + 2 >= g.m))
+            .map(|w| {
+                let prefix = w.contains(&0);
+                (prefix, 0, w.clone())
+            })
+            .collect();
+        // Slots in the order Geometry::new gave them: per kind, in the order of the windows.
+        let (mut nw, mut nb) = (0, 0);
+        let persistent: Vec<(bool, usize, Vec<usize>)> = persistent
+            .into_iter()
+            .map(|(prefix, _, w)| {
+                let c = if prefix { &mut nb } else { &mut nw };
+                *c += 1;
+                (prefix, *c - 1, w)
+            })
+            .collect();
+        debug_assert_eq!((nw, nb), (g.pw, g.pb));
+        g.mirror = Some(MirrorMap::new(mirror, &g.radix, &persistent));
+        g
+    }
+
     pub(super) fn new(spec: &LineSpec) -> Geometry {
         let (m, r) = (spec.m, spec.r);
         let radix: Vec<usize> = (0..m).map(|i| spec.values_on(i)).collect();
@@ -176,6 +207,7 @@ impl Geometry {
             pb,
             lw,
             lb,
+            mirror: None,
         }
     }
 

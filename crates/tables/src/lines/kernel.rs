@@ -58,6 +58,7 @@ fn solve_block<O: LineOracle, W: Width>(
     if g.m >= 2 {
         x[g.m - 1] = b as u32;
     }
+    let mut caller_x = vec![0u32; g.m];
     let mut acc_b = vec![NONE; g.prefixes.len()];
     // The oracle's N-positions of the line (moves out of the box), when the game has such moves.
     let mut extra = vec![0u64; if oracle.active() { l } else { 0 }];
@@ -77,7 +78,16 @@ fn solve_block<O: LineOracle, W: Width>(
     for idx in 0..g.block {
         if oracle.active() {
             extra.fill(0);
-            oracle.n_mask(&x[..g.m], &mut extra);
+            match g.mirror.as_ref() {
+                // The oracle reads the caller's axes.
+                Some(mm) => {
+                    for (c, &i) in caller_x.iter_mut().zip(&mm.sigma) {
+                        *c = x[i];
+                    }
+                    oracle.n_mask(&caller_x, &mut extra);
+                }
+                None => oracle.n_mask(&x[..g.m], &mut extra),
+            }
         }
         // Every position above the lowest one reached moves along axis 0 into the same set: the
         // windows with axis 0 make every bit from the smallest start on N.

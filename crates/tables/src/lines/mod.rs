@@ -30,6 +30,7 @@
 
 mod geometry;
 mod kernel;
+mod mirror;
 mod sweep;
 mod wire;
 
@@ -39,6 +40,7 @@ use geometry::Geometry;
 use std::io::Read;
 use sweep::{done_before, hands_back, Sweep, CANCEL, CAN_SAVE, SAVE_DUE, TASKS_PER_THREAD};
 
+pub use mirror::use_symmetry;
 pub use sweep::hand_back_from;
 
 /// A P-position found by the engine: (global line index, offset of the P-position on its line).
@@ -62,6 +64,13 @@ pub trait LineOracle: Sync {
     fn active(&self) -> bool {
         true
     }
+
+    /// True when the moves out of the box commute with the permutation `perm` of the axes (axis `i`
+    /// to `perm[i]`): the N-mask of the line `perm x` is that of `x`. The sweep then may compute one
+    /// line of each mirror pair ([`use_symmetry`]).
+    fn invariant_under(&self, _perm: &[usize]) -> bool {
+        false
+    }
 }
 
 /// No move leaves the box.
@@ -73,6 +82,10 @@ impl LineOracle for NoOracle {
     #[inline(always)]
     fn active(&self) -> bool {
         false
+    }
+
+    fn invariant_under(&self, _perm: &[usize]) -> bool {
+        true
     }
 }
 
@@ -125,17 +138,23 @@ impl LineSpec {
     /// Bytes the sweep keeps with `threads` threads: the stores of one diagonal of blocks and one
     /// more per task (two diagonals when blocks are small), and one scratch store per thread (an
     /// estimate for refusals; the P-positions waiting for their slab to complete are not counted).
+    /// With the symmetry ([`use_symmetry`]; a game whose moves out of the box are invariant under
+    /// it, as SCN's are) about half a diagonal and one mirrored block.
     pub fn working_bytes(&self, threads: usize) -> f64 {
         let g = Geometry::new(self);
         let per_line = |w: usize, b: usize| (w * g.l * 8 + b * 2) as f64;
         let store = g.padded as f64 * per_line(g.pw, g.pb);
         let scratch = g.padded as f64 * per_line(g.lw, g.lb);
-        let held = if hands_back(&g) {
-            g.ra + (threads * TASKS_PER_THREAD).min(g.ra)
-        } else {
-            2 * g.ra
+        let (diagonal, mirrored) = match mirror::find(self, &NoOracle) {
+            Some(_) => (g.ra / 2 + 1, 1),
+            None => (g.ra, 0),
         };
-        held as f64 * store + threads as f64 * scratch
+        let held = if hands_back(&g) {
+            diagonal + (threads * TASKS_PER_THREAD).min(diagonal)
+        } else {
+            2 * diagonal
+        };
+        (held + mirrored) as f64 * store + threads as f64 * scratch
     }
 }
 
@@ -238,4 +257,11 @@ pub fn solve_on<O: LineOracle>(
         sweep.advance(cur);
     }
     Ok(())
+}
+
+/// True when the sweep of `spec` (with no moves out of the box, or moves invariant as SCN's are)
+/// computes one block of each mirror pair ([`use_symmetry`]): for tests and benchmarks.
+#[doc(hidden)]
+pub fn is_mirrored(spec: &LineSpec) -> bool {
+    mirror::find(spec, &NoOracle).is_some()
 }

@@ -9,7 +9,7 @@ use super::wire::{
     lines_message, lines_of_message, read_head, read_store, read_tail, store_messages, store_of,
     write_head, write_store, write_tail,
 };
-use super::{Hooks, LineOracle, LineSpec, PLine, Stop};
+use super::{mirror, Hooks, LineOracle, LineSpec, PLine, Stop};
 use crate::checkpoint::{Progress, Saver};
 use crate::cluster::{self as cl, Cluster, Topic};
 use rayon::prelude::*;
@@ -46,6 +46,17 @@ fn diagonal(d: usize, ra: usize, rb: usize) -> (usize, usize) {
     (d.saturating_sub(rb - 1), d.min(ra - 1))
 }
 
+/// The blocks `a` of diagonal `d` that the sweep computes: all of them, or with the symmetry those
+/// with `a <= b` ([`super::mirror`]).
+pub(super) fn blocks(g: &Geometry, d: usize) -> (usize, usize) {
+    let (lo, hi) = diagonal(d, g.ra, g.rb);
+    if g.mirror.is_some() {
+        (lo, hi.min(d / 2))
+    } else {
+        (lo, hi)
+    }
+}
+
 /// Positions in the blocks of diagonals `0..d`.
 pub(super) fn done_before(g: &Geometry, d: usize) -> u64 {
     (0..d)
@@ -59,7 +70,7 @@ pub(super) fn done_before(g: &Geometry, d: usize) -> u64 {
 /// The blocks `a` of diagonal `d` owned by rank `q` of `ranks`: an equal share of the diagonal,
 /// the ranks in order.
 fn owned(g: &Geometry, d: usize, q: usize, ranks: usize) -> std::ops::Range<usize> {
-    let (lo, hi) = diagonal(d, g.ra, g.rb);
+    let (lo, hi) = blocks(g, d);
     let len = hi - lo + 1;
     lo + q * len / ranks..lo + (q + 1) * len / ranks
 }
@@ -73,7 +84,7 @@ fn owner(g: &Geometry, d: usize, a: usize, ranks: usize) -> usize {
 
 /// True when block `a` lies on diagonal `d`.
 fn on_diagonal(g: &Geometry, d: usize, a: usize) -> bool {
-    let (lo, hi) = diagonal(d, g.ra, g.rb);
+    let (lo, hi) = blocks(g, d);
     (lo..=hi).contains(&a)
 }
 
@@ -111,7 +122,10 @@ pub(super) struct Sweep<'a, O> {
 impl<'a, O: LineOracle> Sweep<'a, O> {
     /// The state of this rank before the first diagonal: nothing held yet.
     pub(super) fn new(cluster: &'a dyn Cluster, spec: &LineSpec, oracle: &'a O) -> Self {
-        let g = Geometry::new(spec);
+        let g = match mirror::find(spec, oracle) {
+            Some(mr) => Geometry::mirrored(&mr.internal(spec), &mr),
+            None => Geometry::new(spec),
+        };
         Sweep {
             cluster,
             origin_n: spec.origin_n,
@@ -134,6 +148,38 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
     /// A store to fill: a spare one, or a new one.
     fn fresh_store(&mut self) -> Store {
         self.spare.pop().unwrap_or_else(|| self.g.store())
+    }
+
+    /// With the symmetry, before the even diagonal `2t`: block `(t, t)`, when this rank computes it,
+    /// reads block `(t, t-1)` of the previous diagonal, the mirror of the stored `(t-1, t)`.
+    fn materialize_mirror(&mut self, d: usize) {
+        let t = d / 2;
+        if d % 2 == 1 || t == 0 || !owned(&self.g, d, self.me, self.ranks).contains(&t) {
+            return;
+        }
+        let Some(mm) = self.g.mirror.as_ref() else {
+            return;
+        };
+        let mut s = self.spare.pop().unwrap_or_else(|| self.g.store());
+        let src = self.prev[t - 1]
+            .as_ref()
+            .expect("block t-1 of the previous diagonal is held");
+        mm.mirror_store(&self.g, src, &mut s);
+        self.prev[t] = Some(s);
+    }
+
+    /// Files the P-lines of block `(d - b, b)` under slab `b`, and with the symmetry those of its
+    /// mirror `(b, d - b)` under slab `d - b`.
+    fn file_lines(&mut self, d: usize, b: usize, lines: Vec<PLine>) {
+        let a = d - b;
+        if let Some(mm) = self.g.mirror.as_ref() {
+            if a < b {
+                let r = &self.g.radix;
+                let mirrored = lines.iter().map(|&(l, bit)| (mm.mirror_line(r, l), bit));
+                self.pending[a].extend(mirrored);
+            }
+        }
+        self.pending[b].extend(lines);
     }
 
     /// Where to start, the first diagonal to compute: rank 0 reads the checkpoint's diagonal from
@@ -178,7 +224,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
     fn load<'r>(&mut self, d: usize, mut from: Option<&mut (dyn Read + 'r)>) -> Result<(), String> {
         let mut failed = 0u8;
         let mut refusal = None;
-        let (lo, hi) = diagonal(d, self.g.ra, self.g.rb);
+        let (lo, hi) = blocks(&self.g, d);
         for a in lo..=hi {
             let q = owner(&self.g, d, a, self.ranks);
             if self.root {
@@ -368,6 +414,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
         &mut self,
         d: usize,
     ) -> (Vec<(usize, Store)>, Vec<(usize, Vec<PLine>)>) {
+        self.materialize_mirror(d);
         if !hands_back(&self.g) {
             return self.compute_small_blocks(d);
         }
@@ -461,23 +508,24 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
         hooks: &Hooks,
         emit: &mut dyn FnMut(usize, Vec<PLine>),
     ) {
-        let (g, ranks) = (&self.g, self.ranks);
+        let ranks = self.ranks;
         if !self.root {
             self.cluster
                 .exchange(Topic::Lines, &[(0, &lines_message(&results))], &[]);
             return;
         }
         for (b, lines) in results {
-            self.pending[b].extend(lines);
+            self.file_lines(d, b, lines);
         }
         let from: Vec<usize> = (1..ranks).collect();
         let got = self.cluster.exchange(Topic::Lines, &[], &from);
         for (q, m) in (1..ranks).zip(got) {
-            let theirs = owned(g, d, q, ranks);
+            let theirs = owned(&self.g, d, q, ranks);
             for (a, lines) in theirs.clone().zip(lines_of_message(&m, theirs.len())) {
-                self.pending[d - a].extend(lines);
+                self.file_lines(d, d - a, lines);
             }
         }
+        let g = &self.g;
         let (a_min, a_max) = diagonal(d, g.ra, g.rb);
         self.done += ((a_max - a_min + 1) * g.block * g.r) as u64;
         if let Some(p) = hooks.progress {
@@ -486,6 +534,11 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
         // Slab b is complete once the diagonal b + ra - 1 is done.
         while self.next_emit < g.rb && self.next_emit + g.ra - 1 <= d {
             let mut all = std::mem::take(&mut self.pending[self.next_emit]);
+            if let Some(mm) = g.mirror.as_ref() {
+                for line in &mut all {
+                    line.0 = mm.to_caller(&g.radix, line.0);
+                }
+            }
             all.sort_unstable();
             emit(self.next_emit, all);
             self.next_emit += 1;

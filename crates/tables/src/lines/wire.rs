@@ -9,23 +9,38 @@ use crate::cluster as cl;
 use std::io::{self, Read, Write};
 
 /// The geometry fields a checkpoint starts with, and its diagonal.
+/// The geometry as the checkpoint records it: the axes (with bit 32 set when the sweep keeps one
+/// block of each mirror pair, [`super::mirror`]), the values per line, the padded lines of a block,
+/// the persistent records and the words per line.
+fn head_fields(g: &Geometry) -> [u64; 6] {
+    let axes = g.m as u64 | u64::from(g.mirror.is_some()) << 32;
+    [
+        axes,
+        g.r as u64,
+        g.padded as u64,
+        g.pw as u64,
+        g.pb as u64,
+        g.l as u64,
+    ]
+}
+
 pub(super) fn write_head(w: &mut dyn Write, g: &Geometry, d: usize) -> io::Result<()> {
-    for x in [g.m, g.r, g.padded, g.pw, g.pb, g.l] {
-        ck::put_u64(w, x as u64)?;
+    for x in head_fields(g) {
+        ck::put_u64(w, x)?;
     }
     ck::put_u64(w, d as u64)
 }
 
 pub(super) fn read_head(r: &mut dyn Read, g: &Geometry) -> io::Result<usize> {
-    for (x, what) in [g.m, g.r, g.padded, g.pw, g.pb, g.l].into_iter().zip([
-        "axes",
+    for (x, what) in head_fields(g).into_iter().zip([
+        "axes and symmetry",
         "radix",
         "block",
         "words",
         "starts",
         "words per line",
     ]) {
-        ck::expect(r, x as u64, what)?;
+        ck::expect(r, x, what)?;
     }
     ck::get_len(r, g.ra + g.rb - 2)
 }

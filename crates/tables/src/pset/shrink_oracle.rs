@@ -302,6 +302,13 @@ impl ShrinkOracle<'_> {
 }
 
 impl LineOracle for ShrinkOracle<'_> {
+    /// A reflection of the circle maps each move that empties piles onto another (the circle
+    /// contracted is reflected too, and a reflected circle has the same P-positions reflected).
+    fn invariant_under(&self, perm: &[usize]) -> bool {
+        let m = self.m;
+        perm.len() == m && (0..m).all(|i| perm[i] == (m - i) % m)
+    }
+
     fn n_mask(&self, x: &[u32], out: &mut [u64]) {
         if self.all_n {
             out.fill(!0);
