@@ -46,8 +46,8 @@ async function fit() {
   $("f-max_sum").hidden = !chips;
   $("f-max").hidden = !box;
   $("f-fix").hidden = !box;
-  $("draw").hidden = t === "none";
-  $("patterns").hidden = t === "none";
+  // A game without a table on a box has no slice or patterns to show.
+  for (const id of ["draw", "patterns", "slice-row"]) $(id).hidden = t === "none";
   for (const id of ["f-upto", "sequence", "sequence-view"]) $(id).hidden = !info.sequence;
   if (!info.sequence) {
     clearSequence();
@@ -327,7 +327,8 @@ function drawSequence(v) {
       // A bar, and a thin mark for 0 so that every heap shows.
       ctx.fillRect(SEQ.left + i * dx + dx * 0.15, y(g) - (g === 0 ? 1 : 0), dx * 0.7, Math.max(base - y(g), 1));
     } else {
-      ctx.fillRect(SEQ.left + (i + 0.5) * dx - 1, y(g) - 1, 2, 2);
+      const r = dx >= 2 ? 1.5 : 1;
+      ctx.fillRect(SEQ.left + (i + 0.5) * dx - r, y(g) - r, 2 * r, 2 * r);
     }
   }
   ctx.fillStyle = "#333";

@@ -217,19 +217,23 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
 }
 
 /// `nimlab serve`: binds `bind:port` (port 0 picks a free port), prints the address on stdout and
-/// serves until the process is stopped.
-pub fn run(bind: &str, port: u16, store: StoreHandle) -> std::io::Result<()> {
+/// serves with the computation slots of `capacity` until the process is stopped.
+pub fn run(bind: &str, port: u16, store: StoreHandle, capacity: Capacity) -> std::io::Result<()> {
+    // Every slot may hold a blocking thread while it computes.
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .max_blocking_threads(8)
+        .max_blocking_threads((capacity.quick + capacity.research).max(8))
         .enable_all()
         .build()?;
     rt.block_on(async {
         let listener = tokio::net::TcpListener::bind((bind, port)).await?;
         let addr = listener.local_addr()?;
-        println!("nimlab serve: listening on http://{addr}/ (Ctrl-C stops)");
+        println!(
+            "nimlab serve: listening on http://{addr}/ ({} quick and {} research computation slots; Ctrl-C stops)",
+            capacity.quick, capacity.research
+        );
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        serve(listener, store).await
+        serve_with(listener, store, capacity).await
     })
 }
