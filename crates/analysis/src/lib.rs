@@ -29,7 +29,8 @@
 //! and Python print these objects.
 //!
 //! [`play`] holds what the terminal and the web page need to play (the computer's move, legal moves,
-//! random starts); [`sums`] answers disjunctive sums through the same chain.
+//! random starts); [`sums`] answers disjunctive sums through the same chain; [`sequence`] computes
+//! the values of single heaps of a one-heap game and their period.
 //!
 //! This file holds the questions ([`Want`], [`Limits`]) and the answer ([`Analysis`]); the
 //! [`Analyzer`] that answers them is in `analyzer/` (`mod.rs`: the outcome and the Grundy value by
@@ -42,6 +43,7 @@ pub mod json;
 pub mod method;
 pub mod play;
 pub mod proved;
+pub mod sequence;
 pub mod sums;
 pub mod verify;
 

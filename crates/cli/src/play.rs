@@ -50,14 +50,42 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
+    /// Computations about one position or sum (outcome, moves, hints, the computer's move) that
+    /// run at once; more wait for a free slot, then are answered "busy".
+    #[arg(long, value_name = "N", default_value_t = nimlab_web::Capacity::default().quick, value_parser = slots)]
+    pub quick_slots: usize,
+    /// Research computations (slices, sequences, patterns, discover, prove) that run at once, apart
+    /// from the quick ones so that they never make those wait.
+    #[arg(long, value_name = "N", default_value_t = nimlab_web::Capacity::default().research, value_parser = slots)]
+    pub research_slots: usize,
     #[command(flatten)]
     pub store: crate::store_cmd::StoreArgs,
+}
+
+/// Most computation slots of one pool (each a thread while it computes).
+const MOST_SLOTS: usize = 64;
+
+/// A number of computation slots: 1 to [`MOST_SLOTS`].
+fn slots(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("a server needs at least 1 slot of each kind".into()),
+        Ok(n) if n <= MOST_SLOTS => Ok(n),
+        Ok(n) => Err(format!("{n} slots: at most {MOST_SLOTS}")),
+        Err(_) => Err(format!(
+            "'{text}' is not a number of slots (1 to {MOST_SLOTS})"
+        )),
+    }
 }
 
 /// `nimlab serve`.
 pub fn serve(args: &ServeArgs) -> Result<(), Error> {
     let store = StoreHandle::at(args.store.path());
-    nimlab_web::run(&args.bind, args.port, store).map_err(|e| {
+    let capacity = nimlab_web::Capacity {
+        quick: args.quick_slots,
+        research: args.research_slots,
+        ..nimlab_web::Capacity::default()
+    };
+    nimlab_web::run(&args.bind, args.port, store, capacity).map_err(|e| {
         Error::Unsupported(format!("cannot serve on {}:{}: {e}", args.bind, args.port))
     })
 }

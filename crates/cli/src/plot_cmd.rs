@@ -264,14 +264,8 @@ fn draw_the_slice(
 
 /// `plot --sequence`: g(0..=max) of a one-heap game as points, the preperiod as a vertical line.
 fn plot_sequence(a: &PlotArgs, picture: Picture) -> Result<ExitCode, Error> {
-    use nimlab_games::octal::{Method, OctalGame};
-    let boxed = parse_game(&a.game)?;
-    let Some(game) = boxed.downcast_ref::<OctalGame>() else {
-        return Err(Error::Unsupported(format!(
-            "--sequence takes a one-heap game, octal(CODE), subtraction(S) or grundy; {} is not one",
-            boxed.id()
-        )));
-    };
+    use nimlab_analysis::sequence;
+    let game = sequence::one_heap(&a.game)?;
     let Some(max) = a.max else {
         return Err(Error::Unsupported(
             "--sequence needs --max N (the values of heaps 0..=N)".into(),
@@ -284,45 +278,17 @@ fn plot_sequence(a: &PlotArgs, picture: Picture) -> Result<ExitCode, Error> {
             "--max {max}: --sequence draws one point a heap, at most {MOST}; `nimlab sequence` computes further"
         )));
     }
-    let work = game.sequence_work(max);
-    if game.sparse_refusal().is_some() && work > a.common.limit {
-        return Err(Error::TooLarge(format!(
-            "{} up to --max {max} visits about {work:.1e} options (over --limit {:.1e}); lower --max or pass --limit {}",
-            game.id(),
-            a.common.limit,
-            nimlab_core::solver::limit_above(work)
-        )));
-    }
     let cancel = crate::interrupt::cancel_flag();
     let seq = nimlab_core::interrupt::scope(cancel, || {
-        game.sequence_by(max, Method::Auto, None, a.common.limit)
+        sequence::compute(&game, &sequence::Request::new(max, a.common.limit))
     })?;
-    let g = seq.values;
-    let per = game.periodicity(&g);
-    let period = match &per {
-        Some(p) => {
-            let how = if p.proof.is_some() {
-                "proved"
-            } else {
-                "evidence"
-            };
-            if p.saltus == 0 {
-                format!("period {} from {} ({how})", p.period, p.preperiod)
-            } else {
-                format!(
-                    "arithmetic period {} saltus {} from {} ({how})",
-                    p.period, p.saltus, p.preperiod
-                )
-            }
-        }
-        None => format!("no period up to {max}"),
-    };
+    let period = seq.period_caption();
     let labels = register_font();
     let s = SequencePicture {
         labels,
         caption: format!("{}: g(n), {period}", game.id()),
-        values: &g,
-        preperiod: per.as_ref().map(|p| p.preperiod),
+        values: &seq.values,
+        preperiod: seq.periodicity.as_ref().map(|p| p.preperiod),
     };
     draw_sequence(&a.output, picture, &s).map_err(|e| draw_error(&a.output, e))?;
     eprintln!(

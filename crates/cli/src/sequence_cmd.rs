@@ -6,11 +6,10 @@
 
 use crate::args::Common;
 use clap::Args;
+use nimlab_analysis::sequence;
+use nimlab_core::arg::CommandLine;
 use nimlab_core::{Error, Game};
-use nimlab_games::octal::{Method, OctalGame, Periodicity, Ran, MAX_SEQUENCE};
-use nimlab_games::sparse::{choose_mask, rare_heaps};
-use serde_json::json;
-use std::time::Instant;
+use nimlab_games::octal::{Method, OctalGame};
 
 #[derive(Args, Debug)]
 pub struct SequenceArgs {
@@ -36,20 +35,28 @@ pub struct SequenceArgs {
 
 /// Runs `nimlab sequence`.
 pub fn run(args: &SequenceArgs) -> Result<(), Error> {
-    let boxed = nimlab_games::parse_game(&args.game)?;
-    let Some(game) = boxed.downcast_ref::<OctalGame>() else {
-        return Err(Error::Unsupported(format!(
-            "sequence takes a one-heap game, octal(CODE), subtraction(S) or grundy; {} is not one",
-            boxed.id()
-        )));
-    };
+    let game = sequence::one_heap(&args.game)?;
     let max = args.max;
-    if max > MAX_SEQUENCE {
-        return Err(Error::TooLarge(format!(
-            "--max {max} would hold {} MiB of values; at most --max {MAX_SEQUENCE} (1024 MiB)",
-            OctalGame::sequence_bytes(max) >> 20
-        )));
+    let req = sequence::Request {
+        max,
+        method: Method::parse(&args.method)?,
+        mask: args.mask.as_deref().map(parse_mask).transpose()?,
+        limit: args.common.limit,
+    };
+    if req.mask.is_some() {
+        let sparse = match req.method {
+            Method::Plain => false,
+            Method::Sparse => true,
+            Method::Auto => game.sparse_refusal().is_none(),
+        };
+        if !sparse {
+            return Err(Error::Unsupported(format!(
+                "--mask is for the sparse-space method, and {} runs the plain mex here (--method sparse needs a game that splits a heap into two)",
+                game.id()
+            )));
+        }
     }
+    sequence::check(&game, &req)?;
     if let Some(avail) = available_memory() {
         let need = OctalGame::sequence_bytes(max);
         if need > avail {
@@ -60,88 +67,26 @@ pub fn run(args: &SequenceArgs) -> Result<(), Error> {
             )));
         }
     }
-    let method = Method::parse(&args.method)?;
-    let mask = args.mask.as_deref().map(parse_mask).transpose()?;
-    if method == Method::Sparse {
-        if let Some(why) = game.sparse_refusal() {
-            return Err(Error::Unsupported(why));
-        }
-    }
-    let sparse = match method {
-        Method::Plain => false,
-        Method::Sparse => true,
-        Method::Auto => game.sparse_refusal().is_none(),
-    };
-    if mask.is_some() && !sparse {
-        return Err(Error::Unsupported(format!(
-            "--mask is for the sparse-space method, and {} runs the plain mex here (--method sparse needs a game that splits a heap into two)",
-            game.id()
-        )));
-    }
-    let work = game.sequence_work(max);
-    if !sparse && work > args.common.limit {
-        return Err(Error::TooLarge(format!(
-            "{} up to --max {max} visits about {work:.1e} options (over --limit {:.1e}); lower --max or pass --limit {}",
-            game.id(),
-            args.common.limit,
-            nimlab_core::solver::limit_above(work)
-        )));
-    }
-    let start = Instant::now();
     let cancel = crate::interrupt::cancel_flag();
-    let limit = args.common.limit;
-    let seq = nimlab_core::interrupt::scope(cancel, || game.sequence_by(max, method, mask, limit))?;
-    let seconds = start.elapsed().as_secs_f64();
-    let g = seq.values;
-    let per = game.periodicity(&g);
-    // Rare values: for games whose moves leave at most two heaps, with the run's mask (else the
-    // mask chosen from all the values).
-    let rare_mask = match &seq.ran {
-        Ran::Sparse(r) => Some(r.mask),
-        Ran::Plain => (game.most_parts() == 2).then(|| choose_mask(&g)),
-    };
-    let rare = rare_mask.map(|m| (m, rare_heaps(&g, m)));
-    let (largest, largest_at) =
-        g.iter().enumerate().fold(
-            (0u32, 0usize),
-            |(b, at), (n, &v)| if v > b { (v, n) } else { (b, at) },
-        );
+    let s = nimlab_core::interrupt::scope(cancel, || sequence::compute(&game, &req))?;
     if args.common.json {
-        crate::output::print_json(&json!({
-            "game": game.id(),
-            "name": game.common_name(),
-            "code": game.code(),
-            "t": game.t(),
-            "splits": game.splits(),
-            "max": max,
-            "method": method_json(&seq.ran),
-            "largest": {"value": largest, "at": largest_at},
-            "rare": rare.as_ref().map(|(m, heaps)| json!({
-                "mask": m,
-                "count": heaps.len(),
-                "last": heaps.last(),
-                "heaps": heaps.iter().map(|&n| json!([n, g[n as usize]])).collect::<Vec<_>>(),
-            })),
-            "values": g,
-            "periodicity": per.as_ref().map(periodicity_json),
-            "seconds": seconds,
-        }));
+        crate::output::print_json(&s.to_json());
         return Ok(());
     }
+    let g = &s.values;
     let name = game
         .common_name()
         .map(|n| format!(" ({n})"))
         .unwrap_or_default();
     println!(
-        "{}{name}: Grundy values of single heaps 0..={max} ({seconds:.3} s)",
-        game.id()
+        "{}{name}: Grundy values of single heaps 0..={max} ({:.3} s)",
+        game.id(),
+        s.seconds
     );
-    println!(
-        "method: {}",
-        describe_method(&seq.ran, rare.as_ref().map_or(0, |(_, h)| h.len()))
-    );
+    println!("method: {}", s.method_words());
+    let (largest, largest_at) = s.largest;
     println!("largest value: {largest} (first at n = {largest_at})");
-    if let Some((m, heaps)) = &rare {
+    if let Some((m, heaps)) = &s.rare {
         let shown: Vec<String> = heaps
             .iter()
             .take(40)
@@ -160,10 +105,7 @@ pub fn run(args: &SequenceArgs) -> Result<(), Error> {
             }
         );
     }
-    match &per {
-        Some(p) => println!("{}", describe(game, p)),
-        None => println!("no period found up to n = {max} (evidence)"),
-    }
+    println!("{}", s.period_words(&CommandLine));
     let show = |label: &str, from: usize, to: usize| {
         if from < to {
             println!("{label} (n = {from}..{}): {}", to - 1, list(&g[from..to]));
@@ -171,7 +113,7 @@ pub fn run(args: &SequenceArgs) -> Result<(), Error> {
     };
     if args.values {
         show("values", 0, g.len());
-    } else if let Some(p) = per.as_ref().filter(|p| p.saltus == 0) {
+    } else if let Some(p) = s.periodicity.as_ref().filter(|p| p.saltus == 0) {
         let pre = p.preperiod as usize;
         show("preperiod", 0, pre);
         show("period", pre, pre + p.period as usize);
@@ -210,88 +152,6 @@ fn parse_mask(text: &str) -> Result<u32, Error> {
     })
 }
 
-/// The method that ran, in words.
-fn describe_method(ran: &Ran, rare: usize) -> String {
-    match ran {
-        Ran::Plain => "plain mex".into(),
-        Ran::Sparse(r) => {
-            let how = if r.mask_given {
-                "given"
-            } else {
-                "chosen from the values"
-            };
-            match r.plain_from {
-                None => format!(
-                    "sparse space (mask {:#b} = {}, {rare} rare values; mask {how}; {} option values visited)",
-                    r.mask, r.mask, r.visits
-                ),
-                Some(from) => format!(
-                    "sparse space (mask {:#b} = {}, mask {how}) up to n = {}, then plain mex (the rare values were not rare: {rare} rare values); {} option values visited",
-                    r.mask,
-                    r.mask,
-                    from - 1,
-                    r.visits
-                ),
-            }
-        }
-    }
-}
-
-fn method_json(ran: &Ran) -> serde_json::Value {
-    match ran {
-        Ran::Plain => json!({"name": "plain"}),
-        Ran::Sparse(r) => json!({
-            "name": "sparse",
-            "mask": r.mask,
-            "mask_given": r.mask_given,
-            "mask_from": r.mask_from,
-            "plain_from": r.plain_from,
-            "visits": r.visits,
-        }),
-    }
-}
-
 fn list(v: &[u32]) -> String {
     v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
-}
-
-/// One line: the period, from where, and whether it is proved.
-fn describe(game: &OctalGame, p: &Periodicity) -> String {
-    let last = if p.preperiod > 0 {
-        format!("; last exceptional value at n = {}", p.preperiod - 1)
-    } else {
-        String::new()
-    };
-    let what = if p.saltus == 0 {
-        format!("period {} from n = {}{last}", p.period, p.preperiod)
-    } else {
-        format!(
-            "arithmetic period {} with saltus {} (g(n+{}) = g(n) + {}) from n = {}",
-            p.period, p.saltus, p.period, p.saltus, p.preperiod
-        )
-    };
-    match (p.proof, p.proof_needs) {
-        (Some(proof), _) => format!(
-            "{what}: proved periodic ({}; checked up to n = {})",
-            proof.name(),
-            game.proof_needs(proof, p.preperiod, p.period)
-                .unwrap_or(p.preperiod + p.period)
-        ),
-        (None, Some(need)) => format!(
-            "{what}: period seen in the computed prefix (evidence); a proof needs --max {need}"
-        ),
-        (None, None) => format!("{what}: period seen in the computed prefix (evidence)"),
-    }
-}
-
-fn periodicity_json(p: &Periodicity) -> serde_json::Value {
-    json!({
-        "preperiod": p.preperiod,
-        "period": p.period,
-        "saltus": p.saltus,
-        "last_exceptional": p.preperiod.checked_sub(1),
-        "status": if p.proof.is_some() { "proved" } else { "evidence" },
-        "proof": p.proof.map(|x| x.id()),
-        "proof_needs_max": p.proof_needs,
-    })
 }

@@ -88,7 +88,7 @@ fn moves_sums_and_the_web_answer_from_a_stored_table() {
     BufReader::new(server.stdout.as_mut().unwrap())
         .read_line(&mut line)
         .unwrap();
-    // "nimlab serve: listening on http://127.0.0.1:PORT/ (Ctrl-C stops)"
+    // "nimlab serve: listening on http://127.0.0.1:PORT/ (2 quick and 2 research ...; Ctrl-C stops)"
     let addr = line
         .split("http://")
         .nth(1)

@@ -1,4 +1,5 @@
-//! `nimlab play` with its input piped: moves, commands, bad input, and the end of the game.
+//! `nimlab play` with its input piped: moves, commands, bad input, and the end of the game; and
+//! `nimlab serve`'s computation slots.
 
 mod common;
 
@@ -136,4 +137,48 @@ fn bad_games_and_positions_are_refused_up_front() {
         assert!(err.contains(needle), "{args:?}: {err}");
         common::assert_one_line(&args, &err);
     }
+}
+
+/// `nimlab serve --quick-slots N --research-slots N`: the counts reach the server (it names them
+/// when it starts), and a count of 0, past the most or not a number is refused in one line before
+/// anything listens.
+#[test]
+fn serve_takes_its_computation_slots() {
+    use std::io::{BufRead, BufReader};
+    for (args, needle) in [
+        (vec!["serve", "--quick-slots", "0"], "at least 1 slot"),
+        (vec!["serve", "--research-slots", "0"], "at least 1 slot"),
+        (vec!["serve", "--research-slots", "65"], "at most 64"),
+        (
+            vec!["serve", "--quick-slots", "two"],
+            "not a number of slots",
+        ),
+        (vec!["serve", "--quick-slots", "-1"], "--quick-slots"),
+    ] {
+        common::fails(&args, needle);
+    }
+    let mut server = common::cmd()
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--quick-slots",
+            "1",
+            "--research-slots",
+            "3",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(line.contains("http://127.0.0.1:"), "{line}");
+    assert!(
+        line.contains("1 quick and 3 research computation slots"),
+        "{line}"
+    );
 }

@@ -738,3 +738,154 @@ fn the_research_view_fits_the_game() {
 
     setup.end();
 }
+
+/// Kayles (octal 0.77) by the mex over every option: knock down one pin or two adjacent pins, from
+/// an end or splitting the row in two.
+fn kayles(max: usize) -> Vec<u64> {
+    let mut g: Vec<u64> = Vec::new();
+    for n in 0..=max {
+        let mut seen = std::collections::HashSet::new();
+        for take in 1..=2.min(n) {
+            let rest = n - take;
+            for a in 0..=rest / 2 {
+                seen.insert(g[a] ^ g[rest - a]);
+            }
+        }
+        g.push((0..).find(|v| !seen.contains(v)).unwrap());
+    }
+    g
+}
+
+/// The research view's sequence of a one-heap game: Kayles from a link draws g(0..=200) (no slice
+/// fields: its moves split a heap, so it has no table on a box), says its period (12 from heap 71,
+/// proved), shows each heap's value under the pointer and offers the values as CSV, all as the brute
+/// force computes them; the address reproduces it; the view is hidden for CN(4,2); a refusal names
+/// the form's field.
+#[test]
+fn the_sequence_view_draws_a_one_heap_game() {
+    let Some(setup) = Setup::new("sequence") else {
+        return;
+    };
+    let (b, addr) = (&setup.b, setup.addr.clone());
+    let go = |url: &str| {
+        b.cmd("POST", "/url", Some(json!({ "url": url })));
+    };
+    let done = |b: &Browser| {
+        let s = b.text("sequence-status");
+        !s.is_empty() && !s.starts_with("Computing")
+    };
+    let shown = |id: &str| {
+        !b.js(&format!("return document.getElementById('{id}').hidden;"))
+            .as_bool()
+            .unwrap()
+    };
+    let address = |key: &str| {
+        b.js(&format!(
+            "return new URLSearchParams(location.search).get('{key}');"
+        ))
+    };
+
+    go(&format!("http://{addr}/research?game=octal(0.77)&upto=200"));
+    b.wait_for("Kayles' sequence", done);
+    let status = b.text("sequence-status");
+    assert_eq!(status, "octal(0.77) (Kayles): g(n) for n = 0..200");
+    let period = b.text("sequence-period");
+    assert!(
+        period.starts_with("Period 12 from n = 71") && period.contains("proved periodic"),
+        "{period}"
+    );
+    assert!(shown("sequence-view") && shown("f-upto") && shown("sequence"));
+    for id in ["f-heaps", "f-max", "f-fix", "draw", "patterns", "slice-row"] {
+        assert!(!shown(id), "{id} is shown for Kayles");
+    }
+    assert_eq!(address("game"), "octal(0.77)");
+    assert_eq!(address("upto"), "200");
+    assert_eq!(address("view"), "sequence");
+
+    // The value under the pointer, at the middle of each heap's bar.
+    let g = kayles(200);
+    for n in [0usize, 1, 5, 34, 70, 71, 100, 157, 200] {
+        let text = b.js(&format!(
+            "const c = document.getElementById('sequence-plot');
+             const box = c.getBoundingClientRect();
+             const x = Number(c.dataset.left) + ({n} + 0.5) * Number(c.dataset.dx);
+             c.dispatchEvent(new MouseEvent('mousemove', {{bubbles: true,
+                 clientX: box.left + c.clientLeft + x * c.clientWidth / c.width,
+                 clientY: box.top + box.height / 2}}));
+             return document.getElementById('sequence-value').textContent;"
+        ));
+        let part = if n < 71 {
+            "before the period"
+        } else {
+            "periodic part"
+        };
+        assert_eq!(text, format!("n = {n}: g({n}) = {} ({part})", g[n]));
+    }
+    // Something is drawn: the canvas is not blank.
+    let inked = b.js("const c = document.getElementById('sequence-plot');
+         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+         let k = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) k++; return k;");
+    assert!(inked.as_u64().unwrap() > 1000, "{inked}");
+
+    // The CSV: a header and one row per heap, as the brute force.
+    assert!(shown("sequence-csv"));
+    let csv =
+        b.js("return fetch(document.getElementById('sequence-csv').href).then(r => r.text());");
+    let mut lines = csv.as_str().unwrap().lines();
+    assert_eq!(lines.next(), Some("n,g"));
+    let rows: Vec<String> = lines.map(str::to_string).collect();
+    let want: Vec<String> = g
+        .iter()
+        .enumerate()
+        .map(|(n, v)| format!("{n},{v}"))
+        .collect();
+    assert_eq!(rows, want);
+    b.screenshot(&setup.out.join("research-sequence.png"));
+
+    // The address read back from the page draws the same sequence.
+    let link = b.js("return location.href;").as_str().unwrap().to_string();
+    go("about:blank");
+    go(&link);
+    b.wait_for("the sequence of the copied link", done);
+    assert_eq!(b.text("sequence-status"), status);
+    assert_eq!(b.text("sequence-period"), period);
+
+    // Grundy's game: no period seen.
+    go(&format!("http://{addr}/research?game=grundy&upto=100"));
+    b.wait_for("Grundy's game's sequence", done);
+    assert_eq!(
+        b.text("sequence-period"),
+        "No period found up to n = 100 (evidence)"
+    );
+
+    // A refusal names the form's field.
+    b.js("document.getElementById('upto').value = '200000';");
+    b.click("#sequence");
+    b.wait_for("the refusal", |b| {
+        b.text("sequence-status").starts_with("Refused")
+    });
+    let refusal = b.text("sequence-status");
+    assert!(refusal.contains("Largest heap 200000"), "{refusal}");
+    assert!(
+        !refusal.contains("max=") && !refusal.contains("--"),
+        "{refusal}"
+    );
+    assert!(!shown("sequence-csv"));
+
+    // CN(4,2) is not a one-heap game: no sequence, its slice as before.
+    go(&format!(
+        "http://{addr}/research?game=CN(4,2)&max=5&fix=1=2,2=3"
+    ));
+    b.wait_for("CN(4,2)'s slice", |b| {
+        let s = b.text("slice-status");
+        !s.is_empty() && !s.starts_with("Computing")
+    });
+    for id in ["sequence-view", "f-upto", "sequence"] {
+        assert!(!shown(id), "{id} is shown for CN(4,2)");
+    }
+    assert!(shown("draw") && shown("slice-row") && shown("f-max") && shown("f-fix"));
+    assert_eq!(address("view"), Value::Null);
+    assert_eq!(address("upto"), Value::Null);
+
+    setup.end();
+}

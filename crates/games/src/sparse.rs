@@ -31,7 +31,7 @@
 //! and the run says from which heap.
 
 use crate::octal::{Mex, OctalGame};
-use nimlab_core::{Error, Game, Result};
+use nimlab_core::{Arg, Error, Game, Refusal, Result};
 
 /// Heaps computed by the plain mex before the mask is chosen from their values.
 pub const MASK_FROM: usize = 2048;
@@ -235,10 +235,17 @@ pub(crate) fn run(
             // The rest by the plain mex: refused at once when that is past the limit.
             let rest = game.sequence_work(max) - game.sequence_work(from.saturating_sub(1));
             if mex.visited() + rest > limit {
-                return Err(Error::TooLarge(format!(
-                    "{}: the sparse-space method gave way to the plain mex at n = {from} (the rare values are not rare), and the rest up to n = {max} visits about {rest:.1e} option values (over --limit {limit:.1e}); lower --max or pass a higher --limit",
-                    game.id()
-                )));
+                return Err(Error::too_large(
+                    Refusal::new(format!(
+                        "{}: the sparse-space method gave way to the plain mex at n = {from} (the rare values are not rare), and the rest up to n = {max} visits about {rest:.1e} option values (over ",
+                        game.id()
+                    ))
+                    .value(Arg::Limit, format!("{limit:.1e}"))
+                    .text("); lower ")
+                    .name(Arg::Max)
+                    .text(" or raise ")
+                    .name(Arg::Limit),
+                ));
             }
         }
         if choose && plain_from.is_none() {

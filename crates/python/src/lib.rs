@@ -757,77 +757,44 @@ fn sequence<'py>(
     method: &str,
     limit: f64,
 ) -> PyResult<(String, Bound<'py, PyBytes>)> {
-    use nimlab_games::octal::{Method, OctalGame, Ran, MAX_SEQUENCE};
+    use nimlab_analysis::sequence;
     let max: u64 = non_negative("max", Some(max))?.unwrap_or(0);
-    if max > MAX_SEQUENCE {
-        return Err(TooLarge::new_err(format!(
-            "max={max}: at most {MAX_SEQUENCE} heaps (1 GiB of values)"
-        )));
-    }
     if !limit.is_finite() || limit < 0.0 {
         return Err(PyValueError::new_err(format!(
             "limit must be a non-negative number, got {limit}"
         )));
     }
-    let method = Method::parse(method).map_err(to_py)?;
-    let boxed = nimlab_games::parse_game(game).map_err(to_py)?;
-    let Some(g) = boxed.downcast_ref::<OctalGame>() else {
-        return Err(PyValueError::new_err(format!(
-            "sequence takes a one-heap game, octal(CODE), subtraction(S) or grundy; {} is not one",
-            boxed.id()
-        )));
+    let req = sequence::Request {
+        max,
+        method: nimlab_games::octal::Method::parse(method).map_err(to_py)?,
+        mask: None,
+        limit,
     };
-    let g = g.clone();
-    let sparse = match method {
-        Method::Plain => false,
-        Method::Sparse => true,
-        Method::Auto => g.sparse_refusal().is_none(),
-    };
-    let work = g.sequence_work(max);
-    if !sparse && work > limit {
-        return Err(TooLarge::new_err(format!(
-            "{} up to max={max} visits about {work:.1e} options (over limit={limit:.1e}); lower max or pass limit={}",
-            g.id(),
-            nimlab_core::solver::limit_above(work)
-        )));
-    }
+    let g = sequence::one_heap(game).map_err(to_py)?;
+    sequence::check(&g, &req).map_err(to_py)?;
     let (head, data) = blocking(py, None, move |_, _| {
-        let seq = g.sequence_by(max, method, None, limit)?;
-        let values = seq.values;
-        let per = g.periodicity(&values);
-        let (largest, largest_at) = values.iter().enumerate().fold(
-            (0u32, 0usize),
-            |(b, at), (n, &v)| if v > b { (v, n) } else { (b, at) },
-        );
-        let method = match &seq.ran {
-            Ran::Plain => json!({"name": "plain"}),
-            Ran::Sparse(r) => json!({
-                "name": "sparse",
-                "mask": r.mask,
-                "plain_from": r.plain_from,
-                "visits": r.visits,
-            }),
-        };
+        let s = sequence::compute(&g, &req)?;
+        let per = s.periodicity.as_ref();
         let head = json!({
             "game": g.id(),
             "name": g.common_name(),
             "max": max,
-            "method": method,
-            "largest": {"value": largest, "at": largest_at},
-            "period": per.as_ref().map(|p| p.period),
-            "preperiod": per.as_ref().map(|p| p.preperiod),
-            "saltus": per.as_ref().map(|p| p.saltus),
-            "last_exceptional": per.as_ref().and_then(|p| p.preperiod.checked_sub(1)),
-            "status": match &per {
+            "method": s.method_json(),
+            "largest": {"value": s.largest.0, "at": s.largest.1},
+            "period": per.map(|p| p.period),
+            "preperiod": per.map(|p| p.preperiod),
+            "saltus": per.map(|p| p.saltus),
+            "last_exceptional": per.and_then(|p| p.preperiod.checked_sub(1)),
+            "status": match per {
                 Some(p) if p.proof.is_some() => "proved",
                 Some(_) => "evidence",
                 None => "none",
             },
-            "proof": per.as_ref().and_then(|p| p.proof).map(|x| x.id()),
-            "proof_needs_max": per.as_ref().and_then(|p| p.proof_needs),
+            "proof": per.and_then(|p| p.proof).map(|x| x.id()),
+            "proof_needs_max": per.and_then(|p| p.proof_needs),
         });
-        let mut data = Vec::with_capacity(values.len() * 4);
-        for v in &values {
+        let mut data = Vec::with_capacity(s.values.len() * 4);
+        for v in &s.values {
             data.extend_from_slice(&v.to_le_bytes());
         }
         Ok((head.to_string(), data))

@@ -431,22 +431,44 @@ def _need(tool, found, why):
     pytest.skip(why)
 
 
-def test_the_notebook_runs():
-    """The code cells of examples/notebooks/cn74.ipynb, run in order (needs matplotlib; skipped
-    without it unless NIMLAB_REQUIRE_NOTEBOOK=1, as in CI)."""
+def _cn74_results(scope):
+    assert scope["report"]["holds"]
+    assert scope["ordered"][0] == 1  # [0..0]^7: only the terminal position, a P-position
+
+
+def _nim3_results(scope):
+    # Bouton: one P-position (a, b, a ^ b) for each pair of heaps a, b <= 31 of the box.
+    assert scope["t"].shape == (32 * 32, 3)
+    assert scope["found"]["verdict"] == "proved" and scope["found"]["format"] == "automaton"
+    assert scope["proof"]["verdict"] == "proved" and scope["proof"]["range"] == "all"
+    # In misère play the empty position is not a P-position: refuted there.
+    assert scope["misere"]["verdict"] == "refuted"
+
+
+@pytest.mark.parametrize(
+    "name, results", [("cn74.ipynb", _cn74_results), ("nim3.ipynb", _nim3_results)]
+)
+def test_the_notebook_runs(name, results):
+    """The code cells of each notebook of examples/notebooks, run in order (needs matplotlib;
+    skipped without it unless NIMLAB_REQUIRE_NOTEBOOK=1, as in CI), and what it finds."""
     import importlib.util
 
     _need("notebook", importlib.util.find_spec("matplotlib") is not None, "matplotlib is not installed")
     import matplotlib
 
     matplotlib.use("Agg")
-    nb = json.loads((REPO / "examples" / "notebooks" / "cn74.ipynb").read_text())
+    nb = json.loads((REPO / "examples" / "notebooks" / name).read_text())
     scope = {}
     for cell in nb["cells"]:
         if cell["cell_type"] == "code":
-            exec(compile("".join(cell["source"]), "cn74.ipynb", "exec"), scope)
-    assert scope["report"]["holds"]
-    assert scope["ordered"][0] == 1  # [0..0]^7: only the terminal position, a P-position
+            exec(compile("".join(cell["source"]), name, "exec"), scope)
+    results(scope)
+
+
+def test_every_notebook_is_run():
+    """A notebook added to examples/notebooks is run by test_the_notebook_runs."""
+    names = sorted(p.name for p in (REPO / "examples" / "notebooks").glob("*.ipynb"))
+    assert names == ["cn74.ipynb", "nim3.ipynb"]
 
 
 def test_the_readme_python_section_runs(tmp_path, monkeypatch):

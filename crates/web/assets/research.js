@@ -1,6 +1,7 @@
-// The research view: asks /api/slice, /api/patterns and /api/discover and shows their answers. Only
-// the fields that apply to the game are shown and sent (/api/game says how the game is tabulated),
-// the view's state is kept in the address, and refusals name the form's fields.
+// The research view: asks /api/slice, /api/sequence, /api/patterns and /api/discover and shows
+// their answers. Only the fields that apply to the game are shown and sent (/api/game says how the
+// game is tabulated and whether it is a one-heap game), the view's state is kept in the address,
+// and refusals name the form's fields.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -8,36 +9,51 @@ const $ = (id) => document.getElementById(id);
 // The form's fields by the API's parameter names, with their labels.
 const LABELS = {
   game: "Game", max: "Max", heaps: "Heaps", max_sum: "Max sum", fix: "Fix",
-  misere: "misère", grundy: "Grundy values",
+  upto: "Largest heap", misere: "misère", grundy: "Grundy values",
 };
-const TEXT_FIELDS = ["game", "max", "heaps", "max_sum", "fix"];
+const TEXT_FIELDS = ["game", "max", "heaps", "max_sum", "fix", "upto"];
 const CHECKS = ["misere", "grundy"];
 
-// How each game is tabulated (`table` of /api/game), by the game as typed.
+// How each game is tabulated (`table` of /api/game) and whether it is a one-heap game
+// (`sequence`), by the game as typed.
 const tables = new Map();
 
+// The view drawn last ("slice" or "sequence"), kept in the address.
+let view = "slice";
+
 // Shows the fields that apply to the game typed: heaps only for games played on any number of
-// heaps, max_sum (for discover) only for chip games, max and fix for the games on a box. An unknown
-// game leaves the fields as they are (the server's refusal says why).
+// heaps, max_sum (for discover) only for chip games, max and fix (and the slice and patterns) for
+// the games on a box, the sequence (and its largest heap) for one-heap games. An unknown game
+// leaves the fields as they are (the server's refusal says why). Returns what /api/game said.
 async function fit() {
   const game = $("game").value.trim();
-  if (!game) return;
+  if (!game) return null;
   if (!tables.has(game)) {
     try {
       const r = await fetch("/api/game?" + new URLSearchParams({ game }).toString());
       const v = await r.json();
-      if (!r.ok) return;
-      tables.set(game, v.table);
+      if (!r.ok) return null;
+      tables.set(game, { table: v.table, sequence: v.sequence === true });
     } catch (e) {
-      return;
+      return null;
     }
   }
-  const t = tables.get(game);
+  const info = tables.get(game);
+  const t = info.table;
   const chips = t === "max_sum";
+  const box = t !== "none" && !chips;
   $("f-heaps").hidden = t !== "heaps";
   $("f-max_sum").hidden = !chips;
-  $("f-max").hidden = chips;
-  $("f-fix").hidden = chips;
+  $("f-max").hidden = !box;
+  $("f-fix").hidden = !box;
+  // A game without a table on a box has no slice or patterns to show.
+  for (const id of ["draw", "patterns", "slice-row"]) $(id).hidden = t === "none";
+  for (const id of ["f-upto", "sequence", "sequence-view"]) $(id).hidden = !info.sequence;
+  if (!info.sequence) {
+    clearSequence();
+    view = "slice";
+  }
+  return info;
 }
 
 // A field's value, if it is shown and filled in.
@@ -68,6 +84,7 @@ function remember() {
   for (const k of CHECKS) {
     if ($(k).checked) q.set(k, "true");
   }
+  if (view === "sequence") q.set("view", "sequence");
   history.replaceState(null, "", location.pathname + "?" + q.toString());
 }
 
@@ -90,10 +107,10 @@ function inWords(msg) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-async function ask(path, q) {
+async function ask(path, q, words = inWords) {
   const r = await fetch(path + "?" + q.toString());
   const v = await r.json();
-  if (!r.ok) throw new Error(inWords(v.error || ("HTTP " + r.status)));
+  if (!r.ok) throw new Error(words(v.error || ("HTTP " + r.status)));
   return v;
 }
 
@@ -240,6 +257,7 @@ function clearSlice() {
 // Each action says it is under way at once (before the game's fields are fitted), then asks.
 async function draw() {
   $("slice-status").textContent = "Computing…";
+  view = "slice";
   await fit();
   remember();
   const q = query(["max", "heaps", "fix"]);
@@ -254,6 +272,150 @@ async function draw() {
   } catch (e) {
     clearSlice();
     $("slice-status").textContent = "Refused: " + e.message;
+  }
+}
+
+// The sequence view: g(n) against n for n = 0..=Largest heap, as bars (points when they are too
+// many to draw apart), the part from the preperiod on shaded one period a band, the value under the
+// pointer, and a CSV download.
+const SEQ = { left: 40, right: 10, top: 12, bottom: 28 };
+
+// The sequence drawn last (the answer of /api/sequence).
+let seqShown = null;
+
+// A refusal or a period from /api/sequence in the form's words: its `max` is the field Largest heap.
+const seqWords = (msg) => inWords(msg.replace(/\bmax\b/g, "upto"));
+
+function drawSequence(v) {
+  const c = $("sequence-plot");
+  const ctx = c.getContext("2d");
+  ctx.clearRect(0, 0, c.width, c.height);
+  const n = v.values.length;
+  const w = c.width - SEQ.left - SEQ.right;
+  const h = c.height - SEQ.top - SEQ.bottom;
+  const dx = w / n;
+  const top = Math.max(v.largest.value, 1);
+  const base = SEQ.top + h;
+  const y = (g) => base - g * h / top;
+  const p = v.periodicity;
+  if (p) {
+    // From the preperiod on: one band a period, alternately shaded where a band is wide enough.
+    const x0 = SEQ.left + p.preperiod * dx;
+    const pw = p.period * dx;
+    for (let i = 0, x = x0; x < SEQ.left + w; i++, x += pw) {
+      ctx.fillStyle = pw >= 6 && i % 2 ? "#d3e2f5" : "#e6eefa";
+      ctx.fillRect(x, SEQ.top, Math.min(pw, SEQ.left + w - x), h);
+    }
+    ctx.strokeStyle = "#c82828";
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(x0, SEQ.top);
+    ctx.lineTo(x0, base);
+    ctx.stroke();
+  }
+  ctx.strokeStyle = "#888";
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(SEQ.left, SEQ.top);
+  ctx.lineTo(SEQ.left, base);
+  ctx.lineTo(SEQ.left + w, base);
+  ctx.stroke();
+  ctx.fillStyle = "#23324a";
+  for (let i = 0; i < n; i++) {
+    const g = v.values[i];
+    if (dx >= 3) {
+      // A bar, and a thin mark for 0 so that every heap shows.
+      ctx.fillRect(SEQ.left + i * dx + dx * 0.15, y(g) - (g === 0 ? 1 : 0), dx * 0.7, Math.max(base - y(g), 1));
+    } else {
+      const r = dx >= 2 ? 1.5 : 1;
+      ctx.fillRect(SEQ.left + (i + 0.5) * dx - r, y(g) - r, 2 * r, 2 * r);
+    }
+  }
+  ctx.fillStyle = "#333";
+  ctx.font = "12px system-ui, sans-serif";
+  ctx.textAlign = "right";
+  ctx.fillText(String(top), SEQ.left - 4, SEQ.top + 8);
+  ctx.fillText("0", SEQ.left - 4, base);
+  ctx.fillText(`n → ${n - 1}`, SEQ.left + w, base + 18);
+  ctx.textAlign = "left";
+  ctx.fillText("0", SEQ.left, base + 18);
+  ctx.save();
+  ctx.translate(12, SEQ.top + h / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textAlign = "center";
+  ctx.fillText("g(n)", 0, 0);
+  ctx.restore();
+  // The geometry, for the pointer (and for a test to point at a heap).
+  c.dataset.left = SEQ.left;
+  c.dataset.dx = dx;
+  c.dataset.count = n;
+  seqShown = v;
+  offerSequenceCsv(v);
+}
+
+// The heap under the pointer: n, g(n), and whether it lies in the preperiod or the periodic part.
+function sequenceHover(e) {
+  if (!seqShown) return;
+  const c = $("sequence-plot");
+  const box = c.getBoundingClientRect();
+  const x = (e.clientX - box.left - c.clientLeft) * c.width / c.clientWidth;
+  const n = Math.floor((x - SEQ.left) / Number(c.dataset.dx));
+  const out = $("sequence-value");
+  if (n < 0 || n >= seqShown.values.length) {
+    out.textContent = "";
+    return;
+  }
+  const g = seqShown.values[n];
+  const p = seqShown.periodicity;
+  const part = !p ? "" : n < p.preperiod ? " (before the period)" : " (periodic part)";
+  out.textContent = `n = ${n}: g(${n}) = ${g}${part}`;
+  out.dataset.n = n;
+  out.dataset.value = g;
+}
+
+// The values as CSV (one row per heap: n and g(n)), offered as a download made here.
+function offerSequenceCsv(v) {
+  const a = $("sequence-csv");
+  if (a.href.startsWith("blob:")) URL.revokeObjectURL(a.href);
+  const rows = ["n,g"];
+  v.values.forEach((g, n) => rows.push(`${n},${g}`));
+  a.dataset.rows = v.values.length;
+  a.href = URL.createObjectURL(new Blob([rows.join("\n") + "\n"], { type: "text/csv" }));
+  a.download = `${v.game}-sequence-0-${v.max}.csv`.replace(/[^\w.=,()-]/g, "_");
+  a.hidden = false;
+}
+
+function clearSequence() {
+  const c = $("sequence-plot");
+  c.getContext("2d").clearRect(0, 0, c.width, c.height);
+  $("sequence-value").textContent = "";
+  $("sequence-csv").hidden = true;
+  seqShown = null;
+}
+
+async function sequence() {
+  $("sequence-status").textContent = "Computing…";
+  $("sequence-period").textContent = "";
+  $("sequence-method").textContent = "";
+  view = "sequence";
+  const info = await fit();
+  remember();
+  if (info && !info.sequence) return;
+  const q = new URLSearchParams();
+  q.set("game", $("game").value.trim());
+  const upto = field("upto");
+  if (upto) q.set("max", upto);
+  try {
+    const v = await ask("/api/sequence", q, seqWords);
+    drawSequence(v);
+    const name = v.name ? ` (${v.name})` : "";
+    $("sequence-status").textContent = `${v.game}${name}: g(n) for n = 0..${v.max}`;
+    $("sequence-period").textContent = seqWords(v.period_text);
+    $("sequence-method").textContent =
+      `Largest value ${v.largest.value} (first at n = ${v.largest.at}); by ${v.method_text}.`;
+  } catch (e) {
+    clearSequence();
+    $("sequence-status").textContent = "Refused: " + e.message;
   }
 }
 
@@ -304,6 +466,7 @@ async function discover() {
 }
 
 $("draw").addEventListener("click", draw);
+$("sequence").addEventListener("click", sequence);
 $("patterns").addEventListener("click", patterns);
 $("discover").addEventListener("click", discover);
 $("game").addEventListener("change", () => fit().then(remember));
@@ -311,6 +474,8 @@ for (const k of TEXT_FIELDS.filter(k => k !== "game")) $(k).addEventListener("ch
 for (const k of CHECKS) $(k).addEventListener("change", remember);
 $("slice").addEventListener("mousemove", hover);
 $("slice").addEventListener("mouseleave", () => { $("cell").textContent = ""; });
+$("sequence-plot").addEventListener("mousemove", sequenceHover);
+$("sequence-plot").addEventListener("mouseleave", () => { $("sequence-value").textContent = ""; });
 
 // The state from the address (?game=...&max=...&fix=...): a link with a game draws its slice.
 (async () => {
@@ -321,9 +486,12 @@ $("slice").addEventListener("mouseleave", () => { $("cell").textContent = ""; })
   for (const k of CHECKS) {
     if (params.get(k) === "true") $(k).checked = true;
   }
-  if (params.has("game")) {
-    await draw();
+  const info = await fit();
+  if (!params.has("game")) return;
+  // A one-heap game that is not tabulated on a box has only its sequence to draw.
+  if (info && info.sequence && (params.get("view") === "sequence" || info.table === "none")) {
+    await sequence();
   } else {
-    await fit();
+    await draw();
   }
 })();

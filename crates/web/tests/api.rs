@@ -5,6 +5,8 @@ mod common;
 mod load;
 #[path = "api/prove.rs"]
 mod prove;
+#[path = "api/sequence.rs"]
+mod sequence;
 
 use common::get_raw;
 use serde_json::Value;

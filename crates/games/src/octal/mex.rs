@@ -2,7 +2,7 @@
 //! method ([`crate::sparse`]).
 
 use super::OctalGame;
-use nimlab_core::{Error, Result};
+use nimlab_core::{Arg, Error, Refusal, Result};
 
 /// The stamp array of a mex and the count of option values visited, shared by the plain and the
 /// sparse-space methods.
@@ -37,10 +37,17 @@ impl Mex {
             self.since_poll = 0;
             nimlab_core::interrupt::check()?;
             if self.visits > self.limit {
-                return Err(Error::TooLarge(format!(
-                    "more than {:.1e} option values visited (over --limit {:.1e}); lower --max or pass a higher --limit",
-                    self.visits, self.limit
-                )));
+                return Err(Error::too_large(
+                    Refusal::new(format!(
+                        "more than {:.1e} option values visited (over ",
+                        self.visits
+                    ))
+                    .value(Arg::Limit, format!("{:.1e}", self.limit))
+                    .text("); lower ")
+                    .name(Arg::Max)
+                    .text(" or raise ")
+                    .name(Arg::Limit),
+                ));
             }
         }
         Ok(())

@@ -93,6 +93,8 @@ pub(crate) async fn game_info(q: Params) -> Answer {
         "window": window,
         "graph": graph,
         "table": table_of(game.as_ref()),
+        // A one-heap game: the research view draws its sequence of values.
+        "sequence": game.downcast_ref::<nimlab_games::octal::OctalGame>().is_some(),
     })))
 }
 

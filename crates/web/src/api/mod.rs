@@ -10,7 +10,7 @@
 //! | endpoint | parameters | answer |
 //! |---|---|---|
 //! | `/api/games` | — | the catalogue (`games`, as `nimlab games --json`) and the preset games of the page |
-//! | `/api/game` | `game` | id, rules and how the page draws it (`drawing`, `window`; for complexes `graph`: vertices, edges or step chords, shaded faces, facets) and how it is tabulated (`table`: `heaps`, `box`, `max_sum`, `spread`, `none`) |
+//! | `/api/game` | `game` | id, rules and how the page draws it (`drawing`, `window`; for complexes `graph`: vertices, edges or step chords, shaded faces, facets) and how it is tabulated (`table`: `heaps`, `box`, `max_sum`, `spread`, `none`; `sequence`: whether `/api/sequence` takes it) |
 //! | `/api/random` | `game`, `seed`? | a random starting position |
 //! | `/api/outcome` | `game`, `position`, `misere`? | outcome in words, Grundy value, remoteness, method, explanation |
 //! | `/api/moves` | `game`, `position`, `misere`? | every option with its value, sorted by position (the winning moves alone when the options are too many): `nimlab_analysis::play::moves_shown` |
@@ -22,6 +22,8 @@
 //! | `/api/sum` | `sum` (`G[p] + H[q]`), `misere`?, `moves`? | the sum object of `nimlab outcome|moves SUM --json` |
 //! | `/api/theory` | `game`? | the proven results, as `nimlab theory [GAME] --json` |
 //! | `/api/prove` | `game`, `heaps`?, `families` or `automaton` (the file's text), `misere`?, `automata`? | `nimlab prove --json` on the pasted file, within the server's limits |
+//! | `/api/slice`, `/api/patterns`, `/api/discover` | `game`, `max`, ... | the research view's slice of a table, its patterns and `discover` (see `research.rs`) |
+//! | `/api/sequence` | `game` (a one-heap game), `max` (at most 100000) | `nimlab sequence --json` with the method and the period in words (`method_text`, `period_text`) |
 //!
 //! Errors are JSON objects `{"error": message, "kind": kind}`: HTTP 400 for bad input (`bad_request`,
 //! `bad_game`, `bad_position`, `illegal_move`, `game_over`), 422 for a position too large to search
@@ -31,13 +33,14 @@
 //! its JSON with a message that says when to try again.
 //!
 //! Computations run in two pools of slots ([`Capacity`]): quick answers about a position or a sum,
-//! and research work (tables, `discover`, `prove`), so that research requests, however many, never
+//! and research work (tables, sequences, `discover`, `prove`), so that research requests, however many, never
 //! make a question that a theorem answers at once wait.
 
 mod draw;
 mod handlers;
 mod prove;
 mod research;
+mod sequence;
 mod server;
 
 use axum::http::{header, StatusCode};
@@ -72,8 +75,8 @@ pub struct Capacity {
     /// `/api/hint`, `/api/move`, `/api/computer`, `/api/explain`, `/api/sum`, `/api/random`): a
     /// theorem or a stored table answers most of them at once.
     pub quick: usize,
-    /// Research work (`/api/slice`, `/api/patterns`, `/api/discover`, `/api/prove`): tables and
-    /// proofs that take seconds.
+    /// Research work (`/api/slice`, `/api/patterns`, `/api/discover`, `/api/prove`,
+    /// `/api/sequence`): tables, sequences and proofs that take seconds.
     pub research: usize,
     /// Longest a request waits for a free slot of its pool; then it is answered 503 `busy` with a
     /// `Retry-After` header.
@@ -123,7 +126,7 @@ pub fn router_with_capacity(store: StoreHandle, capacity: Capacity) -> Router {
         quick: pool(capacity.quick, "answers"),
         research: pool(
             capacity.research,
-            "research computations (slice, patterns, discover, prove)",
+            "research computations (slice, patterns, discover, prove, sequence)",
         ),
         queue: capacity.queue,
         analyzer: Arc::new(Analyzer::new(store, Limits::WEB)),
@@ -165,6 +168,7 @@ pub fn router_with_capacity(store: StoreHandle, capacity: Capacity) -> Router {
         .route("/api/patterns", get(research::patterns))
         .route("/api/discover", get(research::discover))
         .route("/api/prove", get(prove::prove))
+        .route("/api/sequence", get(sequence::sequence))
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,
@@ -213,19 +217,23 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
 }
 
 /// `nimlab serve`: binds `bind:port` (port 0 picks a free port), prints the address on stdout and
-/// serves until the process is stopped.
-pub fn run(bind: &str, port: u16, store: StoreHandle) -> std::io::Result<()> {
+/// serves with the computation slots of `capacity` until the process is stopped.
+pub fn run(bind: &str, port: u16, store: StoreHandle, capacity: Capacity) -> std::io::Result<()> {
+    // Every slot may hold a blocking thread while it computes.
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .max_blocking_threads(8)
+        .max_blocking_threads((capacity.quick + capacity.research).max(8))
         .enable_all()
         .build()?;
     rt.block_on(async {
         let listener = tokio::net::TcpListener::bind((bind, port)).await?;
         let addr = listener.local_addr()?;
-        println!("nimlab serve: listening on http://{addr}/ (Ctrl-C stops)");
+        println!(
+            "nimlab serve: listening on http://{addr}/ ({} quick and {} research computation slots; Ctrl-C stops)",
+            capacity.quick, capacity.research
+        );
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        serve(listener, store).await
+        serve_with(listener, store, capacity).await
     })
 }

@@ -21,7 +21,7 @@ const MOST_SIDE: u64 = 255;
 const DISCOVER_SECONDS: u64 = 8;
 
 /// A number parameter, if given.
-fn number<T: std::str::FromStr>(
+pub(crate) fn number<T: std::str::FromStr>(
     map: &HashMap<String, String>,
     key: &str,
 ) -> Result<Option<T>, ApiError> {

@@ -97,6 +97,7 @@ impl nimlab_core::arg::Spelling for Parameters {
         use nimlab_core::Arg;
         match (arg, how) {
             (Arg::Limit, Mention::Value(v)) => return format!("a search limit of {v}"),
+            (Arg::Limit, Mention::Name) => return "the search limit".into(),
             (Arg::Limit, _) => return "a larger search limit".into(),
             (Arg::Method, Mention::Value(v)) => return format!("the {v} method"),
             (Arg::Method, _) => return "the method".into(),
