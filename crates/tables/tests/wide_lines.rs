@@ -233,6 +233,8 @@ fn shrinking_circular_nim_past_one_word() {
         (2, 2, 200),
         (3, 2, 80),
         (3, 3, 70),
+        // Two arcs of the 3-circle that mirror each other share one table.
+        (4, 2, 66),
     ] {
         let g = ShrinkingCircularNim::new(n, k).unwrap();
         let d = g.table_domain(max, None).unwrap();

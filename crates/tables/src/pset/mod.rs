@@ -26,7 +26,7 @@ use crate::cluster::{Cluster, Solo};
 use crate::lines::{self, Hooks, Interrupted, LineSpec, NoOracle, PLine, Resume, Stop};
 use nimlab_core::{BoxDomain, Game, MoveStructure, Play};
 use rayon::prelude::*;
-use shrink_oracle::arcs_read;
+use shrink_oracle::arcs_kept;
 use std::cell::RefCell;
 use std::io::{self, Write};
 
@@ -103,7 +103,7 @@ pub fn engine_bytes(rules: &Rules, r: usize, threads: usize) -> f64 {
                             // The P-offsets and the table of each arc read (a prefix start per
                             // line when the arc holds the last pile, else a bit set).
                             let per_line: f64 = 2.0
-                                + arcs_read(mm, *n, *k)
+                                + arcs_kept(mm, *n, *k)
                                     .iter()
                                     .map(|a| if a >> (mm - 1) & 1 == 1 { 2.0 } else { words })
                                     .sum::<f64>();

@@ -24,6 +24,27 @@ pub(super) fn arcs_read(mm: usize, n: usize, k: usize) -> Vec<u64> {
     arcs
 }
 
+/// The arc of the circle of `mm` piles reflected about its last pile (the line's axis): pile `j`
+/// of the arc goes to `mm - 2 - j`, the last pile stays. `D` of the reflected arc at a line is `D`
+/// of the arc at the reflected line, so one table serves both.
+fn mirror_arc(arc: u64, mm: usize) -> u64 {
+    (0..mm)
+        .filter(|&j| arc >> j & 1 == 1)
+        .fold(0, |a, j| a | 1 << if j + 1 == mm { j } else { mm - 2 - j })
+}
+
+/// The arcs of [`arcs_read`] whose tables are kept: one of each pair of mirror arcs.
+pub(super) fn arcs_kept(mm: usize, n: usize, k: usize) -> Vec<u64> {
+    let read = arcs_read(mm, n, k);
+    read.iter()
+        .copied()
+        .filter(|&a| {
+            let b = mirror_arc(a, mm);
+            a <= b || !read.contains(&b)
+        })
+        .collect()
+}
+
 /// `D_arc` of one arc over every line of a circle length: "some P-position below agrees outside the
 /// arc". When the arc holds the last pile (the line's axis) it is a prefix of the line, stored as its
 /// start; otherwise a bit set of `ceil(r / 64)` words per line.
@@ -38,7 +59,7 @@ pub(super) struct LenTable {
     /// The P-position's offset on each line (last entry lo + offset), or [`NONE`], by lexicographic
     /// index of the other entries.
     pub(super) p: Vec<u16>,
-    /// D tables by arc (bit mask of tuple indices).
+    /// D tables by arc (bit mask of tuple indices), one of each mirror pair ([`arcs_kept`]).
     arcs: HashMap<u64, ArcTable>,
 }
 
@@ -51,6 +72,16 @@ impl LenTable {
         }
     }
 
+    /// The table of `arc`, and whether it is its mirror's ([`mirror_arc`]), read at the reflected
+    /// line.
+    fn arc(&self, arc: u64) -> Option<(&ArcTable, bool)> {
+        match self.arcs.get(&arc) {
+            Some(t) => Some((t, false)),
+            None => self.arcs.get(&mirror_arc(arc, self.m)).map(|t| (t, true)),
+        }
+    }
+
+    /// `arcs`: the arcs whose tables are kept ([`arcs_kept`]).
     pub(super) fn new(m: usize, r: usize, p: Vec<u16>, arcs: &[u64]) -> LenTable {
         let l = r.div_ceil(64);
         let strides: Vec<usize> = (0..m.saturating_sub(1))
@@ -201,18 +232,20 @@ impl<'t> ShrinkOracle<'t> {
             }
             let t = &lower[mp];
             debug_assert_eq!(t.m, mp);
+            let last_zeroed = !v.kept.contains(&(m - 1));
+            let (reach, mirrored) = match t.arc(v.arc) {
+                _ if v.arc == 0 => (Reach::Point(&t.p), false),
+                Some((ArcTable::Starts(s), mirrored)) => (Reach::From(s), mirrored),
+                Some((ArcTable::Words(w), mirrored)) => (Reach::Bits(w), mirrored),
+                None => unreachable!("arcs_kept keeps every arc a longer circle reads or its mirror"),
+            };
+            // Entry j of the shorter circle (but the last) has stride r^(mp-2-j); read through the
+            // mirror table it sits at mp-2-j, of stride r^j.
             let coef = v.kept[..mp - 1]
                 .iter()
                 .enumerate()
-                .map(|(j, &i)| (i, r.pow((mp - 2 - j) as u32)))
+                .map(|(j, &i)| (i, r.pow(if mirrored { j } else { mp - 2 - j } as u32)))
                 .collect();
-            let last_zeroed = !v.kept.contains(&(m - 1));
-            let reach = match t.arcs.get(&v.arc) {
-                _ if v.arc == 0 => Reach::Point(&t.p),
-                Some(ArcTable::Starts(s)) => Reach::From(s),
-                Some(ArcTable::Words(w)) => Reach::Bits(w),
-                None => unreachable!("arcs_read lists every arc a longer circle reads"),
-            };
             zeroings.push(Zeroing {
                 reach,
                 coef,

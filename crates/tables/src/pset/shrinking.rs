@@ -3,7 +3,7 @@
 //! CPU engine (on any number of ranks) or the GPU back end; this loop keeps the finished lengths'
 //! P-lines, hands them to every rank, and writes and reads this layer's checkpoint section.
 
-use super::shrink_oracle::{arcs_read, LenTable, ShrinkOracle, NONE};
+use super::shrink_oracle::{arcs_kept, LenTable, ShrinkOracle, NONE};
 use super::{cyclic_windows, damaged, engine_windows, take_slab, Summary, TAG_SHRINKING};
 use crate::checkpoint::{self as ck, Layer, Saver};
 use crate::cluster::{self as cl, Cluster, Topic};
@@ -153,7 +153,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
             first = s.first;
             summary.by_length = s.by_length;
             for (i, p) in s.lower.into_iter().enumerate() {
-                lower.push(LenTable::new(i + 1, r, p, &arcs_read(i + 1, n, k)));
+                lower.push(LenTable::new(i + 1, r, p, &arcs_kept(i + 1, n, k)));
             }
             inside = s.inside;
             if inside.is_none() {
@@ -186,7 +186,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
                 return Err(Stop::Damaged("rank 0 sent tables of another size".into()).into());
             }
             at = end;
-            lower.push(LenTable::new(mm, r, p, &arcs_read(mm, n, k)));
+            lower.push(LenTable::new(mm, r, p, &arcs_kept(mm, n, k)));
         }
     }
     for m in first..=n {
@@ -285,7 +285,7 @@ pub(crate) fn shrinking_on<E: From<Stop>>(
                     return Err(Stop::Damaged("rank 0 sent tables of another size".into()).into());
                 }
             }
-            lower.push(LenTable::new(m, r, p_lines, &arcs_read(m, n, k)));
+            lower.push(LenTable::new(m, r, p_lines, &arcs_kept(m, n, k)));
             // Between two lengths: a checkpoint at the start of the next one, when due.
             if let Some(s) = saver.as_deref_mut() {
                 if s.due() {
