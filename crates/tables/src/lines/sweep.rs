@@ -406,9 +406,9 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
 
     /// This rank's blocks of diagonal `d`, computed in parallel: their stores, by block, and their
     /// P-lines, by slab `b`. The blocks run in contiguous runs, one run per task, each in increasing
-    /// `a`; block `x` of diagonal `d - 1` is read by blocks `x` and `x + 1` of `d`, so within a run it
-    /// is handed back as soon as block `x + 1` is done, and its store is reused for the next block
-    /// computed: the sweep holds about one diagonal of blocks, not two.
+    /// `a`; block `x` of diagonal `d - 1` is read by blocks `x` and `x + 1` of `d`, so it is handed
+    /// back as soon as both are done (a count of readers per block), and its store is reused for the
+    /// next block computed: the sweep holds about one diagonal of blocks, not two.
     #[allow(clippy::type_complexity)]
     pub(super) fn compute_diagonal(
         &mut self,
@@ -427,13 +427,18 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
             .collect();
         let spare = Mutex::new(std::mem::take(&mut self.spare));
         let blocks: Vec<usize> = mine.collect();
+        // Block x of the previous diagonal is read by blocks x and x + 1 of this one: it goes back
+        // to the pool when the last of those computed here is done.
+        let readers: Vec<AtomicUsize> = (0..prev.len())
+            .map(|x| AtomicUsize::new(blocks.iter().filter(|&&y| y == x || y == x + 1).count()))
+            .collect();
         let tasks = (rayon::current_num_threads() * TASKS_PER_THREAD).clamp(1, blocks.len().max(1));
         let runs: Vec<&[usize]> = blocks.chunks(blocks.len().div_ceil(tasks).max(1)).collect();
         let done: Vec<Vec<(usize, Store, usize, Vec<PLine>)>> = runs
             .par_iter()
             .map(|run| {
                 let mut out = Vec::with_capacity(run.len());
-                for (i, &a) in run.iter().enumerate() {
+                for &a in run.iter() {
                     let b = d - a;
                     let mut store = spare
                         .lock()
@@ -447,12 +452,12 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
                         let pb = held(gb.as_deref(), nothing);
                         solve_any_width(g, origin_n, oracle, a, b, &mut store, pa, pb)
                     };
-                    // Block a - 1 of the previous diagonal has had both its readers (a - 1 and a,
-                    // this run) unless a - 1 begins the run (another run read it as block a - 1).
-                    if i > 0 {
-                        let freed = prev[a - 1].write().expect("not poisoned").take();
-                        if let Some(s) = freed {
-                            spare.lock().expect("not poisoned").push(s);
+                    for x in [a.wrapping_sub(1), a] {
+                        if x < readers.len() && readers[x].fetch_sub(1, Ordering::AcqRel) == 1 {
+                            let freed = prev[x].write().expect("not poisoned").take();
+                            if let Some(s) = freed {
+                                spare.lock().expect("not poisoned").push(s);
+                            }
                         }
                     }
                     out.push((a, store, b, found));
