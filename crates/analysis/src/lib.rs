@@ -40,6 +40,7 @@
 pub mod chain;
 pub mod cost;
 pub mod json;
+pub mod kept_sequence;
 pub mod method;
 pub mod play;
 pub mod proved;
