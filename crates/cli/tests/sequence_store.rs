@@ -193,3 +193,112 @@ fn contradictory_or_empty_resume_options_are_refused_in_one_line() {
         &String::from_utf8_lossy(&out.stderr),
     );
 }
+
+/// The options of the list of heaps `p` as the game writes them (a heap left in its place, a
+/// second heap appended at the end), read from the rules afresh: Officers removes one token and
+/// leaves one or two non-empty heaps; Grundy's game splits a heap into two unequal ones.
+fn options(officers: bool, p: &[u64]) -> Vec<Vec<u64>> {
+    let mut out = Vec::new();
+    for (i, &n) in p.iter().enumerate() {
+        let r = if officers { n.checked_sub(1) } else { Some(n) };
+        let Some(r) = r else { continue };
+        if officers && r >= 1 {
+            let mut q = p.to_vec();
+            q[i] = r;
+            out.push(q);
+        }
+        for a in 1..r {
+            let b = r - a;
+            if a < b || (officers && a == b) {
+                let mut q = p.to_vec();
+                q[i] = a;
+                q.push(b);
+                out.push(q);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `outcome`, `grundy`, `moves` and `moves --all` on sums of two and three heaps within a stored
+/// sequence are answered from it, and agree with the brute force; past it they are not.
+#[test]
+fn outcome_and_moves_are_answered_from_a_stored_sequence() {
+    const MAX: usize = 3000;
+    for (game, officers) in [("octal(0.6)", true), ("grundy", false)] {
+        let dir = TempDir::new(&format!("seq-answers-{officers}"));
+        let db = dir.db();
+        let g = brute(officers, MAX);
+        common::ok(&["sequence", game, "--max", &MAX.to_string(), "--db", &db]);
+        let xor = |p: &[u64]| p.iter().fold(0u32, |x, &h| x ^ g[h as usize]);
+        let mut seed = 12345u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        let mut checked_p = 0;
+        for k in 0..24 {
+            let len = 2 + (k % 2);
+            let mut p: Vec<u64> = (0..len).map(|_| next(MAX as u64 + 1)).collect();
+            if k % 6 == 5 {
+                // A P-position: the last heap chosen to cancel the others, where one does.
+                let x = xor(&p[..len - 1]);
+                match (0..=MAX).rev().find(|&h| g[h] == x) {
+                    Some(h) => p[len - 1] = h as u64,
+                    None => continue,
+                }
+            }
+            let text: Vec<String> = p.iter().map(u64::to_string).collect();
+            let pos = text.join(",");
+            let want = xor(&p);
+            checked_p += usize::from(want == 0);
+            let o = json(&["outcome", game, &pos, "--json", "--db", &db]);
+            let method = format!("sequence:1:0..={MAX}");
+            assert_eq!(o["method"], method.as_str(), "{game} {pos}: {o}");
+            assert_eq!(o["grundy"], want, "{game} {pos}");
+            assert_eq!(o["outcome"], if want == 0 { "P" } else { "N" });
+            let gr = json(&["grundy", game, &pos, "--json", "--db", &db]);
+            assert_eq!(gr["grundy"], want);
+            let m = json(&["moves", game, &pos, "--json", "--db", &db]);
+            let winning: Vec<Vec<u64>> = options(officers, &p)
+                .into_iter()
+                .filter(|q| xor(q) == 0)
+                .collect();
+            assert_eq!(
+                m["winning_moves"],
+                serde_json::json!(winning),
+                "{game} {pos}"
+            );
+            assert_eq!(m["winning_moves_complete"], true);
+            assert_eq!(m["moves_method"], method.as_str());
+            if k < 4 {
+                // Every option valued by the chain, each from the stored sequence.
+                let all = json(&["moves", game, &pos, "--all", "--json", "--db", &db]);
+                let opts = all["options"].as_array().unwrap();
+                assert_eq!(opts.len(), options(officers, &p).len());
+                for o in opts {
+                    let q: Vec<u64> = serde_json::from_value(o["position"].clone()).unwrap();
+                    assert_eq!(o["grundy"], xor(&q), "{game} {pos} -> {q:?}");
+                }
+                assert_eq!(all["winning_moves"], serde_json::json!(winning));
+            }
+        }
+        assert!(
+            checked_p > 0,
+            "{game}: some P-positions among those checked"
+        );
+        // A heap past the stored values: not answered from it.
+        let past = format!("{},5", MAX + 1);
+        let v = json(&["outcome", game, &past, "--json", "--db", &db]);
+        assert_ne!(v["method"], format!("sequence:1:0..={MAX}").as_str());
+        let text = common::ok(&["outcome", game, "1000,2000", "--db", &db]);
+        assert!(
+            text.contains(&format!("method: the stored sequence #1 (g(0..={MAX})")),
+            "{text}"
+        );
+    }
+}
