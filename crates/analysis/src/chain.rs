@@ -2,6 +2,7 @@
 //! a position without search when one of them can; as an [`Oracle`] the chain answers inside a search.
 
 use crate::proved::Proved;
+use crate::stored_sequence::StoredSequence;
 use crate::{Method, StoreHandle};
 use nimlab_core::solver::Oracle;
 use nimlab_core::{BoxDomain, Game, Outcome, Play, Pos};
@@ -130,6 +131,8 @@ pub struct Chain<'a> {
     /// The store's proved characterizations of the game in this convention.
     proved: OnceLock<Vec<Proved>>,
     stored_grundy: OnceLock<Option<GrundyBox>>,
+    /// The store's one-heap sequence of the game, when it holds every heap of the root.
+    sequence: OnceLock<Option<StoredSequence>>,
     engine: OnceLock<Option<PSetBox>>,
     /// Whether the covering results give Grundy values (checked once, at the root); when they only
     /// decide P or N, a Grundy search does not ask them at every position.
@@ -178,6 +181,7 @@ impl<'a> Chain<'a> {
             stored_pset: OnceLock::new(),
             proved: OnceLock::new(),
             stored_grundy: OnceLock::new(),
+            sequence: OnceLock::new(),
             engine: OnceLock::new(),
             theorem_grundy: OnceLock::new(),
         }
@@ -219,7 +223,23 @@ impl<'a> Chain<'a> {
     pub fn decides_everything(&self) -> bool {
         self.theorems.iter().any(|t| !is_partial(*t))
             || self.characterization(&self.root).is_some()
+            || (self.play == Play::Normal
+                && self
+                    .stored_sequence()
+                    .is_some_and(|s| s.value(&self.root).is_some()))
             || self.engine_table().is_some()
+    }
+
+    /// The store's one-heap sequence of the game up to the root's largest heap (every heap of an
+    /// option is smaller), or as far as it is stored.
+    pub fn stored_sequence(&self) -> Option<&StoredSequence> {
+        self.sequence
+            .get_or_init(|| {
+                self.game.downcast_ref::<nimlab_games::octal::OctalGame>()?;
+                let top = self.root.iter().copied().max().unwrap_or(0);
+                self.store.with(|s| StoredSequence::load(s, self.game, top))
+            })
+            .as_ref()
     }
 
     /// The store's proved characterizations of the game in this convention.
@@ -341,6 +361,15 @@ impl<'a> Chain<'a> {
             });
         }
         if play == Play::Normal {
+            if let Some(s) = self.stored_sequence() {
+                if let Some(v) = s.value(p) {
+                    return Some(Known {
+                        outcome: Outcome::from_is_p(v == 0),
+                        grundy: Some(v),
+                        method: s.method(),
+                    });
+                }
+            }
             if let Some(g) = self.stored_grundy() {
                 if let Some(v) = g.value(p) {
                     return Some(Known {
@@ -375,6 +404,12 @@ impl<'a> Chain<'a> {
                     return Some((g, Method::Theorem(t.id())));
                 }
             }
+        }
+        if let Some(v) = self
+            .stored_sequence()
+            .and_then(|s| s.value(p).map(|v| (v, s)))
+        {
+            return Some((v.0, v.1.method()));
         }
         let g = self.stored_grundy()?;
         g.value(p).map(|v| (u128::from(v), g.method.clone()))

@@ -6,7 +6,9 @@
 //!
 //! 1. proven results that decide every position of the game ([`nimlab_theory`], complete entries
 //!    first, then partial ones);
-//! 2. the store of solved tables ([`nimlab_tables::store`]), when a stored box holds the position;
+//! 2. the store of solved tables ([`nimlab_tables::store`]), when a stored box holds the position,
+//!    and the store's one-heap Grundy sequences ([`stored_sequence`]), when every heap of a list
+//!    of heaps of an octal or Grundy's game lies within a stored one;
 //! 3. the tables engine, when the position lies in a box it tabulates cheaply;
 //! 4. exhaustive search, within the budget. The search asks the same chain at every position it
 //!    visits ([`Chain`] is its [`Oracle`]), so it stops where a theorem, a stored table or the
@@ -40,10 +42,12 @@
 pub mod chain;
 pub mod cost;
 pub mod json;
+pub mod kept_sequence;
 pub mod method;
 pub mod play;
 pub mod proved;
 pub mod sequence;
+pub mod stored_sequence;
 pub mod sums;
 pub mod verify;
 

@@ -23,6 +23,9 @@ pub enum Method {
         format: &'static str,
         prover: String,
     },
+    /// A one-heap Grundy sequence g(0..=n) kept in the store (`nimlab sequence`), by its id: the
+    /// XOR of the heaps' stored values.
+    StoredSequence { id: i64, n: u64 },
     /// Exhaustive search (asking the chain at every position it visits).
     Search,
     /// Several methods, one per part (e.g. the options of a position decided by two results).
@@ -48,6 +51,7 @@ impl Method {
             Method::Theorem(id) => (*id).to_string(),
             Method::Store(id) => format!("store:{id}"),
             Method::Characterization { id, .. } => format!("proved:{id}"),
+            Method::StoredSequence { id, n } => format!("sequence:{id}:0..={n}"),
             Method::Engine => "engine".into(),
             Method::GrundyTable { hi, len } => format!("grundy-table:[0..{hi}]^{len}"),
             Method::Search => "search".into(),
@@ -111,6 +115,10 @@ impl fmt::Display for Method {
                 f,
                 "the proved characterization #{id} of the store ({format}, proved by {prover})"
             ),
+            Method::StoredSequence { id, n } => write!(
+                f,
+                "the stored sequence #{id} (g(0..={n}) of single heaps, computed by nimlab sequence; the XOR of the heaps' values)"
+            ),
             Method::Engine => write!(
                 f,
                 "the tables engine (the P-set of the box below the position)"
@@ -160,5 +168,12 @@ mod tests {
         assert_eq!(both.id(), "cn-7-4+search");
         assert_eq!(Method::Search.and(Method::Search), Method::Search);
         assert!(Method::theorem("no-such").is_none());
+        let s = Method::StoredSequence { id: 2, n: 99_999 };
+        assert_eq!(s.id(), "sequence:2:0..=99999");
+        assert!(
+            s.to_string()
+                .starts_with("the stored sequence #2 (g(0..=99999)"),
+            "{s}"
+        );
     }
 }

@@ -3,12 +3,14 @@
 //! `nimlab sequence` and `nimlab plot --sequence`, Python's `nimlab.sequence`, the web's
 //! `/api/sequence`. The values come from [`OctalGame::sequence_by`] (the mex over each heap's
 //! options, or the sparse-space method), the period from [`OctalGame::periodicity`]; this module
-//! checks the request, runs them and says what was found, in words and in JSON.
+//! checks the request, runs them and says what was found, in words and in JSON. With a store,
+//! [`crate::kept_sequence`] reads the values kept there and extends them.
 
 use nimlab_core::arg::{Mention, Spelling};
 use nimlab_core::{Arg, Error, Game, Refusal, Result};
 use nimlab_games::octal::{Method, OctalGame, Periodicity, Ran, MAX_SEQUENCE};
 use nimlab_games::sparse::{choose_mask, rare_heaps};
+use nimlab_tables::sequences::SequenceEntry;
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -53,8 +55,10 @@ pub struct Values {
     pub max: u64,
     /// g(0..=max).
     pub values: Vec<u32>,
-    /// The method that ran.
-    pub ran: Ran,
+    /// The method that ran (`None`: every value was read from the store).
+    pub ran: Option<Ran>,
+    /// Where the values come from: computed, extended from the store's prefix, or read from it.
+    pub origin: Origin,
     /// The period seen, and its proof, if any.
     pub periodicity: Option<Periodicity>,
     /// For games whose moves leave at most two heaps: the mask (the run's, else chosen from the
@@ -66,9 +70,26 @@ pub struct Values {
     pub seconds: f64,
 }
 
+/// Where the values of a [`Values`] come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Origin {
+    /// Computed from heap 0; kept in the store as its sequence `id`, when there is one.
+    Computed { id: Option<i64> },
+    /// Computed from the store's values g(0..=from), which were not computed again.
+    Extended { from: u64, id: Option<i64> },
+    /// Read from the store (its sequence holds g(0..=n), n >= max).
+    Stored(SequenceEntry),
+}
+
 /// Refuses a request beyond [`MAX_SEQUENCE`] heaps or, for the plain mex, beyond its option visits
 /// `limit`, before anything is computed.
 pub fn check(game: &OctalGame, req: &Request) -> Result<()> {
+    check_from(game, req, 0)
+}
+
+/// [`check`] for a run that starts from the values of heaps 0..`from` (the plain mex's visits are
+/// those of the heaps from `from` on).
+pub fn check_from(game: &OctalGame, req: &Request, from: u64) -> Result<()> {
     if req.max > MAX_SEQUENCE {
         return Err(Error::too_large(
             Refusal::default()
@@ -89,7 +110,10 @@ pub fn check(game: &OctalGame, req: &Request) -> Result<()> {
             None => true,
         },
     };
-    let work = game.sequence_work(req.max);
+    let work = match from.checked_sub(1) {
+        Some(last) => game.sequence_work(req.max) - game.sequence_work(last),
+        None => game.sequence_work(req.max),
+    };
     if !sparse && work > req.limit {
         return Err(Error::too_large(
             Refusal::new(format!("{} up to ", game.id()))
@@ -112,13 +136,31 @@ pub fn compute(game: &OctalGame, req: &Request) -> Result<Values> {
     let start = Instant::now();
     let seq = game.sequence_by(req.max, req.method, req.mask, req.limit)?;
     let seconds = start.elapsed().as_secs_f64();
-    let values = seq.values;
+    Ok(finish(
+        game,
+        req.max,
+        seq.values,
+        Some(seq.ran),
+        Origin::Computed { id: None },
+        seconds,
+    ))
+}
+
+/// The values g(0..=max) with what they show: the period, the rare values, the largest value.
+pub(crate) fn finish(
+    game: &OctalGame,
+    max: u64,
+    values: Vec<u32>,
+    ran: Option<Ran>,
+    origin: Origin,
+    seconds: f64,
+) -> Values {
     let periodicity = game.periodicity(&values);
     // Rare values: for games whose moves leave at most two heaps, with the run's mask (else the
     // mask chosen from all the values).
-    let rare_mask = match &seq.ran {
-        Ran::Sparse(r) => Some(r.mask),
-        Ran::Plain => (game.most_parts() == 2).then(|| choose_mask(&values)),
+    let rare_mask = match &ran {
+        Some(Ran::Sparse(r)) => Some(r.mask),
+        _ => (game.most_parts() == 2).then(|| choose_mask(&values)),
     };
     let rare = rare_mask.map(|m| (m, rare_heaps(&values, m)));
     let largest =
@@ -126,16 +168,17 @@ pub fn compute(game: &OctalGame, req: &Request) -> Result<Values> {
             (0u32, 0usize),
             |(b, at), (n, &v)| if v > b { (v, n) } else { (b, at) },
         );
-    Ok(Values {
+    Values {
         game: game.clone(),
-        max: req.max,
+        max,
         values,
-        ran: seq.ran,
+        ran,
+        origin,
         periodicity,
         rare,
         largest,
         seconds,
-    })
+    }
 }
 
 impl Values {
@@ -160,7 +203,45 @@ impl Values {
             "values": g,
             "periodicity": self.periodicity.as_ref().map(periodicity_json),
             "seconds": self.seconds,
+            "store": self.store_json(),
         })
+    }
+
+    /// The store's part, as JSON: `answered` (every value read from the store), `id`, `n` and
+    /// `complete` of the stored sequence read, `extended_from` (the last heap of the stored prefix
+    /// a computation started from), null where they do not apply.
+    pub fn store_json(&self) -> Value {
+        match &self.origin {
+            Origin::Stored(e) => json!({
+                "answered": true, "id": e.id, "n": e.n, "complete": e.complete,
+                "extended_from": null,
+            }),
+            Origin::Computed { id } => json!({
+                "answered": false, "id": id, "n": null, "complete": null, "extended_from": null,
+            }),
+            Origin::Extended { from, id } => json!({
+                "answered": false, "id": id, "n": null, "complete": null, "extended_from": from,
+            }),
+        }
+    }
+
+    /// Where the values come from, in words, when the store had a part: "from the store: ..." or
+    /// "extended from the store's g(0..=n) ...".
+    pub fn origin_words(&self) -> Option<String> {
+        match &self.origin {
+            Origin::Computed { .. } => None,
+            Origin::Extended { from, .. } => Some(format!(
+                "extended from the store's g(0..={from}) (not computed again)"
+            )),
+            Origin::Stored(e) => Some(format!(
+                "from the store: g(0..={}) computed earlier by {} (stored sequence #{}: g(0..={}){})",
+                self.max,
+                stored_method_words(&e.method),
+                e.id,
+                e.n,
+                if e.complete { "" } else { ", a run not finished" }
+            )),
+        }
     }
 
     /// The method that ran, as JSON: `name` (`plain` or `sparse`) and, for the sparse-space method,
@@ -168,8 +249,15 @@ impl Values {
     /// and the option values visited.
     pub fn method_json(&self) -> Value {
         match &self.ran {
-            Ran::Plain => json!({"name": "plain"}),
-            Ran::Sparse(r) => json!({
+            None => json!({
+                "name": "store",
+                "computed_by": match &self.origin {
+                    Origin::Stored(e) => Some(e.method.as_str()),
+                    _ => None,
+                },
+            }),
+            Some(Ran::Plain) => json!({"name": "plain"}),
+            Some(Ran::Sparse(r)) => json!({
                 "name": "sparse",
                 "mask": r.mask,
                 "mask_given": r.mask_given,
@@ -184,8 +272,12 @@ impl Values {
     pub fn method_words(&self) -> String {
         let rare = self.rare.as_ref().map_or(0, |(_, h)| h.len());
         match &self.ran {
-            Ran::Plain => "plain mex".into(),
-            Ran::Sparse(r) => {
+            None => match &self.origin {
+                Origin::Stored(e) => format!("the store ({})", stored_method_words(&e.method)),
+                _ => "the store".into(),
+            },
+            Some(Ran::Plain) => "plain mex".into(),
+            Some(Ran::Sparse(r)) => {
                 let how = if r.mask_given {
                     "given"
                 } else {
@@ -265,6 +357,20 @@ impl Values {
             None => format!("no period up to {}", self.max),
         }
     }
+}
+
+/// A stored method (`sparse`, `plain`, `sparse+plain`) in words: "the sparse-space method", "the
+/// plain mex", both joined by "and".
+pub fn stored_method_words(m: &str) -> String {
+    let words: Vec<&str> = m
+        .split('+')
+        .map(|p| match p {
+            "sparse" => "the sparse-space method",
+            "plain" => "the plain mex",
+            other => other,
+        })
+        .collect();
+    words.join(" and ")
 }
 
 /// The period's JSON object: `preperiod`, `period`, `saltus`, `last_exceptional`, `status`

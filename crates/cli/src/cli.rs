@@ -249,7 +249,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode, Error> {
         Command::Table(args) => crate::table_cmd::run(&args),
         Command::Plot(args) => crate::plot_cmd::run(&args),
         Command::Store(args) => done(crate::store_cmd::run(&args)),
-        Command::Sequence(args) => done(crate::sequence_cmd::run(&args)),
+        Command::Sequence(args) => crate::sequence_cmd::run(&args),
         Command::Atlas(args) => done(crate::atlas_cmd::run(&args)),
         Command::Games { json } => done(output::games(json)),
         Command::Play(args) => done(crate::play::run(&args)),

@@ -3,13 +3,21 @@
 //! sparse-space method for games that split a heap in two; not by search), the period and
 //! preperiod seen, whether the period is proved for every heap size (Guy–Smith, or a repeated
 //! window for games that never split a heap; see docs/rules.md), and the rare values.
+//!
+//! The values are kept in the store ([`nimlab_analysis::kept_sequence`]): a run extends the stored
+//! prefix of its game instead of starting over, a shorter request is answered from it at once,
+//! and a long run saves its prefix every few seconds and when Ctrl-C stops it (marked not
+//! complete), so that the same command (or `--resume`) continues it; `--restart` discards it.
 
 use crate::args::Common;
+use crate::store_cmd::StoreArgs;
 use clap::Args;
+use nimlab_analysis::kept_sequence::{compute_kept, Resume};
 use nimlab_analysis::sequence;
 use nimlab_core::arg::CommandLine;
 use nimlab_core::{Error, Game};
 use nimlab_games::octal::{Method, OctalGame};
+use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct SequenceArgs {
@@ -29,12 +37,39 @@ pub struct SequenceArgs {
     /// given. The values are exact for any mask; only the time depends on it.
     #[arg(long, value_name = "M")]
     pub mask: Option<String>,
+    /// Continue from the values kept in the store (an error when there are none). A plain rerun of
+    /// the same command continues from them as well.
+    #[arg(long, conflicts_with = "restart")]
+    pub resume: bool,
+    /// Discard the values of this game kept in the store, and compute from heap 0.
+    #[arg(long)]
+    pub restart: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
     #[command(flatten)]
     pub common: Common,
 }
 
-/// Runs `nimlab sequence`.
-pub fn run(args: &SequenceArgs) -> Result<(), Error> {
+/// The store for `sequence`, refusing `--resume`/`--restart` without one.
+fn open_store(args: &SequenceArgs) -> Result<Option<nimlab_tables::store::Store>, Error> {
+    let flag = if args.resume {
+        Some("--resume")
+    } else if args.restart {
+        Some("--restart")
+    } else {
+        None
+    };
+    match flag {
+        Some(f) if args.store.no_store => Err(Error::Unsupported(format!(
+            "{f} works on the values kept in the store; it does not combine with --no-store"
+        ))),
+        Some(f) => args.store.require(f).map(Some),
+        None => args.store.open(),
+    }
+}
+
+/// Runs `nimlab sequence`; exit status 130 when Ctrl-C stopped it (after saying what is kept).
+pub fn run(args: &SequenceArgs) -> Result<ExitCode, Error> {
     let game = sequence::one_heap(&args.game)?;
     let max = args.max;
     let req = sequence::Request {
@@ -56,7 +91,10 @@ pub fn run(args: &SequenceArgs) -> Result<(), Error> {
             )));
         }
     }
-    sequence::check(&game, &req)?;
+    if max > nimlab_games::octal::MAX_SEQUENCE {
+        // Refused at once; the plain mex's visits are checked once the stored prefix is known.
+        sequence::check(&game, &req)?;
+    }
     if let Some(avail) = available_memory() {
         let need = OctalGame::sequence_bytes(max);
         if need > avail {
@@ -67,11 +105,40 @@ pub fn run(args: &SequenceArgs) -> Result<(), Error> {
             )));
         }
     }
+    let mut db = open_store(args)?;
+    let resume = if args.resume {
+        Resume::Require
+    } else if args.restart {
+        Resume::Restart
+    } else {
+        Resume::Auto
+    };
     let cancel = crate::interrupt::cancel_flag();
-    let s = nimlab_core::interrupt::scope(cancel, || sequence::compute(&game, &req))?;
+    let kept =
+        nimlab_core::interrupt::scope(cancel, || compute_kept(&game, &req, db.as_mut(), resume));
+    let kept = match kept {
+        Err(Error::Interrupted) => {
+            let n = db
+                .as_ref()
+                .and_then(|s| s.sequence(&game.sequence_key()).ok().flatten())
+                .map(|e| e.n);
+            match n {
+                Some(n) => eprintln!(
+                    "nimlab: interrupted at n = {n} of {max}; g(0..={n}) is kept in the store (not complete): run the same command again (or with --resume) to continue"
+                ),
+                None => eprintln!("nimlab: interrupted; no values are kept (no store)"),
+            }
+            return Ok(ExitCode::from(130));
+        }
+        k => k?,
+    };
+    if let Some(e) = &kept.store_error {
+        eprintln!("nimlab: the values were not all stored: {e}");
+    }
+    let s = kept.values;
     if args.common.json {
         crate::output::print_json(&s.to_json());
-        return Ok(());
+        return Ok(ExitCode::SUCCESS);
     }
     let g = &s.values;
     let name = game
@@ -83,7 +150,11 @@ pub fn run(args: &SequenceArgs) -> Result<(), Error> {
         game.id(),
         s.seconds
     );
-    println!("method: {}", s.method_words());
+    match (&s.ran, s.origin_words()) {
+        (None, Some(w)) => println!("{w}"),
+        (_, Some(w)) => println!("method: {}; {w}", s.method_words()),
+        (_, None) => println!("method: {}", s.method_words()),
+    }
     let (largest, largest_at) = s.largest;
     println!("largest value: {largest} (first at n = {largest_at})");
     if let Some((m, heaps)) = &s.rare {
@@ -124,7 +195,7 @@ pub fn run(args: &SequenceArgs) -> Result<(), Error> {
             println!("(--values prints all {} values)", g.len());
         }
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The free memory the kernel reports (MemAvailable), if it can be read.

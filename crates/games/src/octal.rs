@@ -40,6 +40,8 @@ pub const MAX_SUBTRACTION: u64 = 1_000_000;
 pub const MAX_SUBTRACTION_SET: usize = 1000;
 /// Largest N of [`OctalGame::sequence`]: 2^28 heaps, 1 GiB of values.
 pub const MAX_SEQUENCE: u64 = 1 << 28;
+/// Heaps between two calls of the callback of [`OctalGame::extend_sequence`].
+pub const SAVE_EVERY: usize = 1024;
 
 /// Which family the game was written in (the rules are the digits either way).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -426,6 +428,26 @@ impl OctalGame {
         mask: Option<u32>,
         limit: f64,
     ) -> Result<Sequence> {
+        let mut values = Vec::new();
+        let ran = self.extend_sequence(&mut values, max, method, mask, limit, &mut |_| Ok(()))?;
+        Ok(Sequence { values, ran })
+    }
+
+    /// Extends the prefix `g` = g(0..L) (any valid prefix, empty included: a heap's value does not
+    /// depend on the largest heap asked for) to g(0..=`max`) by `method`, as
+    /// [`OctalGame::sequence_by`] does. `every` is called with the values so far after each
+    /// [`SAVE_EVERY`] heaps (to keep them, or to stop the run with an error). On any error `g` still
+    /// holds a valid prefix: every value pushed is final. The sparse-space method restarts its state
+    /// (mask, rare heaps) from the prefix, so the values equal those of an uninterrupted run.
+    pub fn extend_sequence(
+        &self,
+        g: &mut Vec<u32>,
+        max: u64,
+        method: Method,
+        mask: Option<u32>,
+        limit: f64,
+        every: &mut dyn FnMut(&[u32]) -> Result<()>,
+    ) -> Result<Ran> {
         if max > MAX_SEQUENCE {
             return Err(Error::too_large(
                 nimlab_core::Refusal::new("")
@@ -450,24 +472,35 @@ impl OctalGame {
                 self.id()
             )));
         }
-        if sparse {
-            let (values, run) = crate::sparse::run(self, max, mask, limit)?;
-            return Ok(Sequence {
-                values,
-                ran: Ran::Sparse(run),
-            });
-        }
         let len = max as usize + 1;
-        let mut g: Vec<u32> = Vec::with_capacity(len);
-        let mut mex = Mex::new(limit);
-        for n in 0..len {
-            let v = mex.plain_value(self, &g, n)?;
-            mex.push(&mut g, v)?;
+        g.truncate(len);
+        g.reserve(len - g.len());
+        if sparse {
+            let run = crate::sparse::run(self, g, max, mask, limit, every)?;
+            return Ok(Ran::Sparse(run));
         }
-        Ok(Sequence {
-            values: g,
-            ran: Ran::Plain,
-        })
+        let mut mex = Mex::new(limit);
+        mex.widen(g);
+        for n in g.len()..len {
+            let v = mex.plain_value(self, g, n)?;
+            mex.push(g, v)?;
+            if (n + 1) % SAVE_EVERY == 0 {
+                every(g)?;
+            }
+        }
+        Ok(Ran::Plain)
+    }
+
+    /// The key of this game's values in a store: the canonical code (`octal(0.33)` for
+    /// `subtraction(1,2)` too, the same game), or `grundy`.
+    pub fn sequence_key(&self) -> String {
+        match &self.family {
+            Family::Grundy => "grundy".into(),
+            _ => match self.code() {
+                c if c.starts_with('(') => format!("subtraction({})", self.set_text()),
+                c => format!("octal({c})"),
+            },
+        }
     }
 }
 

@@ -30,7 +30,7 @@
 //! plain mex twice in a row (the rare values are not rare), the rest is computed by the plain mex
 //! and the run says from which heap.
 
-use crate::octal::{Mex, OctalGame};
+use crate::octal::{Mex, OctalGame, SAVE_EVERY};
 use nimlab_core::{Arg, Error, Game, Refusal, Result};
 
 /// Heaps computed by the plain mex before the mask is chosen from their values.
@@ -99,27 +99,37 @@ pub fn choose_mask(values: &[u32]) -> u32 {
     best.1.max(1)
 }
 
-/// g(0..=max) of `game` (some move leaves two heaps, none three) by the sparse-space method with
-/// `mask` (chosen from the first [`MASK_FROM`] values when `None`).
+/// Extends the prefix `g` to g(0..=max) of `game` (some move leaves two heaps, none three) by the
+/// sparse-space method with `mask` (chosen from the first [`MASK_FROM`] values when `None`; from the
+/// whole prefix when it is longer). The method's state (mask, rare heaps, the next choice of the
+/// mask) is a function of the values, so a run started from a prefix goes on as one started from
+/// nothing would, with the mask chosen again from the prefix. `every` is called with the values so
+/// far each [`crate::octal::SAVE_EVERY`] heaps.
 pub(crate) fn run(
     game: &OctalGame,
+    g: &mut Vec<u32>,
     max: u64,
     mask: Option<u32>,
     limit: f64,
-) -> Result<(Vec<u32>, SparseRun)> {
+    every: &mut dyn FnMut(&[u32]) -> Result<()>,
+) -> Result<SparseRun> {
     let len = max as usize + 1;
-    let mut g: Vec<u32> = Vec::with_capacity(len);
     let mut mex = Mex::new(limit);
+    mex.widen(g);
     let first = match mask {
         Some(_) => len.min(1),
         None => len.min(MASK_FROM),
-    };
-    for n in 0..first {
-        let v = mex.plain_value(game, &g, n)?;
-        mex.push(&mut g, v)?;
+    }
+    .max(g.len().min(len));
+    for n in g.len()..first {
+        let v = mex.plain_value(game, g, n)?;
+        mex.push(g, v)?;
+        if (n + 1) % SAVE_EVERY == 0 {
+            every(g)?;
+        }
     }
     let mask_given = mask.is_some();
-    let mut mask = mask.unwrap_or_else(|| choose_mask(&g));
+    let mut mask = mask.unwrap_or_else(|| choose_mask(g));
     let unequal = game.unequal_splits();
     let splitting: Vec<usize> = game
         .digit_moves()
@@ -129,21 +139,24 @@ pub(crate) fn run(
     let rare_of = |g: &[u32], mask: u32| -> Vec<usize> {
         (1..g.len()).filter(|&a| is_rare(g[a], mask)).collect()
     };
-    let mut rare: Vec<usize> = rare_of(&g, mask);
+    let mut rare: Vec<usize> = rare_of(g, mask);
     let mut plain_from: Option<u64> = None;
     // The next heap at which the mask is chosen again, and whether the last work check failed.
-    let mut next_choice = first.saturating_mul(2);
+    let mut next_choice = (first + 1).next_power_of_two().max(2 * MASK_FROM);
     let mut failed = false;
     // The method's work and the plain mex's, since the last comparison.
     let (mut work, mut plain_work) = (0u64, 0u64);
     for n in first..len {
         if plain_from.is_some() {
-            let v = mex.plain_value(game, &g, n)?;
-            mex.push(&mut g, v)?;
+            let v = mex.plain_value(game, g, n)?;
+            mex.push(g, v)?;
+            if (n + 1) % SAVE_EVERY == 0 {
+                every(g)?;
+            }
             continue;
         }
         let mark = n as u32 + 1;
-        mex.mark_small(game, &g, n, mark);
+        mex.mark_small(game, g, n, mark);
         let mut visits = 1u64;
         // 1. Every split with a rare part: all the common option values.
         for &j in &splitting {
@@ -212,9 +225,12 @@ pub(crate) fn run(
                 mask |= 1u32 << top;
             }
         }
-        mex.push(&mut g, v)?;
+        mex.push(g, v)?;
         if is_rare(g[n], mask) && n >= 1 {
             rare.push(n);
+        }
+        if (n + 1) % SAVE_EVERY == 0 {
+            every(g)?;
         }
         let mut choose = !mask_given && n + 1 == next_choice;
         if (n + 1 - first) % CHECK_EVERY == 0 {
@@ -250,22 +266,19 @@ pub(crate) fn run(
         }
         if choose && plain_from.is_none() {
             next_choice = (n + 1).saturating_mul(2);
-            let new = choose_mask(&g);
+            let new = choose_mask(g);
             if new != mask {
                 mask = new;
-                rare = rare_of(&g, mask);
+                rare = rare_of(g, mask);
             }
             mex.visit(g.len() as u64)?;
         }
     }
-    Ok((
-        g,
-        SparseRun {
-            mask,
-            mask_given,
-            mask_from: first as u64,
-            plain_from,
-            visits: mex.visited() as u64,
-        },
-    ))
+    Ok(SparseRun {
+        mask,
+        mask_given,
+        mask_from: first as u64,
+        plain_from,
+        visits: mex.visited() as u64,
+    })
 }

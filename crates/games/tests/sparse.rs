@@ -234,3 +234,47 @@ fn published_facts_come_out_of_the_computation() {
     // No period in Grundy's game up to 5000.
     assert!(g.periodicity(&brute).is_none_or(|p| p.proof.is_none()));
 }
+
+/// A run stopped by its callback (as Ctrl-C stops one) keeps a valid prefix, and extending any
+/// prefix (before the mask is chosen, between two choices, on a choice) gives the values of the
+/// uninterrupted run, for the sparse method and the plain mex: Officers and Grundy's game against
+/// the brute force.
+#[test]
+fn a_stopped_run_extended_from_its_prefix_equals_the_whole_run() {
+    const MAX: u64 = 12_000;
+    for (name, code) in [("octal(0.6)", Some("0.6")), ("grundy", None)] {
+        let want = brute(code, MAX as usize);
+        let g = parse_game(name).unwrap();
+        let g = g.downcast_ref::<OctalGame>().unwrap();
+        for method in [Method::Sparse, Method::Plain] {
+            for stop in [1024usize, 2048, 3072, 4096, 9216] {
+                let mut values = Vec::new();
+                let r =
+                    g.extend_sequence(&mut values, MAX, method, None, f64::INFINITY, &mut |v| {
+                        if v.len() >= stop {
+                            Err(nimlab_core::Error::Interrupted)
+                        } else {
+                            Ok(())
+                        }
+                    });
+                assert!(matches!(r, Err(nimlab_core::Error::Interrupted)));
+                assert_eq!(values.len(), stop, "{name} {method:?}");
+                assert_eq!(
+                    values[..],
+                    want[..stop],
+                    "{name} {method:?}: the prefix kept"
+                );
+                let ran = g
+                    .extend_sequence(&mut values, MAX, method, None, f64::INFINITY, &mut |_| {
+                        Ok(())
+                    })
+                    .unwrap();
+                assert_eq!(matches!(ran, Ran::Sparse(_)), method == Method::Sparse);
+                assert_eq!(
+                    values, want,
+                    "{name} {method:?} stopped at {stop} and extended"
+                );
+            }
+        }
+    }
+}

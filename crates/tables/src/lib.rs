@@ -12,6 +12,8 @@
 //!   by CRC-32 and key), from which the engines' sweeps resume;
 //! - [`sink`]: the table writer (text, JSON, CSV, JSONL), streamed;
 //! - [`store`]: the embedded SQLite store of solved tables;
+//! - [`sequences`]: one-heap Grundy sequences in the same store (prefixes extended, never
+//!   recomputed);
 //! - [`tiers`]: the same P-set recurrence scheduled by tiers (sum of the line's coordinates), the CPU
 //!   reference for the GPU back end;
 //! - `gpu` (feature `gpu`): that schedule as a WGSL compute kernel through wgpu.
@@ -24,6 +26,7 @@ pub mod grundy;
 pub mod lines;
 pub mod plan;
 pub mod pset;
+pub mod sequences;
 pub mod sink;
 pub mod store;
 pub mod tiers;

@@ -54,7 +54,7 @@ pub struct Entry {
 }
 
 pub struct Store {
-    conn: Connection,
+    pub(crate) conn: Connection,
     path: PathBuf,
 }
 
@@ -116,8 +116,10 @@ const TABLES_COLUMNS: &str = "
 
 /// Version 1: ids by `AUTOINCREMENT`; positions as LEB128 varints (version 0 wrote one byte per
 /// entry, the same bytes for entries below 128). Version 2 adds `characterizations`, the proved
-/// characterizations of P-sets (created when the store is opened; nothing else changes).
-const SCHEMA_VERSION: i64 = 2;
+/// characterizations of P-sets (created when the store is opened; nothing else changes); version 3
+/// adds `sequences` and `sequence_chunks`, one-heap Grundy sequences ([`crate::sequences`]), created
+/// the same way.
+const SCHEMA_VERSION: i64 = 3;
 
 /// Brings a store written by an older nimlab to [`SCHEMA_VERSION`], in one transaction: the table of
 /// tables is rebuilt with `AUTOINCREMENT` (ids kept), and P-sets whose entries could reach 128 are
@@ -136,7 +138,7 @@ fn migrate(conn: &mut Connection) -> Result<(), DbError> {
         return Ok(()); // a new store
     };
     if version >= 1 {
-        // Version 1 to 2 only adds a table, which `Store::open` creates.
+        // Versions 2 and 3 only add tables, which `Store::open` creates.
         return Ok(());
     }
     // The bundled SQLite turns foreign keys on by default: off while the parent table is rebuilt.
@@ -231,7 +233,9 @@ impl Store {
              );
              CREATE TABLE IF NOT EXISTS characterizations ({CHAR_COLUMNS});
              CREATE INDEX IF NOT EXISTS characterizations_key ON characterizations (game, play);
-             PRAGMA user_version = {SCHEMA_VERSION};"
+             {}
+             PRAGMA user_version = {SCHEMA_VERSION};",
+            crate::sequences::SEQUENCE_TABLES
         ))?;
         conn.execute_batch("PRAGMA foreign_keys = ON;")?;
         Ok(Store {

@@ -44,6 +44,16 @@ impl Analyzer {
                 a.moves_method = Some(m);
                 return Ok(());
             }
+            // A stored one-heap sequence values every option by look-ups: the winning moves
+            // without valuing every option through the chain.
+            if let Some(s) = chain.stored_sequence().filter(|_| play == Play::Normal) {
+                if let Some((w, complete)) = s.winning_moves(game, p, self.limits.options) {
+                    a.winning_moves = Some(w);
+                    a.winning_moves_complete = complete;
+                    a.moves_method = Some(s.method());
+                    return Ok(());
+                }
+            }
         }
         // Count before listing: a position with 10^18 options is never enumerated.
         let counted = game.count_options(p);

@@ -70,6 +70,17 @@ impl Mex {
         Ok(())
     }
 
+    /// Widens the stamp array past every value of the prefix `g` (a run that starts from one).
+    pub(crate) fn widen(&mut self, g: &[u32]) {
+        if let Some(&top) = g.iter().max() {
+            let top = top as usize;
+            if top >= self.width {
+                self.width = (top + 1).next_power_of_two();
+                self.stamp.resize(self.width + 1, 0);
+            }
+        }
+    }
+
     /// Marks the options of heap `n` that leave no heap or one heap (with `mark`).
     pub(crate) fn mark_small(&mut self, game: &OctalGame, g: &[u32], n: usize, mark: u32) {
         for &(j, d) in &game.moves {

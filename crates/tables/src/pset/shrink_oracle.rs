@@ -237,7 +237,9 @@ impl<'t> ShrinkOracle<'t> {
                 _ if v.arc == 0 => (Reach::Point(&t.p), false),
                 Some((ArcTable::Starts(s), mirrored)) => (Reach::From(s), mirrored),
                 Some((ArcTable::Words(w), mirrored)) => (Reach::Bits(w), mirrored),
-                None => unreachable!("arcs_kept keeps every arc a longer circle reads or its mirror"),
+                None => {
+                    unreachable!("arcs_kept keeps every arc a longer circle reads or its mirror")
+                }
             };
             // Entry j of the shorter circle (but the last) has stride r^(mp-2-j); read through the
             // mirror table it sits at mp-2-j, of stride r^j.
