@@ -111,18 +111,30 @@ enum Action {
 enum Item {
     Table(i64),
     Proved(i64),
+    Sequence(i64),
 }
 
 fn item(id: &str) -> Result<Item, Error> {
     let bad = || {
         Error::Unsupported(format!(
-            "{id}: an id is a table's number (e.g. 7) or a characterization's, proved:7"
+            "{id}: an id is a table's number (e.g. 7), a characterization's, proved:7, or a sequence's, sequence:7"
         ))
     };
-    match id.strip_prefix("proved:") {
-        Some(n) => n.parse().map(Item::Proved).map_err(|_| bad()),
-        None => id.parse().map(Item::Table).map_err(|_| bad()),
+    if let Some(n) = id.strip_prefix("proved:") {
+        return n.parse().map(Item::Proved).map_err(|_| bad());
     }
+    if let Some(n) = id.strip_prefix("sequence:") {
+        return n.parse().map(Item::Sequence).map_err(|_| bad());
+    }
+    id.parse().map(Item::Table).map_err(|_| bad())
+}
+
+fn sequence_json(e: &nimlab_tables::sequences::SequenceEntry) -> serde_json::Value {
+    json!({
+        "id": format!("sequence:{}", e.id), "kind": "sequence", "game": e.game, "name": e.name,
+        "n": e.n, "requested": e.requested, "complete": e.complete, "method": e.method,
+        "seconds": e.seconds, "updated": e.updated,
+    })
 }
 
 fn characterization_json(c: &store::Characterization) -> serde_json::Value {
@@ -196,11 +208,13 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
         Action::List { json } => {
             let all = s.list().map_err(db_err)?;
             let chars = s.characterizations().map_err(db_err)?;
+            let seqs = s.sequences().map_err(db_err)?;
             let unfinished = checkpoint::list(s.path());
             if *json {
                 let mut v: Vec<_> = all.iter().map(entry_json).collect();
                 v.extend(unfinished.iter().map(|(p, h)| unfinished_json(p, h)));
                 v.extend(chars.iter().map(characterization_json));
+                v.extend(seqs.iter().map(sequence_json));
                 println!("{}", serde_json::to_string(&v).unwrap());
             } else {
                 println!("store: {}", s.path().display());
@@ -261,6 +275,22 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                         c.id, c.game, c.play, c.format, c.prover, c.hash, c.created
                     );
                 }
+                for e in &seqs {
+                    println!(
+                        "sequence:{}  {}: Grundy values of single heaps 0..={} ({}), by the {} method, {:.3} s, {}",
+                        e.id,
+                        e.game,
+                        e.n,
+                        if e.complete {
+                            "complete".to_string()
+                        } else {
+                            format!("stopped before {}: continue with `nimlab sequence '{}' --max {} --resume`", e.requested, e.game, e.requested)
+                        },
+                        e.method,
+                        e.seconds,
+                        e.updated
+                    );
+                }
             }
         }
         Action::Export { id, .. } if matches!(item(id)?, Item::Proved(_)) => {
@@ -286,9 +316,14 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                 None => print!("{}", ch.text),
             }
         }
+        Action::Export { id, .. } if matches!(item(id)?, Item::Sequence(_)) => {
+            return Err(Error::Unsupported(format!(
+                "{id} is a sequence: `nimlab sequence GAME --max N --values` (or --json) writes its values, from the store"
+            )));
+        }
         Action::Export { id, format, output } => {
             let Item::Table(id) = item(id)? else {
-                unreachable!("characterizations are handled above")
+                unreachable!("characterizations and sequences are handled above")
             };
             let id = &id;
             let e = s
@@ -329,6 +364,17 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
                 )));
             }
         }
+        Action::Rm { id } if matches!(item(id)?, Item::Sequence(_)) => {
+            let Item::Sequence(n) = item(id)? else {
+                unreachable!("matched above")
+            };
+            let seqs = s.sequences().map_err(db_err)?;
+            let Some(e) = seqs.iter().find(|e| e.id == n) else {
+                return Err(Error::Unsupported(format!("no sequence {id} in the store")));
+            };
+            s.remove_sequence(&e.game).map_err(db_err)?;
+            println!("removed sequence {id} ({}, g(0..={}))", e.game, e.n);
+        }
         Action::Gc { dry_run } => {
             let covered = s.covered().map_err(db_err)?;
             for (e, by) in &covered {
@@ -351,7 +397,7 @@ pub fn run(c: &StoreCmd) -> Result<(), Error> {
         }
         Action::Rm { id } => {
             let Item::Table(id) = item(id)? else {
-                unreachable!("characterizations are handled above")
+                unreachable!("characterizations and sequences are handled above")
             };
             let id = &id;
             if s.remove(*id).map_err(db_err)? {

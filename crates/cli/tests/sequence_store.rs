@@ -194,6 +194,38 @@ fn contradictory_or_empty_resume_options_are_refused_in_one_line() {
     );
 }
 
+/// `store list` shows a stored sequence (text and JSON) with its id `sequence:ID`; `store rm` removes
+/// it; `store export` of it is refused in one line, naming the command that writes its values.
+#[test]
+fn the_store_commands_see_sequences() {
+    let dir = TempDir::new("seq-store-cmds");
+    let db = dir.db();
+    common::ok(&["sequence", "octal(0.6)", "--max", "300", "--db", &db]);
+    let listed = json(&["store", "list", "--json", "--db", &db]);
+    let seqs: Vec<&Value> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["kind"] == "sequence")
+        .collect();
+    assert_eq!(seqs.len(), 1, "{listed}");
+    assert_eq!(seqs[0]["game"], "octal(0.6)");
+    assert_eq!(seqs[0]["n"], 300);
+    assert_eq!(seqs[0]["complete"], true);
+    let id = seqs[0]["id"].as_str().unwrap().to_string();
+    let text = common::ok(&["store", "list", "--db", &db]);
+    assert!(text.contains(&format!("{id}  octal(0.6)")), "{text}");
+    fails(&["store", "export", &id, "--db", &db], "nimlab sequence");
+    common::ok(&["store", "rm", &id, "--db", &db]);
+    fails(&["store", "rm", &id, "--db", &db], "no sequence");
+    let listed = json(&["store", "list", "--json", "--db", &db]);
+    assert!(listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|v| v["kind"] != "sequence"));
+}
+
 /// The options of the list of heaps `p` as the game writes them (a heap left in its place, a
 /// second heap appended at the end), read from the rules afresh: Officers removes one token and
 /// leaves one or two non-empty heaps; Grundy's game splits a heap into two unequal ones.
