@@ -39,7 +39,8 @@ fn half_at(at: u32, idx: u32) -> u32 {
 const NONE: u32 = 0xffffu;
 
 // The positions of the line at `x` with a move that empties piles into a P-position of a shorter
-// circle (ShrinkOracle::n_mask of pset/shrink_oracle.rs). Tuple index i is line axis n - 1 - i.
+// circle (the moves ShrinkOracle::n_at of pset/shrink_oracle.rs asks about, as a mask of the line).
+// Tuple index i is line axis n - 1 - i.
 fn scn_mask(x: ptr<function, array<u32, 32>>, full: vec2<u32>) -> vec2<u32> {
     if (scn[1] != 0u) {
         return full;

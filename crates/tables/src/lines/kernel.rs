@@ -61,7 +61,7 @@ fn solve_block<O: LineOracle, W: Width>(
     let mut caller_x = vec![0u32; g.m];
     let mut acc_b = vec![NONE; g.prefixes.len()];
     // The oracle's N-positions of the line (moves out of the box), when the game has such moves.
-    let mut extra = vec![0u64; if oracle.active() { l } else { 0 }];
+
     let base = a as u64 * g.stride_a + b as u64 * g.stride_b;
     let outer_zero = a == 0 && b == 0;
     // Raw pointers: the current block is read (earlier lines) and written (this line) in one pass.
@@ -76,17 +76,16 @@ fn solve_block<O: LineOracle, W: Width>(
     // Padded index of the current line.
     let mut pidx: usize = (1..=g.n_inner).map(|i| g.pstride[i]).sum();
     for idx in 0..g.block {
+        // The oracle reads the caller's axes; it is asked only about the candidates for the
+        // line's P-position (the lowest bits no move inside the box reaches), one by one.
         if oracle.active() {
-            extra.fill(0);
             match g.mirror.as_ref() {
-                // The oracle reads the caller's axes.
                 Some(mm) => {
                     for (c, &i) in caller_x.iter_mut().zip(&mm.sigma) {
                         *c = x[i];
                     }
-                    oracle.n_mask(&caller_x, &mut extra);
                 }
-                None => oracle.n_mask(&x[..g.m], &mut extra),
+                None => caller_x.copy_from_slice(&x[..g.m]),
             }
         }
         // Every position above the lowest one reached moves along axis 0 into the same set: the
@@ -110,9 +109,8 @@ fn solve_block<O: LineOracle, W: Width>(
         let mut pos = NONE;
         let mut searching = end > 0;
         let (atp_w, atl_w) = ((pidx * g.pw) as isize, (pidx * g.lw) as isize);
-        #[allow(clippy::needless_range_loop)] // `extra` is empty without an oracle
         for t in 0..l {
-            let mut nm = if oracle.active() { extra[t] } else { 0 };
+            let mut nm = 0u64;
             if t == 0 && origin_n && outer_zero && idx == 0 {
                 nm |= 1;
             }
@@ -133,15 +131,20 @@ fn solve_block<O: LineOracle, W: Width>(
                 unsafe { *dst.offset((at + p.slot as isize) * l as isize + t as isize) = e };
                 nm |= e;
             }
-            if searching {
-                let free = !nm;
-                if free != 0 {
-                    let at = t * 64 + free.trailing_zeros() as usize;
-                    if at < end {
-                        pos = at as u16;
-                    }
+            let mut free = !nm;
+            while searching {
+                if free == 0 {
+                    searching = (t + 1) * 64 < end;
+                    break;
+                }
+                let at = t * 64 + free.trailing_zeros() as usize;
+                if at >= end {
                     searching = false;
-                } else if (t + 1) * 64 >= end {
+                } else if oracle.active() && oracle.n_at(&caller_x, at) {
+                    // A move out of the box reaches a P-position: the next candidate.
+                    free &= free - 1;
+                } else {
+                    pos = at as u16;
                     searching = false;
                 }
             }

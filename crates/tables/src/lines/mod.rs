@@ -54,19 +54,19 @@ const NONE: u16 = u16::MAX;
 
 /// Extra N-positions of a line from moves that leave the box (SCN's vanishing piles).
 pub trait LineOracle: Sync {
-    /// `x[1..m]`: the line's offsets from `lo` on axes `1..m` (`x[0]` is unused). ORs into `out`
-    /// (the line's `ceil(r / 64)` words; bit `j` of the line is bit `j % 64` of word `j / 64`) the
-    /// positions of the line that have a winning move out of the box. Bits past the line's end are
-    /// ignored.
-    fn n_mask(&self, x: &[u32], out: &mut [u64]);
+    /// Whether the position at offset `j` of a line (its offset on axis 0) has a winning move out of
+    /// the box; `x[1..m]` are the line's offsets from `lo` on axes `1..m` (`x[0]` is unused). The
+    /// engine asks only about the candidates for a line's P-position (the lowest offsets that no
+    /// move inside the box reaches), one by one, so an answer can stop at the first move found.
+    fn n_at(&self, x: &[u32], j: usize) -> bool;
 
-    /// False when no move ever leaves the box (then [`LineOracle::n_mask`] is never called).
+    /// False when no move ever leaves the box (then the engine asks nothing).
     fn active(&self) -> bool {
         true
     }
 
     /// True when the moves out of the box commute with the permutation `perm` of the axes (axis `i`
-    /// to `perm[i]`): the N-mask of the line `perm x` is that of `x`. The sweep then may compute one
+    /// to `perm[i]`): the answers for the line `perm x` are those for `x`. The sweep then may compute one
     /// line of each mirror pair ([`use_symmetry`]).
     fn invariant_under(&self, _perm: &[usize]) -> bool {
         false
@@ -77,7 +77,9 @@ pub trait LineOracle: Sync {
 pub struct NoOracle;
 impl LineOracle for NoOracle {
     #[inline]
-    fn n_mask(&self, _x: &[u32], _out: &mut [u64]) {}
+    fn n_at(&self, _x: &[u32], _j: usize) -> bool {
+        false
+    }
 
     #[inline(always)]
     fn active(&self) -> bool {

@@ -344,55 +344,24 @@ impl LineOracle for ShrinkOracle<'_> {
         perm.len() == m && (0..m).all(|i| perm[i] == (m - i) % m)
     }
 
-    fn n_mask(&self, x: &[u32], out: &mut [u64]) {
+    fn n_at(&self, x: &[u32], j: usize) -> bool {
         if self.all_n {
-            out.fill(!0);
-            return;
+            return true;
         }
         let (m, l) = (self.m, self.l);
-        // Tuple index i has offset x[m-1-i].
-        for z in &self.zeroings {
+        self.zeroings.iter().any(|z| {
             let mut idx = 0usize;
             for &(i, s) in &z.coef {
                 idx += x[m - 1 - i] as usize * s;
             }
-            match z.bit_from {
-                // The last pile is emptied: the smaller circle's line is picked by pile i, and the
-                // whole line of this circle reaches a P-position or none of it does.
-                Some(i) => {
-                    let j = x[m - 1 - i] as usize;
-                    let hit = match z.reach {
-                        Reach::Point(p) => p[idx] as usize == j,
-                        Reach::From(s) => (s[idx] as usize) <= j && s[idx] != NONE,
-                        Reach::Bits(w) => w[idx * l + j / 64] >> (j % 64) & 1 == 1,
-                    };
-                    if hit {
-                        out.fill(!0);
-                        return;
-                    }
-                }
-                None => match z.reach {
-                    Reach::Point(p) => {
-                        let o = p[idx];
-                        if o != NONE {
-                            out[o as usize / 64] |= 1 << (o % 64);
-                        }
-                    }
-                    Reach::From(s) => {
-                        let st = s[idx];
-                        if st != NONE {
-                            let t0 = st as usize / 64;
-                            out[t0] |= !0u64 << (st % 64);
-                            out[t0 + 1..].fill(!0);
-                        }
-                    }
-                    Reach::Bits(w) => {
-                        for (o, &e) in out.iter_mut().zip(&w[idx * l..(idx + 1) * l]) {
-                            *o |= e;
-                        }
-                    }
-                },
+            // When the last pile is emptied, pile i picks the bit of the smaller circle's line,
+            // whatever j is.
+            let b = z.bit_from.map_or(j, |i| x[m - 1 - i] as usize);
+            match z.reach {
+                Reach::Point(p) => p[idx] as usize == b,
+                Reach::From(s) => s[idx] != NONE && (s[idx] as usize) <= b,
+                Reach::Bits(w) => w[idx * l + b / 64] >> (b % 64) & 1 == 1,
             }
-        }
+        })
     }
 }
