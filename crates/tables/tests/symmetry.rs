@@ -77,6 +77,39 @@ fn the_mirrored_sweep_equals_the_ordered_sweep() {
             let spec = LineSpec::boxed(radix, windows, false);
             assert_eq!(lines::is_mirrored(&spec), symmetric, "{name} {tops:?}");
         }
+        // Complexes: ECN games (reflections of the circle), and a path of edges 1-2-3, whose one
+        // symmetry moves the line's stack (so the sweep keeps every block).
+        let path = nimlab_games::complex::Complex::simplicial(&[vec![1, 2], vec![2, 3]]).unwrap();
+        let complexes: [(Box<dyn Game>, Vec<u64>, bool); 3] = [
+            (
+                nimlab_games::parse_game("ECN(6,{1,2},2)").unwrap(),
+                vec![5; 6],
+                true,
+            ),
+            (
+                nimlab_games::parse_game("ECN(7,{1,3},3)").unwrap(),
+                vec![4; 7],
+                true,
+            ),
+            (Box::new(path), vec![9, 9, 70], false),
+        ];
+        for (game, tops, symmetric) in complexes {
+            for play in [Play::Normal, Play::Misere] {
+                lines::use_symmetry(false);
+                let ordered = every(game.as_ref(), &tops, play);
+                lines::use_symmetry(true);
+                let mirrored = every(game.as_ref(), &tops, play);
+                assert_eq!(mirrored, ordered, "{} {play:?}", game.id());
+                checked += ordered.len();
+            }
+            let m = tops.len();
+            let radix: Vec<usize> = (0..m).map(|i| tops[m - 1 - i] as usize + 1).collect();
+            let Some(nimlab_core::MoveStructure::Faces(f)) = game.move_structure(m) else {
+                panic!("{} is a window game", game.id())
+            };
+            let spec = LineSpec::boxed(radix, nimlab_tables::pset::engine_windows(m, &f), false);
+            assert_eq!(lines::is_mirrored(&spec), symmetric, "{}", game.id());
+        }
         // SCN: the moves that empty piles come in through the oracle, reflected with the circle.
         for (name, max) in [
             ("SCN(4,2)", 9),
