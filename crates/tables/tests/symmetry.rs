@@ -1,7 +1,8 @@
 //! The sweep that computes one block of each mirror pair (a reflection of the circle, or a swap of
 //! two heaps) against the ordered sweep that computes every block: the same P-positions, every one of
 //! them, in both plays, on boxes with lines of one word and of several, with blocks handed back one
-//! by one and kept whole, for circles, shrinking circles, heaps and boxes with one bound per stack.
+//! by one and kept whole, for circles, shrinking circles, heaps, complexes and boxes with one bound
+//! per stack.
 //! (Both sweeps are also checked against references written from the rules in pset_vs_naive,
 //! wide_lines and per_stack_box, which run with the symmetry on.)
 
