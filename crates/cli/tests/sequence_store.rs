@@ -49,14 +49,24 @@ fn values(v: &Value) -> Vec<u32> {
 #[cfg(unix)]
 fn interrupted(game: &str, max: &str, db: &str) {
     use std::io::BufRead;
-    let mut child = cmd()
+    use std::os::unix::process::CommandExt;
+    let mut command = cmd();
+    command
         .args(["sequence", game, "--max", max, "--db", db])
         .env("NIMLAB_CHECKPOINT", "every")
         .env("NIMLAB_HOLD_AT", "sequence-compute")
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // SIGINT at its default in the child, whatever this test inherited (a test run started in the
+    // background has it ignored, and nimlab keeps an ignored SIGINT ignored).
+    // SAFETY: only sets a signal's action in the child between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
     let err = std::io::BufReader::new(child.stderr.take().unwrap());
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

@@ -190,6 +190,28 @@ impl Browser {
             Some(json!({"script": script, "args": []})),
         )
     }
+    /// Opens `url` in the page.
+    fn go(&self, url: &str) {
+        self.cmd("POST", "/url", Some(json!({ "url": url })));
+    }
+    /// True when the element `id` is not hidden.
+    fn shown(&self, id: &str) -> bool {
+        !self
+            .js(&format!("return document.getElementById('{id}').hidden;"))
+            .as_bool()
+            .unwrap()
+    }
+    /// The page address's parameter `key` (null when absent).
+    fn address(&self, key: &str) -> Value {
+        self.js(&format!(
+            "return new URLSearchParams(location.search).get('{key}');"
+        ))
+    }
+    /// True once the status line `id` says something other than "Computing…".
+    fn settled(&self, id: &str) -> bool {
+        let s = self.text(id);
+        !s.is_empty() && !s.starts_with("Computing")
+    }
     fn text(&self, id: &str) -> String {
         self.js(&format!(
             "return document.getElementById('{id}').textContent;"
@@ -596,23 +618,10 @@ fn the_research_view_fits_the_game() {
         return;
     };
     let (b, addr) = (&setup.b, setup.addr.clone());
-    let go = |url: &str| {
-        b.cmd("POST", "/url", Some(json!({ "url": url })));
-    };
-    let done = |b: &Browser| {
-        let s = b.text("slice-status");
-        !s.is_empty() && !s.starts_with("Computing")
-    };
-    let shown = |id: &str| {
-        !b.js(&format!("return document.getElementById('{id}').hidden;"))
-            .as_bool()
-            .unwrap()
-    };
-    let address = |key: &str| {
-        b.js(&format!(
-            "return new URLSearchParams(location.search).get('{key}');"
-        ))
-    };
+    let go = |url: &str| b.go(url);
+    let done = |b: &Browser| b.settled("slice-status");
+    let shown = |id: &str| b.shown(id);
+    let address = |key: &str| b.address(key);
 
     // CN(4,2) from a link: drawn with the heaps field (3 by default) hidden and left out.
     go(&format!(
@@ -767,23 +776,10 @@ fn the_sequence_view_draws_a_one_heap_game() {
         return;
     };
     let (b, addr) = (&setup.b, setup.addr.clone());
-    let go = |url: &str| {
-        b.cmd("POST", "/url", Some(json!({ "url": url })));
-    };
-    let done = |b: &Browser| {
-        let s = b.text("sequence-status");
-        !s.is_empty() && !s.starts_with("Computing")
-    };
-    let shown = |id: &str| {
-        !b.js(&format!("return document.getElementById('{id}').hidden;"))
-            .as_bool()
-            .unwrap()
-    };
-    let address = |key: &str| {
-        b.js(&format!(
-            "return new URLSearchParams(location.search).get('{key}');"
-        ))
-    };
+    let go = |url: &str| b.go(url);
+    let done = |b: &Browser| b.settled("sequence-status");
+    let shown = |id: &str| b.shown(id);
+    let address = |key: &str| b.address(key);
 
     go(&format!("http://{addr}/research?game=octal(0.77)&upto=200"));
     b.wait_for("Kayles' sequence", done);
