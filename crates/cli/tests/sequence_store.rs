@@ -9,8 +9,6 @@
 mod common;
 use common::{cmd, fails, json, TempDir};
 use serde_json::Value;
-use std::process::Stdio;
-use std::time::Duration;
 
 /// g(0..=max) by brute force, every option of every heap: Officers (octal 0.6: remove one token,
 /// leaving one or two non-empty heaps) or Grundy's game (split into two unequal non-empty heaps).
@@ -48,44 +46,11 @@ fn values(v: &Value) -> Vec<u32> {
 /// prefix, and stops it with SIGINT: exit status 130 and one line saying what is kept.
 #[cfg(unix)]
 fn interrupted(game: &str, max: &str, db: &str) {
-    use std::io::BufRead;
-    use std::os::unix::process::CommandExt;
     let mut command = cmd();
     command
         .args(["sequence", game, "--max", max, "--db", db])
-        .env("NIMLAB_CHECKPOINT", "every")
-        .env("NIMLAB_HOLD_AT", "sequence-compute")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    // SIGINT at its default in the child, whatever this test inherited (a test run started in the
-    // background has it ignored, and nimlab keeps an ignored SIGINT ignored).
-    // SAFETY: only sets a signal's action in the child between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-            Ok(())
-        });
-    }
-    let mut child = command.spawn().unwrap();
-    let err = std::io::BufReader::new(child.stderr.take().unwrap());
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in err.lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    loop {
-        match rx.recv_timeout(Duration::from_secs(120)) {
-            Ok(line) if line == "nimlab: holding at sequence-compute" => break,
-            Ok(_) => {}
-            Err(e) => {
-                let _ = child.kill();
-                panic!("{game}: the run never held: {e}");
-            }
-        }
-    }
+        .env("NIMLAB_CHECKPOINT", "every");
+    let (mut child, rx) = common::spawn_held(command, "sequence-compute", libc::SIG_DFL);
     assert_eq!(
         unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
         0

@@ -6,8 +6,7 @@ mod common;
 
 use common::{cmd, csv_rows, json, nimlab, ok, TempDir};
 use serde_json::Value;
-use std::process::{Child, Stdio};
-use std::time::Duration;
+use std::process::Child;
 
 #[test]
 fn engine_and_naive_agree_through_the_cli() {
@@ -315,48 +314,18 @@ fn an_ignored_ctrl_c_stays_ignored() {
 /// it holds there, with the receiver of the rest of its standard error.
 #[cfg(unix)]
 fn held_table(db: &str, sigint: libc::sighandler_t) -> (Reap, std::sync::mpsc::Receiver<String>) {
-    use std::io::BufRead;
-    use std::os::unix::process::CommandExt;
     let mut command = cmd();
-    command
-        .args([
-            "table",
-            "CN(7,4)",
-            "--max",
-            "12",
-            "--count-only",
-            "--db",
-            db,
-        ])
-        .env("NIMLAB_HOLD_AT", "table-compute")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    // SAFETY: only sets a signal's action in the child between fork and exec.
-    unsafe {
-        command.pre_exec(move || {
-            libc::signal(libc::SIGINT, sigint);
-            Ok(())
-        });
-    }
-    let mut run = Reap(command.spawn().unwrap());
-    let err = std::io::BufReader::new(run.0.stderr.take().unwrap());
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in err.lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    // The run announces the hold on standard error and waits there until it is stopped.
-    loop {
-        match rx.recv_timeout(Duration::from_secs(120)) {
-            Ok(line) if line == "nimlab: holding at table-compute" => break,
-            Ok(_) => {}
-            Err(e) => panic!("the table run never reached its computation: {e}"),
-        }
-    }
-    (run, rx)
+    command.args([
+        "table",
+        "CN(7,4)",
+        "--max",
+        "12",
+        "--count-only",
+        "--db",
+        db,
+    ]);
+    let (child, rx) = common::spawn_held(command, "table-compute", sigint);
+    (Reap(child), rx)
 }
 
 #[cfg(unix)]

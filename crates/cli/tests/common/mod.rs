@@ -154,3 +154,51 @@ pub fn position_set(v: &Value) -> std::collections::BTreeSet<Vec<u64>> {
         })
         .collect()
 }
+
+/// Starts `command` (its arguments set) with `NIMLAB_HOLD_AT=phase` and SIGINT at `sigint` in the
+/// child (a test run started in the background inherits SIGINT ignored, and nimlab keeps an ignored
+/// SIGINT ignored), and returns once the run says it holds at `phase`: the child (killed if the hold
+/// never comes) and the receiver of the rest of its standard error.
+#[cfg(unix)]
+pub fn spawn_held(
+    mut command: Command,
+    phase: &str,
+    sigint: libc::sighandler_t,
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    command
+        .env("NIMLAB_HOLD_AT", phase)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: only sets a signal's action in the child between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            libc::signal(libc::SIGINT, sigint);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let held = format!("nimlab: holding at {phase}");
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(120)) {
+            Ok(line) if line == held => break,
+            Ok(_) => {}
+            Err(e) => {
+                let _ = child.kill();
+                panic!("the run never held at {phase}: {e}");
+            }
+        }
+    }
+    (child, rx)
+}
