@@ -95,18 +95,13 @@ pub fn engine_bytes(rules: &Rules, r: usize, threads: usize) -> f64 {
     match rules {
         Rules::Windows { m, windows } => spec(*m, windows.clone()).working_bytes(threads),
         Rules::Shrinking { n, k } => {
-            let words = (r.div_ceil(64) * 8) as f64;
             (1..=*n)
                 .map(|m| {
                     let kept: f64 = (1..m)
                         .map(|mm| {
-                            // The P-offsets and the table of each arc read (a prefix start per
-                            // line when the arc holds the last pile, else a bit set).
-                            let per_line: f64 = 2.0
-                                + arcs_kept(mm, *n, *k)
-                                    .iter()
-                                    .map(|a| if a >> (mm - 1) & 1 == 1 { 2.0 } else { words })
-                                    .sum::<f64>();
+                            // The P-offsets and the table of each arc kept (two bytes a line:
+                            // a prefix start, or a least entry).
+                            let per_line = 2.0 + 2.0 * arcs_kept(mm, *n, *k).len() as f64;
                             (r as f64).powi(mm as i32 - 1) * per_line
                         })
                         .sum();

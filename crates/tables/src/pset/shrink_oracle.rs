@@ -47,10 +47,18 @@ pub(super) fn arcs_kept(mm: usize, n: usize, k: usize) -> Vec<u64> {
 
 /// `D_arc` of one arc over every line of a circle length: "some P-position below agrees outside the
 /// arc". When the arc holds the last pile (the line's axis) it is a prefix of the line, stored as its
-/// start; otherwise a bit set of `ceil(r / 64)` words per line.
+/// start. Otherwise the P-positions below that agree outside the arc and sit at offset `j` of their
+/// line form an antichain on the arc, so one entry `c` of the arc says it all: `Mins` keeps, at the
+/// line whose entry `c` is replaced by `j`, the least entry `c` of those P-positions ([`NONE`] when
+/// there are none), and `D_arc` holds at offset `j` of line `x` exactly when that entry is at most
+/// `x_c`. Two bytes a line, where a bit set takes `r / 8`.
 enum ArcTable {
     Starts(Vec<u16>),
-    Words(Vec<u64>),
+    Mins {
+        /// The entry of the arc (tuple index) that the table minimizes.
+        c: usize,
+        t: Vec<u16>,
+    },
 }
 
 /// The P-lines of one circle length of SCN, and `D_arc` for the arcs that longer circles read.
@@ -83,7 +91,6 @@ impl LenTable {
 
     /// `arcs`: the arcs whose tables are kept ([`arcs_kept`]).
     pub(super) fn new(m: usize, r: usize, p: Vec<u16>, arcs: &[u64]) -> LenTable {
-        let l = r.div_ceil(64);
         let strides: Vec<usize> = (0..m.saturating_sub(1))
             .map(|i| r.pow((m - 2 - i) as u32))
             .collect();
@@ -107,23 +114,31 @@ impl LenTable {
                     }
                     ArcTable::Starts(d)
                 } else {
-                    let mut d = vec![0u64; p.len() * l];
-                    for idx in 0..p.len() {
-                        let at = idx * l;
-                        if p[idx] != NONE {
-                            d[at + p[idx] as usize / 64] |= 1 << (p[idx] % 64);
+                    // The arc's highest entry is minimized; the others are lowered as a prefix.
+                    let ci = 63 - mask.leading_zeros() as usize;
+                    let sc = strides[ci];
+                    let mut t = vec![NONE; p.len()];
+                    for (idx, &j) in p.iter().enumerate() {
+                        if j != NONE {
+                            let yc = idx / sc % r;
+                            let to = idx - yc * sc + j as usize * sc;
+                            t[to] = t[to].min(yc as u16);
                         }
-                        for &i in &lowered {
-                            if c[i] > 0 {
-                                let from = (idx - strides[i]) * l;
-                                for t in 0..l {
-                                    d[at + t] |= d[from + t];
+                    }
+                    let others: Vec<usize> = lowered.iter().copied().filter(|&i| i != ci).collect();
+                    if !others.is_empty() {
+                        for idx in 0..t.len() {
+                            let mut s = t[idx];
+                            for &i in &others {
+                                if c[i] > 0 {
+                                    s = s.min(t[idx - strides[i]]);
                                 }
                             }
+                            t[idx] = s;
+                            odometer(&mut c, r);
                         }
-                        odometer(&mut c, r);
                     }
-                    ArcTable::Words(d)
+                    ArcTable::Mins { c: ci, t }
                 };
                 (mask, table)
             })
@@ -190,15 +205,24 @@ enum Reach<'t> {
     Point(&'t [u16]),
     /// `D_arc` with the line's axis in the arc: prefix starts.
     From(&'t [u16]),
-    /// `D_arc` without it: bit sets.
-    Bits(&'t [u64]),
+    /// `D_arc` without it: least entries (`ArcTable::Mins`), read at the line whose entry `c` is
+    /// the offset asked about, against the value of pile `i` of the longer circle; `s` is the stride
+    /// of entry `c` and `bits` rebuilds the bit sets (`r` values) for the GPU.
+    Below {
+        t: &'t [u16],
+        i: usize,
+        s: usize,
+        #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+        r: usize,
+    },
 }
 
 /// One way of emptying piles: zero `Z`, lower the rest of the window.
 struct Zeroing<'t> {
     /// The table queried (length m - |Z| > 0), for the arc.
     reach: Reach<'t>,
-    /// (tuple index of the m-circle, stride in the smaller table) of the kept entries but the last.
+    /// (tuple index of the m-circle, stride in the smaller table) of the kept entries but the last
+    /// (and but the minimized entry of a `Reach::Below`).
     coef: Vec<(usize, usize)>,
     /// When the last pile of the circle is emptied: the tuple index whose value picks the bit.
     bit_from: Option<usize>,
@@ -208,6 +232,7 @@ struct Zeroing<'t> {
 pub(crate) struct ShrinkOracle<'t> {
     m: usize,
     /// Words per line.
+    #[cfg(feature = "gpu")]
     l: usize,
     /// Some move empties the circle and the empty circle is P: every position is N.
     all_n: bool,
@@ -233,21 +258,30 @@ impl<'t> ShrinkOracle<'t> {
             let t = &lower[mp];
             debug_assert_eq!(t.m, mp);
             let last_zeroed = !v.kept.contains(&(m - 1));
-            let (reach, mirrored) = match t.arc(v.arc) {
-                _ if v.arc == 0 => (Reach::Point(&t.p), false),
-                Some((ArcTable::Starts(s), mirrored)) => (Reach::From(s), mirrored),
-                Some((ArcTable::Words(w), mirrored)) => (Reach::Bits(w), mirrored),
+            let (table, mirrored) = match t.arc(v.arc) {
+                _ if v.arc == 0 => (None, false),
+                Some((table, mirrored)) => (Some(table), mirrored),
                 None => {
                     unreachable!("arcs_kept keeps every arc a longer circle reads or its mirror")
                 }
             };
             // Entry j of the shorter circle (but the last) has stride r^(mp-2-j); read through the
             // mirror table it sits at mp-2-j, of stride r^j.
-            let coef = v.kept[..mp - 1]
+            let mut coef: Vec<(usize, usize)> = v.kept[..mp - 1]
                 .iter()
                 .enumerate()
                 .map(|(j, &i)| (i, r.pow(if mirrored { j } else { mp - 2 - j } as u32)))
                 .collect();
+            let reach = match table {
+                None => Reach::Point(&t.p),
+                Some(ArcTable::Starts(s)) => Reach::From(s),
+                Some(ArcTable::Mins { c, t }) => {
+                    // The kept entry that sits at the table's entry c.
+                    let j = if mirrored { mp - 2 - c } else { *c };
+                    let (i, s) = coef.remove(j);
+                    Reach::Below { t, i, s, r }
+                }
+            };
             zeroings.push(Zeroing {
                 reach,
                 coef,
@@ -256,6 +290,7 @@ impl<'t> ShrinkOracle<'t> {
         }
         ShrinkOracle {
             m,
+            #[cfg(feature = "gpu")]
             l: r.div_ceil(64),
             all_n,
             zeroings,
@@ -302,20 +337,33 @@ impl ShrinkOracle<'_> {
                     });
                     (kind, at)
                 }
-                Reach::Bits(w) => {
-                    let at = place(w.as_ptr() as usize, &mut |out| {
-                        out.extend(w.iter().flat_map(|&x| [x as u32, (x >> 32) as u32]))
+                Reach::Below { t, s, r, .. } => {
+                    // The bit sets, rebuilt: bit j of a line is set when the least entry at the
+                    // line with entry c replaced by j is at most the line's own entry c.
+                    let at = place(t.as_ptr() as usize, &mut |out| {
+                        out.extend((0..t.len()).flat_map(|idx| {
+                            let xc = idx / s % r;
+                            let base = idx - xc * s;
+                            let w = (0..r)
+                                .filter(|&j| (t[base + j * s] as usize) <= xc)
+                                .fold(0u64, |w, j| w | 1 << j);
+                            [w as u32, (w >> 32) as u32]
+                        }))
                     });
                     (2, at)
                 }
             };
+            let mut coef = zr.coef.clone();
+            if let Reach::Below { i, s, .. } = zr.reach {
+                coef.push((i, s));
+            }
             let mut d = vec![
                 kind,
                 at,
                 zr.bit_from.map_or(u32::MAX, |i| i as u32),
-                zr.coef.len() as u32,
+                coef.len() as u32,
             ];
-            for &(i, stride) in &zr.coef {
+            for &(i, stride) in &coef {
                 d.extend([i as u32, u32::try_from(stride).ok()?]);
             }
             descs.push(d);
@@ -348,7 +396,7 @@ impl LineOracle for ShrinkOracle<'_> {
         if self.all_n {
             return true;
         }
-        let (m, l) = (self.m, self.l);
+        let m = self.m;
         self.zeroings.iter().any(|z| {
             let mut idx = 0usize;
             for &(i, s) in &z.coef {
@@ -360,7 +408,10 @@ impl LineOracle for ShrinkOracle<'_> {
             match z.reach {
                 Reach::Point(p) => p[idx] as usize == b,
                 Reach::From(s) => s[idx] != NONE && (s[idx] as usize) <= b,
-                Reach::Bits(w) => w[idx * l + b / 64] >> (b % 64) & 1 == 1,
+                Reach::Below { t, i, s, .. } => {
+                    let least = t[idx + b * s];
+                    least != NONE && least as usize <= x[m - 1 - i] as usize
+                }
             }
         })
     }
