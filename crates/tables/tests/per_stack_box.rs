@@ -107,6 +107,20 @@ fn check(name: &str, tops: &[u64], windows: &[Vec<usize>]) -> usize {
     seen
 }
 
+/// Lines of more than 255 values keep their prefix starts in two bytes, shorter ones in one: both
+/// widths, with blocks handed back one by one (the path of large boxes).
+#[test]
+fn prefix_starts_of_one_byte_and_of_two() {
+    nimlab_tables::lines::hand_back_from(0);
+    let mut p = 0;
+    // The last stack is the engine's line axis: 300 values (two-byte starts), 5 * 6 * 7 * 300 =
+    // 63000 positions; then 255 values, the most that one byte holds.
+    p += check("CN(4,2)", &[4, 5, 6, 299], &cyclic(4, 2));
+    p += check("CN(4,2)", &[4, 5, 6, 254], &cyclic(4, 2));
+    p += check("CN(5,3)", &[3, 4, 3, 5, 270], &cyclic(5, 3));
+    assert!(p > 150, "{p} P-positions in all");
+}
+
 #[test]
 fn circles_on_boxes_with_a_bound_per_stack() {
     let mut p = 0;

@@ -33,18 +33,32 @@ pub(super) struct Plan {
 /// Storage of one block: words for windows without axis 0 (`l` per line and window), prefix starts
 /// for the others. Lines are laid out with one padding row in front on every inner axis, never
 /// written, so a look-up one step below coordinate 0 reads "nothing" (0, or [`NONE`] for a prefix
-/// start) without a test.
+/// start) without a test. A start takes one byte when the line has at most 255 values (every offset
+/// and [`NONE`]'s one-byte form, 255, fit), else two: `b` holds them in two-byte units either way
+/// (all ones is "nothing" in both widths).
 pub(super) struct Store {
     pub(super) w: Vec<u64>,
     pub(super) b: Vec<u16>,
 }
 
 impl Store {
-    pub(super) fn new(lines: usize, nw: usize, nb: usize, l: usize) -> Store {
+    /// `sb`: bytes per start (1 or 2).
+    pub(super) fn new(lines: usize, nw: usize, nb: usize, l: usize, sb: usize) -> Store {
         Store {
             w: vec![0; lines * nw * l],
-            b: vec![NONE; lines * nb],
+            b: vec![NONE; (lines * nb * sb).div_ceil(2)],
         }
+    }
+
+    /// The starts as bytes (two a start when they take two bytes, in the machine's order).
+    pub(super) fn start_bytes(&self) -> &[u8] {
+        // SAFETY: u16 has no invalid bit patterns and u8's alignment is 1.
+        unsafe { std::slice::from_raw_parts(self.b.as_ptr().cast(), self.b.len() * 2) }
+    }
+
+    pub(super) fn start_bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as above.
+        unsafe { std::slice::from_raw_parts_mut(self.b.as_mut_ptr().cast(), self.b.len() * 2) }
     }
 }
 
@@ -69,11 +83,13 @@ pub(super) struct Geometry {
     pub(super) stride_b: u64,
     pub(super) words: Vec<Plan>,
     pub(super) prefixes: Vec<Plan>,
-    /// Record widths: persistent words, persistent bytes, local words, local bytes.
+    /// Record widths: persistent words, persistent starts, local words, local starts.
     pub(super) pw: usize,
     pub(super) pb: usize,
     pub(super) lw: usize,
     pub(super) lb: usize,
+    /// Bytes per prefix start: 1 when the line has at most 255 values, else 2.
+    pub(super) sb: usize,
     /// The symmetry the sweep uses, when it uses one ([`super::mirror`]).
     pub(super) mirror: Option<MirrorMap>,
 }
@@ -207,16 +223,22 @@ impl Geometry {
             pb,
             lw,
             lb,
+            sb: if r <= u8::MAX as usize { 1 } else { 2 },
             mirror: None,
         }
     }
 
     pub(super) fn store(&self) -> Store {
-        Store::new(self.padded, self.pw, self.pb, self.l)
+        Store::new(self.padded, self.pw, self.pb, self.l, self.sb)
+    }
+
+    /// A scratch store: the records of the windows that hold neither `A` nor `B`.
+    pub(super) fn scratch(&self) -> Store {
+        Store::new(self.padded, self.lw, self.lb, self.l, self.sb)
     }
 
     /// Bytes of one block's store.
     pub(super) fn store_bytes(&self) -> usize {
-        self.padded * (self.pw * self.l * 8 + self.pb * 2)
+        self.padded * (self.pw * self.l * 8 + self.pb * self.sb)
     }
 }

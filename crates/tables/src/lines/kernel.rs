@@ -1,9 +1,41 @@
 //! One block of lines: the recurrence of the module notes run line by line, word by word, over the
 //! records of the block, its scratch and the two blocks of the previous diagonal it reads
-//! ([`solve_any_width`]), monomorphised for lines of one word.
+//! ([`solve_any_width`]), monomorphised for lines of one word and for one-byte prefix starts.
 
 use super::geometry::{Geometry, Store};
-use super::{LineOracle, PLine, NONE};
+use super::{LineOracle, PLine};
+
+/// A prefix start as the stores keep it: one byte (lines of at most 255 values) or two
+/// ([`Geometry::sb`]); the largest value means "nothing".
+trait Start: Copy + Ord + Send + Sync {
+    const NONE: Self;
+    fn of(at: usize) -> Self;
+    fn get(self) -> usize;
+}
+
+impl Start for u8 {
+    const NONE: u8 = u8::MAX;
+    #[inline(always)]
+    fn of(at: usize) -> u8 {
+        at as u8
+    }
+    #[inline(always)]
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+impl Start for u16 {
+    const NONE: u16 = u16::MAX;
+    #[inline(always)]
+    fn of(at: usize) -> u16 {
+        at as u16
+    }
+    #[inline(always)]
+    fn get(self) -> usize {
+        self as usize
+    }
+}
 
 /// Words per line, known at compile time for lines of one word (the common case, kept as fast as a
 /// single-word engine) or read at run time.
@@ -29,7 +61,9 @@ impl Width for Words {
     }
 }
 
-/// Solves the block `(a, b)`; returns its P-lines.
+/// Solves the block `(a, b)`; returns its P-lines. `local` is a scratch store
+/// ([`Geometry::scratch`]): its padding rows are never written, and every real record is written
+/// before it is read, so one scratch serves block after block.
 ///
 /// A line is done word by word: each word of each window's `D` is the OR of its look-ups, written
 /// to the line's record at once (no look-up of this line reads its own record), and ORed into the
@@ -37,7 +71,7 @@ impl Width for Words {
 /// lowest start, and is then added to the one word of each record that holds it. With one word per
 /// line everything stays in registers.
 #[allow(clippy::too_many_arguments)]
-fn solve_block<O: LineOracle, W: Width>(
+fn solve_block<O: LineOracle, W: Width, S: Start>(
     g: &Geometry,
     width: W,
     origin_n: bool,
@@ -45,11 +79,12 @@ fn solve_block<O: LineOracle, W: Width>(
     a: usize,
     b: usize,
     cur: &mut Store,
+    local: &mut Store,
     prev_a: &Store,
     prev_b: &Store,
 ) -> Vec<PLine> {
     let l = width.get();
-    let mut local = Store::new(g.padded, g.lw, g.lb, l);
+    debug_assert_eq!(std::mem::size_of::<S>(), g.sb);
     let mut out = Vec::new();
     let mut x = vec![0u32; g.m.max(3)];
     if g.m >= 3 {
@@ -59,20 +94,21 @@ fn solve_block<O: LineOracle, W: Width>(
         x[g.m - 1] = b as u32;
     }
     let mut caller_x = vec![0u32; g.m];
-    let mut acc_b = vec![NONE; g.prefixes.len()];
+    let mut acc_b = vec![S::NONE; g.prefixes.len()];
     // The oracle's N-positions of the line (moves out of the box), when the game has such moves.
 
     let base = a as u64 * g.stride_a + b as u64 * g.stride_b;
     let outer_zero = a == 0 && b == 0;
     // Raw pointers: the current block is read (earlier lines) and written (this line) in one pass.
     let cur_w = cur.w.as_mut_ptr();
-    let cur_b = cur.b.as_mut_ptr();
+    // Starts are read as `S` from the stores' two-byte units (alignment 2 suffices for both).
+    let cur_b = cur.b.as_mut_ptr().cast::<S>();
     let loc_w = local.w.as_mut_ptr();
-    let loc_b = local.b.as_mut_ptr();
-    let (pa_w, pa_b) = (prev_a.w.as_ptr(), prev_a.b.as_ptr());
-    let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr());
+    let loc_b = local.b.as_mut_ptr().cast::<S>();
+    let (pa_w, pa_b) = (prev_a.w.as_ptr(), prev_a.b.as_ptr().cast::<S>());
+    let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr().cast::<S>());
     let bases_w: [*const u64; 4] = [cur_w, loc_w, pa_w, pb_w];
-    let bases_b: [*const u16; 4] = [cur_b, loc_b, pa_b, pb_b];
+    let bases_b: [*const S; 4] = [cur_b, loc_b, pa_b, pb_b];
     // Padded index of the current line.
     let mut pidx: usize = (1..=g.n_inner).map(|i| g.pstride[i]).sum();
     for idx in 0..g.block {
@@ -91,10 +127,10 @@ fn solve_block<O: LineOracle, W: Width>(
         // Every position above the lowest one reached moves along axis 0 into the same set: the
         // windows with axis 0 make every bit from the smallest start on N.
         let (atp_b, atl_b) = ((pidx * g.pb) as isize, (pidx * g.lb) as isize);
-        let mut lowest = NONE;
+        let mut lowest = S::NONE;
         for (j, p) in g.prefixes.iter().enumerate() {
             let at = if p.persistent { atp_b } else { atl_b };
-            let mut start = NONE;
+            let mut start = S::NONE;
             for lk in &p.looks {
                 // SAFETY: every look-up lands inside its block (padding rows included): the padded
                 // index is at least one stride above 0 on each inner axis, and A/B read the same
@@ -105,8 +141,8 @@ fn solve_block<O: LineOracle, W: Width>(
             lowest = lowest.min(start);
         }
         // The P-position is the lowest bit below `end` that no move reaches.
-        let end = (lowest as usize).min(g.r);
-        let mut pos = NONE;
+        let end = lowest.get().min(g.r);
+        let mut pos = S::NONE;
         let mut searching = end > 0;
         let (atp_w, atl_w) = ((pidx * g.pw) as isize, (pidx * g.lw) as isize);
         for t in 0..l {
@@ -144,14 +180,15 @@ fn solve_block<O: LineOracle, W: Width>(
                     // A move out of the box reaches a P-position: the next candidate.
                     free &= free - 1;
                 } else {
-                    pos = at as u16;
+                    pos = S::of(at);
                     searching = false;
                 }
             }
         }
-        if pos != NONE {
+        if pos != S::NONE {
+            let pos = pos.get();
             out.push((base + idx as u64, pos as u32));
-            let (t, bit) = (pos as usize / 64, 1u64 << (pos % 64));
+            let (t, bit) = (pos / 64, 1u64 << (pos % 64));
             for p in &g.words {
                 let (at, dst) = if p.persistent {
                     (atp_w, cur_w)
@@ -186,7 +223,8 @@ fn solve_block<O: LineOracle, W: Width>(
     out
 }
 
-/// [`solve_block`] with lines of one word known at compile time, or of `g.l` words.
+/// [`solve_block`] with lines of one word known at compile time, or of `g.l` words, and starts of
+/// one byte or two.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn solve_any_width<O: LineOracle>(
     g: &Geometry,
@@ -195,12 +233,21 @@ pub(super) fn solve_any_width<O: LineOracle>(
     a: usize,
     b: usize,
     cur: &mut Store,
+    local: &mut Store,
     prev_a: &Store,
     prev_b: &Store,
 ) -> Vec<PLine> {
-    if g.l == 1 {
-        solve_block(g, OneWord, origin_n, oracle, a, b, cur, prev_a, prev_b)
-    } else {
-        solve_block(g, Words(g.l), origin_n, oracle, a, b, cur, prev_a, prev_b)
+    let (o, w) = (origin_n, Words(g.l));
+    match (g.l == 1, g.sb == 1) {
+        (true, true) => {
+            solve_block::<_, _, u8>(g, OneWord, o, oracle, a, b, cur, local, prev_a, prev_b)
+        }
+        (true, false) => {
+            solve_block::<_, _, u16>(g, OneWord, o, oracle, a, b, cur, local, prev_a, prev_b)
+        }
+        (false, true) => solve_block::<_, _, u8>(g, w, o, oracle, a, b, cur, local, prev_a, prev_b),
+        (false, false) => {
+            solve_block::<_, _, u16>(g, w, o, oracle, a, b, cur, local, prev_a, prev_b)
+        }
     }
 }

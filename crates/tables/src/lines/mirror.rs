@@ -197,7 +197,8 @@ impl MirrorMap {
                 dst.w[d..d + l].copy_from_slice(&src.w[f..f + l]);
             }
             for (s, &from) in self.starts.iter().enumerate() {
-                dst.b[to * g.pb + s] = src.b[at * g.pb + from];
+                let (d, f) = ((to * g.pb + s) * g.sb, (at * g.pb + from) * g.sb);
+                dst.start_bytes_mut()[d..d + g.sb].copy_from_slice(&src.start_bytes()[f..f + g.sb]);
             }
             #[allow(clippy::needless_range_loop)] // `i` indexes three arrays in step
             for i in 1..=n {

@@ -38,7 +38,7 @@ use crate::checkpoint::Saver;
 use crate::cluster::{Cluster, Solo};
 use geometry::Geometry;
 use std::io::Read;
-use sweep::{done_before, hands_back, Sweep, CANCEL, CAN_SAVE, SAVE_DUE, TASKS_PER_THREAD};
+use sweep::{blocks, done_before, hands_back, Sweep, CANCEL, CAN_SAVE, SAVE_DUE};
 
 pub use mirror::use_symmetry;
 pub use sweep::hand_back_from;
@@ -137,26 +137,34 @@ impl LineSpec {
         self.radix.as_ref().map_or(self.r, |v| v[i])
     }
 
-    /// Bytes the sweep keeps with `threads` threads: the stores of one diagonal of blocks and one
-    /// more per task (two diagonals when blocks are small), and one scratch store per thread (an
-    /// estimate for refusals; the P-positions waiting for their slab to complete are not counted).
-    /// With the symmetry ([`use_symmetry`]; a game whose moves out of the box are invariant under
-    /// it, as SCN's are) about half a diagonal and one mirrored block.
+    /// Bytes the sweep keeps with `threads` threads: the stores of the longest diagonal of blocks
+    /// computed and two more per thread (blocks of the previous diagonal that a block still in hand
+    /// reads; two diagonals when blocks are small), and one scratch store per thread (an estimate for
+    /// refusals; the P-positions waiting for their slab to complete are not counted). With the
+    /// symmetry ([`use_symmetry`]; a game whose moves out of the box are invariant under it, as
+    /// SCN's are) the diagonals hold about half their blocks, and one mirrored block more.
     pub fn working_bytes(&self, threads: usize) -> f64 {
-        let g = Geometry::new(self);
-        let per_line = |w: usize, b: usize| (w * g.l * 8 + b * 2) as f64;
+        let g = match mirror::find(self, &NoOracle) {
+            Some(mr) => Geometry::mirrored(&mr.internal(self), &mr),
+            None => Geometry::new(self),
+        };
+        let mirrored = g.mirror.is_some();
+        let per_line = |w: usize, b: usize| (w * g.l * 8 + b * g.sb) as f64;
         let store = g.padded as f64 * per_line(g.pw, g.pb);
         let scratch = g.padded as f64 * per_line(g.lw, g.lb);
-        let (diagonal, mirrored) = match mirror::find(self, &NoOracle) {
-            Some(_) => (g.ra / 2 + 1, 1),
-            None => (g.ra, 0),
-        };
+        let diagonal = (0..g.ra + g.rb - 1)
+            .map(|d| {
+                let (lo, hi) = blocks(&g, d);
+                (hi + 1).saturating_sub(lo)
+            })
+            .max()
+            .unwrap_or(1);
         let held = if hands_back(&g) {
-            diagonal + (threads * TASKS_PER_THREAD).min(diagonal)
+            diagonal + (2 * threads).min(diagonal)
         } else {
             2 * diagonal
         };
-        (held + mirrored) as f64 * store + threads as f64 * scratch
+        (held + usize::from(mirrored)) as f64 * store + threads as f64 * scratch
     }
 }
 

@@ -33,9 +33,6 @@ pub(super) fn hands_back(g: &Geometry) -> bool {
     g.store_bytes() >= HAND_BACK_BYTES.load(Ordering::Relaxed)
 }
 
-/// Runs of blocks per thread in a diagonal (balance against blocks held twice at run boundaries).
-pub(super) const TASKS_PER_THREAD: usize = 4;
-
 /// A block of the previous diagonal that a block reads, or the empty block outside the box.
 fn held<'s>(s: Option<&'s Option<Store>>, nothing: &'s Store) -> &'s Store {
     s.map_or(nothing, |s| s.as_ref().expect("the blocks read are held"))
@@ -114,6 +111,8 @@ pub(super) struct Sweep<'a, O> {
     /// The stores of the previous diagonal held here (computed here or received), by block.
     prev: Vec<Option<Store>>,
     spare: Vec<Store>,
+    /// Scratch stores of the threads, kept from diagonal to diagonal ([`Geometry::scratch`]).
+    scratch: Vec<Store>,
     /// Rank 0: the P-lines of each slab not yet emitted, and the next slab to emit.
     pending: Vec<Vec<PLine>>,
     next_emit: usize,
@@ -139,6 +138,7 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
             nothing: g.store(),
             prev: (0..g.ra).map(|_| None).collect(),
             spare: Vec::new(),
+            scratch: Vec::new(),
             pending: vec![Vec::new(); g.rb],
             next_emit: 0,
             g,
@@ -405,10 +405,11 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
     }
 
     /// This rank's blocks of diagonal `d`, computed in parallel: their stores, by block, and their
-    /// P-lines, by slab `b`. The blocks run in contiguous runs, one run per task, each in increasing
-    /// `a`; block `x` of diagonal `d - 1` is read by blocks `x` and `x + 1` of `d`, so it is handed
-    /// back as soon as both are done (a count of readers per block), and its store is reused for the
-    /// next block computed: the sweep holds about one diagonal of blocks, not two.
+    /// P-lines, by slab `b`. Each thread takes the next block not yet taken, in increasing `a`, and
+    /// keeps one scratch store from block to block. Block `x` of diagonal `d - 1` is read by blocks
+    /// `x` and `x + 1` of `d`, so it is handed back as soon as both are done (a count of readers per
+    /// block), and its store is reused for the next block taken: the sweep holds about one diagonal
+    /// of blocks and two more per thread, not two diagonals.
     #[allow(clippy::type_complexity)]
     pub(super) fn compute_diagonal(
         &mut self,
@@ -426,53 +427,65 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
             .map(RwLock::new)
             .collect();
         let spare = Mutex::new(std::mem::take(&mut self.spare));
+        let scratch = Mutex::new(std::mem::take(&mut self.scratch));
         let blocks: Vec<usize> = mine.collect();
         // Block x of the previous diagonal is read by blocks x and x + 1 of this one: it goes back
         // to the pool when the last of those computed here is done.
         let readers: Vec<AtomicUsize> = (0..prev.len())
             .map(|x| AtomicUsize::new(blocks.iter().filter(|&&y| y == x || y == x + 1).count()))
             .collect();
-        let tasks = (rayon::current_num_threads() * TASKS_PER_THREAD).clamp(1, blocks.len().max(1));
-        let runs: Vec<&[usize]> = blocks.chunks(blocks.len().div_ceil(tasks).max(1)).collect();
-        let done: Vec<Vec<(usize, Store, usize, Vec<PLine>)>> = runs
-            .par_iter()
-            .map(|run| {
-                let mut out = Vec::with_capacity(run.len());
-                for &a in run.iter() {
-                    let b = d - a;
-                    let mut store = spare
-                        .lock()
-                        .expect("no task panics holding the pool")
-                        .pop()
-                        .unwrap_or_else(|| g.store());
-                    let found = {
-                        let ga = (a > 0).then(|| prev[a - 1].read().expect("not poisoned"));
-                        let gb = (b > 0).then(|| prev[a].read().expect("not poisoned"));
-                        let pa = held(ga.as_deref(), nothing);
-                        let pb = held(gb.as_deref(), nothing);
-                        solve_any_width(g, origin_n, oracle, a, b, &mut store, pa, pb)
-                    };
-                    for x in [a.wrapping_sub(1), a] {
-                        if x < readers.len() && readers[x].fetch_sub(1, Ordering::AcqRel) == 1 {
-                            let freed = prev[x].write().expect("not poisoned").take();
-                            if let Some(s) = freed {
-                                spare.lock().expect("not poisoned").push(s);
-                            }
+        let next = AtomicUsize::new(0);
+        let done = Mutex::new(Vec::with_capacity(blocks.len()));
+        let workers = rayon::current_num_threads().clamp(1, blocks.len().max(1));
+        (0..workers).into_par_iter().for_each(|_| {
+            let mut local = scratch
+                .lock()
+                .expect("no task panics holding the pool")
+                .pop()
+                .unwrap_or_else(|| g.scratch());
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&a) = blocks.get(i) else {
+                    break;
+                };
+                let b = d - a;
+                let mut store = spare
+                    .lock()
+                    .expect("no task panics holding the pool")
+                    .pop()
+                    .unwrap_or_else(|| g.store());
+                let found = {
+                    let ga = (a > 0).then(|| prev[a - 1].read().expect("not poisoned"));
+                    let gb = (b > 0).then(|| prev[a].read().expect("not poisoned"));
+                    let pa = held(ga.as_deref(), nothing);
+                    let pb = held(gb.as_deref(), nothing);
+                    solve_any_width(g, origin_n, oracle, a, b, &mut store, &mut local, pa, pb)
+                };
+                for x in [a.wrapping_sub(1), a] {
+                    if x < readers.len() && readers[x].fetch_sub(1, Ordering::AcqRel) == 1 {
+                        let freed = prev[x].write().expect("not poisoned").take();
+                        if let Some(s) = freed {
+                            spare.lock().expect("not poisoned").push(s);
                         }
                     }
-                    out.push((a, store, b, found));
                 }
-                out
-            })
-            .collect();
+                done.lock()
+                    .expect("not poisoned")
+                    .push((a, store, b, found));
+            }
+            scratch.lock().expect("not poisoned").push(local);
+        });
         self.spare = spare.into_inner().expect("not poisoned");
+        self.scratch = scratch.into_inner().expect("not poisoned");
         self.prev = prev
             .into_iter()
             .map(|s| s.into_inner().expect("not poisoned"))
             .collect();
+        let mut done = done.into_inner().expect("not poisoned");
+        done.sort_unstable_by_key(|t| t.0);
         let mut cur = Vec::with_capacity(blocks.len());
         let mut results = Vec::with_capacity(blocks.len());
-        for (a, store, b, found) in done.into_iter().flatten() {
+        for (a, store, b, found) in done {
             cur.push((a, store));
             results.push((b, found));
         }
@@ -497,7 +510,8 @@ impl<'a, O: LineOracle> Sweep<'a, O> {
                 let (a, b) = (*a, d - *a);
                 let pa = held((a > 0).then(|| &prev[a - 1]), nothing);
                 let pb = held((b > 0).then(|| &prev[a]), nothing);
-                let found = solve_any_width(g, origin_n, oracle, a, b, store, pa, pb);
+                let found =
+                    solve_any_width(g, origin_n, oracle, a, b, store, &mut g.scratch(), pa, pb);
                 (b, found)
             })
             .collect();
