@@ -1,5 +1,5 @@
-//! The box in blocks: which lines a block holds, how they are laid out in a block's [`Store`] (a
-//! padding row in front on every inner axis), and, for each window, where its `D` is kept and which
+//! The box in blocks: which lines a block holds, how they are laid out in a block's [`Store`] (in
+//! lexicographic order, axis 1 fastest), and, for each window, where its `D` is kept and which
 //! records its look-ups read ([`Plan`]).
 
 use super::mirror::{Mirror, MirrorMap};
@@ -14,12 +14,15 @@ pub(super) enum Src {
     PrevB,
 }
 
-/// One look-up `D_w(line - e_i)`: record `idx * width + delta` of `src` (idx: padded line index; a
-/// record of a word window is `l` words, of a prefix window one start).
+/// One look-up `D_w(line - e_i)`: record `idx * width + delta` of `src` (idx: the line's index in
+/// its block; a record of a word window is `l` words, of a prefix window one start). A look-up one
+/// step back along an inner axis `i` reads nothing when the line's entry `i` is 0: `zero` is then
+/// `1 << i` (0 for the look-ups into the previous blocks, which always read).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Look {
     pub(super) src: Src,
     pub(super) delta: isize,
+    pub(super) zero: u32,
 }
 
 /// A window: where its own `D` is stored and what it reads.
@@ -31,11 +34,9 @@ pub(super) struct Plan {
 }
 
 /// Storage of one block: words for windows without axis 0 (`l` per line and window), prefix starts
-/// for the others. Lines are laid out with one padding row in front on every inner axis, never
-/// written, so a look-up one step below coordinate 0 reads "nothing" (0, or [`NONE`] for a prefix
-/// start) without a test. A start takes one byte when the line has at most 255 values (every offset
-/// and [`NONE`]'s one-byte form, 255, fit), else two: `b` holds them in two-byte units either way
-/// (all ones is "nothing" in both widths).
+/// for the others, line after line. A start takes one byte when the line has at most 255 values
+/// (every offset and [`NONE`]'s one-byte form, 255, fit), else two: `b` holds them in two-byte units
+/// either way (all ones is "nothing" in both widths).
 pub(super) struct Store {
     pub(super) w: Vec<u64>,
     pub(super) b: Vec<u16>,
@@ -72,11 +73,10 @@ pub(super) struct Geometry {
     /// Words per line.
     pub(super) l: usize,
     pub(super) n_inner: usize,
-    /// Real lines per block, and padded lines per block.
+    /// Lines per block.
     pub(super) block: usize,
-    pub(super) padded: usize,
-    /// Padded stride of each inner axis (index = axis).
-    pub(super) pstride: Vec<usize>,
+    /// Stride of each inner axis in a block (index = axis).
+    pub(super) stride: Vec<usize>,
     pub(super) ra: usize,
     pub(super) rb: usize,
     pub(super) stride_a: u64,
@@ -132,12 +132,11 @@ impl Geometry {
         let a_axis = if m >= 3 { Some(m - 2) } else { None };
         let b_axis = if m >= 2 { Some(m - 1) } else { None };
         let block = radix[1..=n_inner].iter().product();
-        let padded = radix[1..=n_inner].iter().map(|v| v + 1).product();
-        let mut pstride = vec![0usize; m.max(1)];
-        let mut stride = 1;
-        for (ps, v) in pstride[1..=n_inner].iter_mut().zip(&radix[1..=n_inner]) {
-            *ps = stride;
-            stride *= v + 1;
+        let mut stride = vec![0usize; m.max(1)];
+        let mut step = 1;
+        for (st, v) in stride[1..=n_inner].iter_mut().zip(&radix[1..=n_inner]) {
+            *st = step;
+            step *= v;
         }
         let ra = a_axis.map_or(1, |a| radix[a]);
         let rb = b_axis.map_or(1, |b| radix[b]);
@@ -179,16 +178,19 @@ impl Geometry {
                         Look {
                             src: Src::PrevA,
                             delta: slot as isize,
+                            zero: 0,
                         }
                     } else if Some(i) == b_axis {
                         Look {
                             src: Src::PrevB,
                             delta: slot as isize,
+                            zero: 0,
                         }
                     } else {
                         Look {
                             src: if persistent { Src::Cur } else { Src::Local },
-                            delta: slot as isize - pstride[i] as isize * width,
+                            delta: slot as isize - stride[i] as isize * width,
+                            zero: 1 << i,
                         }
                     }
                 })
@@ -211,8 +213,7 @@ impl Geometry {
             l: r.div_ceil(64),
             n_inner,
             block,
-            padded,
-            pstride,
+            stride,
             ra,
             rb,
             stride_a: block as u64,
@@ -229,16 +230,16 @@ impl Geometry {
     }
 
     pub(super) fn store(&self) -> Store {
-        Store::new(self.padded, self.pw, self.pb, self.l, self.sb)
+        Store::new(self.block, self.pw, self.pb, self.l, self.sb)
     }
 
     /// A scratch store: the records of the windows that hold neither `A` nor `B`.
     pub(super) fn scratch(&self) -> Store {
-        Store::new(self.padded, self.lw, self.lb, self.l, self.sb)
+        Store::new(self.block, self.lw, self.lb, self.l, self.sb)
     }
 
     /// Bytes of one block's store.
     pub(super) fn store_bytes(&self) -> usize {
-        self.padded * (self.pw * self.l * 8 + self.pb * self.sb)
+        self.block * (self.pw * self.l * 8 + self.pb * self.sb)
     }
 }

@@ -62,8 +62,8 @@ impl Width for Words {
 }
 
 /// Solves the block `(a, b)`; returns its P-lines. `local` is a scratch store
-/// ([`Geometry::scratch`]): its padding rows are never written, and every real record is written
-/// before it is read, so one scratch serves block after block.
+/// ([`Geometry::scratch`]): every record is written before it is read, so one scratch serves block
+/// after block.
 ///
 /// A line is done word by word: each word of each window's `D` is the OR of its look-ups, written
 /// to the line's record at once (no look-up of this line reads its own record), and ORed into the
@@ -109,8 +109,9 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
     let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr().cast::<S>());
     let bases_w: [*const u64; 4] = [cur_w, loc_w, pa_w, pb_w];
     let bases_b: [*const S; 4] = [cur_b, loc_b, pa_b, pb_b];
-    // Padded index of the current line.
-    let mut pidx: usize = (1..=g.n_inner).map(|i| g.pstride[i]).sum();
+    // The inner axes whose entry is 0 (bit i for axis i): look-ups one step back along them read
+    // nothing.
+    let mut zeros: u32 = (1..=g.n_inner).fold(0, |z, i| z | 1 << i);
     for idx in 0..g.block {
         // The oracle reads the caller's axes; it is asked only about the candidates for the
         // line's P-position (the lowest bits no move inside the box reaches), one by one.
@@ -126,16 +127,18 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
         }
         // Every position above the lowest one reached moves along axis 0 into the same set: the
         // windows with axis 0 make every bit from the smallest start on N.
-        let (atp_b, atl_b) = ((pidx * g.pb) as isize, (pidx * g.lb) as isize);
+        let (atp_b, atl_b) = ((idx * g.pb) as isize, (idx * g.lb) as isize);
         let mut lowest = S::NONE;
         for (j, p) in g.prefixes.iter().enumerate() {
             let at = if p.persistent { atp_b } else { atl_b };
             let mut start = S::NONE;
             for lk in &p.looks {
-                // SAFETY: every look-up lands inside its block (padding rows included): the padded
-                // index is at least one stride above 0 on each inner axis, and A/B read the same
-                // index.
-                start = start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
+                if zeros & lk.zero == 0 {
+                    // SAFETY: every look-up read lands inside its block: one step back along an
+                    // inner axis only when the line's entry there is above 0, and A/B read the
+                    // same index.
+                    start = start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
+                }
             }
             acc_b[j] = start;
             lowest = lowest.min(start);
@@ -144,7 +147,7 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
         let end = lowest.get().min(g.r);
         let mut pos = S::NONE;
         let mut searching = end > 0;
-        let (atp_w, atl_w) = ((pidx * g.pw) as isize, (pidx * g.lw) as isize);
+        let (atp_w, atl_w) = ((idx * g.pw) as isize, (idx * g.lw) as isize);
         for t in 0..l {
             let mut nm = 0u64;
             if t == 0 && origin_n && outer_zero && idx == 0 {
@@ -158,10 +161,13 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
                 };
                 let mut e = 0u64;
                 for lk in &p.looks {
-                    // SAFETY: as above; a record is `l` words.
-                    e |= unsafe {
-                        *bases_w[lk.src as usize].offset((at + lk.delta) * l as isize + t as isize)
-                    };
+                    if zeros & lk.zero == 0 {
+                        // SAFETY: as above; a record is `l` words.
+                        e |= unsafe {
+                            *bases_w[lk.src as usize]
+                                .offset((at + lk.delta) * l as isize + t as isize)
+                        };
+                    }
                 }
                 // SAFETY: word t of this line's record, inside the block.
                 unsafe { *dst.offset((at + p.slot as isize) * l as isize + t as isize) = e };
@@ -206,18 +212,18 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
                 (loc_b, g.lb)
             };
             // SAFETY: as above.
-            unsafe { *ptr.add(pidx * wd + p.slot) = acc_b[j].min(pos) };
+            unsafe { *ptr.add(idx * wd + p.slot) = acc_b[j].min(pos) };
         }
         // Next inner line (odometer over axes 1..=n_inner, axis 1 fastest).
         #[allow(clippy::needless_range_loop)] // `axis` indexes two arrays in step
         for axis in 1..=g.n_inner {
             x[axis] += 1;
-            pidx += g.pstride[axis];
             if (x[axis] as usize) < g.radix[axis] {
+                zeros &= !(1 << axis);
                 break;
             }
             x[axis] = 0;
-            pidx -= g.radix[axis] * g.pstride[axis];
+            zeros |= 1 << axis;
         }
     }
     out

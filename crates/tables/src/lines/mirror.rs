@@ -189,9 +189,9 @@ impl MirrorMap {
     pub(super) fn mirror_store(&self, g: &Geometry, src: &Store, dst: &mut Store) {
         let (l, n) = (g.l, g.n_inner);
         let mut x = vec![0usize; n + 1];
-        let mut at = g.pstride[1..=n].iter().sum::<usize>();
+        let mut at = 0;
         for _ in 0..g.block {
-            let to: usize = (1..=n).map(|i| (x[self.rho[i]] + 1) * g.pstride[i]).sum();
+            let to: usize = (1..=n).map(|i| x[self.rho[i]] * g.stride[i]).sum();
             for (s, &from) in self.words.iter().enumerate() {
                 let (d, f) = ((to * g.pw + s) * l, (at * g.pw + from) * l);
                 dst.w[d..d + l].copy_from_slice(&src.w[f..f + l]);
@@ -203,12 +203,12 @@ impl MirrorMap {
             #[allow(clippy::needless_range_loop)] // `i` indexes three arrays in step
             for i in 1..=n {
                 x[i] += 1;
-                at += g.pstride[i];
+                at += g.stride[i];
                 if x[i] < g.radix[i] {
                     break;
                 }
                 x[i] = 0;
-                at -= g.radix[i] * g.pstride[i];
+                at -= g.radix[i] * g.stride[i];
             }
         }
     }

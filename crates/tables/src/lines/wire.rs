@@ -11,13 +11,13 @@ use std::io::{self, Read, Write};
 /// The geometry fields a checkpoint starts with, and its diagonal.
 /// The geometry as the checkpoint records it: the axes (with bit 32 set when the sweep keeps one
 /// block of each mirror pair, [`super::mirror`], and bit 33 when prefix starts take one byte), the
-/// values per line, the padded lines of a block, the persistent records and the words per line.
+/// values per line, the lines of a block, the persistent records and the words per line.
 fn head_fields(g: &Geometry) -> [u64; 6] {
     let axes = g.m as u64 | u64::from(g.mirror.is_some()) << 32 | u64::from(g.sb == 1) << 33;
     [
         axes,
         g.r as u64,
-        g.padded as u64,
+        g.block as u64,
         g.pw as u64,
         g.pb as u64,
         g.l as u64,
