@@ -27,9 +27,14 @@ echo "load: $(uptime)"
 # "cpu wall" of one whole process (its output kept in $O).
 O=$(mktemp)
 F=$(mktemp)
-trap 'rm -f "$O" "$F"' EXIT
+E=$(mktemp)
+trap 'rm -f "$O" "$F" "$E"' EXIT
 timed() {
-  /usr/bin/time -f '%U %S %e' -o "$F" "$@" >"$O" 2>/dev/null
+  if ! /usr/bin/time -f '%U %S %e' -o "$F" "$@" >"$O" 2>"$E"; then
+    echo "failed:" "$@" >&2
+    tail -n 3 "$E" >&2
+    exit 1
+  fi
   awk '{printf "%.2f %.2f", $1 + $2, $3}' "$F"
 }
 IFS=';'
@@ -55,10 +60,10 @@ for c in $SCN_CASES; do
   IFS=' ' read -r n k h <<<"$c"
   echo "== SCN($n,$k) piles 1..=$h, circles of at most $n piles"
   for ((i = 1; i <= RUNS; i++)); do
-    IFS=" " read -r ec ew <<<"$(timed $B table "SCN($n,$k)" --max "$h" --count-only --no-store)"
+    IFS=" " read -r ec ew <<<"$(timed $B table "SCN($n,$k)" --max "$h" --count-only --no-store --limit 1e16)"
     ecount=$(sed -n 's/^P-positions: \([0-9]*\).*/\1/p' "$O")
     elengths=$(grep '^  length' "$O" | tr -s ' ' | tr '\n' ';')
-    IFS=" " read -r oc ow <<<"$(RAYON_NUM_THREADS=1 timed $B table "SCN($n,$k)" --max "$h" --count-only --no-store)"
+    IFS=" " read -r oc ow <<<"$(RAYON_NUM_THREADS=1 timed $B table "SCN($n,$k)" --max "$h" --count-only --no-store --limit 1e16)"
     olengths=$(grep '^  length' "$O" | tr -s ' ' | tr '\n' ';')
     IFS=" " read -r pc pw <<<"$(timed $Q "$n" "$k" "$h")"
     pcount=$(sed -n 's/^P-positions: \([0-9]*\).*/\1/p' "$O")
