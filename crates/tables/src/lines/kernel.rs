@@ -132,12 +132,19 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
         for (j, p) in g.prefixes.iter().enumerate() {
             let at = if p.persistent { atp_b } else { atl_b };
             let mut start = S::NONE;
-            for lk in &p.looks {
-                if zeros & lk.zero == 0 {
-                    // SAFETY: every look-up read lands inside its block: one step back along an
-                    // inner axis only when the line's entry there is above 0, and A/B read the
-                    // same index.
+            // SAFETY (both loops): every look-up read lands inside its block: one step back along
+            // an inner axis only when the line's entry there is above 0, and A/B read the same
+            // index.
+            if zeros == 0 {
+                for lk in &p.looks {
                     start = start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
+                }
+            } else {
+                for lk in &p.looks {
+                    if zeros & lk.zero == 0 {
+                        start =
+                            start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
+                    }
                 }
             }
             acc_b[j] = start;
@@ -160,13 +167,19 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
                     (atl_w, loc_w)
                 };
                 let mut e = 0u64;
-                for lk in &p.looks {
-                    if zeros & lk.zero == 0 {
-                        // SAFETY: as above; a record is `l` words.
-                        e |= unsafe {
-                            *bases_w[lk.src as usize]
-                                .offset((at + lk.delta) * l as isize + t as isize)
-                        };
+                // SAFETY (both loops): as above; a record is `l` words.
+                let read = |lk: &super::geometry::Look| unsafe {
+                    *bases_w[lk.src as usize].offset((at + lk.delta) * l as isize + t as isize)
+                };
+                if zeros == 0 {
+                    for lk in &p.looks {
+                        e |= read(lk);
+                    }
+                } else {
+                    for lk in &p.looks {
+                        if zeros & lk.zero == 0 {
+                            e |= read(lk);
+                        }
                     }
                 }
                 // SAFETY: word t of this line's record, inside the block.
