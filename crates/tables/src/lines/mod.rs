@@ -11,7 +11,8 @@
 //! joined by a move, so a line of the box along axis 0 holds at most one P-position: a line is a bit
 //! set of `r = hi - lo + 1` bits in `ceil(r / 64)` machine words (bit `j` is the position with
 //! `x_0 = lo + j`), `D_w` of a line is such a bit set, and for a window that contains axis 0 it is a
-//! prefix (every bit from the lowest set one on), stored as its start (two bytes). A line costs
+//! prefix (every bit from the lowest set one on), stored as its start (one byte when a line has at
+//! most 255 values, else two). A line costs
 //! `ceil(r / 64)` word operations per (window without axis 0, axis of the window), and one
 //! comparison per (window with axis 0, axis): memory and time grow with the lines, and with the
 //! length of a line only in steps of 64.
@@ -46,7 +47,8 @@ pub use sweep::hand_back_from;
 /// A P-position found by the engine: (global line index, offset of the P-position on its line).
 pub type PLine = (u64, u32);
 
-/// Largest number of values per axis (`hi - lo + 1`) the engine takes: prefix starts are two bytes.
+/// Largest number of values per axis (`hi - lo + 1`) the engine takes: prefix starts are at most two
+/// bytes.
 pub const MAX_RADIX: usize = u16::MAX as usize;
 
 /// The start of an empty prefix.
