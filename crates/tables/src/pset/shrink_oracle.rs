@@ -257,6 +257,10 @@ impl<'t> ShrinkOracle<'t> {
             }
             let t = &lower[mp];
             debug_assert_eq!(t.m, mp);
+            if !t.p.iter().any(|&j| j != NONE) {
+                // A circle length with no P-position: no move into it wins.
+                continue;
+            }
             let last_zeroed = !v.kept.contains(&(m - 1));
             let (table, mirrored) = match t.arc(v.arc) {
                 _ if v.arc == 0 => (None, false),
