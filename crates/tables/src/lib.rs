@@ -36,6 +36,15 @@ pub mod values;
 /// cannot be read; `NIMLAB_ENGINE_MEMORY` (bytes) overrides it. Boxes that need more are refused
 /// before they start (P-sets: [`pset::engine_bytes`]; Grundy values: [`grundy::windows_memory`],
 /// [`grundy::shrinking_memory`]).
+/// Where [`memory_allowed`] comes from, for messages.
+pub fn memory_allowed_source() -> &'static str {
+    if std::env::var("NIMLAB_ENGINE_MEMORY").is_ok_and(|v| v.trim().parse::<f64>().is_ok()) {
+        "set by NIMLAB_ENGINE_MEMORY"
+    } else {
+        "3/4 of this machine's memory"
+    }
+}
+
 pub fn memory_allowed() -> f64 {
     if let Some(b) = std::env::var("NIMLAB_ENGINE_MEMORY")
         .ok()

@@ -251,8 +251,9 @@ fn check_memory(
     let allowed = crate::memory_allowed();
     let here = |r: Refusal| {
         r.text(format!(
-            "above the {:.1} GiB it may use here (3/4 of this machine's memory); use a smaller ",
-            allowed / GIB
+            "above the {:.1} GiB it may use here ({}); use a smaller ",
+            allowed / GIB,
+            crate::memory_allowed_source()
         ))
         .name(Arg::Max)
     };
@@ -266,9 +267,10 @@ fn check_memory(
                 Refusal::new(format!("a Grundy table of {id} with "))
                     .value(Arg::Max, max)
                     .text(format!(
-                        " ({total:.1e} positions) needs about {} for the value sets of two diagonals of blocks alone, above the {} it may use here (3/4 of this machine's memory); use a smaller ",
+                        " ({total:.1e} positions) needs about {} for the value sets of two diagonals of blocks alone, above the {} it may use here ({}); use a smaller ",
                         amount(sets),
-                        amount(allowed)
+                        amount(allowed),
+                        crate::memory_allowed_source()
                     ))
                     .name(Arg::Max),
             ));
