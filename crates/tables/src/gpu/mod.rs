@@ -87,9 +87,9 @@ impl std::error::Error for GpuError {}
 /// Tuning of a run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
-    /// Most bytes per slab: per line its record (8 bytes per window, times the words of a value set for
-    /// Grundy values), 4 for its P-bit or value and, for SCN, its moves out of the box (8 bytes for a
-    /// P-set's mask, the words of a value set for Grundy values)
+    /// Most bytes per slab: per line its record (8 bytes per window, times the words of a line for
+    /// P-sets, `ceil(r / 64)`, or of a value set for Grundy values), 4 for its P-bit or value and, for
+    /// SCN's Grundy values, its moves out of the box (the words of a value set)
     /// (default: the adapter's largest binding, and whole tiers stay on the device when each fits one
     /// slab). Set, it streams every slab through the host; tests set it small to force a box through
     /// many slabs.
@@ -98,6 +98,11 @@ pub struct Options {
     /// Neither back-end choice sets it any more (tiers of several slabs stay on the device and were
     /// measured as fast, docs/benchmarks.md); tests use it to check the refusal.
     pub require_resident: bool,
+    /// SCN's P-sets: most bytes of the shorter circles' tables packed for the device with the arcs'
+    /// bit sets (`ShrinkOracle::packed`); beyond it the largest become least entries, which the
+    /// kernel reads once per value of a line instead of a line's words once (default: the adapter's
+    /// largest binding). Tests set it to 0 to run the least entries.
+    pub scn_bit_set_bytes: Option<u64>,
 }
 
 /// True when the GPU back end covers this rule set: P-sets and Grundy values (`grundy`, normal play)
@@ -191,9 +196,18 @@ pub fn tabulate_resumable(
                         .text(")"),
                     ));
                 }
-                // Lines of one word: the GPU back end takes entries up to 63 (plan::choice).
-                let scn = len.oracle.packed().ok_or_else(|| {
-                    GpuError::too_large("the GPU back end takes entries up to 63")
+                // Bit sets while the whole oracle fits one binding (or the test's bound).
+                let bits = opts
+                    .scn_bit_set_bytes
+                    .unwrap_or(dev.max_binding.min(dev.max_buffer));
+                let scn = len.oracle.packed(bits).ok_or_else(|| {
+                    GpuError::too_large(
+                        Refusal::new(format!(
+                            "the tables of the circles shorter than {} do not fit the GPU back end's 32-bit offsets; use a smaller ",
+                            spec.m
+                        ))
+                        .name(Arg::Max),
+                    )
                 })?;
                 let lines = run::solve(dev, spec, Some(&scn), opts, len.hooks)?;
                 // Slabs of one value of the first tuple entry, as the CPU engine sends them.

@@ -337,8 +337,12 @@ pub fn scratch_dir() -> std::path::PathBuf {
         .unwrap_or_else(std::env::temp_dir)
 }
 
-/// Most values per entry of a box the GPU back end takes (its lines are one word).
-pub const GPU_MAX_RADIX: u64 = 64;
+/// Most values per entry of a box whose P-set the GPU back end takes: lines of up to four 64-bit
+/// words (`gpu/pset.wgsl` is compiled for the words a box needs).
+pub const GPU_MAX_RADIX: u64 = 256;
+
+/// Most values per entry of a box whose Grundy values the GPU back end takes (its own limit).
+pub const GPU_MAX_GRUNDY_RADIX: u64 = 64;
 
 /// The refusal of the GPU back end by a binary built without the feature.
 pub fn no_gpu_feature() -> Refusal {
@@ -369,9 +373,13 @@ fn choose_backend(
     positions: f64,
     radix: u64,
 ) -> Result<Backend> {
-    // P-sets and Grundy values of window games and SCN (crate::gpu::covers), on lines of one word.
+    // P-sets and Grundy values of window games and SCN (crate::gpu::covers), each up to its radix.
     let gpu_route = matches!(route, Route::Engine(_));
-    let gpu_radix = radix <= GPU_MAX_RADIX;
+    let gpu_radix = if req.kind == TableKind::Grundy {
+        radix <= GPU_MAX_GRUNDY_RADIX
+    } else {
+        radix <= GPU_MAX_RADIX
+    };
     match req.backend {
         Backend::Cpu => Ok(Backend::Cpu),
         Backend::Mpi if !cfg!(feature = "mpi") => Err(Error::refused(no_mpi_feature())),
@@ -392,8 +400,9 @@ fn choose_backend(
             if req.kind == TableKind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
         )))),
         Backend::Gpu if !gpu_radix => Err(use_cpu(Refusal::new("").value(Arg::Backend, "gpu").text(format!(
-            " takes boxes of at most {GPU_MAX_RADIX} values per entry (entries up to {} from 0); this box has {radix}",
-            GPU_MAX_RADIX - 1
+            " takes boxes of at most {GPU_MAX_RADIX} values per entry for P-sets and {GPU_MAX_GRUNDY_RADIX} for Grundy values (entries up to {} and {} from 0); this box has {radix}",
+            GPU_MAX_RADIX - 1,
+            GPU_MAX_GRUNDY_RADIX - 1
         )))),
         Backend::Gpu => Ok(Backend::Gpu),
         // Auto: P-sets of window games and SCN go to a GPU on their own (on an H200 they gained

@@ -21,7 +21,9 @@ mod request;
 mod run;
 mod slice;
 
-pub use choice::{no_gpu_feature, no_mpi_feature, plan, Domain, Plan, Route};
+pub use choice::{
+    no_gpu_feature, no_mpi_feature, plan, Domain, Plan, Route, GPU_MAX_GRUNDY_RADIX, GPU_MAX_RADIX,
+};
 pub use compute::Solved;
 pub use persist::{for_each_in_class, load};
 pub use request::{

@@ -305,22 +305,52 @@ impl<'t> ShrinkOracle<'t> {
 impl ShrinkOracle<'_> {
     /// This oracle as one array of 32-bit words for the GPU's P-set kernel (`scn_mask` in
     /// `gpu/pset.wgsl`), so the masks of moves that empty piles are computed on the device; `None`
-    /// for lines of more than one word. Layout: `[zeroings, all_n, offset of each zeroing's
-    /// descriptor...]`, then per zeroing `[kind (0 P-offsets, 1 prefix starts, 2 bit sets), offset of
-    /// its table, the tuple index of `bit_from` or `u32::MAX`, number of coefficients, (tuple index,
-    /// stride)...]`, then the tables, each once: two-byte entries two to a word (low half first), bit
-    /// sets as two words (low half first).
+    /// when it does not fit 32-bit offsets. Layout: `[zeroings, all_n, offset of each zeroing's
+    /// descriptor...]`, then per zeroing `[kind, offset of its table, the tuple index of `bit_from` or
+    /// `u32::MAX`, number of coefficients, (tuple index, stride)...]`, then the tables, each once.
+    /// Kinds: 0 P-offsets and 1 prefix starts, two-byte entries two to a word (low half first); for
+    /// `Reach::Below`, 2 the bit sets rebuilt (a line of `l` 64-bit words, each as two words, low half
+    /// first; the minimized entry's (tuple index, stride) is the last coefficient) or 3 the least
+    /// entries themselves, two-byte entries that the kernel reads once per offset of the line (the
+    /// minimized entry's (tuple index, stride) follows the coefficients, not counted). Bit sets take
+    /// `4 l` times the bytes of least entries and are read once per line: they are kept while the
+    /// whole array stays within `bit_set_bytes`, the largest tables turned into least entries first.
     #[cfg(feature = "gpu")]
-    pub(crate) fn packed(&self) -> Option<Vec<u32>> {
-        if self.l != 1 {
-            return None;
-        }
+    pub(crate) fn packed(&self, bit_set_bytes: u64) -> Option<Vec<u32>> {
+        let l = self.l;
         let z = self.zeroings.len();
+        // Bytes of each table, by address (several zeroings read the same one): as two-byte entries,
+        // and as bit sets for those of `Reach::Below`.
+        let mut sizes: HashMap<usize, (u64, Option<u64>)> = HashMap::new();
+        for zr in &self.zeroings {
+            let (t, below) = match zr.reach {
+                Reach::Point(t) | Reach::From(t) => (t, false),
+                Reach::Below { t, .. } => (t, true),
+            };
+            let halves = t.len().div_ceil(2) as u64 * 4;
+            let bits = below.then_some(t.len() as u64 * l as u64 * 8);
+            sizes.insert(t.as_ptr() as usize, (halves, bits));
+        }
+        // Bit sets where the budget allows, the largest turned into least entries first.
+        let mut total: u64 = sizes.values().map(|&(h, b)| b.unwrap_or(h)).sum();
+        let mut by_size: Vec<(u64, usize)> = sizes
+            .iter()
+            .filter_map(|(&a, &(_, b))| b.map(|b| (b, a)))
+            .collect();
+        by_size.sort_unstable_by(|a, b| b.cmp(a));
+        let mut least = std::collections::HashSet::new();
+        for (bits, addr) in by_size {
+            if total <= bit_set_bytes {
+                break;
+            }
+            total -= bits - sizes[&addr].0;
+            least.insert(addr);
+        }
         let mut head = vec![z as u32, self.all_n as u32];
         head.resize(2 + z, 0);
         let mut descs: Vec<Vec<u32>> = Vec::with_capacity(z);
         let mut tables: Vec<u32> = Vec::new();
-        // Tables already packed, by address: several zeroings read the same one.
+        // Tables already packed, by address.
         let mut placed: HashMap<usize, u32> = HashMap::new();
         let mut place = |addr: usize, words: &mut dyn FnMut(&mut Vec<u32>)| -> u32 {
             *placed.entry(addr).or_insert_with(|| {
@@ -329,38 +359,45 @@ impl ShrinkOracle<'_> {
                 at
             })
         };
+        let halves = |t: &[u16], out: &mut Vec<u32>| {
+            out.extend(
+                t.chunks(2)
+                    .map(|c| c[0] as u32 | (*c.get(1).unwrap_or(&NONE) as u32) << 16),
+            )
+        };
         for zr in &self.zeroings {
+            let mut coef = zr.coef.clone();
+            let mut tail = Vec::new();
             let (kind, at) = match zr.reach {
                 Reach::Point(t) | Reach::From(t) => {
                     let kind = matches!(zr.reach, Reach::From(_)) as u32;
-                    let at = place(t.as_ptr() as usize, &mut |out| {
-                        out.extend(
-                            t.chunks(2)
-                                .map(|c| c[0] as u32 | (*c.get(1).unwrap_or(&NONE) as u32) << 16),
-                        )
-                    });
-                    (kind, at)
+                    (kind, place(t.as_ptr() as usize, &mut |out| halves(t, out)))
                 }
-                Reach::Below { t, s, r, .. } => {
+                Reach::Below { t, i, s, .. } if least.contains(&(t.as_ptr() as usize)) => {
+                    tail.extend([i as u32, u32::try_from(s).ok()?]);
+                    (3, place(t.as_ptr() as usize, &mut |out| halves(t, out)))
+                }
+                Reach::Below { t, i, s, r } => {
                     // The bit sets, rebuilt: bit j of a line is set when the least entry at the
                     // line with entry c replaced by j is at most the line's own entry c.
+                    coef.push((i, s));
                     let at = place(t.as_ptr() as usize, &mut |out| {
-                        out.extend((0..t.len()).flat_map(|idx| {
-                            let xc = idx / s % r;
-                            let base = idx - xc * s;
-                            let w = (0..r)
-                                .filter(|&j| (t[base + j * s] as usize) <= xc)
-                                .fold(0u64, |w, j| w | 1 << j);
-                            [w as u32, (w >> 32) as u32]
-                        }))
+                        let from = out.len();
+                        out.resize(from + t.len() * 2 * l, 0);
+                        out[from..]
+                            .par_chunks_mut(2 * l)
+                            .enumerate()
+                            .for_each(|(idx, w)| {
+                                let xc = idx / s % r;
+                                let base = idx - xc * s;
+                                for j in (0..r).filter(|&j| (t[base + j * s] as usize) <= xc) {
+                                    w[j / 32] |= 1 << (j % 32);
+                                }
+                            });
                     });
                     (2, at)
                 }
             };
-            let mut coef = zr.coef.clone();
-            if let Reach::Below { i, s, .. } = zr.reach {
-                coef.push((i, s));
-            }
             let mut d = vec![
                 kind,
                 at,
@@ -370,6 +407,7 @@ impl ShrinkOracle<'_> {
             for &(i, stride) in &coef {
                 d.extend([i as u32, u32::try_from(stride).ok()?]);
             }
+            d.extend(tail);
             descs.push(d);
         }
         let mut at = head.len();
