@@ -52,14 +52,23 @@ fn on_gpu(dev: &Device, game: &dyn Game, d: &BoxDomain, play: Play, opts: &Optio
 
 /// The GPU's P-set of `game` on entries up to `hi` (and `heaps` heaps), both conventions, against the
 /// CPU engine; the GPU's answers, by convention.
-fn same(dev: &Device, game: &dyn Game, hi: u64, heaps: Option<usize>, opts: &Options) -> [Answer; 2] {
+fn same(
+    dev: &Device,
+    game: &dyn Game,
+    hi: u64,
+    heaps: Option<usize>,
+    opts: &Options,
+) -> [Answer; 2] {
     let d = game.table_domain(hi, heaps).unwrap();
     assert!(d.radix() > 64, "{} max {hi}: one word", game.id());
     [Play::Normal, Play::Misere].map(|play| {
         let want = cpu(game, &d, play);
         let got = on_gpu(dev, game, &d, play, opts);
         let what = format!("{} {play} max {hi} {opts:?}", game.id());
-        assert!(want.0.count > 0, "{what}: the CPU engine found no P-position");
+        assert!(
+            want.0.count > 0,
+            "{what}: the CPU engine found no P-position"
+        );
         assert_eq!(got.0, want.0, "{what}: counts");
         assert_eq!(got.1, want.1, "{what}: canonical positions");
         got
@@ -94,7 +103,10 @@ fn obeys_moore(answer: &Answer, d: &BoxDomain, k: u64, play: Play, what: &str) {
             x[i + 1..].fill(d.lo);
         }
     }
-    assert_eq!(answer.0.count, ordered, "{what}: ordered count against the rule");
+    assert_eq!(
+        answer.0.count, ordered,
+        "{what}: ordered count against the rule"
+    );
     assert_eq!(answer.0.canonical_count, sorted, "{what}: canonical count");
     assert_eq!(answer.1.len() as u64, sorted, "{what}: listed");
     assert!(
@@ -105,7 +117,8 @@ fn obeys_moore(answer: &Answer, d: &BoxDomain, k: u64, play: Play, what: &str) {
 
 #[test]
 fn nim_and_moore_past_64_values_equal_the_cpu_engine_and_moores_rule() {
-    let Some(dev) = device("nim_and_moore_past_64_values_equal_the_cpu_engine_and_moores_rule") else {
+    let Some(dev) = device("nim_and_moore_past_64_values_equal_the_cpu_engine_and_moores_rule")
+    else {
         return;
     };
     // Lines of 3 words (131 values), 2 words (101) and 4 whole words (256).
@@ -166,7 +179,10 @@ fn shrinking_circular_nim_past_64_values_equals_the_cpu_engine() {
             for (a, play) in bits.iter().zip([Play::Normal, Play::Misere]) {
                 let mut one_word = on_gpu(dev, &game, &small, play, &Options::default()).1;
                 let mut low: Vec<Vec<u64>> =
-                    a.1.iter().filter(|p| p.iter().all(|&v| v <= 63)).cloned().collect();
+                    a.1.iter()
+                        .filter(|p| p.iter().all(|&v| v <= 63))
+                        .cloned()
+                        .collect();
                 one_word.sort_unstable();
                 low.sort_unstable();
                 assert_eq!(low, one_word, "SCN(3,2) {play}: piles up to 63");
@@ -237,7 +253,10 @@ fn wide_lines_through_many_slabs() {
             assert_eq!(got, want, "{what}: slabs of {slab_lines} lines");
             let p = want.len() as u64;
             assert!(t.downloaded_bytes >= 12 * p + 4, "{what}: {t:?}");
-            assert!(t.downloaded_bytes <= 12 * p + 4 * (slabs + 1), "{what}: {t:?}");
+            assert!(
+                t.downloaded_bytes <= 12 * p + 4 * (slabs + 1),
+                "{what}: {t:?}"
+            );
         }
     }
 }
@@ -266,5 +285,8 @@ fn boxes_past_the_limits_are_refused_with_one_line() {
     let e = gpu::grundy(dev, &game, &d, &Options::default(), Hooks::default()).unwrap_err();
     assert!(matches!(e, GpuError::TooLarge(_)), "{e}");
     let e = e.to_string();
-    assert!(!e.contains('\n') && e.contains("64") && e.contains("Grundy"), "{e}");
+    assert!(
+        !e.contains('\n') && e.contains("64") && e.contains("Grundy"),
+        "{e}"
+    );
 }

@@ -523,7 +523,11 @@ pub fn solve(
     // Lines of `words` 64-bit words; the bits of the last one.
     let words = r.div_ceil(64);
     let bits = r - 64 * (words - 1);
-    let last = if bits == 64 { !0u64 } else { (1u64 << bits) - 1 };
+    let last = if bits == 64 {
+        !0u64
+    } else {
+        (1u64 << bits) - 1
+    };
     let wins: Vec<u32> = spec
         .windows
         .iter()

@@ -458,3 +458,138 @@ impl LineOracle for ShrinkOracle<'_> {
         })
     }
 }
+
+#[cfg(all(test, feature = "gpu"))]
+mod tests {
+    use super::*;
+
+    /// The mask of the line at `x` (engine coordinates) that `scn_mask` of `gpu/pset.wgsl` computes
+    /// from `packed`, read the same way, as `l` 64-bit words.
+    fn mask(packed: &[u32], x: &[u32], m: usize, r: usize, l: usize) -> Vec<u64> {
+        let full = vec![!0u64; l];
+        if packed[1] != 0 {
+            return full;
+        }
+        let half = |at: usize, idx: usize| (packed[at + idx / 2] >> (idx % 2 * 16)) & 0xffff;
+        let entry = |i: u32| x[m - 1 - i as usize] as usize;
+        let mut out = vec![0u64; l];
+        for z in 0..packed[0] as usize {
+            let d = packed[2 + z] as usize;
+            let (kind, at, bit_from, nc) = (
+                packed[d],
+                packed[d + 1] as usize,
+                packed[d + 2],
+                packed[d + 3] as usize,
+            );
+            let idx: usize = (0..nc)
+                .map(|c| entry(packed[d + 4 + 2 * c]) * packed[d + 5 + 2 * c] as usize)
+                .sum();
+            // Least entries: the entry compared and the stride of the offset, after the coefficients.
+            let (xi, s) = if kind == 3 {
+                (
+                    entry(packed[d + 4 + 2 * nc]),
+                    packed[d + 5 + 2 * nc] as usize,
+                )
+            } else {
+                (0, 0)
+            };
+            let word = |k: usize| {
+                let w = at + 2 * (l * idx + k);
+                packed[w] as u64 | (packed[w + 1] as u64) << 32
+            };
+            let of = |j: usize| -> bool {
+                match kind {
+                    0 => half(at, idx) as usize == j,
+                    1 => half(at, idx) != NONE as u32 && half(at, idx) as usize <= j,
+                    2 => word(j / 64) >> (j % 64) & 1 == 1,
+                    _ => {
+                        let least = half(at, idx + j * s);
+                        least != NONE as u32 && least as usize <= xi
+                    }
+                }
+            };
+            if bit_from != u32::MAX {
+                if of(entry(bit_from)) {
+                    return full;
+                }
+            } else {
+                for j in (0..r).filter(|&j| of(j)) {
+                    out[j / 64] |= 1 << (j % 64);
+                }
+            }
+        }
+        out
+    }
+
+    /// The packed oracle, with bit sets (of 1 to 4 words) and with least entries, answers as `n_at`
+    /// at every offset of every line (of a sample of lines on the larger boxes), on shorter circles'
+    /// tables of random P-offsets (the packing does not depend on them being P-sets).
+    #[test]
+    fn the_packed_oracle_answers_as_n_at() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let cases: [(usize, usize, usize, usize); 5] = [
+            (3, 2, 40, 1600),
+            (4, 2, 70, 4000),
+            (4, 3, 130, 4000),
+            (5, 2, 66, 3000),
+            (4, 2, 256, 2000),
+        ];
+        for (n, k, r, lines) in cases {
+            let l = r.div_ceil(64);
+            let mut lower = vec![LenTable::empty()];
+            for mm in 1..n {
+                let p: Vec<u16> = (0..r.pow(mm as u32 - 1))
+                    .map(|_| {
+                        if next() % 3 == 0 {
+                            NONE
+                        } else {
+                            (next() % r as u64) as u16
+                        }
+                    })
+                    .collect();
+                lower.push(LenTable::new(mm, r, p, &arcs_kept(mm, n, k)));
+            }
+            let oracle = ShrinkOracle::new(n, k, r, &lower, false);
+            let kinds = |p: &[u32]| -> Vec<u32> {
+                (0..p[0] as usize).map(|z| p[p[2 + z] as usize]).collect()
+            };
+            let bits = oracle.packed(u64::MAX).unwrap();
+            let least = oracle.packed(0).unwrap();
+            let what = format!("SCN({n},{k}) r {r}");
+            assert!(
+                kinds(&bits).contains(&2) && !kinds(&bits).contains(&3),
+                "{what}"
+            );
+            assert!(
+                kinds(&least).contains(&3) && !kinds(&least).contains(&2),
+                "{what}"
+            );
+            let total = r.pow(n as u32 - 1);
+            for t in 0..lines.min(total) {
+                let mut line = if lines >= total {
+                    t
+                } else {
+                    (next() % total as u64) as usize
+                };
+                let mut x = vec![0u32; n];
+                for a in 1..n {
+                    x[a] = (line % r) as u32;
+                    line /= r;
+                }
+                for packed in [&bits, &least] {
+                    let got = mask(packed, &x, n, r, l);
+                    for j in 0..r {
+                        let bit = got[j / 64] >> (j % 64) & 1 == 1;
+                        assert_eq!(bit, oracle.n_at(&x, j), "{what} {x:?} offset {j}");
+                    }
+                }
+            }
+        }
+    }
+}
