@@ -169,12 +169,19 @@ fn shrinking_circular_nim_past_64_values_equals_the_cpu_engine() {
         scn_bit_set_bytes: Some(0),
         ..Default::default()
     };
-    for (n, hi) in [(3, 80), (4, 66)] {
+    // Lines of 2 words, and of 3 (up to 130, the bit sets of SCN(4,2)'s 3-circle hold values past 64).
+    for (n, hi, scan) in [
+        (3, 80, true),
+        (4, 66, true),
+        (3, 150, false),
+        (4, 130, false),
+    ] {
         let game = ShrinkingCircularNim::new(n, 2).unwrap();
         let bits = same(dev, &game, hi, None, &Options::default());
-        let scanned = same(dev, &game, hi, None, &least);
-        assert_eq!(bits, scanned);
-        if n == 3 {
+        if scan {
+            assert_eq!(same(dev, &game, hi, None, &least), bits);
+        }
+        if hi == 80 {
             let small = game.table_domain(63, None).unwrap();
             for (a, play) in bits.iter().zip([Play::Normal, Play::Misere]) {
                 let mut one_word = on_gpu(dev, &game, &small, play, &Options::default()).1;
@@ -216,7 +223,7 @@ fn wide_lines_through_many_slabs() {
     let Some(dev) = device("wide_lines_through_many_slabs") else {
         return;
     };
-    for (m, k, r, slab_lines) in [(3, 2, 150, 7), (4, 2, 67, 61), (4, 3, 97, 250)] {
+    for (m, k, r, slab_lines) in [(3, 2, 150, 7), (4, 2, 67, 61)] {
         for origin_n in [false, true] {
             let spec = LineSpec {
                 radix: None,
