@@ -2,7 +2,8 @@
 //! the refusals (inapplicable options, over the budget or the memory), and its store key.
 
 use super::request::{
-    Backend, Bounds, Request, ResumeMode, TableKind, TableMethod, AUTO_GPU_POSITIONS,
+    Backend, Bounds, Request, ResumeMode, TableKind, TableMethod, AUTO_GPU_MAX_RADIX,
+    AUTO_GPU_POSITIONS,
 };
 use super::unsupported;
 use crate::grundy;
@@ -408,7 +409,8 @@ fn choose_backend(
         // Auto: P-sets of window games and SCN go to a GPU on their own (on an H200 they gained
         // 2.2x at 1.3e9 positions and 10x at 5.9e11, docs/benchmarks.md); Grundy values (value
         // sets of many words per position, brought back whole) run there only when asked for: on
-        // the H200 they took about the CPU engine's time.
+        // the H200 they took about the CPU engine's time. Boxes of lines of one word only: wider
+        // ones were not measured on a GPU.
         Backend::Auto
             if cfg!(feature = "gpu")
                 && req.kind == TableKind::PSet
@@ -416,7 +418,7 @@ fn choose_backend(
                     route,
                     Route::Engine(Rules::Windows { .. } | Rules::Shrinking { .. })
                 )
-                && gpu_radix
+                && radix <= AUTO_GPU_MAX_RADIX
                 && positions >= AUTO_GPU_POSITIONS =>
         {
             Ok(Backend::Auto)
