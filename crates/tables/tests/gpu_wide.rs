@@ -82,7 +82,10 @@ fn moore_p(x: &[u64], k: u64, play: Play) -> bool {
     if play == Play::Misere && x.iter().all(|&v| v <= 1) {
         return x.iter().sum::<u64>() % (k + 1) == 1;
     }
-    (0..64).all(|b| x.iter().filter(|&&v| v >> b & 1 == 1).count() as u64 % (k + 1) == 0)
+    (0..64).all(|b| {
+        let set = x.iter().filter(|&&v| v >> b & 1 == 1).count() as u64;
+        set.is_multiple_of(k + 1)
+    })
 }
 
 /// An answer on the box `d` against Moore's rule: the ordered count, and the canonical positions

@@ -578,8 +578,8 @@ mod tests {
                     (next() % total as u64) as usize
                 };
                 let mut x = vec![0u32; n];
-                for a in 1..n {
-                    x[a] = (line % r) as u32;
+                for xa in &mut x[1..] {
+                    *xa = (line % r) as u32;
                     line /= r;
                 }
                 for packed in [&bits, &least] {
