@@ -10,9 +10,12 @@
 //!
 //! Covered, equal to the CPU engine:
 //! - P-sets ([`tabulate`], equal to [`crate::pset::tabulate`]) of the window games (CN, Nim, Moore's
-//!   Nim, the simplicial-complex games) and of SCN, both conventions. SCN: each circle length is a
-//!   window game on the GPU; its moves that empty piles are answered on the device from the shorter
-//!   lengths' tables, uploaded once per length (the CPU engine's oracle, packed).
+//!   Nim, the simplicial-complex games) and of SCN, both conventions, on boxes of up to 256 values per
+//!   entry (`plan::GPU_MAX_RADIX`): a line is `ceil(r / 64)` 64-bit words, 1 to 4, and `pset.wgsl` is
+//!   compiled for the words a box needs. SCN: each circle length is a window game on the GPU; its
+//!   moves that empty piles are answered on the device from the shorter lengths' tables, uploaded once
+//!   per length (the CPU engine's oracle, packed: bit sets of a line's words where they fit one
+//!   binding, else least entries that the kernel reads once per value of a line).
 //! - Grundy values ([`grundy()`], equal to [`crate::grundy::solve`] and
 //!   [`crate::grundy::solve_shrinking`]) of the window games and of SCN (normal play, as the CPU
 //!   engine): value sets per (position, window) over two tiers, with as many 64-bit words as the values
@@ -20,7 +23,8 @@
 //!   run goes on from the tier that overflowed). SCN: each circle length is a window game on the GPU;
 //!   the values of its moves that empty piles come from the host as one value set per position (as
 //!   many words as the run's sets), computed by the CPU engine's closure over the shorter lengths'
-//!   values, and are OR-ed into the options' set before the mex.
+//!   values, and are OR-ed into the options' set before the mex. Boxes of up to 64 values per entry
+//!   (`plan::GPU_MAX_GRUNDY_RADIX`).
 
 mod device;
 mod run;

@@ -1,10 +1,10 @@
 // One slab of one tier of the P-set recurrence (see crates/tables/src/tiers.rs): one invocation per
 // line; tiers.wgsl comes first, and before it the host's `const L: u32`, the 64-bit words of a line
-// (ceil(r / 64), 1 to 4: the kernel is compiled once per L, so lines of one word run as they did
-// before lines grew). Constants: c0, c1 the halves of the last word of `full` (the bits of a line;
-// the words before it are full), c2 the origin is N (misère), c3 the run is a circle length of SCN
-// whose moves that empty piles are answered by `scn`, the shorter lengths' tables (packed by
-// ShrinkOracle::packed in pset/shrink_oracle.rs).
+// (ceil(r / 64), 1 to 4: the kernel is compiled once per L, so its loops over a line's words have a
+// constant bound, one step for lines of one word). Constants: c0, c1 the halves of the last word of
+// `full` (the bits of a line; the words before it are full), c2 the origin is N (misère), c3 the run
+// is a circle length of SCN whose moves that empty piles are answered by `scn`, the shorter lengths'
+// tables (packed by ShrinkOracle::packed in pset/shrink_oracle.rs).
 
 // The L words of a line (a window's D, or a mask), bit b in word b / 64.
 alias Line = array<vec2<u32>, L>;
