@@ -115,7 +115,8 @@ pub fn covers(rules: &Rules, _grundy: bool) -> bool {
     matches!(rules, Rules::Windows { .. } | Rules::Shrinking { .. })
 }
 
-/// The P-lines of a window game: equal to [`crate::tiers::solve`] and [`crate::lines::solve`].
+/// The P-lines of a window game: equal to [`crate::lines::solve`] (and to [`crate::tiers::solve`], which
+/// takes lines of one word).
 pub fn solve(
     dev: &Device,
     spec: &LineSpec,

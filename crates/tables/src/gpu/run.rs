@@ -494,8 +494,9 @@ fn index_of(rk: &Ranking, rank: u64, t: usize, weights: &[u64]) -> u64 {
     x.iter().zip(weights).map(|(&v, &w)| v as u64 * w).sum()
 }
 
-/// The P-lines of a window game (see [`crate::tiers::solve`], which this equals): (global line index,
-/// bit), sorted. `scn`: the moves out of the box (SCN's oracle, packed by `ShrinkOracle::packed`).
+/// The P-lines of a window game (see [`crate::tiers::solve`], which this equals on lines of one word,
+/// and [`crate::lines::solve`]): (global line index, bit), sorted, on lines of `ceil(r / 64)` words.
+/// `scn`: the moves out of the box (SCN's oracle, packed by `ShrinkOracle::packed`).
 pub fn solve(
     dev: &Device,
     spec: &LineSpec,
