@@ -106,10 +106,14 @@ fn the_gpu_gives_the_cpu_table_or_one_line_naming_the_fix() {
             return;
         }
         let mut scn = vec!["table", "SCN(4,2)", "--max", "5", "--json", "--no-store"];
+        // Entries past 63: lines of two words.
+        let mut wide = vec!["table", "CN(3,2)", "--max", "70", "--json", "--no-store"];
         if misere {
             scn.push("--misere");
+            wide.push("--misere");
         }
         same_on_gpu(&scn, &keys);
+        same_on_gpu(&wide, &keys);
     }
 }
 
@@ -187,19 +191,21 @@ fn the_gpu_is_refused_where_it_does_not_apply() {
     } else {
         "built without the `gpu` feature"
     };
-    // Entries past 63: lines of more than one word, which the GPU back end does not take.
-    fails(
-        &[
-            "table",
-            "CN(3,2)",
-            "--max",
-            "70",
-            "--grundy",
-            "--backend",
-            "gpu",
-        ],
-        why,
-    );
+    // Past the GPU's values per entry: 256 for P-sets (entries up to 255), 64 for Grundy values;
+    // the refusal names both limits.
+    for (max, grundy) in [("256", false), ("70", true)] {
+        let mut args = vec!["table", "CN(3,2)", "--max", max, "--backend", "gpu"];
+        if grundy {
+            args.push("--grundy");
+        }
+        fails(&args, why);
+        if cfg!(feature = "gpu") {
+            fails(
+                &args,
+                "at most 256 values per entry for P-sets and 64 for Grundy values",
+            );
+        }
+    }
     fails(
         &["table", "ER(3)", "--max-sum", "6", "--backend", "gpu"],
         why,

@@ -598,17 +598,25 @@ fn auto_sends_only_large_p_sets_to_a_gpu() {
         chosen(&scn, 5, TableKind::Grundy, Backend::Gpu).unwrap(),
         Backend::Gpu
     );
-    // Refused: a game the engine does not cover, and a box beyond the engine's entries (the plain
-    // search runs there).
+    // Refused: a game the engine does not cover, and boxes past the GPU's values per entry (256 for
+    // P-sets, 64 for Grundy values). Auto keeps to boxes of 64 values.
     let er = nimlab_games::parse_game("ER(3)").unwrap();
     let small = CircularNim::new(3, 2).unwrap();
-    for (game, max) in [(er.as_ref(), 6), (&small as &dyn Game, 70)] {
-        for kind in [TableKind::PSet, TableKind::Grundy] {
-            let e = chosen(game, max, kind, Backend::Gpu)
-                .unwrap_err()
-                .to_string();
-            assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}");
-        }
+    let (p, g) = (TableKind::PSet, TableKind::Grundy);
+    assert_eq!(chosen(&small, 255, p, Backend::Gpu).unwrap(), Backend::Gpu);
+    // 200^4 = 1.6e9 positions, past AUTO_GPU_POSITIONS but of 200 values per entry.
+    let wide = CircularNim::new(4, 2).unwrap();
+    assert_eq!(chosen(&wide, 199, p, Backend::Auto).unwrap(), Backend::Cpu);
+    for (game, max, kind) in [
+        (er.as_ref(), 6, p),
+        (er.as_ref(), 6, g),
+        (&small, 256, p),
+        (&small, 64, g),
+    ] {
+        let e = chosen(game, max, kind, Backend::Gpu)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--backend cpu") && !e.contains('\n'), "{e}");
     }
 }
 

@@ -1,10 +1,14 @@
 //! Opening a GPU through wgpu: Vulkan, Metal or DX12 only (never a silent fall-back to OpenGL), the
-//! adapter's own limits, the P-set and Grundy kernels compiled once, and device errors kept as text
-//! instead of wgpu's default panic.
+//! adapter's own limits, the P-set and Grundy kernels compiled once (the P-set kernel once per number of
+//! words a line takes, when a run first needs it), and device errors kept as text instead of wgpu's
+//! default panic.
 
 use super::{GpuError, Traffic};
 use std::cell::Cell;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Most 64-bit words per line of the P-set kernel (lines of up to 256 values, `GPU_MAX_RADIX`).
+pub(super) const MAX_LINE_WORDS: usize = 4;
 
 thread_local! {
     /// Host-device traffic issued by this thread: bytes up, bytes down, submissions, waits. Every
@@ -26,8 +30,9 @@ pub(super) struct Kernel {
 }
 
 impl Kernel {
-    fn new(device: &wgpu::Device, name: &str, source: &str, bindings: u32) -> Kernel {
-        let text = format!("{}\n{source}", include_str!("tiers.wgsl"));
+    /// `head`: WGSL declarations put before the shared `tiers.wgsl` and the kernel's own source.
+    fn new(device: &wgpu::Device, name: &str, head: &str, source: &str, bindings: u32) -> Kernel {
+        let text = format!("{head}{}\n{source}", include_str!("tiers.wgsl"));
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(name),
             source: wgpu::ShaderSource::Wgsl(text.into()),
@@ -53,7 +58,8 @@ impl Kernel {
 pub struct Device {
     pub(super) device: wgpu::Device,
     pub(super) queue: wgpu::Queue,
-    pub(super) pset: Kernel,
+    /// The P-set kernel for lines of 1, 2, ... [`MAX_LINE_WORDS`] words, compiled when first run.
+    pset: [OnceLock<Kernel>; MAX_LINE_WORDS],
     pub(super) grundy: Kernel,
     /// Largest storage binding and largest buffer, in bytes.
     pub(super) max_binding: u64,
@@ -88,21 +94,36 @@ impl Device {
             let mut slot = sink.lock().unwrap_or_else(|p| p.into_inner());
             slot.get_or_insert_with(|| e.to_string());
         }));
-        let pset = Kernel::new(&device, "pset", include_str!("pset.wgsl"), 7);
-        let grundy = Kernel::new(&device, "grundy", include_str!("grundy.wgsl"), 7);
+        let grundy = Kernel::new(&device, "grundy", "", include_str!("grundy.wgsl"), 7);
         let limits = device.limits();
         let d = Device {
             max_binding: limits.max_storage_buffer_binding_size,
             max_buffer: limits.max_buffer_size,
             device,
             queue,
-            pset,
+            pset: Default::default(),
             grundy,
             info,
             errors,
         };
+        // Lines of one word, compiled now: a kernel that does not compile fails here.
+        d.pset(1);
         d.check()?;
         Ok(d)
+    }
+
+    /// The P-set kernel for lines of `words` 64-bit words (1 to [`MAX_LINE_WORDS`]), compiled on first
+    /// use; a compilation error shows in [`Device::check`].
+    pub(super) fn pset(&self, words: usize) -> &Kernel {
+        self.pset[words - 1].get_or_init(|| {
+            Kernel::new(
+                &self.device,
+                "pset",
+                &format!("const L: u32 = {words}u;\n"),
+                include_str!("pset.wgsl"),
+                7,
+            )
+        })
     }
 
     /// The adapter, in words: its name and back end, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan)".

@@ -10,9 +10,12 @@
 //!
 //! Covered, equal to the CPU engine:
 //! - P-sets ([`tabulate`], equal to [`crate::pset::tabulate`]) of the window games (CN, Nim, Moore's
-//!   Nim, the simplicial-complex games) and of SCN, both conventions. SCN: each circle length is a
-//!   window game on the GPU; its moves that empty piles are answered on the device from the shorter
-//!   lengths' tables, uploaded once per length (the CPU engine's oracle, packed).
+//!   Nim, the simplicial-complex games) and of SCN, both conventions, on boxes of up to 256 values per
+//!   entry (`plan::GPU_MAX_RADIX`): a line is `ceil(r / 64)` 64-bit words, 1 to 4, and `pset.wgsl` is
+//!   compiled for the words a box needs. SCN: each circle length is a window game on the GPU; its
+//!   moves that empty piles are answered on the device from the shorter lengths' tables, uploaded once
+//!   per length (the CPU engine's oracle, packed: bit sets of a line's words where they fit one
+//!   binding, else least entries that the kernel reads once per value of a line).
 //! - Grundy values ([`grundy()`], equal to [`crate::grundy::solve`] and
 //!   [`crate::grundy::solve_shrinking`]) of the window games and of SCN (normal play, as the CPU
 //!   engine): value sets per (position, window) over two tiers, with as many 64-bit words as the values
@@ -20,7 +23,8 @@
 //!   run goes on from the tier that overflowed). SCN: each circle length is a window game on the GPU;
 //!   the values of its moves that empty piles come from the host as one value set per position (as
 //!   many words as the run's sets), computed by the CPU engine's closure over the shorter lengths'
-//!   values, and are OR-ed into the options' set before the mex.
+//!   values, and are OR-ed into the options' set before the mex. Boxes of up to 64 values per entry
+//!   (`plan::GPU_MAX_GRUNDY_RADIX`).
 
 mod device;
 mod run;
@@ -87,9 +91,9 @@ impl std::error::Error for GpuError {}
 /// Tuning of a run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
-    /// Most bytes per slab: per line its record (8 bytes per window, times the words of a value set for
-    /// Grundy values), 4 for its P-bit or value and, for SCN, its moves out of the box (8 bytes for a
-    /// P-set's mask, the words of a value set for Grundy values)
+    /// Most bytes per slab: per line its record (8 bytes per window, times the words of a line for
+    /// P-sets, `ceil(r / 64)`, or of a value set for Grundy values), 4 for its P-bit or value and, for
+    /// SCN's Grundy values, its moves out of the box (the words of a value set)
     /// (default: the adapter's largest binding, and whole tiers stay on the device when each fits one
     /// slab). Set, it streams every slab through the host; tests set it small to force a box through
     /// many slabs.
@@ -98,6 +102,11 @@ pub struct Options {
     /// Neither back-end choice sets it any more (tiers of several slabs stay on the device and were
     /// measured as fast, docs/benchmarks.md); tests use it to check the refusal.
     pub require_resident: bool,
+    /// SCN's P-sets: most bytes of the shorter circles' tables packed for the device with the arcs'
+    /// bit sets (`ShrinkOracle::packed`); beyond it the largest become least entries, which the
+    /// kernel reads once per value of a line instead of a line's words once (default: the adapter's
+    /// largest binding). Tests set it to 0 to run the least entries.
+    pub scn_bit_set_bytes: Option<u64>,
 }
 
 /// True when the GPU back end covers this rule set: P-sets and Grundy values (`grundy`, normal play)
@@ -106,7 +115,8 @@ pub fn covers(rules: &Rules, _grundy: bool) -> bool {
     matches!(rules, Rules::Windows { .. } | Rules::Shrinking { .. })
 }
 
-/// The P-lines of a window game: equal to [`crate::tiers::solve`] and [`crate::lines::solve`].
+/// The P-lines of a window game: equal to [`crate::lines::solve`] (and to [`crate::tiers::solve`], which
+/// takes lines of one word).
 pub fn solve(
     dev: &Device,
     spec: &LineSpec,
@@ -191,9 +201,18 @@ pub fn tabulate_resumable(
                         .text(")"),
                     ));
                 }
-                // Lines of one word: the GPU back end takes entries up to 63 (plan::choice).
-                let scn = len.oracle.packed().ok_or_else(|| {
-                    GpuError::too_large("the GPU back end takes entries up to 63")
+                // Bit sets while the whole oracle fits one binding (or the test's bound).
+                let bits = opts
+                    .scn_bit_set_bytes
+                    .unwrap_or(dev.max_binding.min(dev.max_buffer));
+                let scn = len.oracle.packed(bits).ok_or_else(|| {
+                    GpuError::too_large(
+                        Refusal::new(format!(
+                            "the tables of the circles shorter than {} do not fit the GPU back end's 32-bit offsets; use a smaller ",
+                            spec.m
+                        ))
+                        .name(Arg::Max),
+                    )
                 })?;
                 let lines = run::solve(dev, spec, Some(&scn), opts, len.hooks)?;
                 // Slabs of one value of the first tuple entry, as the CPU engine sends them.

@@ -19,12 +19,13 @@ use super::device::{Device, Kernel};
 use super::schedule::{self, Slab};
 use super::{GpuError, Options};
 use crate::lines::{Hooks, LineSpec, PLine};
+use crate::plan::{GPU_MAX_GRUNDY_RADIX, GPU_MAX_RADIX};
 use crate::tiers::Ranking;
 use nimlab_core::{Arg, Refusal};
 use rayon::prelude::*;
 use wgpu::BufferUsages as U;
 
-/// Bytes of one 64-bit word (a `D` word, or one word of a value set).
+/// Bytes of one 64-bit word (a word of a line's `D`, or one word of a value set).
 const WORD: u64 = 8;
 /// Invocations per workgroup (the kernels' `@workgroup_size`).
 const GROUP: u64 = 64;
@@ -48,6 +49,8 @@ struct Sweep<'a> {
     kernel: &'a Kernel,
     n: usize,
     r: usize,
+    /// Most values per axis the kernel takes, and what it computes (for the refusal).
+    max_r: (u64, &'static str),
     /// Per window: its axes as a mask (kernel-specific).
     wins: Vec<u32>,
     /// Bytes of a line's record (all windows).
@@ -98,9 +101,10 @@ fn sweep(
     mut results: Results,
 ) -> Result<Swept, GpuError> {
     let (n, r) = (sw.n, sw.r);
-    if n > 32 || !(1..=64).contains(&r) {
+    let (max_r, what) = sw.max_r;
+    if n > 32 || r == 0 || r as u64 > max_r {
         return Err(GpuError::too_large(format!(
-            "the GPU back end takes up to 32 ranked axes with 1 to 64 values each, not {n} and {r}"
+            "the GPU back end takes up to 32 ranked axes with 1 to {max_r} values each for {what}, not {n} and {r}"
         )));
     }
     if (r as f64).powi(n as i32) > 1e18 {
@@ -490,8 +494,9 @@ fn index_of(rk: &Ranking, rank: u64, t: usize, weights: &[u64]) -> u64 {
     x.iter().zip(weights).map(|(&v, &w)| v as u64 * w).sum()
 }
 
-/// The P-lines of a window game (see [`crate::tiers::solve`], which this equals): (global line index,
-/// bit), sorted. `scn`: the moves out of the box (SCN's oracle, packed by `ShrinkOracle::packed`).
+/// The P-lines of a window game (see [`crate::tiers::solve`], which this equals on lines of one word,
+/// and [`crate::lines::solve`]): (global line index, bit), sorted, on lines of `ceil(r / 64)` words.
+/// `scn`: the moves out of the box (SCN's oracle, packed by `ShrinkOracle::packed`).
 pub fn solve(
     dev: &Device,
     spec: &LineSpec,
@@ -511,7 +516,19 @@ pub fn solve(
         )));
     }
     let n = m - 1;
-    let full = if r == 64 { !0u64 } else { (1u64 << r) - 1 };
+    if r == 0 || r as u64 > GPU_MAX_RADIX {
+        return Err(GpuError::too_large(format!(
+            "the GPU back end takes P-sets of boxes of 1 to {GPU_MAX_RADIX} values per entry, not {r}"
+        )));
+    }
+    // Lines of `words` 64-bit words; the bits of the last one.
+    let words = r.div_ceil(64);
+    let bits = r - 64 * (words - 1);
+    let last = if bits == 64 {
+        !0u64
+    } else {
+        (1u64 << bits) - 1
+    };
     let wins: Vec<u32> = spec
         .windows
         .iter()
@@ -526,14 +543,15 @@ pub fn solve(
         })
         .collect();
     let sw = Sweep {
-        kernel: &dev.pset,
+        kernel: dev.pset(words),
         n,
         r,
-        record: wins.len() as u64 * WORD,
+        max_r: (GPU_MAX_RADIX, "P-sets"),
+        record: wins.len() as u64 * words as u64 * WORD,
         wins,
         consts: [
-            full as u32,
-            (full >> 32) as u32,
+            last as u32,
+            (last >> 32) as u32,
             spec.origin_n as u32,
             scn.is_some() as u32,
         ],
@@ -610,6 +628,7 @@ pub fn grundy(
             kernel: &dev.grundy,
             n: m,
             r,
+            max_r: (GPU_MAX_GRUNDY_RADIX, "Grundy values"),
             wins: wins.clone(),
             record: wins.len() as u64 * words as u64 * WORD,
             consts: [words as u32, extra.is_some() as u32, 0, 0],

@@ -2,7 +2,8 @@
 //! the refusals (inapplicable options, over the budget or the memory), and its store key.
 
 use super::request::{
-    Backend, Bounds, Request, ResumeMode, TableKind, TableMethod, AUTO_GPU_POSITIONS,
+    Backend, Bounds, Request, ResumeMode, TableKind, TableMethod, AUTO_GPU_MAX_RADIX,
+    AUTO_GPU_POSITIONS,
 };
 use super::unsupported;
 use crate::grundy;
@@ -339,8 +340,12 @@ pub fn scratch_dir() -> std::path::PathBuf {
         .unwrap_or_else(std::env::temp_dir)
 }
 
-/// Most values per entry of a box the GPU back end takes (its lines are one word).
-pub const GPU_MAX_RADIX: u64 = 64;
+/// Most values per entry of a box whose P-set the GPU back end takes: lines of up to four 64-bit
+/// words (`gpu/pset.wgsl` is compiled for the words a box needs).
+pub const GPU_MAX_RADIX: u64 = 256;
+
+/// Most values per entry of a box whose Grundy values the GPU back end takes (its own limit).
+pub const GPU_MAX_GRUNDY_RADIX: u64 = 64;
 
 /// The refusal of the GPU back end by a binary built without the feature.
 pub fn no_gpu_feature() -> Refusal {
@@ -371,9 +376,13 @@ fn choose_backend(
     positions: f64,
     radix: u64,
 ) -> Result<Backend> {
-    // P-sets and Grundy values of window games and SCN (crate::gpu::covers), on lines of one word.
+    // P-sets and Grundy values of window games and SCN (crate::gpu::covers), each up to its radix.
     let gpu_route = matches!(route, Route::Engine(_));
-    let gpu_radix = radix <= GPU_MAX_RADIX;
+    let gpu_radix = if req.kind == TableKind::Grundy {
+        radix <= GPU_MAX_GRUNDY_RADIX
+    } else {
+        radix <= GPU_MAX_RADIX
+    };
     match req.backend {
         Backend::Cpu => Ok(Backend::Cpu),
         Backend::Mpi if !cfg!(feature = "mpi") => Err(Error::refused(no_mpi_feature())),
@@ -394,14 +403,16 @@ fn choose_backend(
             if req.kind == TableKind::Grundy { format!("Grundy tables of {id} are computed") } else { format!("{id} is tabulated") }
         )))),
         Backend::Gpu if !gpu_radix => Err(use_cpu(Refusal::new("").value(Arg::Backend, "gpu").text(format!(
-            " takes boxes of at most {GPU_MAX_RADIX} values per entry (entries up to {} from 0); this box has {radix}",
-            GPU_MAX_RADIX - 1
+            " takes boxes of at most {GPU_MAX_RADIX} values per entry for P-sets and {GPU_MAX_GRUNDY_RADIX} for Grundy values (entries up to {} and {} from 0); this box has {radix}",
+            GPU_MAX_RADIX - 1,
+            GPU_MAX_GRUNDY_RADIX - 1
         )))),
         Backend::Gpu => Ok(Backend::Gpu),
         // Auto: P-sets of window games and SCN go to a GPU on their own (on an H200 they gained
         // 2.2x at 1.3e9 positions and 10x at 5.9e11, docs/benchmarks.md); Grundy values (value
         // sets of many words per position, brought back whole) run there only when asked for: on
-        // the H200 they took about the CPU engine's time.
+        // the H200 they took about the CPU engine's time. Boxes of lines of one word only: wider
+        // ones were not measured on a GPU.
         Backend::Auto
             if cfg!(feature = "gpu")
                 && req.kind == TableKind::PSet
@@ -409,7 +420,7 @@ fn choose_backend(
                     route,
                     Route::Engine(Rules::Windows { .. } | Rules::Shrinking { .. })
                 )
-                && gpu_radix
+                && radix <= AUTO_GPU_MAX_RADIX
                 && positions >= AUTO_GPU_POSITIONS =>
         {
             Ok(Backend::Auto)

@@ -21,11 +21,14 @@ mod request;
 mod run;
 mod slice;
 
-pub use choice::{no_gpu_feature, no_mpi_feature, plan, Domain, Plan, Route};
+pub use choice::{
+    no_gpu_feature, no_mpi_feature, plan, Domain, Plan, Route, GPU_MAX_GRUNDY_RADIX, GPU_MAX_RADIX,
+};
 pub use compute::Solved;
 pub use persist::{for_each_in_class, load};
 pub use request::{
-    Backend, Bounds, Request, ResumeMode, TableKind, TableMethod, AUTO_GPU_POSITIONS,
+    Backend, Bounds, Request, ResumeMode, TableKind, TableMethod, AUTO_GPU_MAX_RADIX,
+    AUTO_GPU_POSITIONS,
 };
 pub use run::{
     checkpoint_path, open_checkpoint, run, run_from, run_on, tell_ranks_stop, work_for_rank_0,

@@ -50,6 +50,11 @@ impl Backend {
 /// and moving the tiers costs more than the CPU engine takes.
 pub const AUTO_GPU_POSITIONS: f64 = 1.0e9;
 
+/// Most values per entry of a box that `--backend auto` sends to a GPU: lines of one word, the boxes
+/// measured on one (docs/benchmarks.md). Wider boxes (up to `GPU_MAX_RADIX`) run there when
+/// `--backend gpu` asks for it.
+pub const AUTO_GPU_MAX_RADIX: u64 = 64;
+
 /// The bound options as the user gave them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Bounds {

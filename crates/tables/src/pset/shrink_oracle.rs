@@ -305,22 +305,52 @@ impl<'t> ShrinkOracle<'t> {
 impl ShrinkOracle<'_> {
     /// This oracle as one array of 32-bit words for the GPU's P-set kernel (`scn_mask` in
     /// `gpu/pset.wgsl`), so the masks of moves that empty piles are computed on the device; `None`
-    /// for lines of more than one word. Layout: `[zeroings, all_n, offset of each zeroing's
-    /// descriptor...]`, then per zeroing `[kind (0 P-offsets, 1 prefix starts, 2 bit sets), offset of
-    /// its table, the tuple index of `bit_from` or `u32::MAX`, number of coefficients, (tuple index,
-    /// stride)...]`, then the tables, each once: two-byte entries two to a word (low half first), bit
-    /// sets as two words (low half first).
+    /// when it does not fit 32-bit offsets. Layout: `[zeroings, all_n, offset of each zeroing's
+    /// descriptor...]`, then per zeroing `[kind, offset of its table, the tuple index of `bit_from` or
+    /// `u32::MAX`, number of coefficients, (tuple index, stride)...]`, then the tables, each once.
+    /// Kinds: 0 P-offsets and 1 prefix starts, two-byte entries two to a word (low half first); for
+    /// `Reach::Below`, 2 the bit sets rebuilt (a line of `l` 64-bit words, each as two words, low half
+    /// first; the minimized entry's (tuple index, stride) is the last coefficient) or 3 the least
+    /// entries themselves, two-byte entries that the kernel reads once per offset of the line (the
+    /// minimized entry's (tuple index, stride) follows the coefficients, not counted). Bit sets take
+    /// `4 l` times the bytes of least entries and are read once per line: they are kept while the
+    /// whole array stays within `bit_set_bytes`, the largest tables turned into least entries first.
     #[cfg(feature = "gpu")]
-    pub(crate) fn packed(&self) -> Option<Vec<u32>> {
-        if self.l != 1 {
-            return None;
-        }
+    pub(crate) fn packed(&self, bit_set_bytes: u64) -> Option<Vec<u32>> {
+        let l = self.l;
         let z = self.zeroings.len();
+        // Bytes of each table, by address (several zeroings read the same one): as two-byte entries,
+        // and as bit sets for those of `Reach::Below`.
+        let mut sizes: HashMap<usize, (u64, Option<u64>)> = HashMap::new();
+        for zr in &self.zeroings {
+            let (t, below) = match zr.reach {
+                Reach::Point(t) | Reach::From(t) => (t, false),
+                Reach::Below { t, .. } => (t, true),
+            };
+            let halves = t.len().div_ceil(2) as u64 * 4;
+            let bits = below.then_some(t.len() as u64 * l as u64 * 8);
+            sizes.insert(t.as_ptr() as usize, (halves, bits));
+        }
+        // Bit sets where the budget allows, the largest turned into least entries first.
+        let mut total: u64 = sizes.values().map(|&(h, b)| b.unwrap_or(h)).sum();
+        let mut by_size: Vec<(u64, usize)> = sizes
+            .iter()
+            .filter_map(|(&a, &(_, b))| b.map(|b| (b, a)))
+            .collect();
+        by_size.sort_unstable_by(|a, b| b.cmp(a));
+        let mut least = std::collections::HashSet::new();
+        for (bits, addr) in by_size {
+            if total <= bit_set_bytes {
+                break;
+            }
+            total -= bits - sizes[&addr].0;
+            least.insert(addr);
+        }
         let mut head = vec![z as u32, self.all_n as u32];
         head.resize(2 + z, 0);
         let mut descs: Vec<Vec<u32>> = Vec::with_capacity(z);
         let mut tables: Vec<u32> = Vec::new();
-        // Tables already packed, by address: several zeroings read the same one.
+        // Tables already packed, by address.
         let mut placed: HashMap<usize, u32> = HashMap::new();
         let mut place = |addr: usize, words: &mut dyn FnMut(&mut Vec<u32>)| -> u32 {
             *placed.entry(addr).or_insert_with(|| {
@@ -329,38 +359,45 @@ impl ShrinkOracle<'_> {
                 at
             })
         };
+        let halves = |t: &[u16], out: &mut Vec<u32>| {
+            out.extend(
+                t.chunks(2)
+                    .map(|c| c[0] as u32 | (*c.get(1).unwrap_or(&NONE) as u32) << 16),
+            )
+        };
         for zr in &self.zeroings {
+            let mut coef = zr.coef.clone();
+            let mut tail = Vec::new();
             let (kind, at) = match zr.reach {
                 Reach::Point(t) | Reach::From(t) => {
                     let kind = matches!(zr.reach, Reach::From(_)) as u32;
-                    let at = place(t.as_ptr() as usize, &mut |out| {
-                        out.extend(
-                            t.chunks(2)
-                                .map(|c| c[0] as u32 | (*c.get(1).unwrap_or(&NONE) as u32) << 16),
-                        )
-                    });
-                    (kind, at)
+                    (kind, place(t.as_ptr() as usize, &mut |out| halves(t, out)))
                 }
-                Reach::Below { t, s, r, .. } => {
+                Reach::Below { t, i, s, .. } if least.contains(&(t.as_ptr() as usize)) => {
+                    tail.extend([i as u32, u32::try_from(s).ok()?]);
+                    (3, place(t.as_ptr() as usize, &mut |out| halves(t, out)))
+                }
+                Reach::Below { t, i, s, r } => {
                     // The bit sets, rebuilt: bit j of a line is set when the least entry at the
                     // line with entry c replaced by j is at most the line's own entry c.
+                    coef.push((i, s));
                     let at = place(t.as_ptr() as usize, &mut |out| {
-                        out.extend((0..t.len()).flat_map(|idx| {
-                            let xc = idx / s % r;
-                            let base = idx - xc * s;
-                            let w = (0..r)
-                                .filter(|&j| (t[base + j * s] as usize) <= xc)
-                                .fold(0u64, |w, j| w | 1 << j);
-                            [w as u32, (w >> 32) as u32]
-                        }))
+                        let from = out.len();
+                        out.resize(from + t.len() * 2 * l, 0);
+                        out[from..]
+                            .par_chunks_mut(2 * l)
+                            .enumerate()
+                            .for_each(|(idx, w)| {
+                                let xc = idx / s % r;
+                                let base = idx - xc * s;
+                                for j in (0..r).filter(|&j| (t[base + j * s] as usize) <= xc) {
+                                    w[j / 32] |= 1 << (j % 32);
+                                }
+                            });
                     });
                     (2, at)
                 }
             };
-            let mut coef = zr.coef.clone();
-            if let Reach::Below { i, s, .. } = zr.reach {
-                coef.push((i, s));
-            }
             let mut d = vec![
                 kind,
                 at,
@@ -370,6 +407,7 @@ impl ShrinkOracle<'_> {
             for &(i, stride) in &coef {
                 d.extend([i as u32, u32::try_from(stride).ok()?]);
             }
+            d.extend(tail);
             descs.push(d);
         }
         let mut at = head.len();
@@ -418,5 +456,140 @@ impl LineOracle for ShrinkOracle<'_> {
                 }
             }
         })
+    }
+}
+
+#[cfg(all(test, feature = "gpu"))]
+mod tests {
+    use super::*;
+
+    /// The mask of the line at `x` (engine coordinates) that `scn_mask` of `gpu/pset.wgsl` computes
+    /// from `packed`, read the same way, as `l` 64-bit words.
+    fn mask(packed: &[u32], x: &[u32], m: usize, r: usize, l: usize) -> Vec<u64> {
+        let full = vec![!0u64; l];
+        if packed[1] != 0 {
+            return full;
+        }
+        let half = |at: usize, idx: usize| (packed[at + idx / 2] >> (idx % 2 * 16)) & 0xffff;
+        let entry = |i: u32| x[m - 1 - i as usize] as usize;
+        let mut out = vec![0u64; l];
+        for z in 0..packed[0] as usize {
+            let d = packed[2 + z] as usize;
+            let (kind, at, bit_from, nc) = (
+                packed[d],
+                packed[d + 1] as usize,
+                packed[d + 2],
+                packed[d + 3] as usize,
+            );
+            let idx: usize = (0..nc)
+                .map(|c| entry(packed[d + 4 + 2 * c]) * packed[d + 5 + 2 * c] as usize)
+                .sum();
+            // Least entries: the entry compared and the stride of the offset, after the coefficients.
+            let (xi, s) = if kind == 3 {
+                (
+                    entry(packed[d + 4 + 2 * nc]),
+                    packed[d + 5 + 2 * nc] as usize,
+                )
+            } else {
+                (0, 0)
+            };
+            let word = |k: usize| {
+                let w = at + 2 * (l * idx + k);
+                packed[w] as u64 | (packed[w + 1] as u64) << 32
+            };
+            let of = |j: usize| -> bool {
+                match kind {
+                    0 => half(at, idx) as usize == j,
+                    1 => half(at, idx) != NONE as u32 && half(at, idx) as usize <= j,
+                    2 => word(j / 64) >> (j % 64) & 1 == 1,
+                    _ => {
+                        let least = half(at, idx + j * s);
+                        least != NONE as u32 && least as usize <= xi
+                    }
+                }
+            };
+            if bit_from != u32::MAX {
+                if of(entry(bit_from)) {
+                    return full;
+                }
+            } else {
+                for j in (0..r).filter(|&j| of(j)) {
+                    out[j / 64] |= 1 << (j % 64);
+                }
+            }
+        }
+        out
+    }
+
+    /// The packed oracle, with bit sets (of 1 to 4 words) and with least entries, answers as `n_at`
+    /// at every offset of every line (of a sample of lines on the larger boxes), on shorter circles'
+    /// tables of random P-offsets (the packing does not depend on them being P-sets).
+    #[test]
+    fn the_packed_oracle_answers_as_n_at() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let cases: [(usize, usize, usize, usize); 5] = [
+            (3, 2, 40, 1600),
+            (4, 2, 70, 4000),
+            (4, 3, 130, 4000),
+            (5, 2, 66, 3000),
+            (4, 2, 256, 2000),
+        ];
+        for (n, k, r, lines) in cases {
+            let l = r.div_ceil(64);
+            let mut lower = vec![LenTable::empty()];
+            for mm in 1..n {
+                let p: Vec<u16> = (0..r.pow(mm as u32 - 1))
+                    .map(|_| {
+                        if next() % 3 == 0 {
+                            NONE
+                        } else {
+                            (next() % r as u64) as u16
+                        }
+                    })
+                    .collect();
+                lower.push(LenTable::new(mm, r, p, &arcs_kept(mm, n, k)));
+            }
+            let oracle = ShrinkOracle::new(n, k, r, &lower, false);
+            let kinds = |p: &[u32]| -> Vec<u32> {
+                (0..p[0] as usize).map(|z| p[p[2 + z] as usize]).collect()
+            };
+            let bits = oracle.packed(u64::MAX).unwrap();
+            let least = oracle.packed(0).unwrap();
+            let what = format!("SCN({n},{k}) r {r}");
+            assert!(
+                kinds(&bits).contains(&2) && !kinds(&bits).contains(&3),
+                "{what}"
+            );
+            assert!(
+                kinds(&least).contains(&3) && !kinds(&least).contains(&2),
+                "{what}"
+            );
+            let total = r.pow(n as u32 - 1);
+            for t in 0..lines.min(total) {
+                let mut line = if lines >= total {
+                    t
+                } else {
+                    (next() % total as u64) as usize
+                };
+                let mut x = vec![0u32; n];
+                for xa in &mut x[1..] {
+                    *xa = (line % r) as u32;
+                    line /= r;
+                }
+                for packed in [&bits, &least] {
+                    let got = mask(packed, &x, n, r, l);
+                    for j in 0..r {
+                        let bit = got[j / 64] >> (j % 64) & 1 == 1;
+                        assert_eq!(bit, oracle.n_at(&x, j), "{what} {x:?} offset {j}");
+                    }
+                }
+            }
+        }
     }
 }
