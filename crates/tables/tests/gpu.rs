@@ -21,43 +21,9 @@ use nimlab_tables::lines::{Hooks, LineSpec, Resume};
 use nimlab_tables::pset::{self, cyclic_windows, engine_windows};
 use nimlab_tables::{grundy, tiers};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
 
-/// The adapter, opened once for the whole file; `None` (after printing SKIPPED) when there is none.
-fn device(test: &str) -> Option<&'static Device> {
-    static DEV: OnceLock<Result<Device, GpuError>> = OnceLock::new();
-    let found = DEV
-        .get_or_init(Device::open)
-        .as_ref()
-        .map_err(|e| e.to_string());
-    nimlab_testkit::tools::need(test, "gpu", found)
-}
-
-type Answer = (pset::Summary, Vec<Vec<u64>>);
-
-fn cpu(game: &dyn Game, d: &nimlab_core::BoxDomain, play: Play) -> Answer {
-    let mut got = Vec::new();
-    let s = pset::tabulate(game, d, play, Hooks::default(), &mut |p| {
-        got.push(p.to_vec())
-    })
-    .unwrap();
-    (s, got)
-}
-
-fn on_gpu(dev: &Device, game: &dyn Game, d: &nimlab_core::BoxDomain, play: Play) -> Answer {
-    let mut got = Vec::new();
-    let s = gpu::tabulate(
-        dev,
-        game,
-        d,
-        play,
-        &Options::default(),
-        Hooks::default(),
-        &mut |p| got.push(p.to_vec()),
-    )
-    .unwrap();
-    (s, got)
-}
+mod gpu_common;
+use gpu_common::{cpu, device, on_gpu, Answer};
 
 /// The smallest box of at least 10^5 positions (or the largest the engine takes), both conventions.
 fn check(dev: &Device, game: &dyn Game, heaps: Option<usize>) {
@@ -68,7 +34,7 @@ fn check(dev: &Device, game: &dyn Game, heaps: Option<usize>) {
     let d = game.table_domain(hi, heaps).unwrap();
     for play in [Play::Normal, Play::Misere] {
         let want = cpu(game, &d, play);
-        let got = on_gpu(dev, game, &d, play);
+        let got = on_gpu(dev, game, &d, play, &Options::default());
         let what = format!("{} {play} max {hi}", game.id());
         assert!(
             want.0.count > 0,

@@ -16,39 +16,11 @@ use nimlab_games::{CircularNim, MooreNim, Nim};
 use nimlab_tables::gpu::{self, schedule, Device, GpuError, Options};
 use nimlab_tables::lines::{self, Hooks, LineSpec, NoOracle, PLine};
 use nimlab_tables::plan::{GPU_MAX_GRUNDY_RADIX, GPU_MAX_RADIX};
-use nimlab_tables::pset::{self, cyclic_windows, engine_windows};
+use nimlab_tables::pset::{cyclic_windows, engine_windows};
 use nimlab_tables::tiers;
-use std::sync::OnceLock;
 
-/// The adapter, opened once for the whole file; `None` (after printing SKIPPED) when there is none.
-fn device(test: &str) -> Option<&'static Device> {
-    static DEV: OnceLock<Result<Device, GpuError>> = OnceLock::new();
-    let found = DEV
-        .get_or_init(Device::open)
-        .as_ref()
-        .map_err(|e| e.to_string());
-    nimlab_testkit::tools::need(test, "gpu", found)
-}
-
-type Answer = (pset::Summary, Vec<Vec<u64>>);
-
-fn cpu(game: &dyn Game, d: &BoxDomain, play: Play) -> Answer {
-    let mut got = Vec::new();
-    let s = pset::tabulate(game, d, play, Hooks::default(), &mut |p| {
-        got.push(p.to_vec())
-    })
-    .unwrap();
-    (s, got)
-}
-
-fn on_gpu(dev: &Device, game: &dyn Game, d: &BoxDomain, play: Play, opts: &Options) -> Answer {
-    let mut got = Vec::new();
-    let s = gpu::tabulate(dev, game, d, play, opts, Hooks::default(), &mut |p| {
-        got.push(p.to_vec())
-    })
-    .unwrap();
-    (s, got)
-}
+mod gpu_common;
+use gpu_common::{cpu, device, on_gpu, Answer};
 
 /// The GPU's P-set of `game` on entries up to `hi` (and `heaps` heaps), both conventions, against the
 /// CPU engine; the GPU's answers, by convention.
