@@ -1,0 +1,256 @@
+//! The layout of a Grundy sweep: blocks, each window's look-ups, where the value sets live, and the
+//! symmetry that lets the sweep compute one block of each mirror pair.
+//!
+//! A window that contains `A = m-2` or `B = m-1` is *persistent*: its sets are read by the blocks of
+//! the next diagonal, so a block keeps them all, one array per window ("slot"), `block` sets each,
+//! `words` words a set. A window of inner axes only is *local*: its sets are read one step back
+//! along its own axes, at most `r^i` positions back for its highest axis `i`, so it keeps only the
+//! last `r^i` of them, in a ring of the thread's scratch that stays in the caches.
+//!
+//! The symmetry: an involution `rho` of the axes that maps the windows onto the windows and swaps
+//! `A` and `B` (the swap itself for heaps; for circles the reflection that swaps them, which moves
+//! the inner axes too). With `(rho p)_i = p_{rho i}`, `g(rho p) = g(p)` and
+//! `G_v(rho p) = G_{rho v}(p)`, and `rho` maps block `(a, b)` onto block `(b, a)` of the same
+//! anti-diagonal. The sweep computes the blocks with `a <= b`: block `(b, a)` gets its values by
+//! permuting those of `(a, b)`; the block `(t, t)` of an even diagonal `2t` reads block `(t, t-1)`
+//! of the previous one, whose sets are permuted from the stored `(t-1, t)` ([`Mirror::store`]).
+//! Every other block a computed block reads is computed. Moves out of the box (SCN's) must be
+//! invariant too; only reflections of the circle are tried for them, under which SCN's are.
+
+use std::collections::BTreeSet;
+
+/// Where one look-up of a window reads the set of `p - e_i`.
+#[derive(Clone, Copy)]
+pub(super) enum Reach {
+    /// An inner axis: `stride` positions back in the same block (when `x[axis] > 0`).
+    Inner { axis: usize, stride: usize },
+    /// Axis `A`: the same position of block `(a-1, b)`.
+    A,
+    /// Axis `B`: the same position of block `(a, b-1)`.
+    B,
+}
+
+pub(super) struct Plan {
+    pub(super) persistent: bool,
+    /// The window's array in a block's store (persistent), or its ring (local).
+    pub(super) slot: usize,
+    /// Local windows: the ring's length in sets (`r^i` for the window's highest axis `i`) and its
+    /// first set in the thread's scratch.
+    pub(super) ring: usize,
+    pub(super) ring_at: usize,
+    pub(super) reach: Vec<Reach>,
+}
+
+pub(super) struct Geometry {
+    pub(super) m: usize,
+    pub(super) r: usize,
+    pub(super) n_inner: usize,
+    /// Positions per block: `r^(m-2)`.
+    pub(super) block: usize,
+    pub(super) ra: usize,
+    pub(super) rb: usize,
+    pub(super) plans: Vec<Plan>,
+    /// Persistent windows (arrays of a block's store).
+    pub(super) np: usize,
+    /// Sets in a thread's rings.
+    pub(super) ring_sets: usize,
+    pub(super) mirror: Option<Mirror>,
+}
+
+impl Geometry {
+    /// `windows` in engine axes; `circle_only`: moves leave the box (SCN), so only reflections of
+    /// the circle may serve as the symmetry.
+    pub(super) fn new(m: usize, r: usize, windows: &[Vec<usize>], circle_only: bool) -> Geometry {
+        let n_inner = m.saturating_sub(2);
+        let a_axis = (m >= 2).then(|| m - 2);
+        let b_axis = (m >= 1).then(|| m - 1);
+        let (mut np, mut nl, mut ring_sets) = (0, 0, 0);
+        let plans = windows
+            .iter()
+            .map(|w| {
+                let persistent = w.iter().any(|&i| Some(i) == a_axis || Some(i) == b_axis);
+                let ring = if persistent {
+                    0
+                } else {
+                    r.pow(w.iter().copied().max().unwrap_or(0) as u32)
+                };
+                let ring_at = ring_sets;
+                ring_sets += ring;
+                let c = if persistent { &mut np } else { &mut nl };
+                let slot = *c;
+                *c += 1;
+                let reach = w
+                    .iter()
+                    .map(|&i| {
+                        if Some(i) == a_axis {
+                            Reach::A
+                        } else if Some(i) == b_axis {
+                            Reach::B
+                        } else {
+                            Reach::Inner {
+                                axis: i,
+                                stride: r.pow(i as u32),
+                            }
+                        }
+                    })
+                    .collect();
+                Plan {
+                    persistent,
+                    slot,
+                    ring,
+                    ring_at,
+                    reach,
+                }
+            })
+            .collect();
+        let mut g = Geometry {
+            m,
+            r,
+            n_inner,
+            block: r.pow(n_inner as u32),
+            ra: if a_axis.is_some() { r } else { 1 },
+            rb: if b_axis.is_some() { r } else { 1 },
+            plans,
+            np,
+            ring_sets,
+            mirror: None,
+        };
+        g.mirror = find(m, windows, circle_only).map(|rho| Mirror::new(&g, windows, rho));
+        g
+    }
+
+    /// Words of a block's store with sets of `words` words.
+    pub(super) fn store_len(&self, words: usize) -> usize {
+        self.np * self.block * words
+    }
+
+    /// The blocks `a` of diagonal `d` (with `b = d - a`).
+    pub(super) fn diagonal(&self, d: usize) -> (usize, usize) {
+        (d.saturating_sub(self.rb - 1), d.min(self.ra - 1))
+    }
+
+    /// The blocks `a` of diagonal `d` the sweep computes and keeps: all of them, or with the
+    /// symmetry those with `a <= b`.
+    pub(super) fn computed(&self, d: usize) -> (usize, usize) {
+        let (lo, hi) = self.diagonal(d);
+        match self.mirror {
+            Some(_) => (lo, hi.min(d / 2)),
+            None => (lo, hi),
+        }
+    }
+
+    /// The most blocks of one diagonal the sweep keeps.
+    pub(super) fn widest(&self) -> usize {
+        (0..self.ra + self.rb - 1)
+            .map(|d| {
+                let (lo, hi) = self.computed(d);
+                hi + 1 - lo
+            })
+            .max()
+            .unwrap_or(1)
+    }
+}
+
+/// `rho` (an involution of the engine axes that swaps `m-2` and `m-1`) when the symmetry is on and
+/// it maps the windows onto themselves: the swap of `A` and `B`, else the reflection of the circle
+/// `i -> 2m-3-i (mod m)` (in tuple indices `t -> 1-t`); with `circle_only` only the reflection.
+fn find(m: usize, windows: &[Vec<usize>], circle_only: bool) -> Option<Vec<usize>> {
+    if m < 2 || !crate::lines::symmetry_on() {
+        return None;
+    }
+    let shape = |perm: &[usize]| -> BTreeSet<Vec<usize>> {
+        windows
+            .iter()
+            .map(|w| {
+                let mut v: Vec<usize> = w.iter().map(|&i| perm[i]).collect();
+                v.sort_unstable();
+                v
+            })
+            .collect()
+    };
+    let identity: Vec<usize> = (0..m).collect();
+    let mut swap = identity.clone();
+    swap.swap(m - 2, m - 1);
+    let reflection: Vec<usize> = (0..m).map(|i| (2 * m - 3 - i) % m).collect();
+    let candidates = if circle_only {
+        vec![reflection]
+    } else {
+        vec![swap, reflection]
+    };
+    candidates.into_iter().find(|rho| {
+        rho[m - 2] == m - 1 && (0..m).all(|i| rho[rho[i]] == i) && shape(rho) == shape(&identity)
+    })
+}
+
+/// The symmetry on a block's records (see the module notes).
+pub(super) struct Mirror {
+    /// Persistent array `s` of block `(b, a)` is array `slots[s]` of block `(a, b)` permuted (the
+    /// array of `rho` of its window).
+    slots: Vec<usize>,
+    /// For inner axis `i`, the stride of axis `rho(i)`: position `x` of a block goes to
+    /// `sum_i x_i * to[i]` in its mirror.
+    to: Vec<usize>,
+}
+
+impl Mirror {
+    fn new(g: &Geometry, windows: &[Vec<usize>], rho: Vec<usize>) -> Mirror {
+        let key = |w: &mut dyn Iterator<Item = usize>| -> Vec<usize> {
+            let mut v: Vec<usize> = w.collect();
+            v.sort_unstable();
+            v
+        };
+        let persistent: Vec<(usize, Vec<usize>)> = g
+            .plans
+            .iter()
+            .zip(windows)
+            .filter(|(p, _)| p.persistent)
+            .map(|(p, w)| (p.slot, key(&mut w.iter().copied())))
+            .collect();
+        let mut slots = vec![0; g.np];
+        for (s, w) in &persistent {
+            let image = key(&mut w.iter().map(|&i| rho[i]));
+            slots[*s] = persistent
+                .iter()
+                .find(|(_, v)| *v == image)
+                .map(|(t, _)| *t)
+                .expect("rho maps the persistent windows onto themselves");
+        }
+        let to = (0..g.n_inner).map(|i| g.r.pow(rho[i] as u32)).collect();
+        Mirror { slots, to }
+    }
+
+    /// Calls `f(x, y)` for every position `x` of a block (in order) and its mirror `y`.
+    fn each(&self, g: &Geometry, mut f: impl FnMut(usize, usize)) {
+        let n = g.n_inner;
+        let mut x = vec![0usize; n];
+        let mut y = 0usize;
+        for at in 0..g.block {
+            f(at, y);
+            for i in 0..n {
+                x[i] += 1;
+                y += self.to[i];
+                if x[i] < g.r {
+                    break;
+                }
+                x[i] = 0;
+                y -= g.r * self.to[i];
+            }
+        }
+    }
+
+    /// The values of block `(b, a)` from those of block `(a, b)`.
+    pub(super) fn values(&self, g: &Geometry, src: &[u16], dst: &mut [u16]) {
+        self.each(g, |x, y| dst[y] = src[x]);
+    }
+
+    /// The store of block `(b, a)` from the store `src` of block `(a, b)` (sets of `words` words).
+    pub(super) fn store(&self, g: &Geometry, words: usize, src: &[u64], dst: &mut [u64]) {
+        let per = g.block * words;
+        for (s, &from) in self.slots.iter().enumerate() {
+            let (d, f) = (&mut dst[s * per..][..per], &src[from * per..][..per]);
+            self.each(g, |x, y| {
+                d[y * words..][..words].copy_from_slice(&f[x * words..][..words]);
+            });
+        }
+    }
+}
