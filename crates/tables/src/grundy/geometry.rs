@@ -5,7 +5,7 @@
 //! the next diagonal, so a block keeps them all, one array per window ("slot"), `block` sets each,
 //! `words` words a set. A window of inner axes only is *local*: its sets are read one step back
 //! along its own axes, at most `r^i` positions back for its highest axis `i`, so it keeps only the
-//! last `r^i` of them, in a ring of the thread's scratch that stays in the caches.
+//! last `r^i` of them (at least `r`), in a ring of the thread's scratch that stays in the caches.
 //!
 //! The symmetry: an involution `rho` of the axes that maps the windows onto the windows and swaps
 //! `A` and `B` (the swap itself for heaps; for circles the reflection that swaps them, which moves
@@ -34,12 +34,15 @@ pub(super) struct Plan {
     pub(super) persistent: bool,
     /// The window's array in a block's store (persistent), or its ring (local).
     pub(super) slot: usize,
-    /// Local windows: the ring's length in sets (`r^i` for the window's highest axis `i`) and its
-    /// first set in the thread's scratch.
+    /// Local windows: the ring's length in sets (`r^i` for the window's highest axis `i`, at least
+    /// `r`) and its first set in the thread's scratch.
     pub(super) ring: usize,
     pub(super) ring_at: usize,
     pub(super) reach: Vec<Reach>,
 }
+
+/// Three cache lines, in words.
+const SKEW: usize = 24;
 
 pub(super) struct Geometry {
     pub(super) m: usize,
@@ -69,10 +72,11 @@ impl Geometry {
             .iter()
             .map(|w| {
                 let persistent = w.iter().any(|&i| Some(i) == a_axis || Some(i) == b_axis);
+                // At least `r` sets: a run along axis 0 then never wraps around its ring.
                 let ring = if persistent {
                     0
                 } else {
-                    r.pow(w.iter().copied().max().unwrap_or(0) as u32)
+                    r.pow(w.iter().copied().max().unwrap_or(0).max(1) as u32)
                 };
                 let ring_at = ring_sets;
                 ring_sets += ring;
@@ -119,9 +123,26 @@ impl Geometry {
         g
     }
 
-    /// Words of a block's store with sets of `words` words.
+    /// Words from one persistent array of a store to the next, with sets of `words` words: the
+    /// array and a few words more, so that consecutive arrays start 9 cache lines apart modulo
+    /// 4 KiB. A block reads and writes every array at the same position at once; arrays a multiple
+    /// of 4 KiB apart (as `r = 32` makes them) would all fall in the same sets of the caches.
+    pub(super) fn per(&self, words: usize) -> usize {
+        let bytes = self.block * words * 8;
+        self.block * words + (4096 + 576 - bytes % 4096) % 4096 / 8
+    }
+
+    /// Words of a block's store with sets of `words` words (its arrays start [`Geometry::skew`]
+    /// words in).
     pub(super) fn store_len(&self, words: usize) -> usize {
-        self.np * self.block * words
+        self.np * self.per(words) + 2 * SKEW
+    }
+
+    /// Where the arrays of block `a` of diagonal `d` start in its store: 0, 3 or 6 cache lines
+    /// in, so that a block, the two blocks it reads and their arrays all start in different cache
+    /// sets (with [`Geometry::per`]).
+    pub(super) fn skew(&self, a: usize, d: usize) -> usize {
+        (a + d) % 3 * SKEW
     }
 
     /// The blocks `a` of diagonal `d` (with `b = d - a`).
@@ -243,13 +264,18 @@ impl Mirror {
         self.each(g, |x, y| dst[y] = src[x]);
     }
 
-    /// The store of block `(b, a)` from the store `src` of block `(a, b)` (sets of `words` words).
+    /// The store of block `(b, a)` from the store `src` of block `(a, b)` (sets of `words` words;
+    /// both stores from their skews on).
     pub(super) fn store(&self, g: &Geometry, words: usize, src: &[u64], dst: &mut [u64]) {
-        let per = g.block * words;
+        let per = g.per(words);
         for (s, &from) in self.slots.iter().enumerate() {
-            let (d, f) = (&mut dst[s * per..][..per], &src[from * per..][..per]);
+            let len = g.block * words;
+            let (d, f) = (&mut dst[s * per..][..len], &src[from * per..][..len]);
             self.each(g, |x, y| {
-                d[y * words..][..words].copy_from_slice(&f[x * words..][..words]);
+                // A loop, not `copy_from_slice`: a call to `memmove` per set costs more.
+                for t in 0..words {
+                    d[y * words + t] = f[x * words + t];
+                }
             });
         }
     }

@@ -13,6 +13,7 @@ use crate::checkpoint::{self as ck, Progress};
 use crate::lines::{Hooks, Resume, Stop};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Bits of the axes field of a checkpoint above the axes: the sets are kept window by window (set
 /// by every checkpoint this format writes: older ones, which kept them position by position, are
@@ -76,11 +77,19 @@ fn read_state(
     Ok((words, d))
 }
 
-/// A store of sets of `words` words padded to `wider` words.
-fn widen(g: &Geometry, s: &[u64], words: usize, wider: usize) -> Vec<u64> {
+/// The store of block `a` of diagonal `d` with sets of `words` words padded to `wider` words.
+fn widen(g: &Geometry, a: usize, d: usize, s: &[u64], words: usize, wider: usize) -> Vec<u64> {
     let mut out = vec![0u64; g.store_len(wider)];
-    for (to, from) in out.chunks_exact_mut(wider).zip(s.chunks_exact(words)) {
-        to[..words].copy_from_slice(from);
+    let k = g.skew(a, d);
+    let (per, wide) = (g.per(words), g.per(wider));
+    for slot in 0..g.np {
+        let from = &s[k + slot * per..][..g.block * words];
+        let to = &mut out[k + slot * wide..][..g.block * wider];
+        for (t, f) in to.chunks_exact_mut(wider).zip(from.chunks_exact(words)) {
+            for (a, b) in t.iter_mut().zip(f) {
+                *a = *b;
+            }
+        }
     }
     out
 }
@@ -124,7 +133,14 @@ pub(super) fn run(
         first = d + 1;
     }
     let mut saver = resume.saver;
-    let cancel = || hooks.cancelled();
+    // A block whose value did not fit stops the others of its diagonal (computed again anyway).
+    let overflowed = AtomicBool::new(false);
+    let cancel = || hooks.cancelled() || overflowed.load(Ordering::Relaxed);
+    // The largest value so far, that of the last diagonal computed here, and the most it grew from
+    // one diagonal to the next.
+    let mut top = values.iter().copied().max().unwrap_or(0) as usize;
+    let mut last: Option<usize> = None;
+    let mut growth = 0;
     let blocks_before = |d: usize| -> u64 {
         (0..d)
             .map(|e| {
@@ -157,6 +173,30 @@ pub(super) fn run(
         if hooks.cancelled() {
             stop!();
         }
+        // Wider sets: ahead of a diagonal whose values may not fit (the stores of the previous
+        // diagonal padded), or after one in which some value did not (computed again).
+        let need = if overflowed.swap(false, Ordering::Relaxed) {
+            64 * words
+        } else {
+            top + 2 * growth + 2
+        };
+        if need >= 64 * words && d > 0 {
+            let mut wider = words;
+            while 64 * wider <= need && wider < MAX_WORDS {
+                wider = next_width(wider);
+            }
+            if wider == words {
+                return Err(beyond());
+            }
+            allow(wider)?;
+            spare.clear();
+            for (a, s) in prev.iter_mut().enumerate() {
+                if let Some(s) = s {
+                    *s = widen(g, a, d - 1, s, words, wider);
+                }
+            }
+            words = wider;
+        }
         let (a_min, a_max) = g.computed(d);
         // Block (t, t) of diagonal 2t reads (t, t-1), the mirror of the kept (t-1, t).
         let t = d / 2;
@@ -166,7 +206,8 @@ pub(super) fn run(
                     .pop()
                     .unwrap_or_else(|| vec![0u64; g.store_len(words)]);
                 let src = prev[t - 1].as_deref().expect("block t-1 is kept");
-                mr.store(g, words, src, &mut s);
+                let (from, to) = (g.skew(t - 1, d - 1), g.skew(t, d - 1));
+                mr.store(g, words, &src[from..], &mut s[to..]);
                 Some(s)
             }
             _ => None,
@@ -187,46 +228,53 @@ pub(super) fn run(
             tasks.push((a, b, store, out, mirror_out));
         }
         let (prev_ref, mirrored_ref) = (&prev, &mirrored);
-        type Solved = (usize, Vec<u64>, Result<bool, Overflow>);
+        type Solved = (usize, Vec<u64>, Result<Option<u16>, Overflow>);
         let results: Vec<Solved> = tasks
             .into_par_iter()
             .map(|(a, b, mut store, out, mirror_out)| {
-                let prev_a = (a > 0).then(|| prev_ref[a - 1].as_deref().expect("kept"));
-                let prev_b = (b > 0).then(|| match mirrored_ref {
-                    Some(s) if a == b => s.as_slice(),
-                    _ => prev_ref[a].as_deref().expect("kept"),
+                let prev_a = (a > 0)
+                    .then(|| &prev_ref[a - 1].as_deref().expect("kept")[g.skew(a - 1, d - 1)..]);
+                let prev_b = (b > 0).then(|| {
+                    let s = match mirrored_ref {
+                        Some(s) if a == b => s.as_slice(),
+                        _ => prev_ref[a].as_deref().expect("kept"),
+                    };
+                    &s[g.skew(a, d - 1)..]
                 });
                 let blk = Block {
                     a,
                     b,
-                    cur: &mut store,
+                    cur: &mut store[g.skew(a, d)..],
                     prev_a,
                     prev_b,
                     out: &mut *out,
                 };
                 let res = solve_block(g, words, blk, &cancel, extra);
-                if let (Ok(true), Some(mr), Some(to)) = (&res, &g.mirror, mirror_out) {
+                if res.is_err() {
+                    overflowed.store(true, Ordering::Relaxed);
+                }
+                if let (Ok(Some(_)), Some(mr), Some(to)) = (&res, &g.mirror, mirror_out) {
                     mr.values(g, out, to);
                 }
                 (a, store, res)
             })
             .collect();
         spare.extend(mirrored);
-        if results.iter().any(|(_, _, r)| r.is_err()) {
-            // A value did not fit: the same diagonal again with wider sets.
+        if overflowed.load(Ordering::Relaxed) {
+            // A value did not fit: the same diagonal again with wider sets (the first diagonal
+            // has nothing to widen).
             if words >= MAX_WORDS {
                 return Err(beyond());
             }
-            let wider = next_width(words);
-            allow(wider)?;
-            for s in prev.iter_mut().flatten() {
-                *s = widen(g, s, words, wider);
+            if d == 0 {
+                overflowed.store(false, Ordering::Relaxed);
+                words = next_width(words);
+                allow(words)?;
+                spare.clear();
             }
-            spare.clear();
-            words = wider;
             continue;
         }
-        let complete = results.iter().all(|(_, _, r)| matches!(r, Ok(true)));
+        let complete = results.iter().all(|(_, _, r)| matches!(r, Ok(Some(_))));
         if !complete {
             // Stopped inside this diagonal: the previous one is the last finished.
             spare.extend(results.into_iter().map(|(_, s, _)| s));
@@ -234,9 +282,16 @@ pub(super) fn run(
         }
         // Diagonal d becomes the previous one.
         spare.extend(prev.iter_mut().filter_map(Option::take));
-        for (a, s, _) in results {
+        let mut here = 0;
+        for (a, s, r) in results {
             prev[a] = Some(s);
+            here = here.max(r.ok().flatten().unwrap_or(0) as usize);
         }
+        if let Some(l) = last {
+            growth = growth.max(here.saturating_sub(l));
+        }
+        last = Some(here);
+        top = top.max(here);
         let (lo, hi) = g.diagonal(d);
         done += ((hi - lo + 1) * g.block) as u64;
         if let Some(p) = hooks.progress {
