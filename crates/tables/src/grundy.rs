@@ -115,6 +115,15 @@ pub fn solve_resumable_in(
     solve_with(m, r, windows, None, 1, hooks, resume, values).map(|(v, _)| v)
 }
 
+/// True when the Grundy sweep of the window game on `m` stacks with `windows` (tuple indices) computes
+/// one block of each mirror pair ([`crate::lines::use_symmetry`]); SCN's lengths of two stacks or
+/// more always do, with the symmetry on: for tests and benchmarks.
+#[doc(hidden)]
+pub fn is_mirrored(m: usize, windows: &[Vec<usize>]) -> bool {
+    let g = Geometry::new(m, 1, &crate::pset::engine_windows(m, windows), false);
+    g.mirror.is_some()
+}
+
 const TAG_WINDOWS: u64 = 0x4752_4e44_0001;
 const TAG_SHRINKING: u64 = 0x4752_4e44_0002;
 

@@ -247,14 +247,14 @@ impl Mirror {
         let mut y = 0usize;
         for at in 0..g.block {
             f(at, y);
-            for i in 0..n {
-                x[i] += 1;
-                y += self.to[i];
-                if x[i] < g.r {
+            for (xi, &to) in x.iter_mut().zip(&self.to) {
+                *xi += 1;
+                y += to;
+                if *xi < g.r {
                     break;
                 }
-                x[i] = 0;
-                y -= g.r * self.to[i];
+                *xi = 0;
+                y -= g.r * to;
             }
         }
     }

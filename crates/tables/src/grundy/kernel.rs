@@ -38,7 +38,7 @@ pub(super) fn solve_block(
             rings.resize(need, 0);
         }
         let rings = &mut rings[..need];
-        let solve = match (1..=8).rev().find(|c| words % c == 0) {
+        let solve = match (1..=8).rev().find(|&c| words.is_multiple_of(c)) {
             Some(8) => solve_in::<8>,
             Some(7) => solve_in::<7>,
             Some(6) => solve_in::<6>,

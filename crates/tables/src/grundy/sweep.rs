@@ -77,21 +77,31 @@ fn read_state(
     Ok((words, d))
 }
 
-/// The store of block `a` of diagonal `d` with sets of `words` words padded to `wider` words.
-fn widen(g: &Geometry, a: usize, d: usize, s: &[u64], words: usize, wider: usize) -> Vec<u64> {
-    let mut out = vec![0u64; g.store_len(wider)];
+/// Pads the sets of the store of block `a` of diagonal `d` from `words` to `wider` words, in place:
+/// the store grows (for a large store the allocator moves its pages, it does not copy or touch them
+/// again) and each set moves up to its wider place, the last first.
+fn widen(g: &Geometry, a: usize, d: usize, s: &mut Vec<u64>, words: usize, wider: usize) {
+    let len = g.store_len(wider);
+    s.reserve_exact(len - s.len());
+    s.resize(len, 0);
     let k = g.skew(a, d);
     let (per, wide) = (g.per(words), g.per(wider));
-    for slot in 0..g.np {
-        let from = &s[k + slot * per..][..g.block * words];
-        let to = &mut out[k + slot * wide..][..g.block * wider];
-        for (t, f) in to.chunks_exact_mut(wider).zip(from.chunks_exact(words)) {
-            for (a, b) in t.iter_mut().zip(f) {
-                *a = *b;
+    for slot in (0..g.np).rev() {
+        for idx in (0..g.block).rev() {
+            let (from, to) = (k + slot * per + idx * words, k + slot * wide + idx * wider);
+            // `from <= to`: the last word first (a loop: `copy_within` calls `memmove`).
+            for t in (0..wider).rev() {
+                s[to + t] = if t < words { s[from + t] } else { 0 };
             }
         }
     }
-    out
+}
+
+/// Grows a store whose contents are not kept (a spare one) to sets of `wider` words.
+fn grow(g: &Geometry, s: &mut Vec<u64>, wider: usize) {
+    let len = g.store_len(wider);
+    s.reserve_exact(len.saturating_sub(s.len()));
+    s.resize(len, 0);
 }
 
 /// The next set width after `words` overflowed: one word more up to 8, then a quarter more in whole
@@ -189,11 +199,16 @@ pub(super) fn run(
                 return Err(beyond());
             }
             allow(wider)?;
-            spare.clear();
             for (a, s) in prev.iter_mut().enumerate() {
                 if let Some(s) = s {
-                    *s = widen(g, a, d - 1, s, words, wider);
+                    widen(g, a, d - 1, s, words, wider);
                 }
+            }
+            // The spare stores this diagonal takes (later ones come back from the previous).
+            let (lo, hi) = g.computed(d);
+            spare.truncate(hi + 2 - lo);
+            for s in &mut spare {
+                grow(g, s, wider);
             }
             words = wider;
         }
@@ -266,11 +281,14 @@ pub(super) fn run(
             if words >= MAX_WORDS {
                 return Err(beyond());
             }
+            spare.extend(results.into_iter().map(|(_, s, _)| s));
             if d == 0 {
                 overflowed.store(false, Ordering::Relaxed);
                 words = next_width(words);
                 allow(words)?;
-                spare.clear();
+                for s in &mut spare {
+                    grow(g, s, words);
+                }
             }
             continue;
         }
