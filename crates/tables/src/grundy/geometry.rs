@@ -5,7 +5,7 @@
 //! the next diagonal, so a block keeps them all, one array per window ("slot"), `block` sets each,
 //! `words` words a set. A window of inner axes only is *local*: its sets are read one step back
 //! along its own axes, at most `r^i` positions back for its highest axis `i`, so it keeps only the
-//! last `r^i` of them (at least `r`), in a ring of the thread's scratch that stays in the caches.
+//! last `r^i` of them (at least `r^2`), in a ring of the thread's scratch that stays in the caches.
 //!
 //! The symmetry: an involution `rho` of the axes that maps the windows onto the windows and swaps
 //! `A` and `B` (the swap itself for heaps; for circles the reflection that swaps them, which moves
@@ -35,7 +35,7 @@ pub(super) struct Plan {
     /// The window's array in a block's store (persistent), or its ring (local).
     pub(super) slot: usize,
     /// Local windows: the ring's length in sets (`r^i` for the window's highest axis `i`, at least
-    /// `r`) and its first set in the thread's scratch.
+    /// `r^2`) and its first set in the thread's scratch.
     pub(super) ring: usize,
     pub(super) ring_at: usize,
     pub(super) reach: Vec<Reach>,
@@ -72,11 +72,13 @@ impl Geometry {
             .iter()
             .map(|w| {
                 let persistent = w.iter().any(|&i| Some(i) == a_axis || Some(i) == b_axis);
-                // At least `r` sets: a run along axis 0 then never wraps around its ring.
+                // At least `r^2` sets (`r` with one inner axis): the runs along axis 0 of a row
+                // along axis 1 then never wrap around the ring.
                 let ring = if persistent {
                     0
                 } else {
-                    r.pow(w.iter().copied().max().unwrap_or(0).max(1) as u32)
+                    let least = n_inner.min(2);
+                    r.pow(w.iter().copied().max().unwrap_or(0).max(least) as u32)
                 };
                 let ring_at = ring_sets;
                 ring_sets += ring;
@@ -240,21 +242,37 @@ impl Mirror {
         Mirror { slots, to }
     }
 
-    /// Calls `f(x, y)` for every position `x` of a block (in order) and its mirror `y`.
+    /// Calls `f(x, y)` for every position `x` of a block and its mirror `y`: axis 0 fastest, then the
+    /// axis `rho` sends it to, then the others, so that reads and writes stay within an `r` by `r`
+    /// tile of sets (where `rho` moves axis 0, a block read in order is written `r^i` sets apart).
     fn each(&self, g: &Geometry, mut f: impl FnMut(usize, usize)) {
         let n = g.n_inner;
+        if n == 0 {
+            return f(0, 0);
+        }
+        let j = self.to.iter().position(|&t| t == 1).unwrap_or(0);
+        let mut order: Vec<usize> = vec![0];
+        order.extend((j != 0).then_some(j));
+        order.extend((1..n).filter(|&i| i != j));
+        let from: Vec<usize> = order.iter().map(|&i| g.r.pow(i as u32)).collect();
+        let to: Vec<usize> = order.iter().map(|&i| self.to[i]).collect();
         let mut x = vec![0usize; n];
-        let mut y = 0usize;
-        for at in 0..g.block {
-            f(at, y);
-            for (xi, &to) in x.iter_mut().zip(&self.to) {
-                *xi += 1;
-                y += to;
-                if *xi < g.r {
+        let (mut at, mut y) = (0usize, 0usize);
+        for _ in 0..g.block / g.r {
+            for k in 0..g.r {
+                f(at + k, y + k * to[0]);
+            }
+            #[allow(clippy::needless_range_loop)] // `i` indexes three arrays in step
+            for i in 1..n {
+                x[i] += 1;
+                at += from[i];
+                y += to[i];
+                if x[i] < g.r {
                     break;
                 }
-                *xi = 0;
-                y -= g.r * to;
+                x[i] = 0;
+                at -= g.r * from[i];
+                y -= g.r * to[i];
             }
         }
     }

@@ -76,7 +76,7 @@ struct Memory<'s> {
 }
 
 /// The address of word `off` of the `len` words at `base`, less `back` sets of `w` words, checked
-/// to leave room for `run - back` sets from `off` on. A look-up along axis 0 reads from the run's
+/// to leave room for `span - back` sets from `off` on. A look-up along axis 0 reads from the run's
 /// second position on (`back = 1`): the address for the first, which may lie before `base`, is
 /// never read.
 fn address(
@@ -84,11 +84,11 @@ fn address(
     len: usize,
     off: usize,
     back: usize,
-    run: usize,
+    span: usize,
     w: usize,
 ) -> *const u64 {
     assert!(
-        off + (run - back) * w <= len,
+        off + (span - back) * w <= len,
         "a look-up inside the block's memory"
     );
     base.wrapping_add(off).wrapping_sub(back * w)
@@ -97,7 +97,8 @@ fn address(
 /// The look-ups of the run of `run` positions that starts at `idx0` (`x` its coordinates, `x[0] =
 /// 0`; `ring_at0[j]` the place of `idx0` in window `j`'s ring): along an inner axis other than 0
 /// only when the run's coordinate there is positive, along `A` and `B` when those blocks lie in the
-/// box.
+/// box. Checked for `ahead` runs more: the next runs of a row along axis 1 that take the same
+/// look-ups one run further on.
 #[allow(clippy::too_many_arguments)]
 fn lookups(
     g: &Geometry,
@@ -108,8 +109,10 @@ fn lookups(
     run: usize,
     ring_at0: &[usize],
     mem: &Memory,
+    ahead: usize,
     out: &mut Lookups,
 ) {
+    let span = run * (1 + ahead);
     out.src.clear();
     out.firsts.clear();
     out.ends.clear();
@@ -156,7 +159,7 @@ fn lookups(
                     }
                     _ => continue,
                 };
-                out.src.push(address(base, n, off, back, run, w));
+                out.src.push(address(base, n, off, back, span, w));
             }
         }
         out.ends.push(out.src.len());
@@ -165,7 +168,7 @@ fn lookups(
         } else {
             (mem.rings, mem.rings_len, (p.ring_at + ring_at0[j]) * w)
         };
-        out.dst.push(address(base, n, off, 0, run, w).cast_mut());
+        out.dst.push(address(base, n, off, 0, span, w).cast_mut());
     }
 }
 
@@ -221,7 +224,24 @@ fn solve_in<const C: usize>(
                 return Ok(None);
             }
         }
-        lookups(g, w, per, &x, idx0, run, &ring_at0, &mem, &mut lk);
+        if g.n_inner >= 2 && x[1] >= 2 {
+            // The run before, one run on: in a row along axis 1 past its first two runs, no
+            // look-up starts or stops, and no ring wraps around (its length is a multiple of
+            // `r^2`). `lookups` checked the row's bounds at its second run.
+            for s in &mut lk.src {
+                *s = s.wrapping_add(run * w);
+            }
+            for d in &mut lk.dst {
+                *d = d.wrapping_add(run * w);
+            }
+        } else {
+            let ahead = if g.n_inner >= 2 && x[1] == 1 {
+                g.r - 2
+            } else {
+                0
+            };
+            lookups(g, w, per, &x, idx0, run, &ring_at0, &mem, ahead, &mut lk);
+        }
         for k in 0..run {
             if let Some(f) = extra {
                 if run > 1 {
@@ -243,10 +263,11 @@ fn solve_in<const C: usize>(
                     let end_k = if k == 0 { lk.firsts[j] } else { end };
                     for &s in &lk.src[from..end_k] {
                         // SAFETY: `lookups` checked room for the sets of the run's positions it
-                        // reads from `s` (from the second on along axis 0), and `off + C <= w`.
-                        // Nothing writes this set now: a window reads only its own sets of earlier
+                        // reads from `s` (from the second on along axis 0: `s` itself may lie
+                        // before the memory, hence `wrapping_add`), and `off + C <= w`. Nothing
+                        // writes this set now: a window reads only its own sets of earlier
                         // positions, or those of other blocks.
-                        let set = unsafe { *(s.add(step + off) as *const [u64; C]) };
+                        let set = unsafe { *(s.wrapping_add(step + off) as *const [u64; C]) };
                         for (d, v) in acc.iter_mut().zip(set) {
                             *d |= v;
                         }

@@ -148,7 +148,12 @@ pub(super) fn run(
     let cancel = || hooks.cancelled() || overflowed.load(Ordering::Relaxed);
     // The largest value so far, that of the last diagonal computed here, and the most it grew from
     // one diagonal to the next.
-    let mut top = values.iter().copied().max().unwrap_or(0) as usize;
+    // (Read only when resuming: reading values never written would map every page of them twice.)
+    let mut top = if first > 0 {
+        values.iter().copied().max().unwrap_or(0) as usize
+    } else {
+        0
+    };
     let mut last: Option<usize> = None;
     let mut growth = 0;
     let blocks_before = |d: usize| -> u64 {
