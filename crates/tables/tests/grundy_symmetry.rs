@@ -2,13 +2,15 @@
 //! swap of two heaps) against the sweep that computes every block, and both against a brute force
 //! written here from the rules: every value of boxes of CN(n,k) for 3 <= n <= 7 and every k, Nim on
 //! 2 to 4 heaps, Moore's Nim, complexes (one the symmetry fits, one it does not), boxes whose values
-//! need several words (up to 16), and SCN (the moves that empty piles must be invariant too).
+//! need several words (up to 16), and SCN (the moves that empty piles must be invariant too). Each
+//! sweep resumes from its own checkpoints and refuses the other's in one line.
 //!
 //! The brute force visits every option of every position: for each window, every way of lowering
 //! its entries (SCN: and of emptying some of its piles, the rest of the circle closing up).
 
+use nimlab_tables::checkpoint::Memory;
 use nimlab_tables::grundy;
-use nimlab_tables::lines::{self, Hooks};
+use nimlab_tables::lines::{self, Hooks, Resume, Stop};
 
 /// Windows of k consecutive places of a circle of m (one window when `k >= m`), tuple indices.
 fn circle(m: usize, k: usize) -> Vec<Vec<usize>> {
@@ -220,4 +222,48 @@ fn the_mirrored_grundy_sweep_equals_the_full_sweep_and_the_rules() {
         "{} boxes and 4 SCN tables, {checked} values, equal in both sweeps and to the rules",
         games.len()
     );
+    checkpoints();
+}
+
+/// Each sweep resumes from each of its checkpoints, and refuses in one line those of the other and
+/// one whose axes field is the bare number of axes (as before the sets were kept window by window).
+fn checkpoints() {
+    let (m, r, windows) = (5, 7, circle(5, 2));
+    let want = brute(m, r, &windows);
+    let run = |from: Option<&[u8]>, saver: Option<&mut Memory>| {
+        let mut rd = from.unwrap_or_default();
+        let from = from.map(|_| &mut rd as &mut dyn std::io::Read);
+        let saver = saver.map(|s| s as &mut dyn nimlab_tables::checkpoint::Saver);
+        grundy::solve_resumable(m, r, &windows, Hooks::default(), Resume { saver, from })
+    };
+    let mut taken = Vec::new();
+    for on in [true, false] {
+        lines::use_symmetry(on);
+        let mut mem = Memory::default();
+        same(
+            &run(None, Some(&mut mem)).unwrap(),
+            &want,
+            "a run that saves",
+        );
+        assert!(mem.saved.len() >= 5, "a checkpoint after each diagonal");
+        taken.push(mem.saved.into_iter().map(|(_, b)| b).collect::<Vec<_>>());
+    }
+    for (i, on) in [true, false].into_iter().enumerate() {
+        lines::use_symmetry(on);
+        for ck in &taken[i] {
+            same(&run(Some(ck), None).unwrap(), &want, "resumed");
+        }
+        let mut old = taken[i][2].clone();
+        old[16..24].copy_from_slice(&(m as u64).to_le_bytes());
+        for foreign in [&taken[1 - i][2], &old] {
+            match run(Some(foreign), None) {
+                Err(Stop::Damaged(why)) => {
+                    assert!(why.contains("axes and symmetry"), "{why}");
+                    assert!(!why.contains('\n'), "one line: {why}");
+                }
+                other => panic!("symmetry {on}: a foreign checkpoint gave {other:?}"),
+            }
+        }
+    }
+    lines::use_symmetry(true);
 }
