@@ -218,18 +218,15 @@ pub(super) fn run(
             words = wider;
         }
         let (a_min, a_max) = g.computed(d);
-        // Block (t, t) of diagonal 2t reads (t, t-1), the mirror of the kept (t-1, t).
+        // Block (t, t) of diagonal 2t reads (t, t-1), the mirror of the kept (t-1, t): built by
+        // its task, beside the other blocks, in a spare store.
         let t = d / 2;
-        let mirrored = match &g.mirror {
-            Some(mr) if d % 2 == 0 && t > 0 && t <= a_max => {
-                let mut s = spare
+        let mut mirror_store = match g.mirror {
+            Some(_) if d % 2 == 0 && t > 0 && t <= a_max => Some(
+                spare
                     .pop()
-                    .unwrap_or_else(|| vec![0u64; g.store_len(words)]);
-                let src = prev[t - 1].as_deref().expect("block t-1 is kept");
-                let (from, to) = (g.skew(t - 1, d - 1), g.skew(t, d - 1));
-                mr.store(g, words, &src[from..], &mut s[to..]);
-                Some(s)
-            }
+                    .unwrap_or_else(|| vec![0u64; g.store_len(words)]),
+            ),
             _ => None,
         };
         // The values of each block, and of its mirror.
@@ -245,19 +242,30 @@ pub(super) fn run(
             let store = spare
                 .pop()
                 .unwrap_or_else(|| vec![0u64; g.store_len(words)]);
-            tasks.push((a, b, store, out, mirror_out));
+            let mirrored = if a == b { mirror_store.take() } else { None };
+            tasks.push((a, b, store, out, mirror_out, mirrored));
         }
-        let (prev_ref, mirrored_ref) = (&prev, &mirrored);
-        type Solved = (usize, Vec<u64>, Result<Option<u16>, Overflow>);
+        let prev_ref = &prev;
+        type Solved = (
+            usize,
+            Vec<u64>,
+            Option<Vec<u64>>,
+            Result<Option<u16>, Overflow>,
+        );
         let results: Vec<Solved> = tasks
             .into_par_iter()
-            .map(|(a, b, mut store, out, mirror_out)| {
+            .map(|(a, b, mut store, out, mirror_out, mut mirrored)| {
+                if let (Some(mr), Some(s)) = (&g.mirror, mirrored.as_deref_mut()) {
+                    let src = prev_ref[a - 1].as_deref().expect("block t-1 is kept");
+                    let (from, to) = (g.skew(a - 1, d - 1), g.skew(a, d - 1));
+                    mr.store(g, words, &src[from..], &mut s[to..]);
+                }
                 let prev_a = (a > 0)
                     .then(|| &prev_ref[a - 1].as_deref().expect("kept")[g.skew(a - 1, d - 1)..]);
                 let prev_b = (b > 0).then(|| {
-                    let s = match mirrored_ref {
-                        Some(s) if a == b => s.as_slice(),
-                        _ => prev_ref[a].as_deref().expect("kept"),
+                    let s = match &mirrored {
+                        Some(s) => s.as_slice(),
+                        None => prev_ref[a].as_deref().expect("kept"),
                     };
                     &s[g.skew(a, d - 1)..]
                 });
@@ -276,10 +284,16 @@ pub(super) fn run(
                 if let (Ok(Some(_)), Some(mr), Some(to)) = (&res, &g.mirror, mirror_out) {
                     mr.values(g, out, to);
                 }
+                (a, store, mirrored, res)
+            })
+            .collect();
+        let results: Vec<(usize, Vec<u64>, Result<Option<u16>, Overflow>)> = results
+            .into_iter()
+            .map(|(a, store, mirrored, res)| {
+                spare.extend(mirrored);
                 (a, store, res)
             })
             .collect();
-        spare.extend(mirrored);
         if overflowed.load(Ordering::Relaxed) {
             // A value did not fit: the same diagonal again with wider sets (the first diagonal
             // has nothing to widen).
