@@ -252,7 +252,7 @@ pub(super) fn run(
             Option<Vec<u64>>,
             Result<Option<u16>, Overflow>,
         );
-        let results: Vec<Solved> = tasks
+        let mut results: Vec<Solved> = tasks
             .into_par_iter()
             .map(|(a, b, mut store, out, mirror_out, mut mirrored)| {
                 if let (Some(mr), Some(s)) = (&g.mirror, mirrored.as_deref_mut()) {
@@ -287,20 +287,14 @@ pub(super) fn run(
                 (a, store, mirrored, res)
             })
             .collect();
-        let results: Vec<(usize, Vec<u64>, Result<Option<u16>, Overflow>)> = results
-            .into_iter()
-            .map(|(a, store, mirrored, res)| {
-                spare.extend(mirrored);
-                (a, store, res)
-            })
-            .collect();
+        spare.extend(results.iter_mut().filter_map(|r| r.2.take()));
         if overflowed.load(Ordering::Relaxed) {
             // A value did not fit: the same diagonal again with wider sets (the first diagonal
             // has nothing to widen).
             if words >= MAX_WORDS {
                 return Err(beyond());
             }
-            spare.extend(results.into_iter().map(|(_, s, _)| s));
+            spare.extend(results.into_iter().map(|r| r.1));
             if d == 0 {
                 overflowed.store(false, Ordering::Relaxed);
                 words = next_width(words);
@@ -311,16 +305,16 @@ pub(super) fn run(
             }
             continue;
         }
-        let complete = results.iter().all(|(_, _, r)| matches!(r, Ok(Some(_))));
+        let complete = results.iter().all(|r| matches!(r.3, Ok(Some(_))));
         if !complete {
             // Stopped inside this diagonal: the previous one is the last finished.
-            spare.extend(results.into_iter().map(|(_, s, _)| s));
+            spare.extend(results.into_iter().map(|r| r.1));
             stop!();
         }
         // Diagonal d becomes the previous one.
         spare.extend(prev.iter_mut().filter_map(Option::take));
         let mut here = 0;
-        for (a, s, r) in results {
+        for (a, s, _, r) in results {
             prev[a] = Some(s);
             here = here.max(r.ok().flatten().unwrap_or(0) as usize);
         }
