@@ -181,7 +181,7 @@ fn solve_with(
             .name(nimlab_core::Arg::Max),
         ))
     };
-    sweep::run(
+    let top = sweep::run(
         &g,
         min_words.max(1),
         &allow,
@@ -193,6 +193,5 @@ fn solve_with(
             from,
         },
     )?;
-    let top = values.iter().copied().max().unwrap_or(0) as usize;
     Ok((values, top / 64 + 1))
 }

@@ -115,8 +115,8 @@ fn next_width(words: usize) -> usize {
 }
 
 /// Sweeps the diagonals of blocks into `values`, starting with sets of `words` words (or from the
-/// checkpoint's state); `allow(words)` refuses a wider width that would not fit. Returns the width
-/// reached.
+/// checkpoint's state); `allow(words)` refuses a wider width that would not fit. Returns the largest
+/// value.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     g: &Geometry,
@@ -348,5 +348,5 @@ pub(super) fn run(
     if hooks.cancelled() {
         return Err(Stop::Interrupted);
     }
-    Ok(words)
+    Ok(top)
 }
