@@ -207,9 +207,10 @@ fn find(m: usize, windows: &[Vec<usize>], circle_only: bool) -> Option<Vec<usize
 
 /// The symmetry on a block's records (see the module notes).
 pub(super) struct Mirror {
-    /// Persistent array `s` of block `(b, a)` is array `slots[s]` of block `(a, b)` permuted (the
-    /// array of `rho` of its window).
-    slots: Vec<usize>,
+    /// The persistent arrays a block reads along `B` (of the windows that hold `B`), each with the
+    /// array of block `(a, b)` that, permuted, gives it in block `(b, a)` (that of `rho` of its
+    /// window).
+    slots: Vec<(usize, usize)>,
     /// For inner axis `i`, the stride of axis `rho(i)`: position `x` of a block goes to
     /// `sum_i x_i * to[i]` in its mirror.
     to: Vec<usize>,
@@ -229,14 +230,18 @@ impl Mirror {
             .filter(|(p, _)| p.persistent)
             .map(|(p, w)| (p.slot, key(&mut w.iter().copied())))
             .collect();
-        let mut slots = vec![0; g.np];
+        let mut slots = Vec::new();
         for (s, w) in &persistent {
+            if !w.contains(&(g.m - 1)) || slots.iter().any(|&(t, _)| t == *s) {
+                continue;
+            }
             let image = key(&mut w.iter().map(|&i| rho[i]));
-            slots[*s] = persistent
+            let from = persistent
                 .iter()
                 .find(|(_, v)| *v == image)
                 .map(|(t, _)| *t)
                 .expect("rho maps the persistent windows onto themselves");
+            slots.push((*s, from));
         }
         let to = (0..g.n_inner).map(|i| g.r.pow(rho[i] as u32)).collect();
         Mirror { slots, to }
@@ -290,18 +295,39 @@ impl Mirror {
         self.each(g, |x, y| dst[y] = src[x]);
     }
 
-    /// The store of block `(b, a)` from the store `src` of block `(a, b)` (sets of `words` words;
-    /// both stores from their skews on).
+    /// The arrays block `(b, a)` is read along `B` by, from the store `src` of block `(a, b)` (sets
+    /// of `words` words; both stores from their skews on); its other arrays are left as they are.
     pub(super) fn store(&self, g: &Geometry, words: usize, src: &[u64], dst: &mut [u64]) {
-        let per = g.per(words);
-        for (s, &from) in self.slots.iter().enumerate() {
-            let len = g.block * words;
+        match words {
+            1 => self.store_in::<1>(g, src, dst),
+            2 => self.store_in::<2>(g, src, dst),
+            3 => self.store_in::<3>(g, src, dst),
+            4 => self.store_in::<4>(g, src, dst),
+            8 => self.store_in::<8>(g, src, dst),
+            _ => {
+                let per = g.per(words);
+                for &(s, from) in &self.slots {
+                    let len = g.block * words;
+                    let (d, f) = (&mut dst[s * per..][..len], &src[from * per..][..len]);
+                    self.each(g, |x, y| {
+                        for t in 0..words {
+                            d[y * words + t] = f[x * words + t];
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    /// [`Mirror::store`] with sets of `W` words: each set copied in registers.
+    fn store_in<const W: usize>(&self, g: &Geometry, src: &[u64], dst: &mut [u64]) {
+        let per = g.per(W);
+        for &(s, from) in &self.slots {
+            let len = g.block * W;
             let (d, f) = (&mut dst[s * per..][..len], &src[from * per..][..len]);
             self.each(g, |x, y| {
-                // A loop, not `copy_from_slice`: a call to `memmove` per set costs more.
-                for t in 0..words {
-                    d[y * words + t] = f[x * words + t];
-                }
+                let set: [u64; W] = f[x * W..x * W + W].try_into().expect("W words");
+                d[y * W..y * W + W].copy_from_slice(&set);
             });
         }
     }

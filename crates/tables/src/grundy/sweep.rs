@@ -245,6 +245,10 @@ pub(super) fn run(
             let mirrored = if a == b { mirror_store.take() } else { None };
             tasks.push((a, b, store, out, mirror_out, mirrored));
         }
+        // The longest task first (it also builds the mirrored store): started last, it would keep
+        // one thread busy while the others wait for the next diagonal.
+        let longest_last = tasks.last().is_some_and(|t| t.5.is_some());
+        tasks.rotate_right(usize::from(longest_last));
         let prev_ref = &prev;
         type Solved = (
             usize,
