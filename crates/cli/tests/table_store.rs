@@ -624,7 +624,7 @@ fn grundy_values_past_memory_are_kept_on_disk() {
     let run = |args: &[&str]| {
         cmd()
             .args(args)
-            .env("NIMLAB_ENGINE_MEMORY", "7900000")
+            .env("NIMLAB_ENGINE_MEMORY", "6000000")
             .env("NIMLAB_SCRATCH", &scratch)
             .output()
             .unwrap()

@@ -3,6 +3,7 @@
 //! the parent module for the moves that keep every pile.
 
 use super::*;
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// One circle length of SCN, solved: its values and the value sets `G_arc` of its arcs.

@@ -29,7 +29,9 @@ pub fn use_symmetry(on: bool) {
     OFF.store(!on, Ordering::Relaxed);
 }
 
-fn enabled() -> bool {
+/// False when the symmetry is off ([`use_symmetry`], `NIMLAB_ENGINE_SYMMETRY=off`): the Grundy sweep
+/// asks too.
+pub(crate) fn enabled() -> bool {
     !OFF.load(Ordering::Relaxed)
         && std::env::var("NIMLAB_ENGINE_SYMMETRY").map_or(true, |v| v.trim() != "off")
 }

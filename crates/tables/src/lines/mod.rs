@@ -41,6 +41,7 @@ use geometry::Geometry;
 use std::io::Read;
 use sweep::{blocks, done_before, hands_back, Sweep, CANCEL, CAN_SAVE, SAVE_DUE};
 
+pub(crate) use mirror::enabled as symmetry_on;
 pub use mirror::use_symmetry;
 pub use sweep::hand_back_from;
 

@@ -47,17 +47,53 @@ impl Solved {
         }
     }
 
-    /// How many positions have each value (Grundy tables).
+    /// How many positions have each value (Grundy tables): in parallel, each chunk counted in four
+    /// interleaved tallies (neighbouring positions often share a value, and one tally would wait
+    /// on its own last increment).
     pub fn histogram(&self) -> Vec<u64> {
+        use rayon::prelude::*;
         let Solved::Grundy { values } = self else {
             return Vec::new();
         };
-        let max = values.iter().copied().max().unwrap_or(0) as usize;
-        let mut h = vec![0u64; max + 1];
-        for &v in values.iter() {
-            h[v as usize] += 1;
+        let count = |(mut h, mut tally): (Vec<u64>, Vec<u32>), chunk: &[u16]| {
+            let len = chunk.iter().copied().max().unwrap_or(0) as usize + 1;
+            tally.clear();
+            tally.resize(4 * len, 0);
+            let (quads, rest) = chunk.split_at(chunk.len() / 4 * 4);
+            for q in quads.chunks_exact(4) {
+                tally[q[0] as usize] += 1;
+                tally[len + q[1] as usize] += 1;
+                tally[2 * len + q[2] as usize] += 1;
+                tally[3 * len + q[3] as usize] += 1;
+            }
+            for &v in rest {
+                tally[v as usize] += 1;
+            }
+            if h.len() < len {
+                h.resize(len, 0);
+            }
+            for (v, x) in h.iter_mut().take(len).enumerate() {
+                *x += (0..4).map(|t| tally[t * len + v] as u64).sum::<u64>();
+            }
+            (h, tally)
+        };
+        let add = |mut a: Vec<u64>, b: Vec<u64>| {
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+            a
+        };
+        let h = values
+            .par_chunks(1 << 16)
+            .fold(|| (Vec::new(), Vec::new()), count)
+            .map(|(h, _)| h)
+            .reduce(Vec::new, add);
+        if h.is_empty() {
+            vec![0]
+        } else {
+            h
         }
-        h
     }
 }
 
