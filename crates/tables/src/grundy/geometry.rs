@@ -17,8 +17,6 @@
 //! Every other block a computed block reads is computed. Moves out of the box (SCN's) must be
 //! invariant too; only reflections of the circle are tried for them, under which SCN's are.
 
-use std::collections::BTreeSet;
-
 /// Where one look-up of a window reads the set of `p - e_i`.
 #[derive(Clone, Copy)]
 pub(super) enum Reach {
@@ -181,16 +179,6 @@ fn find(m: usize, windows: &[Vec<usize>], circle_only: bool) -> Option<Vec<usize
     if m < 2 || !crate::lines::symmetry_on() {
         return None;
     }
-    let shape = |perm: &[usize]| -> BTreeSet<Vec<usize>> {
-        windows
-            .iter()
-            .map(|w| {
-                let mut v: Vec<usize> = w.iter().map(|&i| perm[i]).collect();
-                v.sort_unstable();
-                v
-            })
-            .collect()
-    };
     let identity: Vec<usize> = (0..m).collect();
     let mut swap = identity.clone();
     swap.swap(m - 2, m - 1);
@@ -201,7 +189,9 @@ fn find(m: usize, windows: &[Vec<usize>], circle_only: bool) -> Option<Vec<usize
         vec![swap, reflection]
     };
     candidates.into_iter().find(|rho| {
-        rho[m - 2] == m - 1 && (0..m).all(|i| rho[rho[i]] == i) && shape(rho) == shape(&identity)
+        rho[m - 2] == m - 1
+            && (0..m).all(|i| rho[rho[i]] == i)
+            && crate::lines::maps_windows_onto_themselves(windows, rho)
     })
 }
 

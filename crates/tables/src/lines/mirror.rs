@@ -45,22 +45,27 @@ pub(super) struct Mirror {
     pub(super) rho: Vec<usize>,
 }
 
+/// Whether the permutation `perm` of the axes maps the set of windows onto itself.
+pub(crate) fn maps_windows_onto_themselves(windows: &[Vec<usize>], perm: &[usize]) -> bool {
+    let shape = |perm: &dyn Fn(usize) -> usize| -> BTreeSet<Vec<usize>> {
+        windows
+            .iter()
+            .map(|w| {
+                let mut v: Vec<usize> = w.iter().map(|&i| perm(i)).collect();
+                v.sort_unstable();
+                v
+            })
+            .collect()
+    };
+    shape(&|i| perm[i]) == shape(&|i| i)
+}
+
 /// The symmetry of `spec` the sweep can use, or `None`.
 pub(super) fn find<O: LineOracle>(spec: &LineSpec, oracle: &O) -> Option<Mirror> {
     let m = spec.m;
     if m < 3 || !enabled() {
         return None;
     }
-    let shape = |perm: &[usize]| -> BTreeSet<Vec<usize>> {
-        spec.windows
-            .iter()
-            .map(|w| {
-                let mut v: Vec<usize> = w.iter().map(|&i| perm[i]).collect();
-                v.sort_unstable();
-                v
-            })
-            .collect()
-    };
     let identity: Vec<usize> = (0..m).collect();
     let reflection: Vec<usize> = (0..m).map(|i| (m - i) % m).collect();
     let mut swap = identity.clone();
@@ -71,7 +76,7 @@ pub(super) fn find<O: LineOracle>(spec: &LineSpec, oracle: &O) -> Option<Mirror>
             && u != 0
             && u != m - 1
             && (0..m).all(|i| rho[rho[i]] == i && spec.values_on(rho[i]) == spec.values_on(i))
-            && shape(&rho) == shape(&identity)
+            && maps_windows_onto_themselves(&spec.windows, &rho)
             && oracle.invariant_under(&rho);
         if fits {
             let mut sigma = identity.clone();
