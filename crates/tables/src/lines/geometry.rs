@@ -14,27 +14,34 @@ pub(super) enum Src {
     PrevB,
 }
 
-/// One look-up `D_w(line - e_i)`: record `idx * width + delta` of `src` (idx: the line's index in
-/// its block; a record of a word window is `l` words, of a prefix window one start). A look-up one
-/// step back along an inner axis `i` reads nothing when the line's entry `i` is 0: `zero` is then
-/// `1 << i` (0 for the look-ups into the previous blocks, which always read).
+/// One look-up `D_w(line - e_i)`: in `src`, the window's record of the line `back` places before the
+/// line (the line's own place in the previous blocks on A or B: `back` 0; one step back along an
+/// inner axis `i`: its stride). Such a look-up reads nothing when the line's entry `i` is 0: `zero`
+/// is then `1 << i` (0 for the look-ups into the previous blocks, which always read). `along_row`:
+/// the look-up is along axis 1, the axis of a row ([`super::kernel`]: it reads the line just
+/// computed).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Look {
     pub(super) src: Src,
-    pub(super) delta: isize,
+    pub(super) back: usize,
     pub(super) zero: u32,
+    pub(super) along_row: bool,
 }
 
-/// A window: where its own `D` is stored and what it reads.
+/// A window: where its own `D` is stored and what it reads. A store keeps each window's records
+/// together, line after line: the record of the line `idx` of a block is record `first + idx`.
 pub(super) struct Plan {
     /// Stored in the diagonal buffers (the window contains A or B) or in the block's scratch.
     pub(super) persistent: bool,
-    pub(super) slot: usize,
+    /// The window's place among those of its store times the lines of a block.
+    pub(super) first: usize,
     pub(super) looks: Vec<Look>,
+    /// One of the look-ups is along the row.
+    pub(super) row_look: bool,
 }
 
 /// Storage of one block: words for windows without axis 0 (`l` per line and window), prefix starts
-/// for the others, line after line. A start takes one byte when the line has at most 255 values
+/// for the others, window after window and in each window line after line. A start takes one byte when the line has at most 255 values
 /// (every offset and [`NONE`]'s one-byte form, 255, fit), else two: `b` holds them in two-byte units
 /// either way (all ones is "nothing" in both widths).
 pub(super) struct Store {
@@ -164,40 +171,32 @@ impl Geometry {
         );
         let (mut words, mut prefixes) = (Vec::new(), Vec::new());
         for (prefix, persistent, slot, w) in classes {
-            let width = match (prefix, persistent) {
-                (false, true) => pw,
-                (true, true) => pb,
-                (false, false) => lw,
-                (true, false) => lb,
-            } as isize;
-            let looks = w
+            let looks: Vec<Look> = w
                 .iter()
                 .filter(|&&i| i != 0)
                 .map(|&i| {
-                    if Some(i) == a_axis {
-                        Look {
-                            src: Src::PrevA,
-                            delta: slot as isize,
-                            zero: 0,
-                        }
+                    let src = if Some(i) == a_axis {
+                        Src::PrevA
                     } else if Some(i) == b_axis {
-                        Look {
-                            src: Src::PrevB,
-                            delta: slot as isize,
-                            zero: 0,
-                        }
+                        Src::PrevB
+                    } else if persistent {
+                        Src::Cur
                     } else {
-                        Look {
-                            src: if persistent { Src::Cur } else { Src::Local },
-                            delta: slot as isize - stride[i] as isize * width,
-                            zero: 1 << i,
-                        }
+                        Src::Local
+                    };
+                    let inner = src == Src::Cur || src == Src::Local;
+                    Look {
+                        src,
+                        back: if inner { stride[i] } else { 0 },
+                        zero: if inner { 1 << i } else { 0 },
+                        along_row: inner && i == 1,
                     }
                 })
                 .collect();
             let plan = Plan {
                 persistent,
-                slot,
+                first: slot * block,
+                row_look: looks.iter().any(|lk| lk.along_row),
                 looks,
             };
             if prefix {

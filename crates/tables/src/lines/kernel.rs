@@ -65,11 +65,14 @@ impl Width for Words {
 /// ([`Geometry::scratch`]): every record is written before it is read, so one scratch serves block
 /// after block.
 ///
-/// A line is done word by word: each word of each window's `D` is the OR of its look-ups, written
-/// to the line's record at once (no look-up of this line reads its own record), and ORed into the
-/// word's N-mask; the line's P-position is the lowest bit no move reaches below the prefix windows'
-/// lowest start, and is then added to the one word of each record that holds it. With one word per
-/// line everything stays in registers.
+/// The lines go row by row, a row being the lines that differ on axis 1 only (a single line when the
+/// block has no inner axis). First, for each window, the look-ups of the whole row along the other
+/// axes: each reads one run of consecutive records (a store keeps a window's records line after
+/// line), ORed word by word (starts: their minimum) into the row's buffer, which the compiler turns
+/// into vector operations. Then line by line along the row: each window's `D` is the buffer's ORed
+/// with its record of the line before (the look-up along axis 1), written to the line's record and
+/// ORed into the N-mask; the line's P-position is the lowest bit no move reaches below the prefix
+/// windows' lowest start, and is then added to the one word of each record that holds it.
 #[allow(clippy::too_many_arguments)]
 fn solve_block<O: LineOracle, W: Width, S: Start>(
     g: &Geometry,
@@ -95,7 +98,10 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
     }
     let mut caller_x = vec![0u32; g.m];
     let mut acc_b = vec![S::NONE; g.prefixes.len()];
-    // The oracle's N-positions of the line (moves out of the box), when the game has such moves.
+    // The lines of a row, and the row's buffers: for each window, its look-ups off the row.
+    let row = if g.n_inner >= 1 { g.radix[1] } else { 1 };
+    let mut row_w = vec![0u64; g.words.len() * row * l];
+    let mut row_b = vec![S::NONE; g.prefixes.len() * row];
 
     let base = a as u64 * g.stride_a + b as u64 * g.stride_b;
     let outer_zero = a == 0 && b == 0;
@@ -109,127 +115,138 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
     let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr().cast::<S>());
     let bases_w: [*const u64; 4] = [cur_w, loc_w, pa_w, pb_w];
     let bases_b: [*const S; 4] = [cur_b, loc_b, pa_b, pb_b];
-    // The inner axes whose entry is 0 (bit i for axis i): look-ups one step back along them read
-    // nothing.
-    let mut zeros: u32 = (1..=g.n_inner).fold(0, |z, i| z | 1 << i);
-    for idx in 0..g.block {
-        // The oracle reads the caller's axes; it is asked only about the candidates for the
-        // line's P-position (the lowest bits no move inside the box reaches), one by one.
-        if oracle.active() {
-            match g.mirror.as_ref() {
-                Some(mm) => {
-                    for (c, &i) in caller_x.iter_mut().zip(&mm.sigma) {
-                        *c = x[i];
-                    }
+    let home = |persistent: bool| {
+        if persistent {
+            (cur_w, cur_b)
+        } else {
+            (loc_w, loc_b)
+        }
+    };
+    // The inner axes above 1 whose entry is 0 (bit i for axis i): look-ups one step back along them
+    // read nothing.
+    let mut zeros: u32 = (2..=g.n_inner).fold(0, |z, i| z | 1 << i);
+    for first in (0..g.block).step_by(row) {
+        // The look-ups off the row. SAFETY (all the reads of this function): every look-up lands
+        // inside its store: one step back along an inner axis only when the line's entry there is
+        // above 0, and A/B read the same lines of the previous blocks.
+        for (j, p) in g.words.iter().enumerate() {
+            let acc = &mut row_w[j * row * l..][..row * l];
+            acc.fill(0);
+            for lk in p
+                .looks
+                .iter()
+                .filter(|lk| !lk.along_row && zeros & lk.zero == 0)
+            {
+                let at = (p.first + first - lk.back) * l;
+                let run = unsafe {
+                    std::slice::from_raw_parts(bases_w[lk.src as usize].add(at), row * l)
+                };
+                for (e, &v) in acc.iter_mut().zip(run) {
+                    *e |= v;
                 }
-                None => caller_x.copy_from_slice(&x[..g.m]),
             }
         }
-        // Every position above the lowest one reached moves along axis 0 into the same set: the
-        // windows with axis 0 make every bit from the smallest start on N.
-        let (atp_b, atl_b) = ((idx * g.pb) as isize, (idx * g.lb) as isize);
-        let mut lowest = S::NONE;
         for (j, p) in g.prefixes.iter().enumerate() {
-            let at = if p.persistent { atp_b } else { atl_b };
-            let mut start = S::NONE;
-            // SAFETY (both loops): every look-up read lands inside its block: one step back along
-            // an inner axis only when the line's entry there is above 0, and A/B read the same
-            // index.
-            if zeros == 0 {
-                for lk in &p.looks {
-                    start = start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
-                }
-            } else {
-                for lk in &p.looks {
-                    if zeros & lk.zero == 0 {
-                        start =
-                            start.min(unsafe { *bases_b[lk.src as usize].offset(at + lk.delta) });
-                    }
+            let acc = &mut row_b[j * row..][..row];
+            acc.fill(S::NONE);
+            for lk in p
+                .looks
+                .iter()
+                .filter(|lk| !lk.along_row && zeros & lk.zero == 0)
+            {
+                let at = p.first + first - lk.back;
+                let run =
+                    unsafe { std::slice::from_raw_parts(bases_b[lk.src as usize].add(at), row) };
+                for (e, &v) in acc.iter_mut().zip(run) {
+                    *e = (*e).min(v);
                 }
             }
-            acc_b[j] = start;
-            lowest = lowest.min(start);
         }
-        // The P-position is the lowest bit below `end` that no move reaches.
-        let end = lowest.get().min(g.r);
-        let mut pos = S::NONE;
-        let mut searching = end > 0;
-        let (atp_w, atl_w) = ((idx * g.pw) as isize, (idx * g.lw) as isize);
-        for t in 0..l {
-            let mut nm = 0u64;
-            if t == 0 && origin_n && outer_zero && idx == 0 {
-                nm |= 1;
+        for x1 in 0..row {
+            let idx = first + x1;
+            if g.n_inner >= 1 {
+                x[1] = x1 as u32;
             }
-            for p in &g.words {
-                let (at, dst) = if p.persistent {
-                    (atp_w, cur_w)
-                } else {
-                    (atl_w, loc_w)
-                };
-                let mut e = 0u64;
-                // SAFETY (both loops): as above; a record is `l` words.
-                let read = |lk: &super::geometry::Look| unsafe {
-                    *bases_w[lk.src as usize].offset((at + lk.delta) * l as isize + t as isize)
-                };
-                if zeros == 0 {
-                    for lk in &p.looks {
-                        e |= read(lk);
-                    }
-                } else {
-                    for lk in &p.looks {
-                        if zeros & lk.zero == 0 {
-                            e |= read(lk);
+            // The oracle reads the caller's axes; it is asked only about the candidates for the
+            // line's P-position (the lowest bits no move inside the box reaches), one by one.
+            if oracle.active() {
+                match g.mirror.as_ref() {
+                    Some(mm) => {
+                        for (c, &i) in caller_x.iter_mut().zip(&mm.sigma) {
+                            *c = x[i];
                         }
                     }
-                }
-                // SAFETY: word t of this line's record, inside the block.
-                unsafe { *dst.offset((at + p.slot as isize) * l as isize + t as isize) = e };
-                nm |= e;
-            }
-            let mut free = !nm;
-            while searching {
-                if free == 0 {
-                    searching = (t + 1) * 64 < end;
-                    break;
-                }
-                let at = t * 64 + free.trailing_zeros() as usize;
-                if at >= end {
-                    searching = false;
-                } else if oracle.active() && oracle.n_at(&caller_x, at) {
-                    // A move out of the box reaches a P-position: the next candidate.
-                    free &= free - 1;
-                } else {
-                    pos = S::of(at);
-                    searching = false;
+                    None => caller_x.copy_from_slice(&x[..g.m]),
                 }
             }
-        }
-        if pos != S::NONE {
-            let pos = pos.get();
-            out.push((base + idx as u64, pos as u32));
-            let (t, bit) = (pos / 64, 1u64 << (pos % 64));
-            for p in &g.words {
-                let (at, dst) = if p.persistent {
-                    (atp_w, cur_w)
-                } else {
-                    (atl_w, loc_w)
-                };
+            // Every position above the lowest one reached moves along axis 0 into the same set:
+            // the windows with axis 0 make every bit from the smallest start on N.
+            let mut lowest = S::NONE;
+            for (j, p) in g.prefixes.iter().enumerate() {
+                let mut start = row_b[j * row + x1];
+                if p.row_look && x1 > 0 {
+                    let (_, dst) = home(p.persistent);
+                    start = start.min(unsafe { *dst.add(p.first + idx - 1) });
+                }
+                acc_b[j] = start;
+                lowest = lowest.min(start);
+            }
+            // The P-position is the lowest bit below `end` that no move reaches.
+            let end = lowest.get().min(g.r);
+            let mut pos = S::NONE;
+            let mut searching = end > 0;
+            for t in 0..l {
+                let mut nm = 0u64;
+                if t == 0 && origin_n && outer_zero && idx == 0 {
+                    nm |= 1;
+                }
+                for (j, p) in g.words.iter().enumerate() {
+                    let (dst, _) = home(p.persistent);
+                    let mut e = row_w[(j * row + x1) * l + t];
+                    if p.row_look && x1 > 0 {
+                        e |= unsafe { *dst.add((p.first + idx - 1) * l + t) };
+                    }
+                    // SAFETY: word t of this line's record, inside the block.
+                    unsafe { *dst.add((p.first + idx) * l + t) = e };
+                    nm |= e;
+                }
+                let mut free = !nm;
+                while searching {
+                    if free == 0 {
+                        searching = (t + 1) * 64 < end;
+                        break;
+                    }
+                    let at = t * 64 + free.trailing_zeros() as usize;
+                    if at >= end {
+                        searching = false;
+                    } else if oracle.active() && oracle.n_at(&caller_x, at) {
+                        // A move out of the box reaches a P-position: the next candidate.
+                        free &= free - 1;
+                    } else {
+                        pos = S::of(at);
+                        searching = false;
+                    }
+                }
+            }
+            if pos != S::NONE {
+                let pos = pos.get();
+                out.push((base + idx as u64, pos as u32));
+                let (t, bit) = (pos / 64, 1u64 << (pos % 64));
+                for p in &g.words {
+                    let (dst, _) = home(p.persistent);
+                    // SAFETY: as above.
+                    unsafe { *dst.add((p.first + idx) * l + t) |= bit };
+                }
+            }
+            for (j, p) in g.prefixes.iter().enumerate() {
+                let (_, dst) = home(p.persistent);
                 // SAFETY: as above.
-                unsafe { *dst.offset((at + p.slot as isize) * l as isize + t as isize) |= bit };
+                unsafe { *dst.add(p.first + idx) = acc_b[j].min(pos) };
             }
         }
-        for (j, p) in g.prefixes.iter().enumerate() {
-            let (ptr, wd) = if p.persistent {
-                (cur_b, g.pb)
-            } else {
-                (loc_b, g.lb)
-            };
-            // SAFETY: as above.
-            unsafe { *ptr.add(idx * wd + p.slot) = acc_b[j].min(pos) };
-        }
-        // Next inner line (odometer over axes 1..=n_inner, axis 1 fastest).
+        // Next row (odometer over axes 2..=n_inner, axis 2 fastest).
         #[allow(clippy::needless_range_loop)] // `axis` indexes two arrays in step
-        for axis in 1..=g.n_inner {
+        for axis in 2..=g.n_inner {
             x[axis] += 1;
             if (x[axis] as usize) < g.radix[axis] {
                 zeros &= !(1 << axis);

@@ -200,11 +200,11 @@ impl MirrorMap {
         for _ in 0..g.block {
             let to: usize = (1..=n).map(|i| x[self.rho[i]] * g.stride[i]).sum();
             for (s, &from) in self.words.iter().enumerate() {
-                let (d, f) = ((to * g.pw + s) * l, (at * g.pw + from) * l);
+                let (d, f) = ((s * g.block + to) * l, (from * g.block + at) * l);
                 dst.w[d..d + l].copy_from_slice(&src.w[f..f + l]);
             }
             for (s, &from) in self.starts.iter().enumerate() {
-                let (d, f) = ((to * g.pb + s) * g.sb, (at * g.pb + from) * g.sb);
+                let (d, f) = ((s * g.block + to) * g.sb, (from * g.block + at) * g.sb);
                 dst.start_bytes_mut()[d..d + g.sb].copy_from_slice(&src.start_bytes()[f..f + g.sb]);
             }
             #[allow(clippy::needless_range_loop)] // `i` indexes three arrays in step

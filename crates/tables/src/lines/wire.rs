@@ -10,10 +10,13 @@ use std::io::{self, Read, Write};
 
 /// The geometry fields a checkpoint starts with, and its diagonal.
 /// The geometry as the checkpoint records it: the axes (with bit 32 set when the sweep keeps one
-/// block of each mirror pair, [`super::mirror`], and bit 33 when prefix starts take one byte), the
+/// block of each mirror pair, [`super::mirror`], bit 33 when prefix starts take one byte, and bit 34,
+/// always set, for stores that keep each window's records together: older checkpoints kept a line's
+/// records together, and are refused), the
 /// values per line, the lines of a block, the persistent records and the words per line.
 fn head_fields(g: &Geometry) -> [u64; 6] {
-    let axes = g.m as u64 | u64::from(g.mirror.is_some()) << 32 | u64::from(g.sb == 1) << 33;
+    let axes =
+        g.m as u64 | u64::from(g.mirror.is_some()) << 32 | u64::from(g.sb == 1) << 33 | 1 << 34;
     [
         axes,
         g.r as u64,
@@ -33,7 +36,7 @@ pub(super) fn write_head(w: &mut dyn Write, g: &Geometry, d: usize) -> io::Resul
 
 pub(super) fn read_head(r: &mut dyn Read, g: &Geometry) -> io::Result<usize> {
     for (x, what) in head_fields(g).into_iter().zip([
-        "axes, symmetry and width of starts",
+        "axes, symmetry, width of starts and layout",
         "radix",
         "block",
         "words",
