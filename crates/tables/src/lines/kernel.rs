@@ -66,13 +66,18 @@ impl Width for Words {
 /// after block.
 ///
 /// The lines go row by row, a row being the lines that differ on axis 1 only (a single line when the
-/// block has no inner axis). First, for each window, the look-ups of the whole row along the other
-/// axes: each reads one run of consecutive records (a store keeps a window's records line after
-/// line), ORed word by word (starts: their minimum) into the row's buffer, which the compiler turns
-/// into vector operations. Then line by line along the row: each window's `D` is the buffer's ORed
-/// with its record of the line before (the look-up along axis 1), written to the line's record and
-/// ORed into the N-mask; the line's P-position is the lowest bit no move reaches below the prefix
-/// windows' lowest start, and is then added to the one word of each record that holds it.
+/// block has no inner axis). Along a row, `D_w` of a window with axis 1 is the OR (for starts: the
+/// minimum) of its look-ups off axis 1 over the row up to the line, and of the P-positions of the
+/// row up to the line. So a row takes three passes:
+/// 1. for each window, its look-ups off axis 1: each reads one run of consecutive records (a store
+///    keeps a window's records line after line), ORed word by word (starts: their minimum) into the
+///    row's records, then, for a window with axis 1, ORed along the row; and all of them ORed into the
+///    row's N-masks (starts: the lowest start of each line). These loops are turned into vector
+///    operations by the compiler.
+/// 2. line by line, the P-position: the lowest bit no move reaches below the lowest start, the row's
+///    earlier P-positions counting for the windows with axis 1.
+/// 3. each P-position found is added to the records of its line, and of the lines after it in the
+///    row for the windows with axis 1.
 #[allow(clippy::too_many_arguments)]
 fn solve_block<O: LineOracle, W: Width, S: Start>(
     g: &Geometry,
@@ -97,15 +102,17 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
         x[g.m - 1] = b as u32;
     }
     let mut caller_x = vec![0u32; g.m];
-    let mut acc_b = vec![S::NONE; g.prefixes.len()];
-    // The lines of a row, and the row's buffers: for each window, its look-ups off the row.
+    // The lines of a row; the row's N-masks and lowest starts (pass 1); its P-positions (pass 2).
     let row = if g.n_inner >= 1 { g.radix[1] } else { 1 };
-    let mut row_w = vec![0u64; g.words.len() * row * l];
-    let mut row_b = vec![S::NONE; g.prefixes.len() * row];
+    let mut masks = vec![0u64; row * l];
+    let mut lows = vec![S::NONE; row];
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    let row_words = g.words.iter().any(|p| p.row_look);
+    let row_starts = g.prefixes.iter().any(|p| p.row_look);
 
     let base = a as u64 * g.stride_a + b as u64 * g.stride_b;
     let outer_zero = a == 0 && b == 0;
-    // Raw pointers: the current block is read (earlier lines) and written (this line) in one pass.
+    // Raw pointers: the current block is read (earlier rows) and written (this row) in one pass.
     let cur_w = cur.w.as_mut_ptr();
     // Starts are read as `S` from the stores' two-byte units (alignment 2 suffices for both).
     let cur_b = cur.b.as_mut_ptr().cast::<S>();
@@ -115,61 +122,106 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
     let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr().cast::<S>());
     let bases_w: [*const u64; 4] = [cur_w, loc_w, pa_w, pb_w];
     let bases_b: [*const S; 4] = [cur_b, loc_b, pa_b, pb_b];
-    let home = |persistent: bool| {
-        if persistent {
-            (cur_w, cur_b)
-        } else {
-            (loc_w, loc_b)
-        }
-    };
+    let home_w = |p: &super::geometry::Plan| if p.persistent { cur_w } else { loc_w };
+    let home_b = |p: &super::geometry::Plan| if p.persistent { cur_b } else { loc_b };
     // The inner axes above 1 whose entry is 0 (bit i for axis i): look-ups one step back along them
     // read nothing.
     let mut zeros: u32 = (2..=g.n_inner).fold(0, |z, i| z | 1 << i);
     for first in (0..g.block).step_by(row) {
-        // The look-ups off the row. SAFETY (all the reads of this function): every look-up lands
-        // inside its store: one step back along an inner axis only when the line's entry there is
-        // above 0, and A/B read the same lines of the previous blocks.
-        for (j, p) in g.words.iter().enumerate() {
-            let acc = &mut row_w[j * row * l..][..row * l];
-            acc.fill(0);
-            for lk in p
+        // Pass 1. SAFETY (every access of this function): the row's records of a window are
+        // `row` records from `p.first + first`, inside its store; a look-up lands inside its
+        // store (one step back along an inner axis above 1 only when the row's entry there is
+        // above 0, in an earlier row; A/B read the same lines of the previous blocks), so the
+        // runs read never overlap the run written.
+        masks.fill(0);
+        if origin_n && outer_zero && first == 0 {
+            masks[0] = 1;
+        }
+        for p in &g.words {
+            let rec = unsafe {
+                std::slice::from_raw_parts_mut(home_w(p).add((p.first + first) * l), row * l)
+            };
+            let mut looks = p
                 .looks
                 .iter()
-                .filter(|lk| !lk.along_row && zeros & lk.zero == 0)
-            {
-                let at = (p.first + first - lk.back) * l;
+                .filter(|lk| !lk.along_row && zeros & lk.zero == 0);
+            match looks.next() {
+                None => rec.fill(0),
+                Some(lk) => rec.copy_from_slice(unsafe {
+                    std::slice::from_raw_parts(
+                        bases_w[lk.src as usize].add((p.first + first - lk.back) * l),
+                        row * l,
+                    )
+                }),
+            }
+            for lk in looks {
                 let run = unsafe {
-                    std::slice::from_raw_parts(bases_w[lk.src as usize].add(at), row * l)
+                    std::slice::from_raw_parts(
+                        bases_w[lk.src as usize].add((p.first + first - lk.back) * l),
+                        row * l,
+                    )
                 };
-                for (e, &v) in acc.iter_mut().zip(run) {
+                for (e, &v) in rec.iter_mut().zip(run) {
                     *e |= v;
                 }
             }
+            if p.row_look {
+                for i in l..row * l {
+                    rec[i] |= rec[i - l];
+                }
+            }
+            for (m, &e) in masks.iter_mut().zip(rec.iter()) {
+                *m |= e;
+            }
         }
-        for (j, p) in g.prefixes.iter().enumerate() {
-            let acc = &mut row_b[j * row..][..row];
-            acc.fill(S::NONE);
-            for lk in p
+        lows.fill(S::NONE);
+        for p in &g.prefixes {
+            let rec =
+                unsafe { std::slice::from_raw_parts_mut(home_b(p).add(p.first + first), row) };
+            let mut looks = p
                 .looks
                 .iter()
-                .filter(|lk| !lk.along_row && zeros & lk.zero == 0)
-            {
-                let at = p.first + first - lk.back;
-                let run =
-                    unsafe { std::slice::from_raw_parts(bases_b[lk.src as usize].add(at), row) };
-                for (e, &v) in acc.iter_mut().zip(run) {
+                .filter(|lk| !lk.along_row && zeros & lk.zero == 0);
+            match looks.next() {
+                None => rec.fill(S::NONE),
+                Some(lk) => rec.copy_from_slice(unsafe {
+                    std::slice::from_raw_parts(
+                        bases_b[lk.src as usize].add(p.first + first - lk.back),
+                        row,
+                    )
+                }),
+            }
+            for lk in looks {
+                let run = unsafe {
+                    std::slice::from_raw_parts(
+                        bases_b[lk.src as usize].add(p.first + first - lk.back),
+                        row,
+                    )
+                };
+                for (e, &v) in rec.iter_mut().zip(run) {
                     *e = (*e).min(v);
                 }
             }
+            if p.row_look {
+                for i in 1..row {
+                    rec[i] = rec[i].min(rec[i - 1]);
+                }
+            }
+            for (m, &e) in lows.iter_mut().zip(rec.iter()) {
+                *m = (*m).min(e);
+            }
         }
+        // Pass 2: the row's P-positions, line by line.
+        found.clear();
+        let mut lowest_found = S::NONE;
         for x1 in 0..row {
             let idx = first + x1;
-            if g.n_inner >= 1 {
-                x[1] = x1 as u32;
-            }
-            // The oracle reads the caller's axes; it is asked only about the candidates for the
-            // line's P-position (the lowest bits no move inside the box reaches), one by one.
             if oracle.active() {
+                // The oracle reads the caller's axes; it is asked only about the candidates for the
+                // line's P-position (the lowest bits no move inside the box reaches), one by one.
+                if g.n_inner >= 1 {
+                    x[1] = x1 as u32;
+                }
                 match g.mirror.as_ref() {
                     Some(mm) => {
                         for (c, &i) in caller_x.iter_mut().zip(&mm.sigma) {
@@ -181,34 +233,23 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
             }
             // Every position above the lowest one reached moves along axis 0 into the same set:
             // the windows with axis 0 make every bit from the smallest start on N.
-            let mut lowest = S::NONE;
-            for (j, p) in g.prefixes.iter().enumerate() {
-                let mut start = row_b[j * row + x1];
-                if p.row_look && x1 > 0 {
-                    let (_, dst) = home(p.persistent);
-                    start = start.min(unsafe { *dst.add(p.first + idx - 1) });
-                }
-                acc_b[j] = start;
-                lowest = lowest.min(start);
+            let mut lowest = lows[x1];
+            if row_starts {
+                lowest = lowest.min(lowest_found);
             }
             // The P-position is the lowest bit below `end` that no move reaches.
             let end = lowest.get().min(g.r);
-            let mut pos = S::NONE;
+            let mut pos = None;
             let mut searching = end > 0;
-            for t in 0..l {
-                let mut nm = 0u64;
-                if t == 0 && origin_n && outer_zero && idx == 0 {
-                    nm |= 1;
-                }
-                for (j, p) in g.words.iter().enumerate() {
-                    let (dst, _) = home(p.persistent);
-                    let mut e = row_w[(j * row + x1) * l + t];
-                    if p.row_look && x1 > 0 {
-                        e |= unsafe { *dst.add((p.first + idx - 1) * l + t) };
+            let mut t = 0;
+            while searching && t < l {
+                let mut nm = masks[x1 * l + t];
+                if row_words {
+                    for &(_, q) in &found {
+                        if q / 64 == t {
+                            nm |= 1 << (q % 64);
+                        }
                     }
-                    // SAFETY: word t of this line's record, inside the block.
-                    unsafe { *dst.add((p.first + idx) * l + t) = e };
-                    nm |= e;
                 }
                 let mut free = !nm;
                 while searching {
@@ -223,25 +264,35 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
                         // A move out of the box reaches a P-position: the next candidate.
                         free &= free - 1;
                     } else {
-                        pos = S::of(at);
+                        pos = Some(at);
                         searching = false;
                     }
                 }
+                t += 1;
             }
-            if pos != S::NONE {
-                let pos = pos.get();
+            if let Some(pos) = pos {
                 out.push((base + idx as u64, pos as u32));
-                let (t, bit) = (pos / 64, 1u64 << (pos % 64));
-                for p in &g.words {
-                    let (dst, _) = home(p.persistent);
-                    // SAFETY: as above.
-                    unsafe { *dst.add((p.first + idx) * l + t) |= bit };
+                found.push((x1, pos));
+                lowest_found = lowest_found.min(S::of(pos));
+            }
+        }
+        // Pass 3: the P-positions into the records.
+        for &(x1, pos) in &found {
+            let (t, bit) = (pos / 64, 1u64 << (pos % 64));
+            for p in &g.words {
+                let rec = home_w(p);
+                let upto = if p.row_look { row } else { x1 + 1 };
+                for y in x1..upto {
+                    unsafe { *rec.add((p.first + first + y) * l + t) |= bit };
                 }
             }
-            for (j, p) in g.prefixes.iter().enumerate() {
-                let (_, dst) = home(p.persistent);
-                // SAFETY: as above.
-                unsafe { *dst.add(p.first + idx) = acc_b[j].min(pos) };
+            for p in &g.prefixes {
+                let rec = home_b(p);
+                let upto = if p.row_look { row } else { x1 + 1 };
+                for y in x1..upto {
+                    let e = unsafe { &mut *rec.add(p.first + first + y) };
+                    *e = (*e).min(S::of(pos));
+                }
             }
         }
         // Next row (odometer over axes 2..=n_inner, axis 2 fastest).
