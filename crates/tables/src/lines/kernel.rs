@@ -2,7 +2,7 @@
 //! records of the block, its scratch and the two blocks of the previous diagonal it reads
 //! ([`solve_any_width`]), monomorphised for lines of one word and for one-byte prefix starts.
 
-use super::geometry::{Geometry, Store};
+use super::geometry::{Geometry, Look, Plan, Store};
 use super::{LineOracle, PLine};
 
 /// A prefix start as the stores keep it: one byte (lines of at most 255 values) or two
@@ -122,11 +122,13 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
     let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr().cast::<S>());
     let bases_w: [*const u64; 4] = [cur_w, loc_w, pa_w, pb_w];
     let bases_b: [*const S; 4] = [cur_b, loc_b, pa_b, pb_b];
-    let home_w = |p: &super::geometry::Plan| if p.persistent { cur_w } else { loc_w };
-    let home_b = |p: &super::geometry::Plan| if p.persistent { cur_b } else { loc_b };
+    let home_w = |p: &Plan| if p.persistent { cur_w } else { loc_w };
+    let home_b = |p: &Plan| if p.persistent { cur_b } else { loc_b };
     // The inner axes above 1 whose entry is 0 (bit i for axis i): look-ups one step back along them
     // read nothing.
     let mut zeros: u32 = (2..=g.n_inner).fold(0, |z, i| z | 1 << i);
+    // 0 and "nothing", which the compiler cannot see through.
+    let (opaque_w, opaque_b) = std::hint::black_box((0u64, S::NONE));
     for first in (0..g.block).step_by(row) {
         // Pass 1. SAFETY (every access of this function): the row's records of a window are
         // `row` records from `p.first + first`, inside its store; a look-up lands inside its
@@ -137,6 +139,16 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
         if origin_n && outer_zero && first == 0 {
             masks[0] = 1;
         }
+        // One look-up's run of records for the row.
+        let run_w = |p: &Plan, lk: &Look| unsafe {
+            std::slice::from_raw_parts(
+                bases_w[lk.src as usize].add((p.first + first - lk.back) * l),
+                row * l,
+            )
+        };
+        let run_b = |p: &Plan, lk: &Look| unsafe {
+            std::slice::from_raw_parts(bases_b[lk.src as usize].add(p.first + first - lk.back), row)
+        };
         for p in &g.words {
             let rec = unsafe {
                 std::slice::from_raw_parts_mut(home_w(p).add((p.first + first) * l), row * l)
@@ -147,21 +159,15 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
                 .filter(|lk| !lk.along_row && zeros & lk.zero == 0);
             match looks.next() {
                 None => rec.fill(0),
-                Some(lk) => rec.copy_from_slice(unsafe {
-                    std::slice::from_raw_parts(
-                        bases_w[lk.src as usize].add((p.first + first - lk.back) * l),
-                        row * l,
-                    )
-                }),
+                // Not `copy_from_slice`: a call to `memcpy` costs more than a short row.
+                Some(lk) => {
+                    for (e, &v) in rec.iter_mut().zip(run_w(p, lk)) {
+                        *e = v | opaque_w;
+                    }
+                }
             }
             for lk in looks {
-                let run = unsafe {
-                    std::slice::from_raw_parts(
-                        bases_w[lk.src as usize].add((p.first + first - lk.back) * l),
-                        row * l,
-                    )
-                };
-                for (e, &v) in rec.iter_mut().zip(run) {
+                for (e, &v) in rec.iter_mut().zip(run_w(p, lk)) {
                     *e |= v;
                 }
             }
@@ -184,21 +190,14 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
                 .filter(|lk| !lk.along_row && zeros & lk.zero == 0);
             match looks.next() {
                 None => rec.fill(S::NONE),
-                Some(lk) => rec.copy_from_slice(unsafe {
-                    std::slice::from_raw_parts(
-                        bases_b[lk.src as usize].add(p.first + first - lk.back),
-                        row,
-                    )
-                }),
+                Some(lk) => {
+                    for (e, &v) in rec.iter_mut().zip(run_b(p, lk)) {
+                        *e = v.min(opaque_b);
+                    }
+                }
             }
             for lk in looks {
-                let run = unsafe {
-                    std::slice::from_raw_parts(
-                        bases_b[lk.src as usize].add(p.first + first - lk.back),
-                        row,
-                    )
-                };
-                for (e, &v) in rec.iter_mut().zip(run) {
+                for (e, &v) in rec.iter_mut().zip(run_b(p, lk)) {
                     *e = (*e).min(v);
                 }
             }

@@ -194,28 +194,52 @@ impl MirrorMap {
     /// The store of block `(b, a)` from the store `src` of block `(a, b)`: each real line `y = rho x`
     /// holds, for each persistent window `w`, the record of `rho w` at `x`.
     pub(super) fn mirror_store(&self, g: &Geometry, src: &Store, dst: &mut Store) {
-        let (l, n) = (g.l, g.n_inner);
+        let (l, n, sb) = (g.l, g.n_inner, g.sb);
+        // Row by row (the lines that differ on axis 1 only): the row from `first` holds the lines
+        // `x`, whose images `rho x` are `to + x_1 * step` (rho maps inner axes to inner axes of the
+        // same length).
+        let row = if n >= 1 { g.radix[1] } else { 1 };
+        let step = if n >= 1 { g.stride[self.rho[1]] } else { 0 };
         let mut x = vec![0usize; n + 1];
-        let mut at = 0;
-        for _ in 0..g.block {
-            let to: usize = (1..=n).map(|i| x[self.rho[i]] * g.stride[i]).sum();
+        let mut to = 0;
+        for first in (0..g.block).step_by(row) {
             for (s, &from) in self.words.iter().enumerate() {
-                let (d, f) = ((s * g.block + to) * l, (from * g.block + at) * l);
-                dst.w[d..d + l].copy_from_slice(&src.w[f..f + l]);
+                let run = &src.w[(from * g.block + first) * l..][..row * l];
+                let out = &mut dst.w[s * g.block * l..][..g.block * l];
+                if l == 1 {
+                    for (x1, &v) in run.iter().enumerate() {
+                        out[to + x1 * step] = v;
+                    }
+                } else {
+                    for (x1, v) in run.chunks_exact(l).enumerate() {
+                        let d = (to + x1 * step) * l;
+                        out[d..d + l].copy_from_slice(v);
+                    }
+                }
             }
             for (s, &from) in self.starts.iter().enumerate() {
-                let (d, f) = ((s * g.block + to) * g.sb, (from * g.block + at) * g.sb);
-                dst.start_bytes_mut()[d..d + g.sb].copy_from_slice(&src.start_bytes()[f..f + g.sb]);
+                let run = &src.start_bytes()[(from * g.block + first) * sb..][..row * sb];
+                let out = &mut dst.start_bytes_mut()[s * g.block * sb..][..g.block * sb];
+                if sb == 1 {
+                    for (x1, &v) in run.iter().enumerate() {
+                        out[to + x1 * step] = v;
+                    }
+                } else {
+                    for (x1, v) in run.chunks_exact(sb).enumerate() {
+                        let d = (to + x1 * step) * sb;
+                        out[d..d + sb].copy_from_slice(v);
+                    }
+                }
             }
             #[allow(clippy::needless_range_loop)] // `i` indexes three arrays in step
-            for i in 1..=n {
+            for i in 2..=n {
                 x[i] += 1;
-                at += g.stride[i];
+                to += g.stride[self.rho[i]];
                 if x[i] < g.radix[i] {
                     break;
                 }
                 x[i] = 0;
-                at -= g.radix[i] * g.stride[i];
+                to -= g.radix[i] * g.stride[self.rho[i]];
             }
         }
     }
