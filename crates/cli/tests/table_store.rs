@@ -494,6 +494,27 @@ fn boxes_beyond_the_memory_bound_are_refused_with_the_amount() {
             "{args:?}: {err}"
         );
     }
+    // A box past what the Grundy engine lays out is refused in one line, its estimate never counted.
+    let (code, err) = with_memory_bound(
+        "1e15",
+        &[
+            "table",
+            "CN(9,3)",
+            "--max",
+            "65534",
+            "--grundy",
+            "--count-only",
+            "--no-store",
+            "--limit",
+            "1e300",
+        ],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("positions the Grundy engine lays out"),
+        "{err}"
+    );
     // Within the bound the plan passes every check: `--resume` then finds no checkpoint (the last
     // check), where the cap of 1e9 positions used to refuse.
     let dir = TempDir::new("memory-bound");
@@ -603,8 +624,9 @@ fn a_box_inside_a_stored_larger_box_is_read_from_it() {
 }
 
 /// A Grundy table whose values do not fit beside the engine's value sets keeps them in a mapped file
-/// (`NIMLAB_ENGINE_MEMORY` makes this machine small here): the same values as in memory, said in the
-/// JSON, not stored (the store reads tables back whole), and no file left behind.
+/// (`NIMLAB_ENGINE_MEMORY` makes this machine small here: 4 MB, above the 2.6 MB of value sets and
+/// below them with the 2.1 MB of values): the same values as in memory, said in the JSON, not stored
+/// (the store reads tables back whole), and no file left behind.
 #[test]
 fn grundy_values_past_memory_are_kept_on_disk() {
     let dir = TempDir::new("values-on-disk");
@@ -624,7 +646,7 @@ fn grundy_values_past_memory_are_kept_on_disk() {
     let run = |args: &[&str]| {
         cmd()
             .args(args)
-            .env("NIMLAB_ENGINE_MEMORY", "6000000")
+            .env("NIMLAB_ENGINE_MEMORY", "4000000")
             .env("NIMLAB_SCRATCH", &scratch)
             .output()
             .unwrap()
@@ -670,5 +692,8 @@ fn grundy_values_past_memory_are_kept_on_disk() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("MiB for the value sets"), "{err}");
+    assert!(
+        err.contains("MiB for the Grundy engine's value sets alone"),
+        "{err}"
+    );
 }

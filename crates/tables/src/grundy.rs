@@ -42,9 +42,8 @@ pub fn likely_words(m: usize, r: usize) -> usize {
 }
 
 /// Bytes a Grundy table of the window game on `[0..r)^m` keeps on the CPU with value sets of `words`
-/// words and `threads` threads: every value (two bytes), the value sets of the windows that reach
-/// across blocks for the blocks of two diagonals (with the symmetry, the blocks kept of each and the
-/// one mirrored block), and each thread's rings of the other windows' sets.
+/// words and `threads` threads: every value (two bytes a position, in memory) and the engine's value
+/// sets ([`windows_sets_memory`]).
 pub fn windows_memory(
     m: usize,
     r: usize,
@@ -52,12 +51,46 @@ pub fn windows_memory(
     words: usize,
     threads: usize,
 ) -> f64 {
+    2.0 * (r as f64).powi(m as i32) + windows_sets_memory(m, r, windows, words, threads)
+}
+
+/// Bytes of the value sets the Grundy engine keeps for the window game on `[0..r)^m` besides the
+/// values (which may be kept in a file instead, [`crate::values::Values::on_disk`]), with value
+/// sets of `words` words and `threads` threads: the stores of the blocks of two diagonals and each
+/// thread's rings.
+pub fn windows_sets_memory(
+    m: usize,
+    r: usize,
+    windows: &[Vec<usize>],
+    words: usize,
+    threads: usize,
+) -> f64 {
+    if !within_reach(m, r) {
+        return f64::INFINITY;
+    }
     let g = Geometry::new(m, r, &crate::pset::engine_windows(m, windows), false);
-    let total = (r as f64).powi(m as i32);
-    let store = (g.store_len(words) * 8) as f64;
+    sets_memory(&g, words, threads)
+}
+
+/// Most positions of a box whose Grundy memory is estimated: the estimates of larger boxes are
+/// infinite (the plan refuses them first).
+pub const MOST_POSITIONS: f64 = 1e18;
+
+/// True when a box of `r^m` positions is within [`MOST_POSITIONS`], so that its layout (positions,
+/// blocks, rings) is counted in `usize`.
+fn within_reach(m: usize, r: usize) -> bool {
+    (r as f64).powi(m as i32) < MOST_POSITIONS
+}
+
+/// Bytes of the value sets a sweep of `g` keeps with sets of `words` words and `threads` threads:
+/// the stores of the blocks of two diagonals (one array of `block` sets per window that holds axis
+/// `A` or `B`; with the symmetry, the blocks kept of each diagonal and the one mirrored block) and
+/// each thread's rings of the other windows' sets.
+fn sets_memory(g: &Geometry, words: usize, threads: usize) -> f64 {
+    let store = g.store_bytes(words);
     let kept = 2 * g.widest() + usize::from(g.mirror.is_some());
-    let rings = threads as f64 * (g.ring_sets * words * 8) as f64;
-    2.0 * total + kept as f64 * store + rings
+    let rings = threads as f64 * g.ring_sets as f64 * words as f64 * 8.0;
+    kept as f64 * store + rings
 }
 
 fn beyond() -> Stop {
@@ -164,18 +197,25 @@ fn solve_with(
         stage: String::new(),
     });
     // Wider sets: refused when they no longer fit (the plan checked a likely width).
+    // Values in a file are not counted: only the sets must fit in memory then.
+    let in_memory = !values.on_file();
     let allow = |words: usize| -> Result<(), Stop> {
         let threads = rayon::current_num_threads();
-        let bytes = windows_memory(m, r, user_windows, words, threads);
+        let bytes = if in_memory {
+            windows_memory(m, r, user_windows, words, threads)
+        } else {
+            windows_sets_memory(m, r, user_windows, words, threads)
+        };
         let allowed = crate::memory_allowed();
         if bytes <= allowed {
             return Ok(());
         }
         Err(Stop::Beyond(
             nimlab_core::Refusal::new(format!(
-                "this Grundy table needs value sets of {words} words (values of {} or more), about {:.1} GiB, above the {:.1} GiB it may use here; use a smaller ",
+                "this Grundy table needs value sets of {words} words (values of {} or more), about {:.1} GiB{}, above the {:.1} GiB it may use here; use a smaller ",
                 (words - 1) * 64,
                 bytes / (1u64 << 30) as f64,
+                if in_memory { " with its values" } else { "" },
                 allowed / (1u64 << 30) as f64
             ))
             .name(nimlab_core::Arg::Max),
@@ -194,4 +234,30 @@ fn solve_with(
         },
     )?;
     Ok((values, top / 64 + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The estimates: the values once beside the sets, the stores' bytes as the sweep allocates
+    /// them, and boxes past the bound infinite (no layout counted in `usize`).
+    #[test]
+    fn memory_estimates() {
+        let windows = crate::pset::cyclic_windows(6, 3);
+        let (m, r) = (6, 24);
+        let sets = windows_sets_memory(m, r, &windows, 3, 2);
+        let all = windows_memory(m, r, &windows, 3, 2);
+        assert_eq!(all, sets + 2.0 * (r as f64).powi(m as i32));
+        for circle_only in [false, true] {
+            let g = Geometry::new(m, r, &crate::pset::engine_windows(m, &windows), circle_only);
+            for words in [1, 3, 8, 17] {
+                assert_eq!(g.store_bytes(words), (g.store_len(words) * 8) as f64);
+            }
+        }
+        assert!(windows_sets_memory(9, 1 << 16, &windows, 1024, 64).is_infinite());
+        assert!(shrinking_memory(9, 3, 1 << 16, 64).is_infinite());
+        let scn = shrinking_memory(5, 2, 40, 2);
+        assert!(scn.is_finite() && scn > 2.0 * 40f64.powi(5), "{scn}");
+    }
 }

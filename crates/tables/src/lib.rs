@@ -32,10 +32,6 @@ pub mod store;
 pub mod tiers;
 pub mod values;
 
-/// Bytes the engines may keep: 3/4 of the machine's memory (`/proc/meminfo`), or 12 GiB where that
-/// cannot be read; `NIMLAB_ENGINE_MEMORY` (bytes) overrides it. Boxes that need more are refused
-/// before they start (P-sets: [`pset::engine_bytes`]; Grundy values: [`grundy::windows_memory`],
-/// [`grundy::shrinking_memory`]).
 /// Where [`memory_allowed`] comes from, for messages.
 pub fn memory_allowed_source() -> &'static str {
     if std::env::var("NIMLAB_ENGINE_MEMORY").is_ok_and(|v| v.trim().parse::<f64>().is_ok()) {
@@ -45,6 +41,11 @@ pub fn memory_allowed_source() -> &'static str {
     }
 }
 
+/// Bytes the engines may keep: 3/4 of the machine's memory (`/proc/meminfo`), or 12 GiB where that
+/// cannot be read; `NIMLAB_ENGINE_MEMORY` (bytes) overrides it. Boxes that need more are refused
+/// before they start (P-sets: [`pset::engine_bytes`]; Grundy values: [`grundy::windows_memory`],
+/// or [`grundy::windows_sets_memory`] when the values go to a file, and
+/// [`grundy::shrinking_memory`]).
 pub fn memory_allowed() -> f64 {
     if let Some(b) = std::env::var("NIMLAB_ENGINE_MEMORY")
         .ok()

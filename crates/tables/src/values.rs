@@ -1,5 +1,5 @@
 //! The Grundy values of a table: in memory, or in a memory-mapped file when they do not fit. The
-//! engine's working set (the value sets of two diagonals of blocks) stays in memory either way; the
+//! engine's value sets ([`crate::grundy::windows_sets_memory`]) stay in memory either way; the
 //! values themselves are written once, block by block, and read back in table order, so the
 //! operating system pages them to and from the disk. The file is removed as soon as it is mapped:
 //! nothing is left behind, whatever ends the run.

@@ -94,9 +94,12 @@ pub struct Options {
     /// Most bytes per slab: per line its record (8 bytes per window, times the words of a line for
     /// P-sets, `ceil(r / 64)`, or of a value set for Grundy values), 4 for its P-bit or value and, for
     /// SCN's Grundy values, its moves out of the box (the words of a value set)
-    /// (default: the adapter's largest binding, and whole tiers stay on the device when each fits one
-    /// slab). Set, it streams every slab through the host; tests set it small to force a box through
-    /// many slabs.
+    /// (default, and at most: the adapter's largest binding). Set, it cuts the tiers into more,
+    /// smaller slabs, which stay on the device as the default's do (a slab that reads a part of the
+    /// tier below spread over several slabs gets it copied into the span buffer, on the device); the
+    /// host sees only what it sees anyway: each slab's Grundy values (and SCN's moves out of the box,
+    /// sent to it), or for P-sets the list of P-lines found, which then holds two slabs' lines and is
+    /// read back about every two slabs. Tests set it small to force a box through many slabs.
     pub slab_bytes: Option<u64>,
     /// Refuse (as [`GpuError::TooLarge`]) a box whose tiers do not each fit the device in one slab.
     /// Neither back-end choice sets it any more (tiers of several slabs stay on the device and were

@@ -138,6 +138,15 @@ impl Geometry {
         self.np * self.per(words) + 2 * SKEW
     }
 
+    /// Bytes of [`Geometry::store_len`], counted in `f64` and `u128` (an estimate may ask for sets
+    /// wider than a box could run with).
+    pub(super) fn store_bytes(&self, words: usize) -> f64 {
+        let bytes = self.block as u128 * words as u128 * 8;
+        let pad = (4096 + 576 - (bytes % 4096) as usize) % 4096 / 8;
+        let per = self.block as f64 * words as f64 + pad as f64;
+        (self.np as f64 * per + (2 * SKEW) as f64) * 8.0
+    }
+
     /// Where the arrays of block `a` of diagonal `d` start in its store: 0, 3 or 6 cache lines
     /// in, so that a block, the two blocks it reads and their arrays all start in different cache
     /// sets (with [`Geometry::per`]).

@@ -47,23 +47,44 @@ impl Circle {
     }
 }
 
-/// Bytes of value sets [`solve_shrinking`] keeps for SCN(n,k) with piles `1..=r`, counting two words
-/// per set (values up to 127; more words when values pass that).
-pub fn shrinking_memory(n: usize, k: usize, r: usize) -> f64 {
+/// Bytes [`solve_shrinking`] keeps for SCN(n,k) with piles `1..=r` and `threads` threads, at the
+/// circle length that needs the most, with value sets of [`likely_words`] words at each length:
+/// while length `m` is solved, the values of the shorter lengths twice (the list returned and each
+/// shorter circle's own), the value sets of the arcs of the shorter circles its moves still reach
+/// (one set per position and arc), its own values, and then the larger of the engine's value sets
+/// (the stores of the blocks of two diagonals and each thread's rings) and the copy of its values
+/// appended to the list.
+pub fn shrinking_memory(n: usize, k: usize, r: usize, threads: usize) -> f64 {
+    if !within_reach(n, r) {
+        return f64::INFINITY;
+    }
+    let rf = r as f64;
+    let bytes_of_sets = |l: usize| rf.powi(l as i32) * likely_words(l, r) as f64 * 8.0;
+    // The arcs built so far, by the length of the circle they are arcs of.
     let mut arcs: Vec<std::collections::HashSet<u64>> = vec![Default::default(); n + 1];
+    let mut most: f64 = 0.0;
     for m in 1..=n {
         for v in crate::pset::vanishings(m, k) {
             if !v.kept.is_empty() && v.arc != 0 {
                 arcs[v.kept.len()].insert(v.arc);
             }
         }
+        // Those of the lengths below `m - k` were dropped after length `m - 1`.
+        let sets: f64 = (m.saturating_sub(k).max(1)..m)
+            .map(|l| arcs[l].len() as f64 * bytes_of_sets(l))
+            .sum();
+        let before: f64 = (0..m).map(|l| rf.powi(l as i32)).sum();
+        let own = 2.0 * rf.powi(m as i32);
+        let g = Geometry::new(
+            m,
+            r,
+            &crate::pset::engine_windows(m, &crate::pset::cyclic_windows(m, k)),
+            true,
+        );
+        let engine = sets_memory(&g, likely_words(m, r), threads);
+        most = most.max(4.0 * before + sets + own + engine.max(own));
     }
-    let words = 2.0 * 8.0;
-    let sets: f64 = (1..n)
-        .map(|mp| arcs[mp].len() as f64 * (r as f64).powi(mp as i32) * words)
-        .sum();
-    // The engine's two diagonals of blocks at the largest length.
-    sets + 2.0 * (r as f64).powi(n as i32 - 1) * n as f64 * words
+    most
 }
 
 /// The Grundy value of every position of SCN(n,k) with piles `1..=r`, by circle length `0..=n`:

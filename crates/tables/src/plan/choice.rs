@@ -235,10 +235,12 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
 
 /// Refuses, before it starts, a table whose engine would need more memory than
 /// [`crate::memory_allowed`], naming the amount: a P-set needs about a diagonal of blocks of lines
-/// ([`pset::engine_bytes`]); a Grundy table the value sets of two diagonals of blocks and every value
-/// (two bytes a position). When the values do not fit beside the value sets, a Grundy table of a
-/// window game keeps them in a file mapped into memory ([`scratch_dir`]): the folder is returned.
-/// The plain search and the GPU keep Grundy tables of at most [`GRUNDY_POSITIONS`].
+/// ([`pset::engine_bytes`]); a Grundy table the Grundy engine's own estimate, which counts its values
+/// (two bytes a position) once beside its value sets ([`grundy::windows_memory`],
+/// [`grundy::shrinking_memory`]). When the values do not fit beside the value sets
+/// ([`grundy::windows_sets_memory`]), a Grundy table of a window game keeps them in a file mapped
+/// into memory ([`scratch_dir`]): the folder is returned. The plain search and the GPU keep Grundy
+/// tables of at most [`GRUNDY_POSITIONS`]; boxes of [`grundy::MOST_POSITIONS`] or more are refused.
 fn check_memory(
     id: &str,
     max: u64,
@@ -258,17 +260,30 @@ fn check_memory(
         ))
         .name(Arg::Max)
     };
+    if grundy && matches!(route, Route::Engine(_)) && total >= grundy::MOST_POSITIONS {
+        return Err(Error::too_large(
+            Refusal::new(format!("a Grundy table of {id} with "))
+                .value(Arg::Max, max)
+                .text(format!(
+                    " ({total:.1e} positions) is past the {:.0e} positions the Grundy engine lays out; use a smaller ",
+                    grundy::MOST_POSITIONS
+                ))
+                .name(Arg::Max),
+        ));
+    }
+    /// What the Grundy engine's value sets are, for messages.
+    const SETS: &str = "one array of value sets per window that reaches across blocks, for the blocks of two diagonals, and each thread's rings of the other windows' sets";
     if let (true, Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) =
         (grundy, route, backend)
     {
         let words = grundy::likely_words(*m, r);
-        let sets = grundy::windows_memory(*m, r, windows, words, threads);
+        let sets = grundy::windows_sets_memory(*m, r, windows, words, threads);
         if sets > allowed {
             return Err(Error::too_large(
                 Refusal::new(format!("a Grundy table of {id} with "))
                     .value(Arg::Max, max)
                     .text(format!(
-                        " ({total:.1e} positions) needs about {} for the value sets of two diagonals of blocks alone, above the {} it may use here ({}); use a smaller ",
+                        " ({total:.1e} positions) needs about {} for the Grundy engine's value sets alone ({SETS}), above the {} it may use here ({}); use a smaller ",
                         amount(sets),
                         amount(allowed),
                         crate::memory_allowed_source()
@@ -277,29 +292,36 @@ fn check_memory(
             ));
         }
         // The values beside them, or in a file past memory.
-        return Ok((sets + total * 2.0 > allowed).then(scratch_dir));
+        let need = grundy::windows_memory(*m, r, windows, words, threads);
+        return Ok((need > allowed).then(scratch_dir));
     }
     let need = match (grundy, route, backend) {
-        (true, Route::Engine(Rules::Shrinking { n, k }), _) => {
-            Some(grundy::shrinking_memory(*n, *k, r) + total * 4.0)
-        }
+        (true, Route::Engine(Rules::Shrinking { n, k }), _) => Some((
+            grundy::shrinking_memory(*n, *k, r, threads),
+            "its values, two bytes a position (the shorter circles' twice), the value sets of the shorter circles' arcs and the Grundy engine's value sets",
+        )),
         (true, Route::Engine(Rules::Windows { m, windows }), _) => {
             let words = grundy::likely_words(*m, r);
-            Some(grundy::windows_memory(*m, r, windows, words, threads) + total * 2.0)
+            Some((
+                grundy::windows_memory(*m, r, windows, words, threads),
+                "its values, two bytes a position, and the Grundy engine's value sets",
+            ))
         }
-        (false, Route::Engine(rules), Backend::Cpu) => Some(pset::engine_bytes(rules, r, threads)),
+        (false, Route::Engine(rules), Backend::Cpu) => {
+            Some((pset::engine_bytes(rules, r, threads), ""))
+        }
         _ => None,
     };
     match need {
-        Some(bytes) if bytes > allowed && grundy => Err(Error::too_large(here(
+        Some((bytes, what)) if bytes > allowed && grundy => Err(Error::too_large(here(
             Refusal::new(format!("a Grundy table of {id} with "))
                 .value(Arg::Max, max)
                 .text(format!(
-                    " ({total:.1e} positions) needs about {:.1} GiB (two bytes a value, twice, and the value sets of two diagonals of blocks), ",
+                    " ({total:.1e} positions) needs about {:.1} GiB ({what}), ",
                     bytes / GIB
                 )),
         ))),
-        Some(bytes) if bytes > allowed => Err(Error::too_large(here(
+        Some((bytes, _)) if bytes > allowed => Err(Error::too_large(here(
             Refusal::new(format!(
                 "the engine needs about {:.1} GiB of working memory to tabulate {id} with ",
                 bytes / GIB
