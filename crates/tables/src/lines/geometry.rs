@@ -50,12 +50,23 @@ pub(super) struct Store {
 }
 
 impl Store {
-    /// `sb`: bytes per start (1 or 2).
-    pub(super) fn new(lines: usize, nw: usize, nb: usize, l: usize, sb: usize) -> Store {
+    /// `sb`: bytes per start (1 or 2); `wb`: bytes per word (4 or 8).
+    pub(super) fn new(lines: usize, nw: usize, nb: usize, l: usize, sb: usize, wb: usize) -> Store {
         Store {
-            w: vec![0; lines * nw * l],
+            w: vec![0; (lines * nw * l * wb).div_ceil(8)],
             b: vec![NONE; (lines * nb * sb).div_ceil(2)],
         }
+    }
+
+    /// The words as 32-bit words (two a 64-bit word, in the machine's order).
+    pub(super) fn half_words(&self) -> &[u32] {
+        // SAFETY: u32 has no invalid bit patterns and an alignment below u64's.
+        unsafe { std::slice::from_raw_parts(self.w.as_ptr().cast(), self.w.len() * 2) }
+    }
+
+    pub(super) fn half_words_mut(&mut self) -> &mut [u32] {
+        // SAFETY: as above.
+        unsafe { std::slice::from_raw_parts_mut(self.w.as_mut_ptr().cast(), self.w.len() * 2) }
     }
 
     /// The starts as bytes (two a start when they take two bytes, in the machine's order).
@@ -79,6 +90,8 @@ pub(super) struct Geometry {
     pub(super) radix: Vec<usize>,
     /// Words per line.
     pub(super) l: usize,
+    /// Bytes per word: 4 when a line has at most 32 values (a line is then one 32-bit word), else 8.
+    pub(super) wb: usize,
     pub(super) n_inner: usize,
     /// Lines per block.
     pub(super) block: usize,
@@ -210,6 +223,7 @@ impl Geometry {
             r,
             radix,
             l: r.div_ceil(64),
+            wb: if r <= 32 { 4 } else { 8 },
             n_inner,
             block,
             stride,
@@ -229,16 +243,16 @@ impl Geometry {
     }
 
     pub(super) fn store(&self) -> Store {
-        Store::new(self.block, self.pw, self.pb, self.l, self.sb)
+        Store::new(self.block, self.pw, self.pb, self.l, self.sb, self.wb)
     }
 
     /// A scratch store: the records of the windows that hold neither `A` nor `B`.
     pub(super) fn scratch(&self) -> Store {
-        Store::new(self.block, self.lw, self.lb, self.l, self.sb)
+        Store::new(self.block, self.lw, self.lb, self.l, self.sb, self.wb)
     }
 
     /// Bytes of one block's store.
     pub(super) fn store_bytes(&self) -> usize {
-        self.block * (self.pw * self.l * 8 + self.pb * self.sb)
+        self.block * (self.pw * self.l * self.wb + self.pb * self.sb)
     }
 }

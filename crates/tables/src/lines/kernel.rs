@@ -61,6 +61,45 @@ impl Width for Words {
     }
 }
 
+/// A word of a line's bit set: 32 bits when a line has at most 32 values ([`Geometry::wb`]), else
+/// 64.
+trait Word:
+    Copy + Send + Sync + PartialEq + std::ops::BitOr<Output = Self> + std::ops::BitOrAssign
+{
+    const ZERO: Self;
+    const BITS: usize;
+    /// Bit `i` alone.
+    fn bit(i: usize) -> Self;
+    /// The word, in the low bits of a u64.
+    fn wide(self) -> u64;
+}
+
+impl Word for u32 {
+    const ZERO: u32 = 0;
+    const BITS: usize = 32;
+    #[inline(always)]
+    fn bit(i: usize) -> u32 {
+        1 << i
+    }
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        self as u64
+    }
+}
+
+impl Word for u64 {
+    const ZERO: u64 = 0;
+    const BITS: usize = 64;
+    #[inline(always)]
+    fn bit(i: usize) -> u64 {
+        1 << i
+    }
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        self
+    }
+}
+
 /// Solves the block `(a, b)`; returns its P-lines. `local` is a scratch store
 /// ([`Geometry::scratch`]): every record is written before it is read, so one scratch serves block
 /// after block.
@@ -79,7 +118,7 @@ impl Width for Words {
 /// 3. each P-position found is added to the records of its line, and of the lines after it in the
 ///    row for the windows with axis 1.
 #[allow(clippy::too_many_arguments)]
-fn solve_block<O: LineOracle, W: Width, S: Start>(
+fn solve_block<O: LineOracle, T: Word, W: Width, S: Start>(
     g: &Geometry,
     width: W,
     origin_n: bool,
@@ -104,7 +143,7 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
     let mut caller_x = vec![0u32; g.m];
     // The lines of a row; the row's N-masks and lowest starts (pass 1); its P-positions (pass 2).
     let row = if g.n_inner >= 1 { g.radix[1] } else { 1 };
-    let mut masks = vec![0u64; row * l];
+    let mut masks = vec![T::ZERO; row * l];
     let mut lows = vec![S::NONE; row];
     let mut found: Vec<(usize, usize)> = Vec::new();
     let row_words = g.words.iter().any(|p| p.row_look);
@@ -113,14 +152,14 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
     let base = a as u64 * g.stride_a + b as u64 * g.stride_b;
     let outer_zero = a == 0 && b == 0;
     // Raw pointers: the current block is read (earlier rows) and written (this row) in one pass.
-    let cur_w = cur.w.as_mut_ptr();
+    let cur_w = cur.w.as_mut_ptr().cast::<T>();
     // Starts are read as `S` from the stores' two-byte units (alignment 2 suffices for both).
     let cur_b = cur.b.as_mut_ptr().cast::<S>();
-    let loc_w = local.w.as_mut_ptr();
+    let loc_w = local.w.as_mut_ptr().cast::<T>();
     let loc_b = local.b.as_mut_ptr().cast::<S>();
-    let (pa_w, pa_b) = (prev_a.w.as_ptr(), prev_a.b.as_ptr().cast::<S>());
-    let (pb_w, pb_b) = (prev_b.w.as_ptr(), prev_b.b.as_ptr().cast::<S>());
-    let bases_w: [*const u64; 4] = [cur_w, loc_w, pa_w, pb_w];
+    let (pa_w, pa_b) = (prev_a.w.as_ptr().cast::<T>(), prev_a.b.as_ptr().cast::<S>());
+    let (pb_w, pb_b) = (prev_b.w.as_ptr().cast::<T>(), prev_b.b.as_ptr().cast::<S>());
+    let bases_w: [*const T; 4] = [cur_w, loc_w, pa_w, pb_w];
     let bases_b: [*const S; 4] = [cur_b, loc_b, pa_b, pb_b];
     let home_w = |p: &Plan| if p.persistent { cur_w } else { loc_w };
     let home_b = |p: &Plan| if p.persistent { cur_b } else { loc_b };
@@ -128,16 +167,16 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
     // read nothing.
     let mut zeros: u32 = (2..=g.n_inner).fold(0, |z, i| z | 1 << i);
     // 0 and "nothing", which the compiler cannot see through.
-    let (opaque_w, opaque_b) = std::hint::black_box((0u64, S::NONE));
+    let (opaque_w, opaque_b) = std::hint::black_box((T::ZERO, S::NONE));
     for first in (0..g.block).step_by(row) {
         // Pass 1. SAFETY (every access of this function): the row's records of a window are
         // `row` records from `p.first + first`, inside its store; a look-up lands inside its
         // store (one step back along an inner axis above 1 only when the row's entry there is
         // above 0, in an earlier row; A/B read the same lines of the previous blocks), so the
         // runs read never overlap the run written.
-        masks.fill(0);
+        masks.fill(T::ZERO);
         if origin_n && outer_zero && first == 0 {
-            masks[0] = 1;
+            masks[0] = T::bit(0);
         }
         // One look-up's run of records for the row.
         let run_w = |p: &Plan, lk: &Look| unsafe {
@@ -158,7 +197,7 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
                 .iter()
                 .filter(|lk| !lk.along_row && zeros & lk.zero == 0);
             match looks.next() {
-                None => rec.fill(0),
+                None => rec.fill(T::ZERO),
                 // Not `copy_from_slice`: a call to `memcpy` costs more than a short row.
                 Some(lk) => {
                     for (e, &v) in rec.iter_mut().zip(run_w(p, lk)) {
@@ -242,21 +281,22 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
             let mut searching = end > 0;
             let mut t = 0;
             while searching && t < l {
-                let mut nm = masks[x1 * l + t];
+                let mut nm = masks[x1 * l + t].wide();
                 if row_words {
                     for &(_, q) in &found {
-                        if q / 64 == t {
-                            nm |= 1 << (q % 64);
+                        if q / T::BITS == t {
+                            nm |= 1 << (q % T::BITS);
                         }
                     }
                 }
+                // Bits past the word (of a 32-bit word) are free, but past the line's end.
                 let mut free = !nm;
                 while searching {
                     if free == 0 {
-                        searching = (t + 1) * 64 < end;
+                        searching = (t + 1) * T::BITS < end;
                         break;
                     }
-                    let at = t * 64 + free.trailing_zeros() as usize;
+                    let at = t * T::BITS + free.trailing_zeros() as usize;
                     if at >= end {
                         searching = false;
                     } else if oracle.active() && oracle.n_at(&caller_x, at) {
@@ -277,7 +317,7 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
         }
         // Pass 3: the P-positions into the records.
         for &(x1, pos) in &found {
-            let (t, bit) = (pos / 64, 1u64 << (pos % 64));
+            let (t, bit) = (pos / T::BITS, T::bit(pos % T::BITS));
             for p in &g.words {
                 let rec = home_w(p);
                 let upto = if p.row_look { row } else { x1 + 1 };
@@ -309,8 +349,8 @@ fn solve_block<O: LineOracle, W: Width, S: Start>(
     out
 }
 
-/// [`solve_block`] with lines of one word known at compile time, or of `g.l` words, and starts of
-/// one byte or two.
+/// [`solve_block`] with lines of one word known at compile time (of 32 bits or 64), or of `g.l`
+/// words, and starts of one byte or two.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn solve_any_width<O: LineOracle>(
     g: &Geometry,
@@ -324,16 +364,22 @@ pub(super) fn solve_any_width<O: LineOracle>(
     prev_b: &Store,
 ) -> Vec<PLine> {
     let (o, w) = (origin_n, Words(g.l));
-    match (g.l == 1, g.sb == 1) {
-        (true, true) => {
-            solve_block::<_, _, u8>(g, OneWord, o, oracle, a, b, cur, local, prev_a, prev_b)
+    let (c, s) = (cur, local);
+    match (g.l == 1, g.wb == 4, g.sb == 1) {
+        (true, true, _) => {
+            solve_block::<_, u32, _, u8>(g, OneWord, o, oracle, a, b, c, s, prev_a, prev_b)
         }
-        (true, false) => {
-            solve_block::<_, _, u16>(g, OneWord, o, oracle, a, b, cur, local, prev_a, prev_b)
+        (true, false, true) => {
+            solve_block::<_, u64, _, u8>(g, OneWord, o, oracle, a, b, c, s, prev_a, prev_b)
         }
-        (false, true) => solve_block::<_, _, u8>(g, w, o, oracle, a, b, cur, local, prev_a, prev_b),
-        (false, false) => {
-            solve_block::<_, _, u16>(g, w, o, oracle, a, b, cur, local, prev_a, prev_b)
+        (true, false, false) => {
+            solve_block::<_, u64, _, u16>(g, OneWord, o, oracle, a, b, c, s, prev_a, prev_b)
+        }
+        (false, _, true) => {
+            solve_block::<_, u64, _, u8>(g, w, o, oracle, a, b, c, s, prev_a, prev_b)
+        }
+        (false, _, false) => {
+            solve_block::<_, u64, _, u16>(g, w, o, oracle, a, b, c, s, prev_a, prev_b)
         }
     }
 }

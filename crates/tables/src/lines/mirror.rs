@@ -203,33 +203,16 @@ impl MirrorMap {
         let mut x = vec![0usize; n + 1];
         let mut to = 0;
         for first in (0..g.block).step_by(row) {
+            let at = (first, to, row, step, g.block);
             for (s, &from) in self.words.iter().enumerate() {
-                let run = &src.w[(from * g.block + first) * l..][..row * l];
-                let out = &mut dst.w[s * g.block * l..][..g.block * l];
-                if l == 1 {
-                    for (x1, &v) in run.iter().enumerate() {
-                        out[to + x1 * step] = v;
-                    }
+                if g.wb == 4 {
+                    scatter(src.half_words(), dst.half_words_mut(), 1, (s, from), at);
                 } else {
-                    for (x1, v) in run.chunks_exact(l).enumerate() {
-                        let d = (to + x1 * step) * l;
-                        out[d..d + l].copy_from_slice(v);
-                    }
+                    scatter(&src.w, &mut dst.w, l, (s, from), at);
                 }
             }
             for (s, &from) in self.starts.iter().enumerate() {
-                let run = &src.start_bytes()[(from * g.block + first) * sb..][..row * sb];
-                let out = &mut dst.start_bytes_mut()[s * g.block * sb..][..g.block * sb];
-                if sb == 1 {
-                    for (x1, &v) in run.iter().enumerate() {
-                        out[to + x1 * step] = v;
-                    }
-                } else {
-                    for (x1, v) in run.chunks_exact(sb).enumerate() {
-                        let d = (to + x1 * step) * sb;
-                        out[d..d + sb].copy_from_slice(v);
-                    }
-                }
+                scatter(src.start_bytes(), dst.start_bytes_mut(), sb, (s, from), at);
             }
             #[allow(clippy::needless_range_loop)] // `i` indexes three arrays in step
             for i in 2..=n {
@@ -241,6 +224,29 @@ impl MirrorMap {
                 x[i] = 0;
                 to -= g.radix[i] * g.stride[self.rho[i]];
             }
+        }
+    }
+}
+
+/// One row of records of `unit` elements: those of window `from` of the lines `first..first + row`
+/// of `src` to window `s` of the lines `to + x_1 * step` of `dst` (windows `block` lines apart).
+fn scatter<T: Copy>(
+    src: &[T],
+    dst: &mut [T],
+    unit: usize,
+    (s, from): (usize, usize),
+    (first, to, row, step, block): (usize, usize, usize, usize, usize),
+) {
+    let run = &src[(from * block + first) * unit..][..row * unit];
+    let out = &mut dst[s * block * unit..][..block * unit];
+    if unit == 1 {
+        for (x1, &v) in run.iter().enumerate() {
+            out[to + x1 * step] = v;
+        }
+    } else {
+        for (x1, v) in run.chunks_exact(unit).enumerate() {
+            let d = (to + x1 * step) * unit;
+            out[d..d + unit].copy_from_slice(v);
         }
     }
 }

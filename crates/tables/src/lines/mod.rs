@@ -153,7 +153,7 @@ impl LineSpec {
             None => Geometry::new(self),
         };
         let mirrored = g.mirror.is_some();
-        let per_line = |w: usize, b: usize| (w * g.l * 8 + b * g.sb) as f64;
+        let per_line = |w: usize, b: usize| (w * g.l * g.wb + b * g.sb) as f64;
         let store = g.block as f64 * per_line(g.pw, g.pb);
         let scratch = g.block as f64 * per_line(g.lw, g.lb);
         let diagonal = (0..g.ra + g.rb - 1)

@@ -10,13 +10,16 @@ use std::io::{self, Read, Write};
 
 /// The geometry fields a checkpoint starts with, and its diagonal.
 /// The geometry as the checkpoint records it: the axes (with bit 32 set when the sweep keeps one
-/// block of each mirror pair, [`super::mirror`], bit 33 when prefix starts take one byte, and bit 34,
-/// always set, for stores that keep each window's records together: older checkpoints kept a line's
-/// records together, and are refused), the
+/// block of each mirror pair, [`super::mirror`], bit 33 when prefix starts take one byte, bit 34,
+/// always set, for stores that keep each window's records together (older checkpoints kept a line's
+/// records together, and are refused), and bit 35 when words take 4 bytes), the
 /// values per line, the lines of a block, the persistent records and the words per line.
 fn head_fields(g: &Geometry) -> [u64; 6] {
-    let axes =
-        g.m as u64 | u64::from(g.mirror.is_some()) << 32 | u64::from(g.sb == 1) << 33 | 1 << 34;
+    let axes = g.m as u64
+        | u64::from(g.mirror.is_some()) << 32
+        | u64::from(g.sb == 1) << 33
+        | 1 << 34
+        | u64::from(g.wb == 4) << 35;
     [
         axes,
         g.r as u64,
