@@ -9,18 +9,18 @@
 //! `p` is N iff for some window `w` and some `i` in `w` with `p_i > lo`, `D_w(p - e_i)`; and
 //! `D_w(p) = P(p) or OR_{i in w, p_i > lo} D_w(p - e_i)`. Two positions that differ on one axis are
 //! joined by a move, so a line of the box along axis 0 holds at most one P-position: a line is a bit
-//! set of `r = hi - lo + 1` bits in `ceil(r / 64)` machine words (bit `j` is the position with
-//! `x_0 = lo + j`), `D_w` of a line is such a bit set, and for a window that contains axis 0 it is a
-//! prefix (every bit from the lowest set one on), stored as its start (one byte when a line has at
-//! most 255 values, else two). A line costs
-//! `ceil(r / 64)` word operations per (window without axis 0, axis of the window), and one
-//! comparison per (window with axis 0, axis): memory and time grow with the lines, and with the
-//! length of a line only in steps of 64.
+//! set of `r = hi - lo + 1` bits in `ceil(r / 64)` words (one 32-bit word when `r <= 32`; bit `j` is
+//! the position with `x_0 = lo + j`), `D_w` of a line is such a bit set, and for a window that
+//! contains axis 0 it is a prefix (every bit from the lowest set one on), stored as its start (one
+//! byte when a line has at most 255 values, else two). A line costs `ceil(r / 64)` word operations
+//! per (window without axis 0, axis of the window), and one comparison per (window with axis 0,
+//! axis), done a row of lines at a time in vector code (`kernel`): memory and time grow with the
+//! lines, and with the length of a line only in steps of 64.
 //!
 //! Look-ups reach back one step along each axis, so the lines are processed in blocks: a block fixes
 //! the two outermost axes `(A, B) = (m-2, m-1)`; the blocks of one anti-diagonal `a + b = d` do not
 //! depend on each other and run in parallel, and only the blocks of diagonals `d - 1` and `d` are kept
-//! (for the windows that contain `A` or `B`; the others live in per-block scratch).
+//! (for the windows that contain `A` or `B`; the others live in a scratch block per thread).
 //!
 //! One job a file: `geometry` lays the box out in blocks and plans each window's look-ups,
 //! `kernel` runs the recurrence over the lines of one block, `sweep` schedules the blocks by
