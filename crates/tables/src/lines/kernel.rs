@@ -166,8 +166,6 @@ fn solve_block<O: LineOracle, T: Word, W: Width, S: Start>(
     // The inner axes above 1 whose entry is 0 (bit i for axis i): look-ups one step back along them
     // read nothing.
     let mut zeros: u32 = (2..=g.n_inner).fold(0, |z, i| z | 1 << i);
-    // 0 and "nothing", which the compiler cannot see through.
-    let (opaque_w, opaque_b) = std::hint::black_box((T::ZERO, S::NONE));
     for first in (0..g.block).step_by(row) {
         // Pass 1. SAFETY (every access of this function): the row's records of a window are
         // `row` records from `p.first + first`, inside its store; a look-up lands inside its
@@ -198,12 +196,7 @@ fn solve_block<O: LineOracle, T: Word, W: Width, S: Start>(
                 .filter(|lk| !lk.along_row && zeros & lk.zero == 0);
             match looks.next() {
                 None => rec.fill(T::ZERO),
-                // Not `copy_from_slice`: a call to `memcpy` costs more than a short row.
-                Some(lk) => {
-                    for (e, &v) in rec.iter_mut().zip(run_w(p, lk)) {
-                        *e = v | opaque_w;
-                    }
-                }
+                Some(lk) => rec.copy_from_slice(run_w(p, lk)),
             }
             for lk in looks {
                 for (e, &v) in rec.iter_mut().zip(run_w(p, lk)) {
@@ -229,11 +222,7 @@ fn solve_block<O: LineOracle, T: Word, W: Width, S: Start>(
                 .filter(|lk| !lk.along_row && zeros & lk.zero == 0);
             match looks.next() {
                 None => rec.fill(S::NONE),
-                Some(lk) => {
-                    for (e, &v) in rec.iter_mut().zip(run_b(p, lk)) {
-                        *e = v.min(opaque_b);
-                    }
-                }
+                Some(lk) => rec.copy_from_slice(run_b(p, lk)),
             }
             for lk in looks {
                 for (e, &v) in rec.iter_mut().zip(run_b(p, lk)) {
