@@ -9,17 +9,21 @@
 //!   engine ([`nimlab_tables::grundy`]), where the engine covers the game (window and face games:
 //!   CN, Nim, Moore's Nim, complexes): about one word operation per (position, face entry).
 //!
-//! The constants were measured on the development machine (2 cores; docs/benchmarks.md, "Grundy:
-//! search or table"): the search visits roughly 2·10^8 estimated options per second, the engine
-//! does about 2·10^8 (position, face entry) steps per second.
+//! The constants were measured on the development machine (2 cores; docs/benchmarks.md, "The cost
+//! model"): the search makes roughly 10^8 estimated option visits per second (the estimate is an upper
+//! bound, and a search's real speed depends on how much of it fits the caches), the engine about 10^9
+//! (position, face entry) steps per second on both cores.
 
-use nimlab_core::{Game, Solver};
+use nimlab_core::{BoxDomain, Game, MoveStructure, Solver};
 use nimlab_tables::pset::{self, Rules};
 
 /// Seconds per estimated option visit of the search.
-pub const SEARCH_SECONDS_PER_VISIT: f64 = 5e-9;
+pub const SEARCH_SECONDS_PER_VISIT: f64 = 1e-8;
 /// Seconds per (position, face entry) step of the Grundy engine.
-pub const TABLE_SECONDS_PER_STEP: f64 = 5e-9;
+pub const TABLE_SECONDS_PER_STEP: f64 = 1e-9;
+/// Seconds per (position, face entry) step of the Grundy engine on SCN's circles, where the moves that
+/// empty piles cost more than the window steps they are counted with.
+pub const CIRCLE_TABLE_SECONDS_PER_STEP: f64 = 8e-9;
 /// A computation estimated at most this long is "cheap": `outcome` and the web page's values show
 /// its Grundy value without being asked (well under a second). At this size a search fits the web
 /// server's budget (2·10^7 visits) and a Grundy table its box limit, so that whether a value is
@@ -38,6 +42,14 @@ pub enum Route {
         faces: Vec<Vec<usize>>,
         positions: f64,
     },
+    /// A Grundy table of the circles of SCN(len, k) with piles of `1..=hi` tokens, every length
+    /// `0..=len`, by the engine.
+    Circles {
+        hi: u64,
+        len: usize,
+        k: usize,
+        positions: f64,
+    },
 }
 
 impl Route {
@@ -51,6 +63,17 @@ impl Route {
                 let per: usize = faces.iter().map(|f| f.len()).sum();
                 positions * per.max(1) as f64 * TABLE_SECONDS_PER_STEP
             }
+            Route::Circles { hi, len, k, .. } => {
+                // Each length m has hi^m circles and faces of min(k, m) piles at m starts (one face
+                // when m <= k).
+                (1..=*len)
+                    .map(|m| {
+                        let per = if m <= *k { m } else { m * k };
+                        (*hi as f64).powi(m as i32) * per as f64
+                    })
+                    .sum::<f64>()
+                    * CIRCLE_TABLE_SECONDS_PER_STEP
+            }
         }
     }
 
@@ -59,15 +82,39 @@ impl Route {
         match self {
             Route::Search { .. } => crate::Method::Search,
             Route::Table { hi, len, .. } => crate::Method::GrundyTable { hi: *hi, len: *len },
+            Route::Circles { hi, len, .. } => {
+                crate::Method::CircleGrundyTable { hi: *hi, len: *len }
+            }
         }
     }
 }
 
 /// The Grundy table route for `p`, when the engine covers the smallest box that holds it and the box
-/// has at most `max_positions` positions.
+/// has at most `max_positions` positions. For SCN the box is every circle of at most `p.len()` piles
+/// of `1..=max p` tokens (a move never lengthens a circle).
 pub fn table_route(game: &dyn Game, p: &[u64], max_positions: f64) -> Option<Route> {
     let hi = p.iter().copied().max()?;
     let len = p.len();
+    if let Some(MoveStructure::ShrinkingWindows { .. }) = game.move_structure(len) {
+        let d = BoxDomain {
+            lengths: (0..=len).collect(),
+            lo: 1,
+            hi,
+        };
+        let positions = d.size_f64();
+        if p.contains(&0) || positions > max_positions {
+            return None;
+        }
+        return match pset::rules_for(game, &d)? {
+            Rules::Shrinking { n, k } if n == len => Some(Route::Circles {
+                hi,
+                len,
+                k,
+                positions,
+            }),
+            _ => None,
+        };
+    }
     let d = game.table_domain(hi, Some(len)).ok()?;
     if d.lengths != [len] || d.lo != 0 || d.hi != hi {
         return None;
@@ -92,6 +139,29 @@ pub fn search_route(solver: &Solver, p: &[u64]) -> Route {
     Route::Search {
         visits: solver.work_estimate(p, false),
     }
+}
+
+/// The Grundy value of the circle `p` read from a table of SCN's circles of `0..=len` piles of
+/// `1..=hi` tokens ([`nimlab_tables::grundy::solve_shrinking`]'s order: the empty circle, then each
+/// length in turn, lexicographic in the entries minus 1).
+pub fn circle_value(values: &[u16], hi: u64, p: &[u64]) -> Option<u64> {
+    let mut before: u64 = 1;
+    for m in 1..p.len() {
+        before = before.checked_add(hi.checked_pow(u32::try_from(m).ok()?)?)?;
+    }
+    let mut idx: u64 = 0;
+    for &x in p {
+        if x == 0 || x > hi {
+            return None;
+        }
+        idx = idx.checked_mul(hi)?.checked_add(x - 1)?;
+    }
+    let at = if p.is_empty() {
+        0
+    } else {
+        before.checked_add(idx)?
+    };
+    values.get(usize::try_from(at).ok()?).map(|&v| u64::from(v))
 }
 
 /// The Grundy value of `p` read from a table of `[0..hi]^len` in the engine's order (lexicographic).

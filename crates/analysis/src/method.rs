@@ -16,6 +16,9 @@ pub enum Method {
     Engine,
     /// A Grundy table of the box `[0..hi]^len` computed by the tables engine.
     GrundyTable { hi: u64, len: usize },
+    /// A Grundy table of SCN's circles of at most `len` piles of `1..=hi` tokens, computed by the
+    /// tables engine.
+    CircleGrundyTable { hi: u64, len: usize },
     /// A proved characterization of the P-set kept in the store, by its id (`format`: `families` or
     /// `automaton`; `prover`: `smt` or `automata`).
     Characterization {
@@ -54,6 +57,9 @@ impl Method {
             Method::StoredSequence { id, n } => format!("sequence:{id}:0..={n}"),
             Method::Engine => "engine".into(),
             Method::GrundyTable { hi, len } => format!("grundy-table:[0..{hi}]^{len}"),
+            Method::CircleGrundyTable { hi, len } => {
+                format!("grundy-table:circles<={len}:[1..{hi}]")
+            }
             Method::Search => "search".into(),
             Method::Several(v) => v.iter().map(|m| m.id()).collect::<Vec<_>>().join("+"),
             Method::Xor => "xor of the components' Grundy values".into(),
@@ -126,6 +132,10 @@ impl fmt::Display for Method {
             Method::GrundyTable { hi, len } => write!(
                 f,
                 "a Grundy table of the box [0..{hi}]^{len} by the tables engine"
+            ),
+            Method::CircleGrundyTable { hi, len } => write!(
+                f,
+                "a Grundy table of the circles of at most {len} piles of 1 to {hi} tokens by the tables engine"
             ),
             Method::Search => write!(f, "exhaustive search"),
             Method::Several(v) => {

@@ -110,6 +110,58 @@ fn grundy_tables_equal_a_plain_search_on_every_position_of_a_box() {
 }
 
 #[test]
+fn circle_grundy_tables_equal_a_plain_search_on_every_circle_of_a_box() {
+    // (game, piles, most tokens a pile): SCN circles of exactly `len` piles of 1..=hi tokens (their
+    // options reach every shorter circle), 19,093 circles in all.
+    for (name, len, hi) in [
+        ("SCN(4,2)", 4, 8),
+        ("SCN(5,2)", 5, 5),
+        ("SCN(5,3)", 5, 6),
+        ("SCN(6,4)", 6, 4),
+    ] {
+        let game = nimlab_games::parse_game(name).unwrap();
+        let g = game.as_ref();
+        let an = Analyzer::new(StoreHandle::none(), no_search());
+        let mut memo = FxHashMap::default();
+        let mut by_table = 0;
+        let ps: Vec<Pos> = positions_by_max(len, hi - 1)
+            .into_iter()
+            .map(|p| p.iter().map(|&x| x + 1).collect())
+            .collect();
+        for p in &ps {
+            let a = an
+                .analyse(
+                    g,
+                    p,
+                    Play::Normal,
+                    Want {
+                        grundy: true,
+                        ..Want::default()
+                    },
+                )
+                .unwrap_or_else(|e| panic!("{name} {p:?}: {e}"));
+            let want = plain_grundy(g, p, &mut memo);
+            assert_eq!(a.grundy, Some(u128::from(want)), "{name} {p:?}: {a:?}");
+            assert_eq!(a.outcome, Outcome::from_is_p(want == 0), "{name} {p:?}");
+            if matches!(a.grundy_method, Some(Method::CircleGrundyTable { .. })) {
+                by_table += 1;
+            }
+        }
+        assert!(
+            by_table * 2 > ps.len(),
+            "{name}: only {by_table} of {} circles by a Grundy table",
+            ps.len()
+        );
+    }
+    // The route and its cost: SCN(4,2) (30,19,25,16) by a table of the circles of up to 4 piles of
+    // 1..=30 tokens, far under the search's estimate.
+    let game = nimlab_games::parse_game("SCN(4,2)").unwrap();
+    let route = nimlab_analysis::cost::table_route(game.as_ref(), &[30, 19, 25, 16], 1e8).unwrap();
+    assert_eq!(route.method(), Method::CircleGrundyTable { hi: 30, len: 4 });
+    assert!(route.seconds() < 0.1, "{route:?}");
+}
+
+#[test]
 fn outcome_leaves_out_an_expensive_grundy_value_and_says_why() {
     let game = nimlab_games::parse_game("CN(7,4)").unwrap();
     let an = Analyzer::new(StoreHandle::none(), Limits::CLI);

@@ -242,7 +242,13 @@ fn outcome_and_grundy_look_up_stored_tables() {
     let g = json(&["grundy", "CN(6,2)", "1,2,3,1,2,3", "--json", "--db", e]);
     assert_eq!(g["grundy"], 0, "{g}");
     let g = json(&["grundy", "CN(6,2)", "1,2,1,2,1,3", "--json", "--db", e]);
-    assert_eq!(g["grundy_method"], "search", "no Grundy table stored: {g}");
+    // No Grundy table is stored: it is computed, by the search or a Grundy table of [0..3]^6
+    // (whichever the cost model finds cheaper).
+    let how = g["grundy_method"].as_str().unwrap();
+    assert!(
+        how == "search" || how == "grundy-table:[0..3]^6",
+        "no Grundy table stored: {g}"
+    );
     assert!(g["grundy"].as_u64().unwrap() > 0, "{g}");
     let v = json(&[
         "outcome",

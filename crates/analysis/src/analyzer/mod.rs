@@ -88,6 +88,31 @@ impl Analyzer {
         }
     }
 
+    /// The Grundy table of `game` for largest entry `hi` and `len` stacks: the one the analyzer
+    /// remembers, or `solve`'s, remembered in its place.
+    fn table_of(
+        &self,
+        game: &dyn Game,
+        hi: u64,
+        len: usize,
+        solve: impl FnOnce() -> Result<Vec<u16>>,
+    ) -> Result<Arc<Vec<u16>>> {
+        let key = (game.id(), hi, len);
+        let cached = {
+            let memo = self.memo();
+            memo.table
+                .as_ref()
+                .filter(|(k, _)| *k == key)
+                .map(|(_, v)| v.clone())
+        };
+        if let Some(v) = cached {
+            return Ok(v);
+        }
+        let v = Arc::new(solve()?);
+        self.memo().table = Some((key, v.clone()));
+        Ok(v)
+    }
+
     /// Runs a Grundy computation.
     fn run_route(
         &self,
@@ -100,33 +125,35 @@ impl Analyzer {
         let g = match route {
             cost::Route::Search { .. } => u128::from(solver.grundy(p)?),
             cost::Route::Table { hi, len, faces, .. } => {
-                let key = (game.id(), *hi, *len);
-                let cached = {
-                    let memo = self.memo();
-                    memo.table
-                        .as_ref()
-                        .filter(|(k, _)| *k == key)
-                        .map(|(_, v)| v.clone())
-                };
-                let values = match cached {
-                    Some(v) => v,
-                    None => {
-                        let r = usize::try_from(*hi + 1).map_err(|_| {
-                            Error::TooLarge("a box too wide for a Grundy table".into())
-                        })?;
-                        let v = nimlab_tables::grundy::solve(
-                            *len,
-                            r,
-                            faces,
-                            nimlab_tables::lines::Hooks::default(),
-                        )
-                        .map_err(|_| Error::Interrupted)?;
-                        let v = Arc::new(v);
-                        self.memo().table = Some((key, v.clone()));
-                        v
-                    }
-                };
+                let values = self.table_of(game, *hi, *len, || {
+                    let r = usize::try_from(*hi + 1)
+                        .map_err(|_| Error::TooLarge("a box too wide for a Grundy table".into()))?;
+                    nimlab_tables::grundy::solve(
+                        *len,
+                        r,
+                        faces,
+                        nimlab_tables::lines::Hooks::default(),
+                    )
+                    .map_err(|_| Error::Interrupted)
+                })?;
                 let v = cost::table_value(&values, *hi, p).ok_or_else(|| {
+                    Error::TooLarge("the position lies outside its Grundy table".into())
+                })?;
+                u128::from(v)
+            }
+            cost::Route::Circles { hi, len, k, .. } => {
+                let values = self.table_of(game, *hi, *len, || {
+                    let r = usize::try_from(*hi)
+                        .map_err(|_| Error::TooLarge("a box too wide for a Grundy table".into()))?;
+                    nimlab_tables::grundy::solve_shrinking(
+                        *len,
+                        *k,
+                        r,
+                        nimlab_tables::lines::Hooks::default(),
+                    )
+                    .map_err(|_| Error::Interrupted)
+                })?;
+                let v = cost::circle_value(&values, *hi, p).ok_or_else(|| {
                     Error::TooLarge("the position lies outside its Grundy table".into())
                 })?;
                 u128::from(v)
