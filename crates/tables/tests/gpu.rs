@@ -27,6 +27,11 @@ use gpu_common::{cpu, device, on_gpu, Answer};
 
 /// The smallest box of at least 10^5 positions (or the largest the engine takes), both conventions.
 fn check(dev: &Device, game: &dyn Game, heaps: Option<usize>) {
+    check_with(dev, game, heaps, &Options::default());
+}
+
+/// [`check`] with the GPU's options `opts`.
+fn check_with(dev: &Device, game: &dyn Game, heaps: Option<usize>, opts: &Options) {
     let mut hi = 1;
     while hi < 63 && game.table_domain(hi, heaps).unwrap().size_f64() < 1e5 {
         hi += 1;
@@ -34,8 +39,8 @@ fn check(dev: &Device, game: &dyn Game, heaps: Option<usize>) {
     let d = game.table_domain(hi, heaps).unwrap();
     for play in [Play::Normal, Play::Misere] {
         let want = cpu(game, &d, play);
-        let got = on_gpu(dev, game, &d, play, &Options::default());
-        let what = format!("{} {play} max {hi}", game.id());
+        let got = on_gpu(dev, game, &d, play, opts);
+        let what = format!("{} {play} max {hi} {opts:?}", game.id());
         assert!(
             want.0.count > 0,
             "{what}: the CPU engine found no P-position"
@@ -107,6 +112,43 @@ fn complexes_and_ecn_equal_the_cpu_engine() {
     ] {
         check(dev, &Complex::ecn(m, steps, k).unwrap(), None);
     }
+}
+
+/// Read through the mirror (`Options::mirror`: the circle's reflection, a swap of two heaps, a
+/// complex's involution; one line of each mirror pair runs): the same P-sets as the CPU engine, for
+/// every family, both conventions; and through many slabs (where every line runs).
+#[test]
+fn the_mirror_gives_the_same_p_sets() {
+    let Some(dev) = device("the_mirror_gives_the_same_p_sets") else {
+        return;
+    };
+    let mirror = Options {
+        mirror: true,
+        ..Default::default()
+    };
+    for (n, k) in [(3, 2), (4, 2), (5, 2), (6, 3), (7, 4), (7, 2)] {
+        check_with(dev, &CircularNim::new(n, k).unwrap(), None, &mirror);
+    }
+    for heaps in [3usize, 5] {
+        check_with(dev, &Nim, Some(heaps), &mirror);
+        check_with(dev, &MooreNim::new(2).unwrap(), Some(heaps), &mirror);
+    }
+    let facets = vec![vec![1, 2], vec![2, 3], vec![3, 4], vec![4, 1], vec![1, 3]];
+    check_with(dev, &Complex::simplicial(&facets).unwrap(), None, &mirror);
+    check_with(dev, &Complex::ecn(7, &[1, 3], 3).unwrap(), None, &mirror);
+    for (n, k) in [(5, 2), (6, 4)] {
+        check_with(
+            dev,
+            &ShrinkingCircularNim::new(n, k).unwrap(),
+            None,
+            &mirror,
+        );
+    }
+    let slabs = Options {
+        slab_bytes: Some(4096),
+        ..mirror
+    };
+    check_with(dev, &CircularNim::new(6, 3).unwrap(), None, &slabs);
 }
 
 /// SCN(n,k) for every n <= 6: each circle length on the GPU, the moves that empty piles from the
@@ -814,10 +856,12 @@ fn host_device_traffic_follows_the_p_positions() {
                 // Down: the P-lines and one count per read (a read at most before every slab).
                 assert!(t.downloaded_bytes >= 12 * p + 4, "{what}");
                 assert!(t.downloaded_bytes <= 12 * p + 4 * (slabs + 1), "{what}");
-                // Up: the tables of the run (ranking table and windows), then per slab its 48 bytes
-                // of parameters and at most one 4-byte reset of the list.
-                let tables = 4 * (schedule::skip_table(&rk).len() + spec.windows.len()) as u64;
-                assert!(t.uploaded_bytes <= tables + 52 * slabs, "{what}");
+                // Up: the tables of the run (ranking table, windows and the mirror's permutations
+                // of the axes and windows), then per slab its 64 bytes of parameters and at most one
+                // 4-byte reset of the list.
+                let tables =
+                    4 * (schedule::skip_table(&rk).len() + 2 * spec.windows.len() + m) as u64;
+                assert!(t.uploaded_bytes <= tables + 68 * slabs, "{what}");
                 // Submissions: one per slab and two per read of the list.
                 assert!(t.submissions <= 3 * slabs + 2, "{what}");
                 // Far below the positions of the box: a byte per position would be r^m.

@@ -130,6 +130,14 @@ fn circular_nim_past_64_values_equals_the_cpu_engine() {
         None,
         &Options::default(),
     );
+    // Read through the mirror (the circle's reflection; one line of each pair runs), lines of 2 and
+    // 3 words.
+    let mirror = Options {
+        mirror: true,
+        ..Default::default()
+    };
+    assert_eq!(same(dev, &game, 149, None, &mirror), got);
+    same(dev, &CircularNim::new(5, 2).unwrap(), 66, None, &mirror);
 }
 
 /// SCN past 64 values: each circle length on the GPU with lines of two words, its moves that empty
@@ -155,6 +163,11 @@ fn shrinking_circular_nim_past_64_values_equals_the_cpu_engine() {
         let bits = same(dev, &game, hi, None, &Options::default());
         if scan {
             assert_eq!(same(dev, &game, hi, None, &least), bits);
+            let mirror = Options {
+                mirror: true,
+                ..least
+            };
+            assert_eq!(same(dev, &game, hi, None, &mirror), bits);
         }
         if hi == 80 {
             let small = game.table_domain(63, None).unwrap();

@@ -58,8 +58,9 @@ impl Kernel {
 pub struct Device {
     pub(super) device: wgpu::Device,
     pub(super) queue: wgpu::Queue,
-    /// The P-set kernel for lines of 1, 2, ... [`MAX_LINE_WORDS`] words, compiled when first run.
-    pset: [OnceLock<Kernel>; MAX_LINE_WORDS],
+    /// The P-set kernel for lines of 1, 2, ... [`MAX_LINE_WORDS`] words, without and with the
+    /// mirror, compiled when first run.
+    pset: [[OnceLock<Kernel>; 2]; MAX_LINE_WORDS],
     pub(super) grundy: Kernel,
     /// Largest storage binding and largest buffer, in bytes.
     pub(super) max_binding: u64,
@@ -107,19 +108,20 @@ impl Device {
             errors,
         };
         // Lines of one word, compiled now: a kernel that does not compile fails here.
-        d.pset(1);
+        d.pset(1, false);
         d.check()?;
         Ok(d)
     }
 
-    /// The P-set kernel for lines of `words` 64-bit words (1 to [`MAX_LINE_WORDS`]), compiled on first
-    /// use; a compilation error shows in [`Device::check`].
-    pub(super) fn pset(&self, words: usize) -> &Kernel {
-        self.pset[words - 1].get_or_init(|| {
+    /// The P-set kernel for lines of `words` 64-bit words (1 to [`MAX_LINE_WORDS`]), with the code that
+    /// reads lines through a mirror or without it (so that a run without one pays nothing for it),
+    /// compiled on first use; a compilation error shows in [`Device::check`].
+    pub(super) fn pset(&self, words: usize, mirror: bool) -> &Kernel {
+        self.pset[words - 1][mirror as usize].get_or_init(|| {
             Kernel::new(
                 &self.device,
                 "pset",
-                &format!("const L: u32 = {words}u;\n"),
+                &format!("const L: u32 = {words}u;\nconst MIRROR: bool = {mirror};\n"),
                 include_str!("pset.wgsl"),
                 7,
             )

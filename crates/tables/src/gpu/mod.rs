@@ -16,6 +16,14 @@
 //!   moves that empty piles are answered on the device from the shorter lengths' tables, uploaded once
 //!   per length (the CPU engine's oracle, packed: bit sets of a line's words where they fit one
 //!   binding, else least entries that the kernel reads once per value of a line).
+//! - The mirror symmetry in P-sets, when asked for ([`Options::mirror`], `NIMLAB_GPU_MIRROR=on`; off
+//!   by default until it is measured on a GPU): the involution of the axes that the CPU engine's sweep
+//!   uses (the circle's reflection that fixes the line's stack, or a swap of two heaps; see
+//!   `lines/mirror.rs`). The tuple's entries are numbered so that the mirror swaps neighbours, and,
+//!   when every tier is one slab, only the lexicographically lower line of each mirror pair runs; it
+//!   reads each look-up from whichever of the pair below ran, and lists its P-position for both
+//!   lines. Tiers of several slabs (which bind only the span of the tier below that a slab reads) run
+//!   every line. Grundy values run every line.
 //! - Grundy values ([`grundy()`], equal to [`crate::grundy::solve`] and
 //!   [`crate::grundy::solve_shrinking`]) of the window games and of SCN (normal play, as the CPU
 //!   engine): value sets per (position, window) over two tiers, with as many 64-bit words as the values
@@ -110,6 +118,24 @@ pub struct Options {
     /// kernel reads once per value of a line instead of a line's words once (default: the adapter's
     /// largest binding). Tests set it to 0 to run the least entries.
     pub scn_bit_set_bytes: Option<u64>,
+    /// P-sets: read the lines through the game's mirror, so that one line of each mirror pair runs
+    /// (see the module notes), as the environment variable `NIMLAB_GPU_MIRROR=on` does for a whole
+    /// process. Off by default: on lavapipe the mirror ran slower than the plain kernel (the ranks a
+    /// mirror line needs cost more there than the look-ups it saves; docs/benchmarks.md), and it has
+    /// not been measured on a GPU.
+    pub mirror: bool,
+}
+
+/// The mirror a P-set run of `spec` reads its lines through (see [`Options::mirror`]), or `None`.
+fn mirror_of<O: crate::lines::LineOracle>(
+    spec: &LineSpec,
+    oracle: &O,
+    opts: &Options,
+) -> Option<Vec<usize>> {
+    let asked = opts.mirror || std::env::var("NIMLAB_GPU_MIRROR").is_ok_and(|v| v.trim() == "on");
+    asked
+        .then(|| crate::lines::line_involution(spec, oracle))
+        .flatten()
 }
 
 /// True when the GPU back end covers this rule set: P-sets and Grundy values (`grundy`, normal play)
@@ -126,7 +152,8 @@ pub fn solve(
     opts: &Options,
     hooks: Hooks,
 ) -> Result<Vec<PLine>, GpuError> {
-    run::solve(dev, spec, None, opts, hooks)
+    let rho = mirror_of(spec, &crate::lines::NoOracle, opts);
+    run::solve(dev, spec, None, rho.as_deref(), opts, hooks)
 }
 
 /// [`pset::tabulate`] on the GPU: the same counts and the same canonical P-positions, in the same
@@ -217,7 +244,8 @@ pub fn tabulate_resumable(
                         .name(Arg::Max),
                     )
                 })?;
-                let lines = run::solve(dev, spec, Some(&scn), opts, len.hooks)?;
+                let rho = mirror_of(spec, len.oracle, opts);
+                let lines = run::solve(dev, spec, Some(&scn), rho.as_deref(), opts, len.hooks)?;
                 // Slabs of one value of the first tuple entry, as the CPU engine sends them.
                 let per_slab = (r as u64).pow(spec.m.saturating_sub(2) as u32);
                 for slab in lines.chunk_by(|a, b| a.0 / per_slab == b.0 / per_slab) {

@@ -5,6 +5,18 @@
 // `full` (the bits of a line; the words before it are full), c2 the origin is N (misère), c3 the run
 // is a circle length of SCN whose moves that empty piles are answered by `scn`, the shorter lengths'
 // tables (packed by ShrinkOracle::packed in pset/shrink_oracle.rs).
+//
+// The mirror (the kernel compiled with MIRROR). With an involution rho of the axes that fixes the
+// bit axis and maps the windows onto the windows (and SCN's moves that empty piles onto themselves),
+// D_w(x) = D_{rho w}(rho x) and P(x) = P(rho x). The host numbers the tuple's entries so that rho
+// swaps (0,1), (2,3), ... and fixes the rest; `wins` holds after the nw window masks: rho on the tuple
+// indices (n entries), the index of each window's image (nw), and for each entry of the box's own
+// order its index here (n), which SCN's oracle reads by. Tiers are ranked lexicographically, so a
+// line x and its mirror y = rho x (same tier) compare as tuples, and with this numbering long runs of
+// ranks are all on one side. When every tier is one slab (P.mirror = 1: the whole tier below is
+// bound), only the lower of x and y runs: it ranks y and its neighbours, reads each look-up x - e_a,
+// or when that one's mirror y - e_{rho a} has the lower rank (it ran in the tier below), that one's
+// record through the mirrored window; and it lists its P-position for y too.
 
 // The L words of a line (a window's D, or a mask), bit b in word b / 64.
 alias Line = array<vec2<u32>, L>;
@@ -76,10 +88,11 @@ fn half_at(at: u32, idx: u32) -> u32 {
 
 const NONE: u32 = 0xffffu;
 
-// The positions of the line at `x` with a move that empties piles into a P-position of a shorter
-// circle (the moves ShrinkOracle::n_at of pset/shrink_oracle.rs asks about), OR-ed into `out` as a
-// mask of the line. Tuple index i is line axis n - 1 - i.
-fn scn_mask(x: ptr<function, array<u32, 32>>, full: ptr<function, Line>, out: ptr<function, Line>) {
+// The positions of the line at `xs` (its entries in the box's own order) with a move that empties
+// piles into a P-position of a shorter circle (the moves ShrinkOracle::n_at of
+// pset/shrink_oracle.rs asks about), OR-ed into `out` as a mask of the line. Tuple index i is line
+// axis n - 1 - i.
+fn scn_mask(xs: ptr<function, array<u32, 32>>, full: ptr<function, Line>, out: ptr<function, Line>) {
     if (scn[1] != 0u) {
         *out = *full;
         return;
@@ -92,18 +105,18 @@ fn scn_mask(x: ptr<function, array<u32, 32>>, full: ptr<function, Line>, out: pt
         let nc = scn[d + 3u];
         var idx = 0u;
         for (var c = 0u; c < nc; c++) {
-            idx += (*x)[P.n - 1u - scn[d + 4u + 2u * c]] * scn[d + 5u + 2u * c];
+            idx += (*xs)[P.n - 1u - scn[d + 4u + 2u * c]] * scn[d + 5u + 2u * c];
         }
         // Least entries (kind 3): the entry compared, and the stride of the offset asked about.
         var xi = 0u;
         var s = 0u;
         if (kind == 3u) {
-            xi = (*x)[P.n - 1u - scn[d + 4u + 2u * nc]];
+            xi = (*xs)[P.n - 1u - scn[d + 4u + 2u * nc]];
             s = scn[d + 5u + 2u * nc];
         }
         if (bit_from != 0xffffffffu) {
             // The last pile is emptied: the whole line reaches a P-position, or none of it does.
-            let j = (*x)[P.n - 1u - bit_from];
+            let j = (*xs)[P.n - 1u - bit_from];
             var hit = false;
             if (kind == 0u) {
                 hit = half_at(at, idx) == j;
@@ -148,6 +161,16 @@ fn scn_mask(x: ptr<function, array<u32, 32>>, full: ptr<function, Line>, out: pt
     }
 }
 
+// Whether the tuple u comes before v lexicographically (in the tier: has the lower rank).
+fn lower(u: ptr<function, array<u32, 32>>, v: ptr<function, array<u32, 32>>) -> bool {
+    for (var p = 0u; p < P.n; p++) {
+        if ((*u)[p] != (*v)[p]) {
+            return (*u)[p] < (*v)[p];
+        }
+    }
+    return false;
+}
+
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let id = line_id(gid, groups);
@@ -157,6 +180,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     var x: array<u32, 32>;
     var nb: array<u32, 32>;
     locate(P.first + id, &x, &nb);
+    // The mirror line y = rho x, its rank and its neighbours' indices in `prev`.
+    var y: array<u32, 32>;
+    var nby: array<u32, 32>;
+    var rank_y = P.first + id;
+    if (MIRROR && P.mirror != 0u) {
+        for (var a = 0u; a < P.n; a++) {
+            y[wins[P.nw + a]] = x[a];
+        }
+        if (lower(&y, &x)) {
+            return;
+        }
+        rank_y = rank_of(&y, &nby);
+    }
     var full: Line;
     for (var k = 0u; k < L; k++) {
         full[k] = select(ONES, vec2<u32>(P.c0, P.c1), k + 1u == L);
@@ -166,7 +202,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         nmask[0].x = 1u;
     }
     if (P.c3 != 0u) {
-        scn_mask(&x, &full, &nmask);
+        if (MIRROR) {
+            var xs: array<u32, 32>;
+            for (var a = 0u; a < P.n; a++) {
+                xs[a] = x[wins[P.nw + P.n + P.nw + a]];
+            }
+            scn_mask(&xs, &full, &nmask);
+        } else {
+            scn_mask(&x, &full, &nmask);
+        }
     }
     let rec = id * P.nw;
     for (var w = 0u; w < P.nw; w++) {
@@ -177,7 +221,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             let a = countTrailingZeros(axes);
             axes &= axes - 1u;
             if (x[a] > 0u) {
-                let at = (nb[a] * P.nw + w) * L;
+                var at = (nb[a] * P.nw + w) * L;
+                if (MIRROR && P.mirror != 0u) {
+                    let ra = wins[P.nw + a];
+                    if (nby[ra] < nb[a]) {
+                        at = (nby[ra] * P.nw + wins[P.nw + P.n + w]) * L;
+                    }
+                }
                 for (var k = 0u; k < L; k++) {
                     e[k] |= prev[at + k];
                 }
@@ -213,6 +263,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         found.items[k] = P.tier;
         found.items[k + 1u] = P.first + id;
         found.items[k + 2u] = bit - 1u;
+        if (MIRROR && rank_y != P.first + id) {
+            // The mirror line, which does not run: its P-position is at the same bit.
+            let k2 = atomicAdd(&found.count, 1u) * 3u;
+            found.items[k2] = P.tier;
+            found.items[k2 + 1u] = rank_y;
+            found.items[k2 + 2u] = bit - 1u;
+        }
         for (var w = 0u; w < P.nw; w++) {
             let at = (rec + w) * L;
             var d: Line;

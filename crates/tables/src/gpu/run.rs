@@ -67,6 +67,9 @@ struct Sweep<'a> {
     /// The kernel's results: P-lines appended to a list (the P-set kernel), or a word per line (the
     /// Grundy kernel: a value, `u32::MAX` when it does not fit the sets, which stops the sweep).
     grundy: bool,
+    /// P-sets: the mirror's words (see [`mirror_words`]); the kernel reads lines through it when
+    /// every tier is one slab, and the tuple's entries are numbered for it in any case.
+    mirror: Option<Vec<u32>>,
 }
 
 /// What a sweep hands back as it goes.
@@ -193,10 +196,18 @@ fn sweep(
     } else {
         FOUND_LINES.min(limit / 12 - 1).max(most_lines)
     };
+    // The mirror's words go after the windows; the mirror runs when the whole tier below is bound.
+    let wins: Vec<u32> = sw
+        .wins
+        .iter()
+        .chain(sw.mirror.iter().flatten())
+        .copied()
+        .collect();
+    let mirror = sw.mirror.is_some() && one_slab;
     let b = Buffers::new(
         dev,
         &skip,
-        &sw.wins,
+        &wins,
         // Grundy: the word per line out; P-sets: the list of P-lines.
         if sw.grundy {
             most_lines * 4
@@ -338,7 +349,7 @@ fn sweep(
                 }
             }
         };
-        let params: [u32; 12] = [
+        let params: [u32; 16] = [
             t as u32,
             slab.first as u32,
             slab.lines as u32,
@@ -351,6 +362,10 @@ fn sweep(
             sw.consts[1],
             sw.consts[2],
             sw.consts[3],
+            mirror as u32,
+            0,
+            0,
+            0,
         ];
         dev.write(&b.params, 0, as_bytes(&params));
         if sw.extra.is_some() {
@@ -486,6 +501,52 @@ fn copy_back(
     collect(dev, map(staging, bytes), out)
 }
 
+/// The tuple numbering for the mirror `rho` (engine axes, `rho[0] == 0`; engine axis `a + 1` is entry
+/// `a` of the box's own tuple): `from[j]`, the box's entry at position `j`, with the pairs `rho` swaps
+/// first, side by side, then the entries it fixes; and what the P-set kernel reads after the window
+/// masks (see pset.wgsl): `rho` in that numbering, the index of each window's image, and each entry's
+/// position (`from` inverted). `None` when `rho` does not map the windows onto windows.
+fn mirror_words(windows: &[Vec<usize>], rho: &[usize]) -> Option<(Vec<usize>, Vec<u32>)> {
+    if rho.first() != Some(&0) || rho.iter().any(|&a| a >= rho.len()) {
+        return None;
+    }
+    let n = rho.len() - 1;
+    let r: Vec<usize> = rho[1..]
+        .iter()
+        .map(|&a| a.checked_sub(1))
+        .collect::<Option<_>>()?;
+    let mut from: Vec<usize> = Vec::with_capacity(n);
+    for (s, &rs) in r.iter().enumerate() {
+        if rs > s {
+            from.extend([s, rs]);
+        }
+    }
+    from.extend((0..n).filter(|&s| r[s] == s));
+    if from.len() != n {
+        return None;
+    }
+    let mut to = vec![0usize; n];
+    for (j, &s) in from.iter().enumerate() {
+        to[s] = j;
+    }
+    let set = |w: &mut dyn Iterator<Item = usize>| -> Vec<usize> {
+        let mut v: Vec<usize> = w.collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let mut out: Vec<u32> = from.iter().map(|&s| to[r[s]] as u32).collect();
+    for w in windows {
+        let image = set(&mut w.iter().map(|&a| rho[a]));
+        let at = windows
+            .iter()
+            .position(|v| set(&mut v.iter().copied()) == image)?;
+        out.push(at as u32);
+    }
+    out.extend(to.iter().map(|&j| j as u32));
+    Some((from, out))
+}
+
 /// The index `sum_p x_p weights_p` of the tuple of rank `rank` in tier `t`.
 fn index_of(rk: &Ranking, rank: u64, t: usize, weights: &[u64]) -> u64 {
     let mut x = [0u32; 32];
@@ -496,11 +557,14 @@ fn index_of(rk: &Ranking, rank: u64, t: usize, weights: &[u64]) -> u64 {
 
 /// The P-lines of a window game (see [`crate::tiers::solve`], which this equals on lines of one word,
 /// and [`crate::lines::solve`]): (global line index, bit), sorted, on lines of `ceil(r / 64)` words.
-/// `scn`: the moves out of the box (SCN's oracle, packed by `ShrinkOracle::packed`).
+/// `scn`: the moves out of the box (SCN's oracle, packed by `ShrinkOracle::packed`). `rho`: an
+/// involution of the engine's axes that fixes axis 0 and maps the windows (and the moves out of the
+/// box) onto themselves; the kernel then runs one line of each mirror pair when the tiers fit one slab.
 pub fn solve(
     dev: &Device,
     spec: &LineSpec,
     scn: Option<&[u32]>,
+    rho: Option<&[usize]>,
     opts: &Options,
     hooks: Hooks,
 ) -> Result<Vec<PLine>, GpuError> {
@@ -529,6 +593,15 @@ pub fn solve(
     } else {
         (1u64 << bits) - 1
     };
+    // With a mirror the tuple's entries are numbered for it: `from[j]` is the box's entry at `j`.
+    let mirror = rho.and_then(|rho| mirror_words(&spec.windows, rho));
+    let from: Vec<usize> = mirror
+        .as_ref()
+        .map_or_else(|| (0..n).collect(), |(from, _)| from.clone());
+    let mut to = vec![0usize; n];
+    for (j, &s) in from.iter().enumerate() {
+        to[s] = j;
+    }
     let wins: Vec<u32> = spec
         .windows
         .iter()
@@ -537,13 +610,13 @@ pub fn solve(
                 if a == 0 {
                     acc | 1 << 31
                 } else {
-                    acc | 1 << (a - 1)
+                    acc | 1 << to[a - 1]
                 }
             })
         })
         .collect();
     let sw = Sweep {
-        kernel: dev.pset(words),
+        kernel: dev.pset(words, mirror.is_some()),
         n,
         r,
         max_r: (GPU_MAX_RADIX, "P-sets"),
@@ -560,10 +633,11 @@ pub fn solve(
         table: scn,
         per_line: r as u64,
         grundy: false,
+        mirror: mirror.map(|(_, words)| words),
     };
     let rk = Ranking::new(n, r);
-    // The global line index is `sum_j x_j r^j`, as in crate::lines.
-    let weights: Vec<u64> = (0..n).map(|j| (r as u64).pow(j as u32)).collect();
+    // The global line index is `sum_s x_s r^s` over the box's entries, as in crate::lines.
+    let weights: Vec<u64> = from.iter().map(|&s| (r as u64).pow(s as u32)).collect();
     let mut out = Vec::new();
     let mut found = |items: &[u32]| {
         let lines: Vec<PLine> = items
@@ -637,6 +711,7 @@ pub fn grundy(
             table: None,
             per_line: 1,
             grundy: true,
+            mirror: None,
         };
         let mut got = |t: usize, slab: &Slab, got: &[u32]| {
             let at: Vec<(u64, u16)> = got
@@ -736,7 +811,7 @@ impl Buffers {
             b
         };
         Buffers {
-            params: dev.buffer("params", 48, U::UNIFORM | U::COPY_DST),
+            params: dev.buffer("params", 64, U::UNIFORM | U::COPY_DST),
             skip: table("skip", skip),
             wins: table("wins", wins),
             span: dev.buffer("span", span, U::STORAGE | U::COPY_DST),

@@ -16,6 +16,10 @@ struct Params {
     c1: u32,
     c2: u32,
     c3: u32,
+    mirror: u32,    // P-sets: 1 when the lines are read through the game's mirror (see pset.wgsl)
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -62,23 +66,45 @@ fn locate(rank0: u32, x: ptr<function, array<u32, 32>>, nb: ptr<function, array<
         (*x)[p] = lo;
         s -= lo;
     }
+    neighbours(x, &sums, nb);
+}
+
+// The rank in tier P.tier of the tuple `x` (whose entries sum to P.tier), and into nb, as `locate`
+// does, the index in `prev` of each x - e_a.
+fn rank_of(x: ptr<function, array<u32, 32>>, nb: ptr<function, array<u32, 32>>) -> u32 {
+    var sums: array<u32, 32>;
+    var s = P.tier;
+    var rank = 0u;
+    for (var p = 0u; p < P.n; p++) {
+        sums[p] = s;
+        rank += skipped(P.n - p - 1u, s, (*x)[p]);
+        s -= (*x)[p];
+    }
+    neighbours(x, &sums, nb);
+    return rank;
+}
+
+// For each axis a with x[a] > 0, the rank of x - e_a in the tier below minus P.base, into nb; `sums`:
+// sums[p] = P.tier - (x_0 + ... + x_{p-1}).
+fn neighbours(x: ptr<function, array<u32, 32>>, sums: ptr<function, array<u32, 32>>, nb: ptr<function, array<u32, 32>>) {
+    let n = P.n;
     // Rank of x - e_a in the tier below: entries before a see the sum one lower, a itself one lower,
     // entries after a unchanged. Suffix sums of the unchanged terms first.
     var after: array<u32, 33>;
     after[n] = 0u;
     for (var p = n; p > 0u; p--) {
         let q = p - 1u;
-        after[q] = after[p] + skipped(n - q - 1u, sums[q], (*x)[q]);
+        after[q] = after[p] + skipped(n - q - 1u, (*sums)[q], (*x)[q]);
     }
     var before = 0u;
     for (var a = 0u; a < n; a++) {
         let j = n - a - 1u;
         let xa = (*x)[a];
         if (xa > 0u) {
-            (*nb)[a] = before + skipped(j, sums[a] - 1u, xa - 1u) + after[a + 1u] - P.base;
-            before += skipped(j, sums[a] - 1u, xa);
-        } else if (sums[a] > 0u) {
-            before += skipped(j, sums[a] - 1u, xa);
+            (*nb)[a] = before + skipped(j, (*sums)[a] - 1u, xa - 1u) + after[a + 1u] - P.base;
+            before += skipped(j, (*sums)[a] - 1u, xa);
+        } else if ((*sums)[a] > 0u) {
+            before += skipped(j, (*sums)[a] - 1u, xa);
         }
     }
 }

@@ -88,6 +88,15 @@ pub(super) fn find<O: LineOracle>(spec: &LineSpec, oracle: &O) -> Option<Mirror>
     None
 }
 
+/// The involution `rho` of `spec`'s axes (in its own numbering) that [`find`] would use, or `None`:
+/// for the GPU back end, which reads the lines through it as they are.
+#[cfg(feature = "gpu")]
+pub(crate) fn involution<O: LineOracle>(spec: &LineSpec, oracle: &O) -> Option<Vec<usize>> {
+    let mr = find(spec, oracle)?;
+    // rho = sigma . inner . sigma, sigma an involution.
+    Some((0..spec.m).map(|i| mr.sigma[mr.rho[mr.sigma[i]]]).collect())
+}
+
 impl Mirror {
     /// `spec` in internal axes.
     pub(super) fn internal(&self, spec: &LineSpec) -> LineSpec {

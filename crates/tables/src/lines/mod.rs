@@ -42,6 +42,8 @@ use std::io::Read;
 use sweep::{blocks, done_before, hands_back, Sweep, CANCEL, CAN_SAVE, SAVE_DUE};
 
 pub(crate) use mirror::enabled as symmetry_on;
+#[cfg(feature = "gpu")]
+pub(crate) use mirror::involution as line_involution;
 pub(crate) use mirror::maps_windows_onto_themselves;
 pub use mirror::use_symmetry;
 pub use sweep::hand_back_from;
