@@ -64,6 +64,34 @@ fn no_search() -> Limits {
     }
 }
 
+/// Answers the Grundy value of every position of `ps` in `name` with no search allowed, each against
+/// a plain search (and the outcome with it); how many answers `by_table` says came from a table.
+fn answer_every(name: &str, ps: &[Pos], by_table: impl Fn(&Method) -> bool) -> usize {
+    let game = nimlab_games::parse_game(name).unwrap();
+    let g = game.as_ref();
+    let an = Analyzer::new(StoreHandle::none(), no_search());
+    let mut memo = FxHashMap::default();
+    let mut tables = 0;
+    for p in ps {
+        let a = an
+            .analyse(
+                g,
+                p,
+                Play::Normal,
+                Want {
+                    grundy: true,
+                    ..Want::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{name} {p:?}: {e}"));
+        let want = plain_grundy(g, p, &mut memo);
+        assert_eq!(a.grundy, Some(u128::from(want)), "{name} {p:?}: {a:?}");
+        assert_eq!(a.outcome, Outcome::from_is_p(want == 0), "{name} {p:?}");
+        tables += a.grundy_method.as_ref().is_some_and(&by_table) as usize;
+    }
+    tables
+}
+
 #[test]
 fn grundy_tables_equal_a_plain_search_on_every_position_of_a_box() {
     // (game, stacks, largest entry): 2,401 to 16,384 positions each, 52,000 in all.
@@ -75,31 +103,8 @@ fn grundy_tables_equal_a_plain_search_on_every_position_of_a_box() {
         ("simplicial({1,2},{2,3},{3,4})", 4, 8),
         ("ECN(6,{2},2)", 6, 3),
     ] {
-        let game = nimlab_games::parse_game(name).unwrap();
-        let g = game.as_ref();
-        let an = Analyzer::new(StoreHandle::none(), no_search());
-        let mut memo = FxHashMap::default();
-        let mut by_table = 0;
         let ps = positions_by_max(len, hi);
-        for p in &ps {
-            let a = an
-                .analyse(
-                    g,
-                    p,
-                    Play::Normal,
-                    Want {
-                        grundy: true,
-                        ..Want::default()
-                    },
-                )
-                .unwrap_or_else(|e| panic!("{name} {p:?}: {e}"));
-            let want = plain_grundy(g, p, &mut memo);
-            assert_eq!(a.grundy, Some(u128::from(want)), "{name} {p:?}: {a:?}");
-            assert_eq!(a.outcome, Outcome::from_is_p(want == 0), "{name} {p:?}");
-            if matches!(a.grundy_method, Some(Method::GrundyTable { .. })) {
-                by_table += 1;
-            }
-        }
+        let by_table = answer_every(name, &ps, |m| matches!(m, Method::GrundyTable { .. }));
         assert!(
             by_table * 2 > ps.len() || name.starts_with("CN(5"),
             "{name}: only {by_table} of {} positions by a Grundy table",
@@ -119,34 +124,11 @@ fn circle_grundy_tables_equal_a_plain_search_on_every_circle_of_a_box() {
         ("SCN(5,3)", 5, 6),
         ("SCN(6,4)", 6, 4),
     ] {
-        let game = nimlab_games::parse_game(name).unwrap();
-        let g = game.as_ref();
-        let an = Analyzer::new(StoreHandle::none(), no_search());
-        let mut memo = FxHashMap::default();
-        let mut by_table = 0;
         let ps: Vec<Pos> = positions_by_max(len, hi - 1)
             .into_iter()
             .map(|p| p.iter().map(|&x| x + 1).collect())
             .collect();
-        for p in &ps {
-            let a = an
-                .analyse(
-                    g,
-                    p,
-                    Play::Normal,
-                    Want {
-                        grundy: true,
-                        ..Want::default()
-                    },
-                )
-                .unwrap_or_else(|e| panic!("{name} {p:?}: {e}"));
-            let want = plain_grundy(g, p, &mut memo);
-            assert_eq!(a.grundy, Some(u128::from(want)), "{name} {p:?}: {a:?}");
-            assert_eq!(a.outcome, Outcome::from_is_p(want == 0), "{name} {p:?}");
-            if matches!(a.grundy_method, Some(Method::CircleGrundyTable { .. })) {
-                by_table += 1;
-            }
-        }
+        let by_table = answer_every(name, &ps, |m| matches!(m, Method::CircleGrundyTable { .. }));
         assert!(
             by_table * 2 > ps.len(),
             "{name}: only {by_table} of {} circles by a Grundy table",
