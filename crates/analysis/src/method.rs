@@ -135,7 +135,13 @@ impl fmt::Display for Method {
             ),
             Method::CircleGrundyTable { hi, len } => write!(
                 f,
-                "a Grundy table of the circles of at most {len} piles of 1 to {hi} tokens by the tables engine"
+                "a Grundy table of the circles of at most {len} pile{} of {} by the tables engine",
+                if *len == 1 { "" } else { "s" },
+                if *hi == 1 {
+                    "1 token".to_string()
+                } else {
+                    format!("1 to {hi} tokens")
+                }
             ),
             Method::Search => write!(f, "exhaustive search"),
             Method::Several(v) => {
