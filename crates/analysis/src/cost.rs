@@ -25,10 +25,25 @@ pub const TABLE_SECONDS_PER_STEP: f64 = 1e-9;
 /// empty piles cost more than the window steps they are counted with.
 pub const CIRCLE_TABLE_SECONDS_PER_STEP: f64 = 8e-9;
 /// A computation estimated at most this long is "cheap": `outcome` and the web page's values show
-/// its Grundy value without being asked (well under a second). At this size a search fits the web
-/// server's budget (2·10^7 visits) and a Grundy table its box limit, so that whether a value is
-/// cheap does not depend on the front end.
+/// its Grundy value without being asked (well under a second). At this size a search (10^7 visits)
+/// fits every front end's budget; a cheap Grundy table also has at most [`CHEAP_TABLE_POSITIONS`]
+/// positions, within every front end's box limit, so that whether a value is cheap does not depend
+/// on the front end.
 pub const CHEAP_SECONDS: f64 = 0.1;
+/// Most positions of a Grundy table computed for a cheap value (the smallest box limit of the front
+/// ends, the terminal game's).
+pub const CHEAP_TABLE_POSITIONS: f64 = 2e7;
+
+/// The cheapest route to `p`'s Grundy value when it is cheap ([`CHEAP_SECONDS`]), the same in every
+/// front end.
+pub fn cheap_route(game: &dyn Game, solver: &Solver, p: &[u64]) -> Option<Route> {
+    let search = search_route(solver, p);
+    let best = match table_route(game, p, CHEAP_TABLE_POSITIONS) {
+        Some(t) if t.seconds() < search.seconds() => t,
+        _ => search,
+    };
+    (best.seconds() <= CHEAP_SECONDS).then_some(best)
+}
 
 /// One exact way to compute a Grundy value, with its estimated cost.
 #[derive(Debug, Clone, PartialEq)]

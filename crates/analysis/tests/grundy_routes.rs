@@ -143,6 +143,29 @@ fn circle_grundy_tables_equal_a_plain_search_on_every_circle_of_a_box() {
     assert!(route.seconds() < 0.1, "{route:?}");
 }
 
+/// Whether a value is cheap does not depend on the front end (`cheap_route` takes no limits): a Grundy
+/// table is cheap only within the smallest box limit of the front ends (2e7 positions), even when its
+/// estimate is under 0.1 s. The path complex 1-2-3 has faces of 4 entries in all: [0..280]^3 (2.2e7
+/// positions) is estimated at about 0.09 s, and the search at minutes; [0..250]^3 is cheap.
+#[test]
+fn a_cheap_grundy_table_fits_every_front_end() {
+    let game = nimlab_games::parse_game("simplicial({1,2},{2,3})").unwrap();
+    let solver = nimlab_core::Solver::new(game.as_ref());
+    let big = [280, 280, 280];
+    let table = nimlab_analysis::cost::table_route(game.as_ref(), &big, 1e8).unwrap();
+    assert!(
+        table.seconds() <= nimlab_analysis::cost::CHEAP_SECONDS,
+        "{table:?}"
+    );
+    assert_eq!(
+        nimlab_analysis::cost::cheap_route(game.as_ref(), &solver, &big),
+        None
+    );
+    let small = [250, 250, 250];
+    let cheap = nimlab_analysis::cost::cheap_route(game.as_ref(), &solver, &small).unwrap();
+    assert_eq!(cheap.method(), Method::GrundyTable { hi: 250, len: 3 });
+}
+
 #[test]
 fn outcome_leaves_out_an_expensive_grundy_value_and_says_why() {
     let game = nimlab_games::parse_game("CN(7,4)").unwrap();

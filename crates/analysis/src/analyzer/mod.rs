@@ -195,10 +195,11 @@ impl Analyzer {
         p: &[u64],
     ) -> Result<std::result::Result<(u128, Method), String>> {
         // Whether a value is cheap depends on the position alone, never on what was asked before.
-        if let Some(r) = self
-            .grundy_route(game, solver, p)
-            .filter(|r| r.seconds() <= cost::CHEAP_SECONDS)
-        {
+        // A search still keeps to this front end's budget (`--limit`).
+        if let Some(r) = cost::cheap_route(game, solver, p).filter(|r| match r {
+            cost::Route::Search { visits } => *visits <= self.limits.budget.limit,
+            _ => true,
+        }) {
             return match self.remembered(game, p) {
                 Some(v) => Ok(Ok(v)),
                 None => Ok(Ok(self.run_route(game, solver, p, &r)?)),
