@@ -505,7 +505,8 @@ fn copy_back(
 /// `a` of the box's own tuple): `from[j]`, the box's entry at position `j`, with the pairs `rho` swaps
 /// first, side by side, then the entries it fixes; and what the P-set kernel reads after the window
 /// masks (see pset.wgsl): `rho` in that numbering, the index of each window's image, and each entry's
-/// position (`from` inverted). `None` when `rho` does not map the windows onto windows.
+/// position (`from` inverted). `None` when `rho` is not an involution or does not map the windows onto
+/// windows.
 fn mirror_words(windows: &[Vec<usize>], rho: &[usize]) -> Option<(Vec<usize>, Vec<u32>)> {
     if rho.first() != Some(&0) || rho.iter().any(|&a| a >= rho.len()) {
         return None;
@@ -515,6 +516,9 @@ fn mirror_words(windows: &[Vec<usize>], rho: &[usize]) -> Option<(Vec<usize>, Ve
         .iter()
         .map(|&a| a.checked_sub(1))
         .collect::<Option<_>>()?;
+    if (0..n).any(|s| r[r[s]] != s) {
+        return None;
+    }
     let mut from: Vec<usize> = Vec::with_capacity(n);
     for (s, &rs) in r.iter().enumerate() {
         if rs > s {
