@@ -14,7 +14,7 @@
 //! bound, and a search's real speed depends on how much of it fits the caches), the engine about 10^9
 //! (position, face entry) steps per second on both cores.
 
-use nimlab_core::{BoxDomain, Game, MoveStructure, Solver};
+use nimlab_core::{BoxDomain, Error, Game, MoveStructure, Result, Solver};
 use nimlab_tables::pset::{self, Rules};
 
 /// Seconds per estimated option visit of the search.
@@ -34,14 +34,19 @@ pub const CHEAP_SECONDS: f64 = 0.1;
 /// ends, the terminal game's).
 pub const CHEAP_TABLE_POSITIONS: f64 = 2e7;
 
+/// The cheaper of the search and a Grundy table of at most `max_positions` positions.
+pub fn cheapest_route(game: &dyn Game, solver: &Solver, p: &[u64], max_positions: f64) -> Route {
+    let search = search_route(solver, p);
+    match table_route(game, p, max_positions) {
+        Some(t) if t.seconds() < search.seconds() => t,
+        _ => search,
+    }
+}
+
 /// The cheapest route to `p`'s Grundy value when it is cheap ([`CHEAP_SECONDS`]), the same in every
 /// front end.
 pub fn cheap_route(game: &dyn Game, solver: &Solver, p: &[u64]) -> Option<Route> {
-    let search = search_route(solver, p);
-    let best = match table_route(game, p, CHEAP_TABLE_POSITIONS) {
-        Some(t) if t.seconds() < search.seconds() => t,
-        _ => search,
-    };
+    let best = cheapest_route(game, solver, p, CHEAP_TABLE_POSITIONS);
     (best.seconds() <= CHEAP_SECONDS).then_some(best)
 }
 
@@ -89,6 +94,42 @@ impl Route {
                     .sum::<f64>()
                     * CIRCLE_TABLE_SECONDS_PER_STEP
             }
+        }
+    }
+
+    /// A table route's box: its largest entry and its stacks (`None` for the search).
+    pub fn table_box(&self) -> Option<(u64, usize)> {
+        match self {
+            Route::Search { .. } => None,
+            Route::Table { hi, len, .. } | Route::Circles { hi, len, .. } => Some((*hi, *len)),
+        }
+    }
+
+    /// A table route's Grundy table, computed by the engine in its order (the search has none).
+    pub fn solve_table(&self) -> Result<Vec<u16>> {
+        let too_wide = || Error::TooLarge("a box too wide for a Grundy table".into());
+        let hooks = nimlab_tables::lines::Hooks::default;
+        match self {
+            Route::Search { .. } => Err(Error::TooLarge("the search has no Grundy table".into())),
+            Route::Table { hi, len, faces, .. } => {
+                let r = usize::try_from(*hi + 1).map_err(|_| too_wide())?;
+                nimlab_tables::grundy::solve(*len, r, faces, hooks())
+                    .map_err(|_| Error::Interrupted)
+            }
+            Route::Circles { hi, len, k, .. } => {
+                let r = usize::try_from(*hi).map_err(|_| too_wide())?;
+                nimlab_tables::grundy::solve_shrinking(*len, *k, r, hooks())
+                    .map_err(|_| Error::Interrupted)
+            }
+        }
+    }
+
+    /// The Grundy value of `p` read from this route's table (`None` for the search, or outside it).
+    pub fn table_value(&self, values: &[u16], p: &[u64]) -> Option<u64> {
+        match self {
+            Route::Search { .. } => None,
+            Route::Table { hi, .. } => table_value(values, *hi, p),
+            Route::Circles { hi, .. } => circle_value(values, *hi, p),
         }
     }
 

@@ -122,38 +122,11 @@ impl Analyzer {
         route: &cost::Route,
     ) -> Result<(u128, Method)> {
         let method = route.method();
-        let g = match route {
-            cost::Route::Search { .. } => u128::from(solver.grundy(p)?),
-            cost::Route::Table { hi, len, faces, .. } => {
-                let values = self.table_of(game, *hi, *len, || {
-                    let r = usize::try_from(*hi + 1)
-                        .map_err(|_| Error::TooLarge("a box too wide for a Grundy table".into()))?;
-                    nimlab_tables::grundy::solve(
-                        *len,
-                        r,
-                        faces,
-                        nimlab_tables::lines::Hooks::default(),
-                    )
-                    .map_err(|_| Error::Interrupted)
-                })?;
-                let v = cost::table_value(&values, *hi, p).ok_or_else(|| {
-                    Error::TooLarge("the position lies outside its Grundy table".into())
-                })?;
-                u128::from(v)
-            }
-            cost::Route::Circles { hi, len, k, .. } => {
-                let values = self.table_of(game, *hi, *len, || {
-                    let r = usize::try_from(*hi)
-                        .map_err(|_| Error::TooLarge("a box too wide for a Grundy table".into()))?;
-                    nimlab_tables::grundy::solve_shrinking(
-                        *len,
-                        *k,
-                        r,
-                        nimlab_tables::lines::Hooks::default(),
-                    )
-                    .map_err(|_| Error::Interrupted)
-                })?;
-                let v = cost::circle_value(&values, *hi, p).ok_or_else(|| {
+        let g = match route.table_box() {
+            None => u128::from(solver.grundy(p)?),
+            Some((hi, len)) => {
+                let values = self.table_of(game, hi, len, || route.solve_table())?;
+                let v = route.table_value(&values, p).ok_or_else(|| {
                     Error::TooLarge("the position lies outside its Grundy table".into())
                 })?;
                 u128::from(v)
@@ -207,11 +180,7 @@ impl Analyzer {
         }
         // The note names the cheapest exact method whatever this front end's limits, so that it
         // reads the same everywhere.
-        let search = cost::search_route(solver, p);
-        let cheapest = match cost::table_route(game, p, f64::INFINITY) {
-            Some(t) if t.seconds() < search.seconds() => t,
-            _ => search,
-        };
+        let cheapest = cost::cheapest_route(game, solver, p, f64::INFINITY);
         Ok(Err(format!(
             "not computed: no proven result or stored table gives it, and the cheapest exact method ({}) is estimated at {}",
             cheapest.method(),
