@@ -24,6 +24,7 @@ use std::io::{self, Write};
 mod geometry;
 mod kernel;
 mod shrinking;
+mod sorted;
 mod sweep;
 pub use shrinking::{shrinking_memory, solve_shrinking, solve_shrinking_resumable};
 #[cfg_attr(not(feature = "gpu"), allow(unused_imports))]
@@ -68,8 +69,35 @@ pub fn windows_sets_memory(
     if !within_reach(m, r) {
         return f64::INFINITY;
     }
+    if sorted::applies(m, r, windows) {
+        return sorted::memory(m, r, distinct(windows), words);
+    }
     let g = Geometry::new(m, r, &crate::pset::engine_windows(m, windows), false);
     sets_memory(&g, words, threads)
+}
+
+/// The number of different windows (as sets of stacks).
+fn distinct(windows: &[Vec<usize>]) -> usize {
+    let mut sets: Vec<Vec<usize>> = windows
+        .iter()
+        .map(|w| {
+            let mut v = w.clone();
+            v.sort_unstable();
+            v
+        })
+        .collect();
+    sets.sort();
+    sets.dedup();
+    sets.len()
+}
+
+/// True when a Grundy table of the window game on `[0..r)^m` with `windows` (tuple indices) is
+/// computed on the sorted tuples alone, every permutation of the stacks mapping the windows onto
+/// themselves (Nim, Moore's Nim; [`crate::lines::use_symmetry`] turns it off): for tests and
+/// benchmarks.
+#[doc(hidden)]
+pub fn is_sorted(m: usize, r: usize, windows: &[Vec<usize>]) -> bool {
+    sorted::applies(m, r, windows)
 }
 
 /// Most positions of a box whose Grundy memory is estimated: the estimates of larger boxes are
@@ -174,28 +202,7 @@ fn solve_with(
     resume: Resume,
     mut values: Values,
 ) -> Result<(Values, usize), Stop> {
-    // Engine axis j is tuple index m-1-j, so the engine's index is the tuple's lexicographic index.
     let user_windows = windows;
-    let g = Geometry::new(
-        m,
-        r,
-        &crate::pset::engine_windows(m, windows),
-        extra.is_some(),
-    );
-    debug_assert_eq!(values.len(), r.pow(m as u32));
-    let Resume { saver, mut from } = resume;
-    if let Some(rd) = from.as_deref_mut() {
-        ck::expect(rd, TAG_WINDOWS, "section").map_err(damaged)?;
-    }
-    let head = |out: &mut dyn Write| ck::put_u64(out, TAG_WINDOWS);
-    let total = values.len() as u64;
-    let mut layer = saver.map(|inner| Layer {
-        inner,
-        head: &head,
-        base: 0,
-        total: Some(total),
-        stage: String::new(),
-    });
     // Wider sets: refused when they no longer fit (the plan checked a likely width).
     // Values in a file are not counted: only the sets must fit in memory then.
     let in_memory = !values.on_file();
@@ -221,6 +228,31 @@ fn solve_with(
             .name(nimlab_core::Arg::Max),
         ))
     };
+    debug_assert_eq!(values.len(), r.pow(m as u32));
+    if extra.is_none() && sorted::applies(m, r, windows) {
+        let top = sorted::run(m, r, windows, min_words, &allow, hooks, &mut values, resume)?;
+        return Ok((values, top / 64 + 1));
+    }
+    // Engine axis j is tuple index m-1-j, so the engine's index is the tuple's lexicographic index.
+    let g = Geometry::new(
+        m,
+        r,
+        &crate::pset::engine_windows(m, windows),
+        extra.is_some(),
+    );
+    let Resume { saver, mut from } = resume;
+    if let Some(rd) = from.as_deref_mut() {
+        ck::expect(rd, TAG_WINDOWS, "section").map_err(damaged)?;
+    }
+    let head = |out: &mut dyn Write| ck::put_u64(out, TAG_WINDOWS);
+    let total = values.len() as u64;
+    let mut layer = saver.map(|inner| Layer {
+        inner,
+        head: &head,
+        base: 0,
+        total: Some(total),
+        stage: String::new(),
+    });
     let top = sweep::run(
         &g,
         min_words.max(1),

@@ -1,0 +1,538 @@
+//! Grundy tables of window games that every permutation of the stacks maps onto themselves (Nim,
+//! Moore's Nim_k, a complex of all the j-sets): one position per class, the sorted tuples.
+//!
+//! A permutation `t` of the stacks maps the windows onto the windows, so `g(t p) = g(p)` and
+//! `G_w(t p) = G_{t w}(p)` (the parent module's sets). The sweep computes `g` and every `G_w` on
+//! the sorted tuples `x_0 <= ... <= x_{m-1}` only, about `m!` times fewer positions than the box.
+//! A look-up `x - e_i` is sorted unless `x_{i-1} = x_i`; then with `i'` the first place holding
+//! `x_i`, `x - e_i = t(x - e_{i'})` for the swap `t` of `i` and `i'`, and `x - e_{i'}` is sorted:
+//! `G_w(x - e_i) = G_{t w}(x - e_{i'})`.
+//!
+//! The sorted tuples are taken tier by tier (tier `s`: entries summing to `s`); a tier reads only
+//! the sets of the tier below, so two tiers of sets are kept. A tier's tuples run in the order of
+//! `(x_{m-1}, ..., x_1)`, and [`Ranks`] counts a tuple's place in it. Every value is also kept once
+//! per class, at the tuple's colex rank `sum_i C(x_i + i, i + 1)`; at the end each position of the
+//! box reads its class's value, line by line (the last entry running), in constant time a position.
+//!
+//! Checkpoints hold the width of the sets, the last finished tier, its sets and the values so far.
+
+use super::{beyond, damaged, Overflow, MAX_WORDS};
+use crate::checkpoint::{self as ck, Progress};
+use crate::lines::{Hooks, Resume, Stop};
+use rayon::prelude::*;
+use std::io::{self, Read, Write};
+
+/// The section tag of this sweep's checkpoints.
+const TAG: u64 = 0x4752_4e44_0003;
+
+/// Most stacks: a sorted tuple is a fixed array.
+const MAX_M: usize = 16;
+
+/// Largest count table ([`Ranks`]), in entries: `m * (r + 1) * (m (r - 1) + 1)`.
+const MAX_TABLE: f64 = 5e7;
+
+/// True when the sorted sweep takes the window game on `[0..r)^m` with `windows` (tuple indices):
+/// three stacks or more, the symmetry on ([`crate::lines::use_symmetry`]), every swap of two
+/// stacks mapping the windows onto themselves, and a count table of reasonable size.
+pub(super) fn applies(m: usize, r: usize, windows: &[Vec<usize>]) -> bool {
+    (3..=MAX_M).contains(&m)
+        && r >= 1
+        && table_entries(m, r) <= MAX_TABLE
+        && crate::lines::symmetry_on()
+        && (1..m).all(|i| {
+            let mut swap: Vec<usize> = (0..m).collect();
+            swap.swap(i - 1, i);
+            crate::lines::maps_windows_onto_themselves(windows, &swap)
+        })
+}
+
+fn table_entries(m: usize, r: usize) -> f64 {
+    m as f64 * (r + 1) as f64 * (m * (r - 1) + 1) as f64
+}
+
+/// `C(r + m - 1, m)`, the number of sorted tuples of `[0..r)^m`, as a float.
+fn classes(m: usize, r: usize) -> f64 {
+    (0..m).fold(1.0, |c, i| c * (r + i) as f64 / (i + 1) as f64)
+}
+
+/// Bytes the sorted sweep keeps besides the box's values: two tiers of sets (`nw` windows of
+/// `words` words), the tiers' tuples, one value a class and the count tables.
+pub(super) fn memory(m: usize, r: usize, nw: usize, words: usize) -> f64 {
+    let tier = Ranks::new(m, r).widest() as f64;
+    2.0 * tier * (nw * words * 8 + 2 * m) as f64
+        + 2.0 * classes(m, r)
+        + 8.0 * (table_entries(m, r) + ((r + m) * (m + 2)) as f64)
+}
+
+/// The counts behind the ranks: `cnt[(j, u, s)]` is the number of sorted `(j+1)`-tuples whose
+/// largest entry is below `u` and whose entries sum to `s` (for `1 <= j < m`, `u <= r`), and
+/// `binom[n][k] = C(n, k)` for the colex ranks.
+struct Ranks {
+    m: usize,
+    r: usize,
+    smax: usize,
+    cnt: Vec<u64>,
+    binom: Vec<Vec<u64>>,
+}
+
+impl Ranks {
+    fn new(m: usize, r: usize) -> Ranks {
+        let smax = m * (r - 1);
+        let width = smax + 1;
+        // n[v * width + t]: sorted j-tuples with entries in [0..=v] summing to t, for the current j.
+        let mut n = vec![0u64; r * width];
+        for v in 0..r {
+            n[v * width] = 1; // j = 0: the empty tuple.
+        }
+        let mut cnt = vec![0u64; m * (r + 1) * width];
+        for j in 1..m {
+            // n for j: the largest entry w <= v, the rest a sorted (j-1)-tuple in [0..=w].
+            let mut next = vec![0u64; r * width];
+            for v in 0..r {
+                for t in 0..width {
+                    let below = if v > 0 { next[(v - 1) * width + t] } else { 0 };
+                    let top = if t >= v { n[v * width + t - v] } else { 0 };
+                    next[v * width + t] = below.saturating_add(top);
+                }
+            }
+            n = next;
+            // cnt for j: tuples (y_0..y_j), y_j = v < u, the rest a sorted j-tuple in [0..=v].
+            for s in 0..width {
+                let mut acc = 0u64;
+                for u in 0..=r {
+                    cnt[(j * (r + 1) + u) * width + s] = acc;
+                    if u < r && s >= u {
+                        acc = acc.saturating_add(n[u * width + s - u]);
+                    }
+                }
+            }
+        }
+        let mut binom = vec![vec![0u64; m + 2]; r + m + 1];
+        for row in binom.iter_mut() {
+            row[0] = 1;
+        }
+        for i in 1..=r + m {
+            for k in 1..=m + 1 {
+                binom[i][k] = binom[i - 1][k - 1].saturating_add(binom[i - 1][k]);
+            }
+        }
+        Ranks {
+            m,
+            r,
+            smax,
+            cnt,
+            binom,
+        }
+    }
+
+    fn c(&self, j: usize, u: usize, s: usize) -> u64 {
+        self.cnt[(j * (self.r + 1) + u) * (self.smax + 1) + s]
+    }
+
+    /// The number of sorted tuples in tier `s`.
+    fn tier_len(&self, s: usize) -> usize {
+        self.c(self.m - 1, self.r, s) as usize
+    }
+
+    fn widest(&self) -> usize {
+        (0..=self.smax).map(|s| self.tier_len(s)).max().unwrap_or(0)
+    }
+
+    /// The place of the sorted tuple `x` in its tier.
+    fn rank(&self, x: &[u16]) -> usize {
+        let mut sum = x[0] as usize;
+        let mut at = 0u64;
+        for (j, &xj) in x.iter().enumerate().skip(1) {
+            sum += xj as usize;
+            at += self.c(j, xj as usize, sum);
+        }
+        at as usize
+    }
+
+    /// The colex rank of the sorted tuple `x` among all sorted tuples of the box.
+    fn colex(&self, x: &[u16]) -> usize {
+        x.iter()
+            .enumerate()
+            .map(|(i, &xi)| self.binom[xi as usize + i][i + 1] as usize)
+            .sum()
+    }
+
+    /// The sorted tuples of tier `s`, in their order, `m` entries each.
+    fn tier(&self, s: usize) -> Vec<u16> {
+        let mut out = Vec::with_capacity(self.tier_len(s) * self.m);
+        let mut x = [0u16; MAX_M];
+        self.fill(self.m - 1, self.r - 1, s, &mut x, &mut out);
+        out
+    }
+
+    /// Entries `0..=j`, each at most `max` (and at most the entry above), summing to `sum`.
+    fn fill(&self, j: usize, max: usize, sum: usize, x: &mut [u16; MAX_M], out: &mut Vec<u16>) {
+        if j == 0 {
+            if sum <= max {
+                x[0] = sum as u16;
+                out.extend_from_slice(&x[..self.m]);
+            }
+            return;
+        }
+        // The j + 1 entries are at most x_j: x_j >= sum / (j + 1).
+        for v in sum.div_ceil(j + 1)..=max.min(sum) {
+            x[j] = v as u16;
+            self.fill(j - 1, v, sum - v, x, out);
+        }
+    }
+}
+
+/// What the sweep needs of the windows: each as a bit mask of stacks, and the window `t w` for
+/// each swap `t` of two stacks `i' < i`.
+struct Windows {
+    masks: Vec<u32>,
+    swapped: Vec<Vec<u32>>,
+}
+
+impl Windows {
+    fn new(m: usize, windows: &[Vec<usize>]) -> Windows {
+        let mut masks: Vec<u32> = windows
+            .iter()
+            .map(|w| w.iter().fold(0u32, |a, &i| a | 1 << i))
+            .collect();
+        masks.sort_unstable();
+        masks.dedup();
+        let index = |mask: u32| masks.iter().position(|&x| x == mask).expect("closed");
+        let mut swapped = vec![Vec::new(); m * m];
+        for i in 0..m {
+            for ip in 0..i {
+                swapped[i * m + ip] = masks
+                    .iter()
+                    .map(|&w| {
+                        let (bi, bp) = (w >> i & 1, w >> ip & 1);
+                        let t = (w & !(1 << i) & !(1 << ip)) | bi << ip | bp << i;
+                        index(t) as u32
+                    })
+                    .collect();
+            }
+        }
+        Windows { masks, swapped }
+    }
+}
+
+/// The sets of one tier's positions, `nw * words` words each, and their values.
+struct Tier {
+    s: usize,
+    tuples: Vec<u16>,
+    sets: Vec<u64>,
+}
+
+/// Computes tier `s` from the tier below with sets of `words` words: the sets and values of each
+/// position in order, or `Overflow` when a value reaches `64 * words`, or `None` when cancelled.
+fn solve_tier(
+    rk: &Ranks,
+    win: &Windows,
+    below: Option<&Tier>,
+    s: usize,
+    words: usize,
+    cancel: &(dyn Fn() -> bool + Sync),
+) -> Result<Option<(Tier, Vec<u16>)>, Overflow> {
+    let m = rk.m;
+    let nw = win.masks.len();
+    let per = nw * words;
+    let tuples = rk.tier(s);
+    let len = tuples.len() / m;
+    let mut sets = vec![0u64; len * per];
+    let mut vals = vec![0u16; len];
+    const CHUNK: usize = 256;
+    let res: Result<Vec<bool>, Overflow> = sets
+        .par_chunks_mut(CHUNK * per)
+        .zip(vals.par_chunks_mut(CHUNK))
+        .enumerate()
+        .map(|(c, (sets, vals))| {
+            if cancel() {
+                return Ok(false);
+            }
+            let mut opts = vec![0u64; words];
+            for (k, val) in vals.iter_mut().enumerate() {
+                let x = &tuples[(c * CHUNK + k) * m..][..m];
+                let cur = &mut sets[k * per..][..per];
+                // For each stack i with x_i > 0: the first place i' holding x_i, and the place of
+                // x - e_{i'} in the tier below.
+                let mut first = [0usize; MAX_M];
+                let mut place = [0usize; MAX_M];
+                let mut y = [0u16; MAX_M];
+                y[..m].copy_from_slice(x);
+                for i in 0..m {
+                    if x[i] == 0 {
+                        continue;
+                    }
+                    if i > 0 && x[i - 1] == x[i] {
+                        first[i] = first[i - 1];
+                        continue;
+                    }
+                    first[i] = i;
+                    y[i] -= 1;
+                    place[i] = rk.rank(&y[..m]);
+                    y[i] += 1;
+                }
+                opts.iter_mut().for_each(|o| *o = 0);
+                for (wi, &mask) in win.masks.iter().enumerate() {
+                    let dst = &mut cur[wi * words..][..words];
+                    let mut bits = mask;
+                    while bits != 0 {
+                        let i = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if x[i] == 0 {
+                            continue;
+                        }
+                        let ip = first[i];
+                        let src_w = if ip == i {
+                            wi
+                        } else {
+                            win.swapped[i * m + ip][wi] as usize
+                        };
+                        let b = below.expect("a position with a stack has a tier below");
+                        let src = &b.sets[place[ip] * per + src_w * words..][..words];
+                        for (d, &v) in dst.iter_mut().zip(src) {
+                            *d |= v;
+                        }
+                    }
+                    for (o, &d) in opts.iter_mut().zip(dst.iter()) {
+                        *o |= d;
+                    }
+                }
+                let g = opts
+                    .iter()
+                    .position(|&o| o != u64::MAX)
+                    .map(|w| w * 64 + (!opts[w]).trailing_zeros() as usize)
+                    .ok_or(Overflow)?;
+                for wi in 0..nw {
+                    cur[wi * words + g / 64] |= 1 << (g % 64);
+                }
+                *val = g as u16;
+            }
+            Ok(true)
+        })
+        .collect();
+    if !res?.into_iter().all(|done| done) {
+        return Ok(None);
+    }
+    Ok(Some((Tier { s, tuples, sets }, vals)))
+}
+
+/// The tier `t`'s sets padded from `words` to `wider` words a window.
+fn widen(t: &mut Tier, nw: usize, words: usize, wider: usize) {
+    let len = t.sets.len() / (nw * words);
+    let mut sets = vec![0u64; len * nw * wider];
+    for (to, from) in sets.chunks_mut(wider).zip(t.sets.chunks(words)) {
+        to[..words].copy_from_slice(from);
+    }
+    t.sets = sets;
+}
+
+fn next_width(words: usize) -> usize {
+    (words + words.div_ceil(4)).min(MAX_WORDS)
+}
+
+/// The Grundy values of the window game on `[0..r)^m` (which [`applies`]) into `values`, by the
+/// lexicographic index of the tuple, starting with sets of `words` words; `allow(words)` refuses a
+/// width that would not fit. Returns the largest value.
+pub(super) fn run(
+    m: usize,
+    r: usize,
+    windows: &[Vec<usize>],
+    mut words: usize,
+    allow: &dyn Fn(usize) -> Result<(), Stop>,
+    hooks: Hooks,
+    values: &mut [u16],
+    resume: Resume,
+) -> Result<usize, Stop> {
+    let rk = Ranks::new(m, r);
+    let win = Windows::new(m, windows);
+    let nw = win.masks.len();
+    let count = classes(m, r) as usize;
+    let mut class_values = vec![0u16; count];
+    let head = [m as u64, r as u64, nw as u64, count as u64];
+    let mut below: Option<Tier> = None;
+    let mut first = 0;
+    let Resume { mut saver, from } = resume;
+    if let Some(rd) = from {
+        let (w, t) = read_state(rd, &rk, head, nw, &mut class_values).map_err(damaged)?;
+        words = w;
+        first = t.s + 1;
+        below = Some(t);
+    }
+    words = words.clamp(1, MAX_WORDS);
+    let total = count as u64;
+    let mut done: u64 = (0..first).map(|s| rk.tier_len(s) as u64).sum();
+    let cancel = || hooks.cancelled();
+    let mut s = first;
+    while s <= rk.smax {
+        if hooks.cancelled() {
+            if let (Some(sv), Some(b)) = (saver.as_deref_mut(), &below) {
+                if s > first {
+                    save(sv, done, total, &rk, head, words, b, &class_values);
+                }
+            }
+            return Err(Stop::Interrupted);
+        }
+        let (tier, vals) = match solve_tier(&rk, &win, below.as_ref(), s, words, &cancel) {
+            Ok(Some(t)) => t,
+            Ok(None) => continue, // cancelled: saved and stopped above
+            Err(Overflow) => {
+                if words >= MAX_WORDS {
+                    return Err(beyond());
+                }
+                let wider = next_width(words);
+                allow(wider)?;
+                if let Some(b) = below.as_mut() {
+                    widen(b, nw, words, wider);
+                }
+                words = wider;
+                continue;
+            }
+        };
+        for (x, &v) in tier.tuples.chunks(m).zip(&vals) {
+            class_values[rk.colex(x)] = v;
+        }
+        done += vals.len() as u64;
+        below = Some(tier);
+        if let Some(p) = hooks.progress {
+            p(done, total);
+        }
+        if let (Some(sv), Some(b), true) = (saver.as_deref_mut(), &below, s < rk.smax) {
+            if sv.due() {
+                save(sv, done, total, &rk, head, words, b, &class_values);
+            }
+        }
+        s += 1;
+    }
+    if hooks.cancelled() {
+        return Err(Stop::Interrupted);
+    }
+    expand(&rk, &class_values, values);
+    Ok(class_values.iter().copied().max().unwrap_or(0) as usize)
+}
+
+/// Each position of the box reads its class's value: line by line (the first `m - 1` entries
+/// fixed, sorted into `z`), the last entry `t` inserted at place `j` (the entries of `z` below it),
+/// colex rank `sum_{i<j} C(z_i + i, i + 1) + C(t + j, j + 1) + sum_{i>=j} C(z_i + i + 1, i + 2)`:
+/// a constant for each run of `t` with the same `j`, plus a column of binomials.
+fn expand(rk: &Ranks, class_values: &[u16], values: &mut [u16]) {
+    let (m, r) = (rk.m, rk.r);
+    let b = &rk.binom;
+    // cols[j * r + t] = C(t + j, j + 1).
+    let cols: Vec<usize> = (0..m)
+        .flat_map(|j| (0..r).map(move |t| b[t + j][j + 1] as usize))
+        .collect();
+    values
+        .par_chunks_mut(r)
+        .enumerate()
+        .for_each(|(line, out)| {
+            let mut z = [0usize; MAX_M];
+            let mut v = line;
+            for i in (0..m - 1).rev() {
+                z[i] = v % r;
+                v /= r;
+            }
+            z[..m - 1].sort_unstable();
+            let mut above = [0usize; MAX_M + 1];
+            for i in (0..m - 1).rev() {
+                above[i] = above[i + 1] + b[z[i] + i + 1][i + 2] as usize;
+            }
+            let (mut below, mut from) = (0, 0);
+            for j in 0..m {
+                // t runs over z_{j-1} + 1 ..= z_j (the last run to r - 1).
+                let to = if j + 1 < m { z[j] + 1 } else { r };
+                let base = below + above[j];
+                let col = &cols[j * r..][..r];
+                for (o, &c) in out[from..to].iter_mut().zip(&col[from..to]) {
+                    *o = class_values[base + c];
+                }
+                from = to;
+                if j + 1 < m {
+                    below += b[z[j] + j][j + 1] as usize;
+                }
+            }
+        });
+}
+
+#[allow(clippy::too_many_arguments)]
+fn save(
+    sv: &mut dyn ck::Saver,
+    done: u64,
+    total: u64,
+    rk: &Ranks,
+    head: [u64; 4],
+    words: usize,
+    t: &Tier,
+    class_values: &[u16],
+) {
+    sv.save(
+        Progress {
+            done,
+            total,
+            stage: format!("tier {} of {} (sorted positions)", t.s + 1, rk.smax + 1),
+        },
+        &mut |w: &mut dyn Write| {
+            ck::put_u64(w, TAG)?;
+            for x in head {
+                ck::put_u64(w, x)?;
+            }
+            ck::put_u64(w, words as u64)?;
+            ck::put_u64(w, t.s as u64)?;
+            ck::put_u64s(w, &t.sets)?;
+            ck::put_u16s(w, class_values)
+        },
+    );
+}
+
+fn read_state(
+    rd: &mut dyn Read,
+    rk: &Ranks,
+    head: [u64; 4],
+    nw: usize,
+    class_values: &mut [u16],
+) -> io::Result<(usize, Tier)> {
+    ck::expect(rd, TAG, "section")?;
+    for (x, what) in head
+        .into_iter()
+        .zip(["stacks", "radix", "windows", "classes"])
+    {
+        ck::expect(rd, x, what)?;
+    }
+    let words = ck::get_len(rd, MAX_WORDS)?.max(1);
+    let s = ck::get_len(rd, rk.smax.saturating_sub(1))?;
+    let tuples = rk.tier(s);
+    let mut sets = vec![0u64; tuples.len() / rk.m * nw * words];
+    ck::get_u64s_into(rd, &mut sets)?;
+    ck::get_u16s_into(rd, class_values)?;
+    Ok((words, Tier { s, tuples, sets }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ranks against the tiers listed one by one, and the colex ranks against the sorted
+    /// tuples listed in colex order.
+    #[test]
+    fn ranks_count_places() {
+        for (m, r) in [(3, 7), (4, 5), (5, 4), (6, 3)] {
+            let rk = Ranks::new(m, r);
+            let mut all = Vec::new();
+            for s in 0..=rk.smax {
+                let t = rk.tier(s);
+                assert_eq!(t.len() / m, rk.tier_len(s), "m {m} r {r} tier {s}");
+                for (k, x) in t.chunks(m).enumerate() {
+                    assert!(x.windows(2).all(|p| p[0] <= p[1]));
+                    assert_eq!(x.iter().map(|&v| v as usize).sum::<usize>(), s);
+                    assert_eq!(rk.rank(x), k, "{x:?}");
+                    all.push(x.to_vec());
+                }
+            }
+            assert_eq!(all.len(), classes(m, r) as usize);
+            // Colex: by the last entry, then the one before, ...
+            all.sort_by(|a, b| a.iter().rev().cmp(b.iter().rev()));
+            for (k, x) in all.iter().enumerate() {
+                assert_eq!(rk.colex(x), k, "{x:?}");
+            }
+        }
+    }
+}
