@@ -7,7 +7,10 @@
 //!   bound: positions below × options each);
 //! - a Grundy table of the smallest box `[0..max p]^len` that holds the position, by the tables
 //!   engine ([`nimlab_tables::grundy`]), where the engine covers the game (window and face games:
-//!   CN, Nim, Moore's Nim, complexes): about one word operation per (position, face entry).
+//!   CN, Nim, Moore's Nim, complexes): about one word operation per (position, face entry); for
+//!   games every permutation of the stacks keeps (Nim, Moore's Nim) the engine computes the sorted
+//!   tuples alone, about ten times slower a step but `len!` times fewer of them, and then writes
+//!   every position's value.
 //!
 //! The constants were measured on the development machine (2 cores; docs/benchmarks.md, "The cost
 //! model"): the search makes roughly 10^8 estimated option visits per second (the estimate is an upper
@@ -15,12 +18,18 @@
 //! (position, face entry) steps per second on both cores.
 
 use nimlab_core::{BoxDomain, Error, Game, MoveStructure, Result, Solver};
+use nimlab_tables::grundy;
 use nimlab_tables::pset::{self, Rules};
 
 /// Seconds per estimated option visit of the search.
 pub const SEARCH_SECONDS_PER_VISIT: f64 = 1e-8;
 /// Seconds per (position, face entry) step of the Grundy engine.
 pub const TABLE_SECONDS_PER_STEP: f64 = 1e-9;
+/// Seconds per (sorted tuple, face entry) step of the Grundy engine on a game every permutation of
+/// the stacks keeps (Nim, Moore's Nim: [`grundy::is_sorted`]), which computes the sorted tuples...
+pub const SORTED_SECONDS_PER_STEP: f64 = 1e-8;
+/// ... and then writes each position's value.
+pub const SORTED_SECONDS_PER_POSITION: f64 = 2e-9;
 /// Seconds per (position, face entry) step of the Grundy engine on SCN's circles, where the moves that
 /// empty piles cost more than the window steps they are counted with.
 pub const CIRCLE_TABLE_SECONDS_PER_STEP: f64 = 8e-9;
@@ -78,10 +87,19 @@ impl Route {
         match self {
             Route::Search { visits } => visits * SEARCH_SECONDS_PER_VISIT,
             Route::Table {
-                faces, positions, ..
+                hi,
+                len,
+                faces,
+                positions,
             } => {
-                let per: usize = faces.iter().map(|f| f.len()).sum();
-                positions * per.max(1) as f64 * TABLE_SECONDS_PER_STEP
+                let per = faces.iter().map(|f| f.len()).sum::<usize>().max(1) as f64;
+                let r = usize::try_from(*hi).map_or(usize::MAX, |h| h.saturating_add(1));
+                if grundy::is_sorted(*len, r, faces) {
+                    grundy::computed_positions(*len, r, faces) * per * SORTED_SECONDS_PER_STEP
+                        + positions * SORTED_SECONDS_PER_POSITION
+                } else {
+                    positions * per * TABLE_SECONDS_PER_STEP
+                }
             }
             Route::Circles { hi, len, k, .. } => {
                 // Each length m has hi^m circles and faces of min(k, m) piles at m starts (one face

@@ -100,6 +100,16 @@ pub fn is_sorted(m: usize, r: usize, windows: &[Vec<usize>]) -> bool {
     sorted::applies(m, r, windows)
 }
 
+/// The positions a Grundy table of the window game on `[0..r)^m` with `windows` computes: the
+/// sorted tuples, `C(r + m - 1, m)`, when [`is_sorted`], else every position of the box.
+pub fn computed_positions(m: usize, r: usize, windows: &[Vec<usize>]) -> f64 {
+    if sorted::applies(m, r, windows) {
+        sorted::classes(m, r)
+    } else {
+        (r as f64).powi(m as i32)
+    }
+}
+
 /// Most positions of a box whose Grundy memory is estimated: the estimates of larger boxes are
 /// infinite (the plan refuses them first).
 pub const MOST_POSITIONS: f64 = 1e18;

@@ -47,11 +47,12 @@ pub(super) fn applies(m: usize, r: usize, windows: &[Vec<usize>]) -> bool {
 }
 
 fn table_entries(m: usize, r: usize) -> f64 {
-    m as f64 * (r + 1) as f64 * (m * (r - 1) + 1) as f64
+    let (m, r) = (m as f64, r as f64);
+    m * (r + 1.0) * (m * (r - 1.0) + 1.0)
 }
 
 /// `C(r + m - 1, m)`, the number of sorted tuples of `[0..r)^m`, as a float.
-fn classes(m: usize, r: usize) -> f64 {
+pub(crate) fn classes(m: usize, r: usize) -> f64 {
     (0..m).fold(1.0, |c, i| c * (r + i) as f64 / (i + 1) as f64)
 }
 

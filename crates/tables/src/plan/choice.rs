@@ -166,9 +166,13 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
     // The engine costs about one word operation per (line, word of the line, window entry), the
     // plain search one option visit per option of each position.
     let steps = match &route {
-        Route::Engine(Rules::Windows { windows, .. }) => {
+        Route::Engine(Rules::Windows { m, windows }) => {
             let per: usize = windows.iter().map(|w| w.len()).sum();
-            if grundy {
+            if grundy && grundy::is_sorted(*m, domain.radix() as usize, windows) {
+                // One class of the sorted tuples at a time, then one read a position.
+                grundy::computed_positions(*m, domain.radix() as usize, windows) * per as f64
+                    + total / 4.0
+            } else if grundy {
                 total * per as f64 / 4.0
             } else {
                 total / r * words * per as f64 / 16.0
