@@ -32,13 +32,14 @@ const MAX_M: usize = 16;
 const MAX_TABLE: f64 = 5e7;
 
 /// True when the sorted sweep takes the window game on `[0..r)^m` with `windows` (tuple indices):
-/// three stacks or more, the symmetry on ([`crate::lines::use_symmetry`]), every swap of two
+/// three stacks or more, the symmetry on ([`crate::lines::use_symmetry`]; not only the mirror,
+/// `NIMLAB_ENGINE_SYMMETRY=mirror`), every swap of two
 /// stacks mapping the windows onto themselves, and a count table of reasonable size.
 pub(super) fn applies(m: usize, r: usize, windows: &[Vec<usize>]) -> bool {
     (3..=MAX_M).contains(&m)
         && r >= 1
         && table_entries(m, r) <= MAX_TABLE
-        && crate::lines::symmetry_on()
+        && crate::lines::sorted_symmetry_on()
         && (1..m).all(|i| {
             let mut swap: Vec<usize> = (0..m).collect();
             swap.swap(i - 1, i);
@@ -334,6 +335,7 @@ fn next_width(words: usize) -> usize {
 /// The Grundy values of the window game on `[0..r)^m` (which [`applies`]) into `values`, by the
 /// lexicographic index of the tuple, starting with sets of `words` words; `allow(words)` refuses a
 /// width that would not fit. Returns the largest value.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     m: usize,
     r: usize,

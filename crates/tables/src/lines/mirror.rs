@@ -32,8 +32,20 @@ pub fn use_symmetry(on: bool) {
 /// False when the symmetry is off ([`use_symmetry`], `NIMLAB_ENGINE_SYMMETRY=off`): the Grundy sweep
 /// asks too.
 pub(crate) fn enabled() -> bool {
-    !OFF.load(Ordering::Relaxed)
-        && std::env::var("NIMLAB_ENGINE_SYMMETRY").map_or(true, |v| v.trim() != "off")
+    !OFF.load(Ordering::Relaxed) && setting().as_deref() != Some("off")
+}
+
+/// True when a Grundy table may be computed on the sorted tuples alone (games that every
+/// permutation of the stacks keeps): the symmetry on, and not limited to the mirror by
+/// `NIMLAB_ENGINE_SYMMETRY=mirror` (for benchmarks: the sweep of one block of each mirror pair).
+pub(crate) fn sorted_enabled() -> bool {
+    enabled() && setting().as_deref() != Some("mirror")
+}
+
+fn setting() -> Option<String> {
+    std::env::var("NIMLAB_ENGINE_SYMMETRY")
+        .ok()
+        .map(|v| v.trim().to_string())
 }
 
 /// The symmetry a sweep uses (see the module notes).

@@ -45,6 +45,7 @@ pub(crate) use mirror::enabled as symmetry_on;
 #[cfg(feature = "gpu")]
 pub(crate) use mirror::involution as line_involution;
 pub(crate) use mirror::maps_windows_onto_themselves;
+pub(crate) use mirror::sorted_enabled as sorted_symmetry_on;
 pub use mirror::use_symmetry;
 pub use sweep::hand_back_from;
 
