@@ -104,7 +104,7 @@ pub fn is_sorted(m: usize, r: usize, windows: &[Vec<usize>]) -> bool {
 /// sorted tuples, `C(r + m - 1, m)`, when [`is_sorted`], else every position of the box.
 pub fn computed_positions(m: usize, r: usize, windows: &[Vec<usize>]) -> f64 {
     if sorted::applies(m, r, windows) {
-        sorted::classes(m, r)
+        crate::sorted::classes(m, r)
     } else {
         (r as f64).powi(m as i32)
     }

@@ -28,6 +28,7 @@ pub mod plan;
 pub mod pset;
 pub mod sequences;
 pub mod sink;
+mod sorted;
 pub mod store;
 pub mod tiers;
 pub mod values;

@@ -19,42 +19,18 @@
 use super::{beyond, damaged, Overflow, MAX_WORDS};
 use crate::checkpoint::{self as ck, Progress};
 use crate::lines::{Hooks, Resume, Stop};
+use crate::sorted::{self, Ranks, Windows, MAX_M};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
 
 /// The section tag of this sweep's checkpoints.
 const TAG: u64 = 0x4752_4e44_0003;
 
-/// Most stacks: a sorted tuple is a fixed array.
-const MAX_M: usize = 16;
-
-/// Largest count table ([`Ranks`]), in entries: `m * (r + 1) * (m (r - 1) + 1)`.
-const MAX_TABLE: f64 = 5e7;
-
 /// True when the sorted sweep takes the window game on `[0..r)^m` with `windows` (tuple indices):
-/// three stacks or more, the symmetry on ([`crate::lines::use_symmetry`]; not only the mirror,
-/// `NIMLAB_ENGINE_SYMMETRY=mirror`), every swap of two
-/// stacks mapping the windows onto themselves, and a count table of reasonable size.
+/// [`sorted::fits`], and the symmetry on ([`crate::lines::use_symmetry`]; not only the mirror,
+/// `NIMLAB_ENGINE_SYMMETRY=mirror`).
 pub(super) fn applies(m: usize, r: usize, windows: &[Vec<usize>]) -> bool {
-    (3..=MAX_M).contains(&m)
-        && r >= 1
-        && table_entries(m, r) <= MAX_TABLE
-        && crate::lines::sorted_symmetry_on()
-        && (1..m).all(|i| {
-            let mut swap: Vec<usize> = (0..m).collect();
-            swap.swap(i - 1, i);
-            crate::lines::maps_windows_onto_themselves(windows, &swap)
-        })
-}
-
-fn table_entries(m: usize, r: usize) -> f64 {
-    let (m, r) = (m as f64, r as f64);
-    m * (r + 1.0) * (m * (r - 1.0) + 1.0)
-}
-
-/// `C(r + m - 1, m)`, the number of sorted tuples of `[0..r)^m`, as a float.
-pub(crate) fn classes(m: usize, r: usize) -> f64 {
-    (0..m).fold(1.0, |c, i| c * (r + i) as f64 / (i + 1) as f64)
+    sorted::fits(m, r, windows) && crate::lines::sorted_symmetry_on()
 }
 
 /// Bytes the sorted sweep keeps besides the box's values: two tiers of sets (`nw` windows of
@@ -62,159 +38,8 @@ pub(crate) fn classes(m: usize, r: usize) -> f64 {
 pub(super) fn memory(m: usize, r: usize, nw: usize, words: usize) -> f64 {
     let tier = Ranks::new(m, r).widest() as f64;
     2.0 * tier * (nw * words * 8 + 2 * m) as f64
-        + 2.0 * classes(m, r)
-        + 8.0 * (table_entries(m, r) + ((r + m) * (m + 2)) as f64)
-}
-
-/// The counts behind the ranks: `cnt[(j, u, s)]` is the number of sorted `(j+1)`-tuples whose
-/// largest entry is below `u` and whose entries sum to `s` (for `1 <= j < m`, `u <= r`), and
-/// `binom[n][k] = C(n, k)` for the colex ranks.
-struct Ranks {
-    m: usize,
-    r: usize,
-    smax: usize,
-    cnt: Vec<u64>,
-    binom: Vec<Vec<u64>>,
-}
-
-impl Ranks {
-    fn new(m: usize, r: usize) -> Ranks {
-        let smax = m * (r - 1);
-        let width = smax + 1;
-        // n[v * width + t]: sorted j-tuples with entries in [0..=v] summing to t, for the current j.
-        let mut n = vec![0u64; r * width];
-        for v in 0..r {
-            n[v * width] = 1; // j = 0: the empty tuple.
-        }
-        let mut cnt = vec![0u64; m * (r + 1) * width];
-        for j in 1..m {
-            // n for j: the largest entry w <= v, the rest a sorted (j-1)-tuple in [0..=w].
-            let mut next = vec![0u64; r * width];
-            for v in 0..r {
-                for t in 0..width {
-                    let below = if v > 0 { next[(v - 1) * width + t] } else { 0 };
-                    let top = if t >= v { n[v * width + t - v] } else { 0 };
-                    next[v * width + t] = below.saturating_add(top);
-                }
-            }
-            n = next;
-            // cnt for j: tuples (y_0..y_j), y_j = v < u, the rest a sorted j-tuple in [0..=v].
-            for s in 0..width {
-                let mut acc = 0u64;
-                for u in 0..=r {
-                    cnt[(j * (r + 1) + u) * width + s] = acc;
-                    if u < r && s >= u {
-                        acc = acc.saturating_add(n[u * width + s - u]);
-                    }
-                }
-            }
-        }
-        let mut binom = vec![vec![0u64; m + 2]; r + m + 1];
-        for row in binom.iter_mut() {
-            row[0] = 1;
-        }
-        for i in 1..=r + m {
-            for k in 1..=m + 1 {
-                binom[i][k] = binom[i - 1][k - 1].saturating_add(binom[i - 1][k]);
-            }
-        }
-        Ranks {
-            m,
-            r,
-            smax,
-            cnt,
-            binom,
-        }
-    }
-
-    fn c(&self, j: usize, u: usize, s: usize) -> u64 {
-        self.cnt[(j * (self.r + 1) + u) * (self.smax + 1) + s]
-    }
-
-    /// The number of sorted tuples in tier `s`.
-    fn tier_len(&self, s: usize) -> usize {
-        self.c(self.m - 1, self.r, s) as usize
-    }
-
-    fn widest(&self) -> usize {
-        (0..=self.smax).map(|s| self.tier_len(s)).max().unwrap_or(0)
-    }
-
-    /// The place of the sorted tuple `x` in its tier.
-    fn rank(&self, x: &[u16]) -> usize {
-        let mut sum = x[0] as usize;
-        let mut at = 0u64;
-        for (j, &xj) in x.iter().enumerate().skip(1) {
-            sum += xj as usize;
-            at += self.c(j, xj as usize, sum);
-        }
-        at as usize
-    }
-
-    /// The colex rank of the sorted tuple `x` among all sorted tuples of the box.
-    fn colex(&self, x: &[u16]) -> usize {
-        x.iter()
-            .enumerate()
-            .map(|(i, &xi)| self.binom[xi as usize + i][i + 1] as usize)
-            .sum()
-    }
-
-    /// The sorted tuples of tier `s`, in their order, `m` entries each.
-    fn tier(&self, s: usize) -> Vec<u16> {
-        let mut out = Vec::with_capacity(self.tier_len(s) * self.m);
-        let mut x = [0u16; MAX_M];
-        self.fill(self.m - 1, self.r - 1, s, &mut x, &mut out);
-        out
-    }
-
-    /// Entries `0..=j`, each at most `max` (and at most the entry above), summing to `sum`.
-    fn fill(&self, j: usize, max: usize, sum: usize, x: &mut [u16; MAX_M], out: &mut Vec<u16>) {
-        if j == 0 {
-            if sum <= max {
-                x[0] = sum as u16;
-                out.extend_from_slice(&x[..self.m]);
-            }
-            return;
-        }
-        // The j + 1 entries are at most x_j: x_j >= sum / (j + 1).
-        for v in sum.div_ceil(j + 1)..=max.min(sum) {
-            x[j] = v as u16;
-            self.fill(j - 1, v, sum - v, x, out);
-        }
-    }
-}
-
-/// What the sweep needs of the windows: each as a bit mask of stacks, and the window `t w` for
-/// each swap `t` of two stacks `i' < i`.
-struct Windows {
-    masks: Vec<u32>,
-    swapped: Vec<Vec<u32>>,
-}
-
-impl Windows {
-    fn new(m: usize, windows: &[Vec<usize>]) -> Windows {
-        let mut masks: Vec<u32> = windows
-            .iter()
-            .map(|w| w.iter().fold(0u32, |a, &i| a | 1 << i))
-            .collect();
-        masks.sort_unstable();
-        masks.dedup();
-        let index = |mask: u32| masks.iter().position(|&x| x == mask).expect("closed");
-        let mut swapped = vec![Vec::new(); m * m];
-        for i in 0..m {
-            for ip in 0..i {
-                swapped[i * m + ip] = masks
-                    .iter()
-                    .map(|&w| {
-                        let (bi, bp) = (w >> i & 1, w >> ip & 1);
-                        let t = (w & !(1 << i) & !(1 << ip)) | bi << ip | bp << i;
-                        index(t) as u32
-                    })
-                    .collect();
-            }
-        }
-        Windows { masks, swapped }
-    }
+        + 2.0 * sorted::classes(m, r)
+        + 8.0 * (sorted::table_entries(m, r) + ((r + m) * (m + 2)) as f64)
 }
 
 /// The sets of one tier's positions, `nw * words` words each, and their values.
@@ -254,25 +79,9 @@ fn solve_tier(
             for (k, val) in vals.iter_mut().enumerate() {
                 let x = &tuples[(c * CHUNK + k) * m..][..m];
                 let cur = &mut sets[k * per..][..per];
-                // For each stack i with x_i > 0: the first place i' holding x_i, and the place of
-                // x - e_{i'} in the tier below.
                 let mut first = [0usize; MAX_M];
                 let mut place = [0usize; MAX_M];
-                let mut y = [0u16; MAX_M];
-                y[..m].copy_from_slice(x);
-                for i in 0..m {
-                    if x[i] == 0 {
-                        continue;
-                    }
-                    if i > 0 && x[i - 1] == x[i] {
-                        first[i] = first[i - 1];
-                        continue;
-                    }
-                    first[i] = i;
-                    y[i] -= 1;
-                    place[i] = rk.rank(&y[..m]);
-                    y[i] += 1;
-                }
+                sorted::first_places(rk, x, &mut first, &mut place);
                 opts.iter_mut().for_each(|o| *o = 0);
                 for (wi, &mask) in win.masks.iter().enumerate() {
                     let dst = &mut cur[wi * words..][..words];
@@ -349,7 +158,7 @@ pub(super) fn run(
     let rk = Ranks::new(m, r);
     let win = Windows::new(m, windows);
     let nw = win.masks.len();
-    let count = classes(m, r) as usize;
+    let count = sorted::classes(m, r) as usize;
     let mut class_values = vec![0u16; count];
     let head = [m as u64, r as u64, nw as u64, count as u64];
     let mut below: Option<Tier> = None;
@@ -507,35 +316,4 @@ fn read_state(
     ck::get_u64s_into(rd, &mut sets)?;
     ck::get_u16s_into(rd, class_values)?;
     Ok((words, Tier { s, tuples, sets }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The ranks against the tiers listed one by one, and the colex ranks against the sorted
-    /// tuples listed in colex order.
-    #[test]
-    fn ranks_count_places() {
-        for (m, r) in [(3, 7), (4, 5), (5, 4), (6, 3)] {
-            let rk = Ranks::new(m, r);
-            let mut all = Vec::new();
-            for s in 0..=rk.smax {
-                let t = rk.tier(s);
-                assert_eq!(t.len() / m, rk.tier_len(s), "m {m} r {r} tier {s}");
-                for (k, x) in t.chunks(m).enumerate() {
-                    assert!(x.windows(2).all(|p| p[0] <= p[1]));
-                    assert_eq!(x.iter().map(|&v| v as usize).sum::<usize>(), s);
-                    assert_eq!(rk.rank(x), k, "{x:?}");
-                    all.push(x.to_vec());
-                }
-            }
-            assert_eq!(all.len(), classes(m, r) as usize);
-            // Colex: by the last entry, then the one before, ...
-            all.sort_by(|a, b| a.iter().rev().cmp(b.iter().rev()));
-            for (k, x) in all.iter().enumerate() {
-                assert_eq!(rk.colex(x), k, "{x:?}");
-            }
-        }
-    }
 }

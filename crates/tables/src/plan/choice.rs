@@ -163,9 +163,19 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
     // Words in a line of the engine.
     let words = (domain.radix().div_ceil(64)) as f64;
     let grundy = req.kind == TableKind::Grundy;
+    // A P-set on one process of a game every permutation of the stacks keeps: the sorted tuples.
+    let sorted_pset = !grundy
+        && matches!(route, Route::Engine(_))
+        && matches!(req.backend, Backend::Cpu | Backend::Auto)
+        && pset::is_sorted(game, &domain);
     // The engine costs about one word operation per (line, word of the line, window entry), the
     // plain search one option visit per option of each position.
     let steps = match &route {
+        Route::Engine(Rules::Windows { m, windows }) if sorted_pset => {
+            // One bit look-up per (sorted tuple, window entry).
+            let per: usize = windows.iter().map(|w| w.len()).sum();
+            grundy::computed_positions(*m, domain.radix() as usize, windows) * per as f64
+        }
         Route::Engine(Rules::Windows { m, windows }) => {
             let per: usize = windows.iter().map(|w| w.len()).sum();
             if grundy && grundy::is_sorted(*m, domain.radix() as usize, windows) {
@@ -213,7 +223,7 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
         ));
     }
     let backend = choose_backend(&id, req, &route, total, domain.radix())?;
-    let values_on_disk = check_memory(&id, max, &route, backend, grundy, &domain)?;
+    let values_on_disk = check_memory(&id, max, &route, backend, grundy, sorted_pset, &domain)?;
     let key = box_key(game, &domain, req.play, req.kind);
     let p = Plan {
         game: id,
@@ -239,7 +249,8 @@ fn plan_box(game: &dyn Game, req: &Request, takes_heaps: bool) -> Result<Plan> {
 
 /// Refuses, before it starts, a table whose engine would need more memory than
 /// [`crate::memory_allowed`], naming the amount: a P-set needs about a diagonal of blocks of lines
-/// ([`pset::engine_bytes`]); a Grundy table the Grundy engine's own estimate, which counts its values
+/// ([`pset::engine_bytes`]), or two tiers of sorted tuples ([`pset::sorted_bytes`], `sorted_pset`);
+/// a Grundy table the Grundy engine's own estimate, which counts its values
 /// (two bytes a position) once beside its value sets ([`grundy::windows_memory`],
 /// [`grundy::shrinking_memory`]). When the values do not fit beside the value sets
 /// ([`grundy::windows_sets_memory`]), a Grundy table of a window game keeps them in a file mapped
@@ -251,6 +262,7 @@ fn check_memory(
     route: &Route,
     backend: Backend,
     grundy: bool,
+    sorted_pset: bool,
     domain: &BoxDomain,
 ) -> Result<Option<std::path::PathBuf>> {
     let (r, total) = (domain.radix() as usize, domain.size_f64());
@@ -311,6 +323,9 @@ fn check_memory(
                 "its values, two bytes a position, and the Grundy engine's value sets",
             ))
         }
+        (false, Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) if sorted_pset => {
+            Some((pset::sorted_bytes(*m, r, windows.len()), ""))
+        }
         (false, Route::Engine(rules), Backend::Cpu) => {
             Some((pset::engine_bytes(rules, r, threads), ""))
         }
@@ -325,16 +340,21 @@ fn check_memory(
                     bytes / GIB
                 )),
         ))),
-        Some((bytes, _)) if bytes > allowed => Err(Error::too_large(here(
-            Refusal::new(format!(
+        Some((bytes, _)) if bytes > allowed => {
+            let r = Refusal::new(format!(
                 "the engine needs about {:.1} GiB of working memory to tabulate {id} with ",
                 bytes / GIB
             ))
-            .value(Arg::Max, max)
-            .text(" (a diagonal of blocks of lines; ")
-            .value(Arg::Backend, "mpi")
-            .text(" shares it among ranks), "),
-        ))),
+            .value(Arg::Max, max);
+            let r = if sorted_pset {
+                r.text(" (two tiers of the sorted tuples and the P classes found), ")
+            } else {
+                r.text(" (a diagonal of blocks of lines; ")
+                    .value(Arg::Backend, "mpi")
+                    .text(" shares it among ranks), ")
+            };
+            Err(Error::too_large(here(r)))
+        }
         None if grundy && total > GRUNDY_POSITIONS => Err(Error::too_large(
             Refusal::new(format!(
                 "a Grundy table of {total:.1e} positions by the plain search or the GPU is more than the {GRUNDY_POSITIONS:.0e} kept in memory; use a smaller "

@@ -17,6 +17,7 @@
 
 mod shrink_oracle;
 mod shrinking;
+mod sorted;
 
 pub(crate) use shrink_oracle::vanishings;
 pub(crate) use shrinking::{shrinking_on, Length};
@@ -340,6 +341,22 @@ fn damaged(e: io::Error) -> Stop {
     Stop::Damaged(format!("the checkpoint does not fit this table ({e})"))
 }
 
+/// True when the P-set of `game` on `domain` (a window game of `m` stacks) is computed on the sorted
+/// tuples alone, on one process: games every permutation of the stacks keeps (Nim, Moore's Nim),
+/// three stacks or more, the symmetry on ([`crate::lines::use_symmetry`]; not only the mirror,
+/// `NIMLAB_ENGINE_SYMMETRY=mirror`). For the plan, tests and benchmarks.
+pub fn is_sorted(game: &dyn Game, domain: &BoxDomain) -> bool {
+    match rules_for(game, domain) {
+        Some(Rules::Windows { m, windows }) => sorted::applies(game, domain, m, &windows, 1),
+        _ => false,
+    }
+}
+
+/// Bytes the sorted P-set sweep keeps on `[0..r)^m` with `nw` windows ([`is_sorted`]).
+pub fn sorted_bytes(m: usize, r: usize, nw: usize) -> f64 {
+    sorted::memory(m, r, nw)
+}
+
 /// The P-set of a window game of one length `m` (see [`tabulate_on`]).
 #[allow(clippy::too_many_arguments)]
 fn windows_on(
@@ -353,6 +370,9 @@ fn windows_on(
     sink: &mut dyn FnMut(&[u64]),
     resume: Resume,
 ) -> Result<Summary, Stop> {
+    if sorted::applies(game, domain, m, windows, cluster.size()) {
+        return sorted::run(game, domain, play, m, windows, hooks, sink, resume);
+    }
     let r = domain.radix() as usize;
     let Resume { saver, mut from } = resume;
     let spec = LineSpec {
