@@ -80,8 +80,8 @@ fn sorted_p_sets_equal_the_line_engine_and_moores_theorem() {
         let p: Vec<u64> = (0..heaps)
             .map(|i| idx / r.pow((heaps - 1 - i) as u32) % r)
             .collect();
-        let p_pos =
-            (0..4).all(|b| p.iter().filter(|&&x| x >> b & 1 == 1).count() as u64 % (k + 1) == 0);
+        let p_pos = (0..4)
+            .all(|b| (p.iter().filter(|&&x| x >> b & 1 == 1).count() as u64).is_multiple_of(k + 1));
         if p_pos {
             count += 1;
             if p.windows(2).all(|w| w[0] <= w[1]) {
