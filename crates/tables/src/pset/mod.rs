@@ -343,13 +343,20 @@ fn damaged(e: io::Error) -> Stop {
 
 /// True when the P-set of `game` on `domain` (a window game of `m` stacks) is computed on the sorted
 /// tuples alone, on one process: games every permutation of the stacks keeps (Nim, Moore's Nim),
-/// three stacks or more, the symmetry on ([`crate::lines::use_symmetry`]; not only the mirror,
+/// three stacks or more, boxes where the sorted tuples cost less than the lines, the symmetry on ([`crate::lines::use_symmetry`]; not only the mirror,
 /// `NIMLAB_ENGINE_SYMMETRY=mirror`). For the plan, tests and benchmarks.
 pub fn is_sorted(game: &dyn Game, domain: &BoxDomain) -> bool {
     match rules_for(game, domain) {
         Some(Rules::Windows { m, windows }) => sorted::applies(game, domain, m, &windows, 1),
         _ => false,
     }
+}
+
+/// Takes the sorted sweep for every P-set it covers (`true`), or only where it costs less than the
+/// line engine (`false`, the default): for tests that compare the two on small boxes.
+#[doc(hidden)]
+pub fn always_sorted(on: bool) {
+    sorted::always(on)
 }
 
 /// Bytes the sorted P-set sweep keeps on `[0..r)^m` with `nw` windows ([`is_sorted`]).

@@ -18,13 +18,15 @@ use crate::sorted::{self, Ranks, Windows, MAX_M};
 use nimlab_core::{BoxDomain, Game, Play};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The section tag of this sweep's checkpoints.
 const TAG: u64 = 0x5053_4554_0003;
 
 /// True when the sorted sweep takes the P-set of `game` on `domain` (the window game with
 /// `windows` on `m` stacks): [`sorted::fits`], one process, the symmetry on (not only the mirror),
-/// and the game's canonical form the sorted tuple.
+/// fewer sorted tuples than the line engine's work ([`cheaper`]), and the game's canonical form the
+/// sorted tuple.
 pub(super) fn applies(
     game: &dyn Game,
     domain: &BoxDomain,
@@ -36,7 +38,27 @@ pub(super) fn applies(
     ranks == 1
         && sorted::fits(m, r, windows)
         && crate::lines::sorted_symmetry_on()
+        && (ALWAYS.load(Ordering::Relaxed) || cheaper(m, r))
         && canonical_sorts(game, m, domain.lo)
+}
+
+/// The sorted sweep spends about as long on a sorted tuple as the line engine on this many words of
+/// lines (docs/benchmarks.md, "P-sets and Grundy tables on sorted tuples": about 80 ns a tuple, and
+/// 20 ns a word of a line on Moore's Nim): the line engine does 64 positions a word operation.
+const WORDS_PER_TUPLE: f64 = 4.0;
+
+/// True when the sorted tuples of `[0..r)^m` cost less than the line engine's lines.
+fn cheaper(m: usize, r: usize) -> bool {
+    let words = r.div_ceil(64) as f64;
+    sorted::classes(m, r) * WORDS_PER_TUPLE < (r as f64).powi(m as i32 - 1) * words
+}
+
+static ALWAYS: AtomicBool = AtomicBool::new(false);
+
+/// Takes the sorted sweep wherever it applies (`true`), or only where it costs less than the line
+/// engine (`false`, the default), for the sweeps started after the call: for tests.
+pub(crate) fn always(on: bool) {
+    ALWAYS.store(on, Ordering::Relaxed);
 }
 
 /// True when the game's canonical form of a tuple is the sorted tuple. The canonical form is the
