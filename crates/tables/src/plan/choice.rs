@@ -288,6 +288,7 @@ fn check_memory(
         ));
     }
     /// What the Grundy engine's value sets are, for messages.
+    const SORTED_SETS: &str = "the value sets of two tiers of the sorted tuples, and one value for each sorted tuple";
     const SETS: &str = "one array of value sets per window that reaches across blocks, for the blocks of two diagonals, and each thread's rings of the other windows' sets";
     if let (true, Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) =
         (grundy, route, backend)
@@ -299,8 +300,9 @@ fn check_memory(
                 Refusal::new(format!("a Grundy table of {id} with "))
                     .value(Arg::Max, max)
                     .text(format!(
-                        " ({total:.1e} positions) needs about {} for the Grundy engine's value sets alone ({SETS}), above the {} it may use here ({}); use a smaller ",
+                        " ({total:.1e} positions) needs about {} for the Grundy engine's value sets alone ({}), above the {} it may use here ({}); use a smaller ",
                         amount(sets),
+                        if grundy::is_sorted(*m, r, windows) { SORTED_SETS } else { SETS },
                         amount(allowed),
                         crate::memory_allowed_source()
                     ))
