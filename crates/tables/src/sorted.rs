@@ -12,15 +12,17 @@
 /// Most stacks: a sorted tuple is a fixed array.
 pub(crate) const MAX_M: usize = 16;
 
-/// Largest count table ([`Ranks`]), in entries: `m * (r + 1) * (m (r - 1) + 1)`.
-const MAX_TABLE: f64 = 5e7;
+/// Largest count table ([`Ranks`]), in entries (8 bytes each): `m * (r + 1) * (m (r - 1) + 1)`.
+const MAX_TABLE: f64 = 1e7;
 
 /// True when the sorted tuples of `[0..r)^m` can stand for the window game with `windows` (tuple
-/// indices): three stacks or more, every swap of two stacks mapping the windows onto themselves, and
-/// a count table of reasonable size. (The engines also ask whether the symmetry is on.)
+/// indices): three stacks or more, some window with a stack, every swap of two stacks mapping the
+/// windows onto themselves, and a count table of reasonable size. (The engines also ask whether the
+/// symmetry is on.)
 pub(crate) fn fits(m: usize, r: usize, windows: &[Vec<usize>]) -> bool {
     (3..=MAX_M).contains(&m)
-        && r >= 1
+        && (1..=1 << 16).contains(&r)
+        && windows.iter().any(|w| !w.is_empty())
         && table_entries(m, r) <= MAX_TABLE
         && (1..m).all(|i| {
             let mut swap: Vec<usize> = (0..m).collect();

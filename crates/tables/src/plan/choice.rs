@@ -288,7 +288,8 @@ fn check_memory(
         ));
     }
     /// What the Grundy engine's value sets are, for messages.
-    const SORTED_SETS: &str = "the value sets of two tiers of the sorted tuples, and one value for each sorted tuple";
+    const SORTED_SETS: &str =
+        "the value sets of two tiers of the sorted tuples, and one value for each sorted tuple";
     const SETS: &str = "one array of value sets per window that reaches across blocks, for the blocks of two diagonals, and each thread's rings of the other windows' sets";
     if let (true, Route::Engine(Rules::Windows { m, windows }), Backend::Cpu) =
         (grundy, route, backend)
