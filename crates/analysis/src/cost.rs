@@ -8,9 +8,9 @@
 //! - a Grundy table of the smallest box `[0..max p]^len` that holds the position, by the tables
 //!   engine ([`nimlab_tables::grundy`]), where the engine covers the game (window and face games:
 //!   CN, Nim, Moore's Nim, complexes): about one word operation per (position, face entry); for
-//!   games every permutation of the stacks keeps (Nim, Moore's Nim) the engine computes the sorted
-//!   tuples alone, about ten times slower a step but `len!` times fewer of them, and then writes
-//!   every position's value.
+//!   games every permutation of the stacks keeps (Nim, Moore's Nim) the engine computes and keeps
+//!   the sorted tuples alone, about ten times slower a step but `len!` times fewer of them, and the
+//!   value is read at the position's sorted entries.
 //!
 //! The constants were measured on the development machine (2 cores; docs/benchmarks.md, "The cost
 //! model"): the search makes roughly 10^8 estimated option visits per second (the estimate is an upper
@@ -26,10 +26,9 @@ pub const SEARCH_SECONDS_PER_VISIT: f64 = 1e-8;
 /// Seconds per (position, face entry) step of the Grundy engine.
 pub const TABLE_SECONDS_PER_STEP: f64 = 1e-9;
 /// Seconds per (sorted tuple, face entry) step of the Grundy engine on a game every permutation of
-/// the stacks keeps (Nim, Moore's Nim: [`grundy::is_sorted`]), which computes the sorted tuples...
+/// the stacks keeps (Nim, Moore's Nim: [`grundy::is_sorted`]), which computes and keeps the sorted
+/// tuples alone.
 pub const SORTED_SECONDS_PER_STEP: f64 = 1e-8;
-/// ... and then writes each position's value.
-pub const SORTED_SECONDS_PER_POSITION: f64 = 2e-9;
 /// Seconds per (position, face entry) step of the Grundy engine on SCN's circles, where the moves that
 /// empty piles cost more than the window steps they are counted with.
 pub const CIRCLE_TABLE_SECONDS_PER_STEP: f64 = 8e-9;
@@ -71,6 +70,14 @@ pub enum Route {
         faces: Vec<Vec<usize>>,
         positions: f64,
     },
+    /// A Grundy table of `[0..hi]^len` of a game every permutation of the stacks keeps (Nim, Moore's
+    /// Nim: [`grundy::is_sorted`]) by the engine, kept as the values of its `positions` sorted tuples.
+    Classes {
+        hi: u64,
+        len: usize,
+        faces: Vec<Vec<usize>>,
+        positions: f64,
+    },
     /// A Grundy table of the circles of SCN(len, k) with piles of `1..=hi` tokens, every length
     /// `0..=len`, by the engine.
     Circles {
@@ -87,20 +94,11 @@ impl Route {
         match self {
             Route::Search { visits } => visits * SEARCH_SECONDS_PER_VISIT,
             Route::Table {
-                hi,
-                len,
-                faces,
-                positions,
-            } => {
-                let per = faces.iter().map(|f| f.len()).sum::<usize>().max(1) as f64;
-                let r = usize::try_from(*hi).map_or(usize::MAX, |h| h.saturating_add(1));
-                if grundy::is_sorted(*len, r, faces) {
-                    grundy::computed_positions(*len, r, faces) * per * SORTED_SECONDS_PER_STEP
-                        + positions * SORTED_SECONDS_PER_POSITION
-                } else {
-                    positions * per * TABLE_SECONDS_PER_STEP
-                }
-            }
+                faces, positions, ..
+            } => positions * per_position(faces) * TABLE_SECONDS_PER_STEP,
+            Route::Classes {
+                faces, positions, ..
+            } => positions * per_position(faces) * SORTED_SECONDS_PER_STEP,
             Route::Circles { hi, len, k, .. } => {
                 // Each length m has hi^m circles and faces of min(k, m) piles at m starts (one face
                 // when m <= k).
@@ -119,7 +117,9 @@ impl Route {
     pub fn table_box(&self) -> Option<(u64, usize)> {
         match self {
             Route::Search { .. } => None,
-            Route::Table { hi, len, .. } | Route::Circles { hi, len, .. } => Some((*hi, *len)),
+            Route::Table { hi, len, .. }
+            | Route::Classes { hi, len, .. }
+            | Route::Circles { hi, len, .. } => Some((*hi, *len)),
         }
     }
 
@@ -134,6 +134,13 @@ impl Route {
                 nimlab_tables::grundy::solve(*len, r, faces, hooks())
                     .map_err(|_| Error::Interrupted)
             }
+            Route::Classes { hi, len, faces, .. } => {
+                let r = usize::try_from(*hi + 1).map_err(|_| too_wide())?;
+                grundy::solve_classes(*len, r, faces, hooks()).map_err(|e| match e {
+                    nimlab_tables::lines::Stop::Beyond(r) => Error::too_large(r),
+                    _ => Error::Interrupted,
+                })
+            }
             Route::Circles { hi, len, k, .. } => {
                 let r = usize::try_from(*hi).map_err(|_| too_wide())?;
                 nimlab_tables::grundy::solve_shrinking(*len, *k, r, hooks())
@@ -147,6 +154,11 @@ impl Route {
         match self {
             Route::Search { .. } => None,
             Route::Table { hi, .. } => table_value(values, *hi, p),
+            Route::Classes { hi, .. } => {
+                let r = usize::try_from(hi.checked_add(1)?).ok()?;
+                let at = grundy::class_index(p, r)?;
+                values.get(at).map(|&v| u64::from(v))
+            }
             Route::Circles { hi, .. } => circle_value(values, *hi, p),
         }
     }
@@ -155,7 +167,9 @@ impl Route {
     pub fn method(&self) -> crate::Method {
         match self {
             Route::Search { .. } => crate::Method::Search,
-            Route::Table { hi, len, .. } => crate::Method::GrundyTable { hi: *hi, len: *len },
+            Route::Table { hi, len, .. } | Route::Classes { hi, len, .. } => {
+                crate::Method::GrundyTable { hi: *hi, len: *len }
+            }
             Route::Circles { hi, len, .. } => {
                 crate::Method::CircleGrundyTable { hi: *hi, len: *len }
             }
@@ -193,19 +207,43 @@ pub fn table_route(game: &dyn Game, p: &[u64], max_positions: f64) -> Option<Rou
     if d.lengths != [len] || d.lo != 0 || d.hi != hi {
         return None;
     }
-    let positions = d.size_f64();
+    let Rules::Windows { m, windows } = pset::rules_for(game, &d)? else {
+        return None;
+    };
+    if m != len {
+        return None;
+    }
+    // A game every permutation of the stacks keeps: only the sorted tuples are computed and kept.
+    let r = usize::try_from(hi.checked_add(1)?).ok()?;
+    let sorted = grundy::is_sorted(len, r, &windows);
+    let positions = if sorted {
+        grundy::computed_positions(len, r, &windows)
+    } else {
+        d.size_f64()
+    };
     if positions > max_positions {
         return None;
     }
-    match pset::rules_for(game, &d)? {
-        Rules::Windows { m, windows } if m == len => Some(Route::Table {
+    Some(if sorted {
+        Route::Classes {
             hi,
             len,
             faces: windows,
             positions,
-        }),
-        _ => None,
-    }
+        }
+    } else {
+        Route::Table {
+            hi,
+            len,
+            faces: windows,
+            positions,
+        }
+    })
+}
+
+/// Face entries of all the faces (at least one): the engine's steps a position.
+fn per_position(faces: &[Vec<usize>]) -> f64 {
+    faces.iter().map(|f| f.len()).sum::<usize>().max(1) as f64
 }
 
 /// The search route for `p`.

@@ -94,12 +94,14 @@ fn answer_every(name: &str, ps: &[Pos], by_table: impl Fn(&Method) -> bool) -> u
 
 #[test]
 fn grundy_tables_equal_a_plain_search_on_every_position_of_a_box() {
-    // (game, stacks, largest entry): 2,401 to 16,384 positions each, 52,000 in all.
+    // (game, stacks, largest entry): 2,401 to 16,384 positions each, 60,000 in all. Moore's Nim's
+    // tables keep the sorted tuples alone.
     for (name, len, hi) in [
         ("CN(5,2)", 5, 5),
         ("CN(6,3)", 6, 3),
         ("CN(7,4)", 7, 3),
         ("moore(2)", 4, 6),
+        ("moore(3)", 5, 5),
         ("simplicial({1,2},{2,3},{3,4})", 4, 8),
         ("ECN(6,{2},2)", 6, 3),
     ] {
@@ -141,6 +143,31 @@ fn circle_grundy_tables_equal_a_plain_search_on_every_circle_of_a_box() {
     let route = nimlab_analysis::cost::table_route(game.as_ref(), &[30, 19, 25, 16], 1e8).unwrap();
     assert_eq!(route.method(), Method::CircleGrundyTable { hi: 30, len: 4 });
     assert!(route.seconds() < 0.1, "{route:?}");
+}
+
+/// Moore's Nim keeps the values of the sorted tuples alone: a position whose box has more positions
+/// than the limit (2.4e8 against 1e8) still has a table route, of 593,775 sorted tuples.
+#[test]
+fn a_table_of_sorted_tuples_fits_where_the_box_would_not() {
+    let game = nimlab_games::parse_game("moore(2)").unwrap();
+    let p = [24, 3, 17, 9, 0, 12];
+    let route = nimlab_analysis::cost::table_route(game.as_ref(), &p, 1e8).unwrap();
+    assert!(
+        matches!(route, nimlab_analysis::cost::Route::Classes { positions, .. } if positions == 593_775.0),
+        "{route:?}"
+    );
+    assert_eq!(route.method(), Method::GrundyTable { hi: 24, len: 6 });
+    // Every permutation of the position reads the same entry of the table.
+    let values = route.solve_table().unwrap();
+    let v = route.table_value(&values, &p).unwrap();
+    for q in [
+        [0, 3, 9, 12, 17, 24],
+        [24, 17, 12, 9, 3, 0],
+        [9, 24, 0, 3, 12, 17],
+    ] {
+        assert_eq!(route.table_value(&values, &q), Some(v));
+    }
+    assert_eq!(route.table_value(&values, &[25, 3, 17, 9, 0, 12]), None);
 }
 
 /// Whether a value is cheap does not depend on the front end (`cheap_route` takes no limits): a Grundy

@@ -100,6 +100,62 @@ pub fn is_sorted(m: usize, r: usize, windows: &[Vec<usize>]) -> bool {
     sorted::applies(m, r, windows)
 }
 
+/// The Grundy value of each sorted tuple of `[0..r)^m` of a window game that [`is_sorted`] takes, by
+/// [`class_index`]: the table of every position without its `m!`-fold repetition.
+pub fn solve_classes(
+    m: usize,
+    r: usize,
+    windows: &[Vec<usize>],
+    hooks: Hooks,
+) -> Result<Vec<u16>, Stop> {
+    assert!(
+        sorted::applies(m, r, windows),
+        "a game every permutation keeps"
+    );
+    let allow = |words: usize| -> Result<(), Stop> {
+        let bytes = windows_sets_memory(m, r, windows, words, 1);
+        if bytes <= crate::memory_allowed() {
+            Ok(())
+        } else {
+            Err(Stop::Beyond(
+                nimlab_core::Refusal::new(format!(
+                    "this Grundy table needs value sets of {words} words, about {:.1} GiB; use a smaller ",
+                    bytes / (1u64 << 30) as f64
+                ))
+                .name(nimlab_core::Arg::Max),
+            ))
+        }
+    };
+    let words = likely_words(m, r);
+    sorted::run(m, r, windows, words, &allow, hooks, None, Resume::default()).map(|(_, v)| v)
+}
+
+/// The place of the position `p` (entries below `r`) in [`solve_classes`]'s table: the colex rank
+/// of its sorted entries, or `None` past the box.
+pub fn class_index(p: &[u64], r: usize) -> Option<usize> {
+    let mut x: Vec<u64> = p.to_vec();
+    x.sort_unstable();
+    if x.last().is_some_and(|&v| v >= r as u64) {
+        return None;
+    }
+    // sum_i C(x_i + i, i + 1), exactly.
+    let mut at: u128 = 0;
+    for (i, &v) in x.iter().enumerate() {
+        let n = v as u128 + i as u128;
+        let k = i as u128 + 1;
+        if n < k {
+            continue;
+        }
+        // C(n, j + 1) = C(n, j) (n - j) / (j + 1), exactly.
+        let mut c: u128 = 1;
+        for j in 0..k {
+            c = c.checked_mul(n - j)? / (j + 1);
+        }
+        at = at.checked_add(c)?;
+    }
+    usize::try_from(at).ok()
+}
+
 /// The positions a Grundy table of the window game on `[0..r)^m` with `windows` computes: the
 /// sorted tuples, `C(r + m - 1, m)`, when [`is_sorted`], else every position of the box.
 pub fn computed_positions(m: usize, r: usize, windows: &[Vec<usize>]) -> f64 {
@@ -240,7 +296,16 @@ fn solve_with(
     };
     debug_assert_eq!(values.len(), r.pow(m as u32));
     if extra.is_none() && sorted::applies(m, r, windows) {
-        let top = sorted::run(m, r, windows, min_words, &allow, hooks, &mut values, resume)?;
+        let (top, _) = sorted::run(
+            m,
+            r,
+            windows,
+            min_words,
+            &allow,
+            hooks,
+            Some(&mut values),
+            resume,
+        )?;
         return Ok((values, top / 64 + 1));
     }
     // Engine axis j is tuple index m-1-j, so the engine's index is the tuple's lexicographic index.

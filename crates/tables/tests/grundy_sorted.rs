@@ -95,6 +95,24 @@ fn the_sorted_sweep_equals_the_rules_and_the_block_sweep() {
         checked += want.len();
     }
     assert!(checked > 100_000, "{checked}");
+    // The table of the sorted tuples alone, read at each position's sorted entries.
+    for (m, k, r) in [(4, 2, 14), (5, 3, 9)] {
+        let windows = subsets(m, k);
+        let all = grundy::solve(m, r, &windows, Hooks::default()).unwrap();
+        let classes = grundy::solve_classes(m, r, &windows, Hooks::default()).unwrap();
+        assert_eq!(
+            classes.len(),
+            grundy::computed_positions(m, r, &windows) as usize
+        );
+        for (idx, &v) in all.iter().enumerate() {
+            let p: Vec<u64> = (0..m)
+                .map(|i| (idx / r.pow((m - 1 - i) as u32) % r) as u64)
+                .collect();
+            let at = grundy::class_index(&p, r).unwrap();
+            assert_eq!(classes[at], v, "{p:?}");
+        }
+        assert_eq!(grundy::class_index(&vec![r as u64; m], r), None);
+    }
     // Windows that not every permutation keeps: the block sweep.
     assert!(!grundy::is_sorted(
         5,

@@ -58,13 +58,18 @@ fn solve_tier(
     s: usize,
     words: usize,
     cancel: &(dyn Fn() -> bool + Sync),
+    spare: &mut Vec<u64>,
 ) -> Result<Option<(Tier, Vec<u16>)>, Overflow> {
     let m = rk.m;
     let nw = win.masks.len();
     let per = nw * words;
     let tuples = rk.tier(s);
     let len = tuples.len() / m;
-    let mut sets = vec![0u64; len * per];
+    // The sets of the tier before the one below, cleared (allocating a tier's sets afresh each time
+    // cost the kernel more than the sweep: pages mapped, zeroed and given back).
+    let mut sets = std::mem::take(spare);
+    sets.clear();
+    sets.resize(len * per, 0);
     let mut vals = vec![0u16; len];
     const CHUNK: usize = 256;
     let res: Result<Vec<bool>, Overflow> = sets
@@ -121,7 +126,15 @@ fn solve_tier(
             Ok(true)
         })
         .collect();
-    if !res?.into_iter().all(|done| done) {
+    let finished = match res {
+        Ok(done) => done.into_iter().all(|d| d),
+        Err(o) => {
+            *spare = sets;
+            return Err(o);
+        }
+    };
+    if !finished {
+        *spare = sets;
         return Ok(None);
     }
     Ok(Some((Tier { s, tuples, sets }, vals)))
@@ -141,9 +154,10 @@ fn next_width(words: usize) -> usize {
     (words + words.div_ceil(4)).min(MAX_WORDS)
 }
 
-/// The Grundy values of the window game on `[0..r)^m` (which [`applies`]) into `values`, by the
-/// lexicographic index of the tuple, starting with sets of `words` words; `allow(words)` refuses a
-/// width that would not fit. Returns the largest value.
+/// The Grundy values of the window game on `[0..r)^m` (which [`applies`]) into `values` when given,
+/// by the lexicographic index of the tuple, starting with sets of `words` words; `allow(words)`
+/// refuses a width that would not fit. Returns the largest value and the value of each sorted tuple,
+/// by its colex rank ([`sorted::Ranks::colex`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     m: usize,
@@ -152,9 +166,9 @@ pub(super) fn run(
     mut words: usize,
     allow: &dyn Fn(usize) -> Result<(), Stop>,
     hooks: Hooks,
-    values: &mut [u16],
+    values: Option<&mut [u16]>,
     resume: Resume,
-) -> Result<usize, Stop> {
+) -> Result<(usize, Vec<u16>), Stop> {
     let rk = Ranks::new(m, r);
     let win = Windows::new(m, windows);
     let nw = win.masks.len();
@@ -162,6 +176,7 @@ pub(super) fn run(
     let mut class_values = vec![0u16; count];
     let head = [m as u64, r as u64, nw as u64, count as u64];
     let mut below: Option<Tier> = None;
+    let mut spare: Vec<u64> = Vec::new();
     let mut first = 0;
     let Resume { mut saver, from } = resume;
     if let Some(rd) = from {
@@ -184,7 +199,8 @@ pub(super) fn run(
             }
             return Err(Stop::Interrupted);
         }
-        let (tier, vals) = match solve_tier(&rk, &win, below.as_ref(), s, words, &cancel) {
+        let got = solve_tier(&rk, &win, below.as_ref(), s, words, &cancel, &mut spare);
+        let (tier, vals) = match got {
             Ok(Some(t)) => t,
             Ok(None) => continue, // cancelled: saved and stopped above
             Err(Overflow) => {
@@ -204,7 +220,9 @@ pub(super) fn run(
             class_values[rk.colex(x)] = v;
         }
         done += vals.len() as u64;
-        below = Some(tier);
+        if let Some(old) = below.replace(tier) {
+            spare = old.sets;
+        }
         if let Some(p) = hooks.progress {
             p(done, total);
         }
@@ -218,8 +236,11 @@ pub(super) fn run(
     if hooks.cancelled() {
         return Err(Stop::Interrupted);
     }
-    expand(&rk, &class_values, values);
-    Ok(class_values.iter().copied().max().unwrap_or(0) as usize)
+    if let Some(values) = values {
+        expand(&rk, &class_values, values);
+    }
+    let top = class_values.iter().copied().max().unwrap_or(0) as usize;
+    Ok((top, class_values))
 }
 
 /// Each position of the box reads its class's value: line by line (the first `m - 1` entries
