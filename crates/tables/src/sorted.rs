@@ -205,6 +205,36 @@ pub(crate) struct Windows {
 }
 
 impl Windows {
+    /// The look-ups of window `wi` at the sorted `x` ([`first_places`] gave `first` and `place`):
+    /// for each stack `i` of the window with `x_i > 0`, the place in the tier below of the tuple to
+    /// read and the window whose record to read there.
+    pub(crate) fn lookups<'a>(
+        &'a self,
+        wi: usize,
+        x: &'a [u16],
+        first: &'a [usize; MAX_M],
+        place: &'a [usize; MAX_M],
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
+        let m = x.len();
+        let mut bits = self.masks[wi];
+        std::iter::from_fn(move || {
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if x[i] > 0 {
+                    let ip = first[i];
+                    let w = if ip == i {
+                        wi
+                    } else {
+                        self.swapped[i * m + ip][wi] as usize
+                    };
+                    return Some((place[ip], w));
+                }
+            }
+            None
+        })
+    }
+
     pub(crate) fn new(m: usize, windows: &[Vec<usize>]) -> Windows {
         let mut masks: Vec<u32> = windows
             .iter()

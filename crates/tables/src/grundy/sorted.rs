@@ -88,23 +88,11 @@ fn solve_tier(
                 let mut place = [0usize; MAX_M];
                 sorted::first_places(rk, x, &mut first, &mut place);
                 opts.iter_mut().for_each(|o| *o = 0);
-                for (wi, &mask) in win.masks.iter().enumerate() {
+                for wi in 0..nw {
                     let dst = &mut cur[wi * words..][..words];
-                    let mut bits = mask;
-                    while bits != 0 {
-                        let i = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        if x[i] == 0 {
-                            continue;
-                        }
-                        let ip = first[i];
-                        let src_w = if ip == i {
-                            wi
-                        } else {
-                            win.swapped[i * m + ip][wi] as usize
-                        };
+                    for (at, w) in win.lookups(wi, x, &first, &place) {
                         let b = below.expect("a position with a stack has a tier below");
-                        let src = &b.sets[place[ip] * per + src_w * words..][..words];
+                        let src = &b.sets[at * per + w * words..][..words];
                         for (d, &v) in dst.iter_mut().zip(src) {
                             *d |= v;
                         }

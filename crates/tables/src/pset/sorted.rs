@@ -202,24 +202,11 @@ fn solve_tier(
                 let mut place = [0usize; MAX_M];
                 sorted::first_places(rk, x, &mut first, &mut place);
                 let mut any = false;
-                for (wi, &mask) in win.masks.iter().enumerate() {
-                    let mut bitsw = mask;
-                    let mut d = false;
-                    while bitsw != 0 && !d {
-                        let i = bitsw.trailing_zeros() as usize;
-                        bitsw &= bitsw - 1;
-                        if x[i] == 0 {
-                            continue;
-                        }
-                        let ip = first[i];
-                        let src = if ip == i {
-                            wi
-                        } else {
-                            win.swapped[i * m + ip][wi] as usize
-                        };
+                for wi in 0..nw {
+                    let d = win.lookups(wi, x, &first, &place).any(|(at, w)| {
                         let b = below.expect("a position with a stack has a tier below");
-                        d = b.bits[place[ip] * wp + src / 64] >> (src % 64) & 1 == 1;
-                    }
+                        b.bits[at * wp + w / 64] >> (w % 64) & 1 == 1
+                    });
                     if d {
                         cur[wi / 64] |= 1 << (wi % 64);
                         any = true;
