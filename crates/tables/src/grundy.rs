@@ -112,20 +112,8 @@ pub fn solve_classes(
         sorted::applies(m, r, windows),
         "a game every permutation keeps"
     );
-    let allow = |words: usize| -> Result<(), Stop> {
-        let bytes = windows_sets_memory(m, r, windows, words, 1);
-        if bytes <= crate::memory_allowed() {
-            Ok(())
-        } else {
-            Err(Stop::Beyond(
-                nimlab_core::Refusal::new(format!(
-                    "this Grundy table needs value sets of {words} words, about {:.1} GiB; use a smaller ",
-                    bytes / (1u64 << 30) as f64
-                ))
-                .name(nimlab_core::Arg::Max),
-            ))
-        }
-    };
+    // No value of the box is kept: only the sets must fit.
+    let allow = width_allowed(m, r, windows, false);
     let words = likely_words(m, r);
     sorted::run(m, r, windows, words, &allow, hooks, None, Resume::default()).map(|(_, v)| v)
 }
@@ -254,6 +242,38 @@ pub fn is_mirrored(m: usize, windows: &[Vec<usize>]) -> bool {
 const TAG_WINDOWS: u64 = 0x4752_4e44_0001;
 const TAG_SHRINKING: u64 = 0x4752_4e44_0002;
 
+/// The check before the value sets widen to `words` words: refused in one line when the sets (and
+/// the values, when `with_values`) would no longer fit (the plan checked a likely width).
+fn width_allowed<'a>(
+    m: usize,
+    r: usize,
+    windows: &'a [Vec<usize>],
+    with_values: bool,
+) -> impl Fn(usize) -> Result<(), Stop> + 'a {
+    move |words: usize| {
+        let threads = rayon::current_num_threads();
+        let bytes = if with_values {
+            windows_memory(m, r, windows, words, threads)
+        } else {
+            windows_sets_memory(m, r, windows, words, threads)
+        };
+        let allowed = crate::memory_allowed();
+        if bytes <= allowed {
+            return Ok(());
+        }
+        Err(Stop::Beyond(
+            nimlab_core::Refusal::new(format!(
+                "this Grundy table needs value sets of {words} words (values of {} or more), about {:.1} GiB{}, above the {:.1} GiB it may use here; use a smaller ",
+                (words - 1) * 64,
+                bytes / (1u64 << 30) as f64,
+                if with_values { " with its values" } else { "" },
+                allowed / (1u64 << 30) as f64
+            ))
+            .name(nimlab_core::Arg::Max),
+        ))
+    }
+}
+
 /// [`solve`] with out-of-box options, into `values` (r^m of them), starting with sets of
 /// `min_words` words; also returns the number of 64-bit words a value set needs. The checkpoint
 /// section is the tag, then the sweep's state (see `sweep`).
@@ -268,32 +288,8 @@ fn solve_with(
     resume: Resume,
     mut values: Values,
 ) -> Result<(Values, usize), Stop> {
-    let user_windows = windows;
-    // Wider sets: refused when they no longer fit (the plan checked a likely width).
     // Values in a file are not counted: only the sets must fit in memory then.
-    let in_memory = !values.on_file();
-    let allow = |words: usize| -> Result<(), Stop> {
-        let threads = rayon::current_num_threads();
-        let bytes = if in_memory {
-            windows_memory(m, r, user_windows, words, threads)
-        } else {
-            windows_sets_memory(m, r, user_windows, words, threads)
-        };
-        let allowed = crate::memory_allowed();
-        if bytes <= allowed {
-            return Ok(());
-        }
-        Err(Stop::Beyond(
-            nimlab_core::Refusal::new(format!(
-                "this Grundy table needs value sets of {words} words (values of {} or more), about {:.1} GiB{}, above the {:.1} GiB it may use here; use a smaller ",
-                (words - 1) * 64,
-                bytes / (1u64 << 30) as f64,
-                if in_memory { " with its values" } else { "" },
-                allowed / (1u64 << 30) as f64
-            ))
-            .name(nimlab_core::Arg::Max),
-        ))
-    };
+    let allow = width_allowed(m, r, windows, !values.on_file());
     debug_assert_eq!(values.len(), r.pow(m as u32));
     if extra.is_none() && sorted::applies(m, r, windows) {
         let (top, _) = sorted::run(

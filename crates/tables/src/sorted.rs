@@ -9,6 +9,9 @@
 //! is sorted: what the engines keep of window `w` at `x - e_i` is what they keep of `t w` at
 //! `x - e_{i'}` ([`first_places`]).
 
+use crate::checkpoint::{self as ck, Progress, Saver};
+use std::io::{self, Read, Write};
+
 /// Most stacks: a sorted tuple is a fixed array.
 pub(crate) const MAX_M: usize = 16;
 
@@ -77,6 +80,49 @@ pub(crate) fn first_places(
         place[i] = rk.rank(&y[..m]);
         y[i] += 1;
     }
+}
+
+/// What a sorted sweep's checkpoints start with: the sweep's section tag and four fields of the run
+/// that a checkpoint must match (named in the refusal), then the last finished tier.
+pub(crate) struct Head {
+    pub(crate) tag: u64,
+    pub(crate) fields: [(u64, &'static str); 4],
+}
+
+impl Head {
+    /// Saves a checkpoint after tier `s` of `rk`: the head, the tier, then what `body` writes.
+    pub(crate) fn save(
+        &self,
+        sv: &mut dyn Saver,
+        rk: &Ranks,
+        s: usize,
+        (done, total): (u64, u64),
+        body: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+    ) {
+        let stage = format!("tier {} of {} (sorted positions)", s + 1, rk.smax + 1);
+        sv.save(Progress { done, total, stage }, &mut |w: &mut dyn Write| {
+            ck::put_u64(w, self.tag)?;
+            for (x, _) in self.fields {
+                ck::put_u64(w, x)?;
+            }
+            ck::put_u64(w, s as u64)?;
+            body(w)
+        });
+    }
+
+    /// Reads a checkpoint's head, refusing another sweep's or another run's; returns its tier.
+    pub(crate) fn read(&self, rd: &mut dyn Read, rk: &Ranks) -> io::Result<usize> {
+        ck::expect(rd, self.tag, "section")?;
+        for (x, what) in self.fields {
+            ck::expect(rd, x, what)?;
+        }
+        ck::get_len(rd, rk.smax.saturating_sub(1))
+    }
+}
+
+/// Bytes of the count tables of [`Ranks::new`].
+pub(crate) fn ranks_bytes(m: usize, r: usize) -> f64 {
+    8.0 * (table_entries(m, r) + ((r + m) * (m + 2)) as f64)
 }
 
 /// The counts behind the ranks: `cnt[(j, u, s)]` is the number of sorted `(j+1)`-tuples whose

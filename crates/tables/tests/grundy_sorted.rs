@@ -6,7 +6,7 @@
 //! The brute force lists every option of every position: each non-empty set of at most k heaps,
 //! each way of lowering every heap of the set (Moore's Nim_k changes 1..=k heaps).
 
-use nimlab_tables::checkpoint::{Memory, Progress, Saver};
+use nimlab_tables::checkpoint::{Memory, OnlyOnCancel, Saver};
 use nimlab_tables::grundy;
 use nimlab_tables::lines::{self, Hooks, Resume, Stop};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -181,22 +181,6 @@ fn checkpoints() {
         other(Some(&sorted[5].1), None),
         Err(Stop::Damaged(_))
     ));
-}
-
-/// Saves only when the run is interrupted.
-struct OnlyOnCancel(Memory);
-
-impl Saver for OnlyOnCancel {
-    fn due(&mut self) -> bool {
-        false
-    }
-    fn save(
-        &mut self,
-        p: Progress,
-        body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
-    ) {
-        self.0.save(p, body)
-    }
 }
 
 /// Cancelled half-way, the run saves its last tier and stops; resumed, it finishes the same table.

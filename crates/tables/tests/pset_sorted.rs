@@ -9,7 +9,7 @@
 
 use nimlab_core::{BoxDomain, Game, Play};
 use nimlab_games::{MooreNim, Nim};
-use nimlab_tables::checkpoint::{Memory, Progress, Saver};
+use nimlab_tables::checkpoint::{Memory, OnlyOnCancel};
 use nimlab_tables::lines::{self, Hooks, Resume, Stop};
 use nimlab_tables::pset::{self, Summary};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -194,22 +194,6 @@ fn checkpoints() {
         ),
         Err(Stop::Damaged(_))
     ));
-}
-
-/// Saves only when the run is interrupted.
-struct OnlyOnCancel(Memory);
-
-impl Saver for OnlyOnCancel {
-    fn due(&mut self) -> bool {
-        false
-    }
-    fn save(
-        &mut self,
-        p: Progress,
-        body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
-    ) {
-        self.0.save(p, body)
-    }
 }
 
 /// Cancelled half-way, the run saves its last tier and stops; resumed, it gives the same P-set.

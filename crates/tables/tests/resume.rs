@@ -8,7 +8,7 @@
 use nimlab_core::table::{grundy_values, tabulate as naive, TableRun};
 use nimlab_core::{BoxDomain, Game, Hooks, Play};
 use nimlab_games::{CircularNim, ShrinkingCircularNim};
-use nimlab_tables::checkpoint::Memory;
+use nimlab_tables::checkpoint::{Memory, OnlyOnCancel};
 use nimlab_tables::lines::{Resume, Stop};
 use nimlab_tables::{grundy, pset};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -16,22 +16,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 type PSet = (u64, u64, Vec<(usize, u64, u64)>, Vec<Vec<u64>>);
 /// A checkpoint, with the positions listed before it.
 type Taken = (Vec<Vec<u64>>, Vec<u8>);
-
-/// Keeps the checkpoint written when a run is cancelled, and never asks for one otherwise.
-struct OnlyOnCancel(Memory);
-
-impl nimlab_tables::checkpoint::Saver for OnlyOnCancel {
-    fn due(&mut self) -> bool {
-        false
-    }
-    fn save(
-        &mut self,
-        p: nimlab_tables::checkpoint::Progress,
-        body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
-    ) {
-        self.0.save(p, body)
-    }
-}
 
 fn plain(game: &dyn Game, d: &BoxDomain, play: Play) -> PSet {
     let t = naive(

@@ -2,24 +2,20 @@
 //! Moore's Nim_k, a complex of all the j-sets): one position per class, the sorted tuples.
 //!
 //! A permutation `t` of the stacks maps the windows onto the windows, so `g(t p) = g(p)` and
-//! `G_w(t p) = G_{t w}(p)` (the parent module's sets). The sweep computes `g` and every `G_w` on
-//! the sorted tuples `x_0 <= ... <= x_{m-1}` only, about `m!` times fewer positions than the box.
-//! A look-up `x - e_i` is sorted unless `x_{i-1} = x_i`; then with `i'` the first place holding
-//! `x_i`, `x - e_i = t(x - e_{i'})` for the swap `t` of `i` and `i'`, and `x - e_{i'}` is sorted:
-//! `G_w(x - e_i) = G_{t w}(x - e_{i'})`.
+//! `G_w(t p) = G_{t w}(p)` (the parent module's sets): the sweep computes `g` and every `G_w` on
+//! the sorted tuples only, reading a look-up through a swap of windows ([`crate::sorted`]).
 //!
 //! The sorted tuples are taken tier by tier (tier `s`: entries summing to `s`); a tier reads only
-//! the sets of the tier below, so two tiers of sets are kept. A tier's tuples run in the order of
-//! `(x_{m-1}, ..., x_1)`, and [`Ranks`] counts a tuple's place in it. Every value is also kept once
+//! the sets of the tier below, so two tiers of sets are kept. Every value is also kept once
 //! per class, at the tuple's colex rank `sum_i C(x_i + i, i + 1)`; at the end each position of the
 //! box reads its class's value, line by line (the last entry running), in constant time a position.
 //!
 //! Checkpoints hold the width of the sets, the last finished tier, its sets and the values so far.
 
 use super::{beyond, damaged, Overflow, MAX_WORDS};
-use crate::checkpoint::{self as ck, Progress};
+use crate::checkpoint as ck;
 use crate::lines::{Hooks, Resume, Stop};
-use crate::sorted::{self, Ranks, Windows, MAX_M};
+use crate::sorted::{self, Head, Ranks, Windows, MAX_M};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
 
@@ -39,7 +35,7 @@ pub(super) fn memory(m: usize, r: usize, nw: usize, words: usize) -> f64 {
     let tier = Ranks::new(m, r).widest() as f64;
     2.0 * tier * (nw * words * 8 + 2 * m) as f64
         + 2.0 * sorted::classes(m, r)
-        + 8.0 * (sorted::table_entries(m, r) + ((r + m) * (m + 2)) as f64)
+        + sorted::ranks_bytes(m, r)
 }
 
 /// The sets of one tier's positions, `nw * words` words each, and their values.
@@ -162,13 +158,21 @@ pub(super) fn run(
     let nw = win.masks.len();
     let count = sorted::classes(m, r) as usize;
     let mut class_values = vec![0u16; count];
-    let head = [m as u64, r as u64, nw as u64, count as u64];
+    let head = Head {
+        tag: TAG,
+        fields: [
+            (m as u64, "stacks"),
+            (r as u64, "radix"),
+            (nw as u64, "windows"),
+            (count as u64, "classes"),
+        ],
+    };
     let mut below: Option<Tier> = None;
     let mut spare: Vec<u64> = Vec::new();
     let mut first = 0;
     let Resume { mut saver, from } = resume;
     if let Some(rd) = from {
-        let (w, t) = read_state(rd, &rk, head, nw, &mut class_values).map_err(damaged)?;
+        let (w, t) = read_state(rd, &rk, &head, nw, &mut class_values).map_err(damaged)?;
         words = w;
         first = t.s + 1;
         below = Some(t);
@@ -182,7 +186,7 @@ pub(super) fn run(
         if hooks.cancelled() {
             if let (Some(sv), Some(b)) = (saver.as_deref_mut(), &below) {
                 if s > first {
-                    save(sv, done, total, &rk, head, words, b, &class_values);
+                    save(sv, (done, total), &rk, &head, words, b, &class_values);
                 }
             }
             return Err(Stop::Interrupted);
@@ -216,7 +220,7 @@ pub(super) fn run(
         }
         if let (Some(sv), Some(b), true) = (saver.as_deref_mut(), &below, s < rk.smax) {
             if sv.due() {
-                save(sv, done, total, &rk, head, words, b, &class_values);
+                save(sv, (done, total), &rk, &head, words, b, &class_values);
             }
         }
         s += 1;
@@ -274,52 +278,32 @@ fn expand(rk: &Ranks, class_values: &[u16], values: &mut [u16]) {
         });
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A checkpoint after tier `t`: the head, then the set width, the tier's sets and the values so far.
 fn save(
     sv: &mut dyn ck::Saver,
-    done: u64,
-    total: u64,
+    progress: (u64, u64),
     rk: &Ranks,
-    head: [u64; 4],
+    head: &Head,
     words: usize,
     t: &Tier,
     class_values: &[u16],
 ) {
-    sv.save(
-        Progress {
-            done,
-            total,
-            stage: format!("tier {} of {} (sorted positions)", t.s + 1, rk.smax + 1),
-        },
-        &mut |w: &mut dyn Write| {
-            ck::put_u64(w, TAG)?;
-            for x in head {
-                ck::put_u64(w, x)?;
-            }
-            ck::put_u64(w, words as u64)?;
-            ck::put_u64(w, t.s as u64)?;
-            ck::put_u64s(w, &t.sets)?;
-            ck::put_u16s(w, class_values)
-        },
-    );
+    head.save(sv, rk, t.s, progress, &mut |w: &mut dyn Write| {
+        ck::put_u64(w, words as u64)?;
+        ck::put_u64s(w, &t.sets)?;
+        ck::put_u16s(w, class_values)
+    });
 }
 
 fn read_state(
     rd: &mut dyn Read,
     rk: &Ranks,
-    head: [u64; 4],
+    head: &Head,
     nw: usize,
     class_values: &mut [u16],
 ) -> io::Result<(usize, Tier)> {
-    ck::expect(rd, TAG, "section")?;
-    for (x, what) in head
-        .into_iter()
-        .zip(["stacks", "radix", "windows", "classes"])
-    {
-        ck::expect(rd, x, what)?;
-    }
+    let s = head.read(rd, rk)?;
     let words = ck::get_len(rd, MAX_WORDS)?.max(1);
-    let s = ck::get_len(rd, rk.smax.saturating_sub(1))?;
     let tuples = rk.tier(s);
     let mut sets = vec![0u64; tuples.len() / rk.m * nw * words];
     ck::get_u64s_into(rd, &mut sets)?;

@@ -12,9 +12,9 @@
 //! Checkpoints hold the last finished tier, its bits and the P classes found so far.
 
 use super::Summary;
-use crate::checkpoint::{self as ck, Progress, Saver};
+use crate::checkpoint::{self as ck, Saver};
 use crate::lines::{Hooks, Resume, Stop};
-use crate::sorted::{self, Ranks, Windows, MAX_M};
+use crate::sorted::{self, Head, Ranks, Windows, MAX_M};
 use nimlab_core::{BoxDomain, Game, Play};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
@@ -84,7 +84,7 @@ pub(crate) fn memory(m: usize, r: usize, nw: usize) -> f64 {
     let p_classes = sorted::classes(m - 1, r);
     2.0 * tier * (nw.div_ceil(64) * 8 + 2 * m) as f64
         + p_classes * (2 * m + 8 * m) as f64
-        + 8.0 * (sorted::table_entries(m, r) + ((r + m) * (m + 2)) as f64)
+        + sorted::ranks_bytes(m, r)
 }
 
 /// One finished tier: its tuples and their `D` bits (`wp` words each).
@@ -111,19 +111,22 @@ pub(super) fn run(
     let win = Windows::new(m, windows);
     let nw = win.masks.len();
     let wp = nw.div_ceil(64);
-    let head = [
-        m as u64,
-        r as u64,
-        nw as u64,
-        u64::from(play == Play::Misere),
-    ];
+    let head = Head {
+        tag: TAG,
+        fields: [
+            (m as u64, "stacks"),
+            (r as u64, "radix"),
+            (nw as u64, "windows"),
+            (u64::from(play == Play::Misere), "play"),
+        ],
+    };
     let mut below: Option<Tier> = None;
     // The P classes found, m entries each.
     let mut found: Vec<u16> = Vec::new();
     let mut first = 0;
     let Resume { mut saver, from } = resume;
     if let Some(rd) = from {
-        let t = read_state(rd, &rk, head, wp, &mut found)
+        let t = read_state(rd, &rk, &head, wp, &mut found)
             .map_err(|e| Stop::Damaged(format!("the checkpoint does not fit this table ({e})")))?;
         first = t.s + 1;
         below = Some(t);
@@ -135,7 +138,7 @@ pub(super) fn run(
     while s <= rk.smax {
         if hooks.cancelled() {
             if let (Some(sv), Some(b), true) = (saver.as_deref_mut(), &below, s > first) {
-                save(sv, done, total, &rk, head, b, &found);
+                save(sv, (done, total), &rk, &head, b, &found);
             }
             return Err(Stop::Interrupted);
         }
@@ -148,7 +151,7 @@ pub(super) fn run(
         }
         if let (Some(sv), Some(b), true) = (saver.as_deref_mut(), &below, s < rk.smax) {
             if sv.due() {
-                save(sv, done, total, &rk, head, b, &found);
+                save(sv, (done, total), &rk, &head, b, &found);
             }
         }
         s += 1;
@@ -226,46 +229,30 @@ fn solve_tier(
     (Tier { s, bits }, p.concat())
 }
 
+/// A checkpoint after tier `t`: the head, then the tier's bits and the P classes so far.
 fn save(
     sv: &mut dyn Saver,
-    done: u64,
-    total: u64,
+    progress: (u64, u64),
     rk: &Ranks,
-    head: [u64; 4],
+    head: &Head,
     t: &Tier,
     found: &[u16],
 ) {
-    sv.save(
-        Progress {
-            done,
-            total,
-            stage: format!("tier {} of {} (sorted positions)", t.s + 1, rk.smax + 1),
-        },
-        &mut |w: &mut dyn Write| {
-            ck::put_u64(w, TAG)?;
-            for x in head {
-                ck::put_u64(w, x)?;
-            }
-            ck::put_u64(w, t.s as u64)?;
-            ck::put_u64s(w, &t.bits)?;
-            ck::put_u64(w, found.len() as u64)?;
-            ck::put_u16s(w, found)
-        },
-    );
+    head.save(sv, rk, t.s, progress, &mut |w: &mut dyn Write| {
+        ck::put_u64s(w, &t.bits)?;
+        ck::put_u64(w, found.len() as u64)?;
+        ck::put_u16s(w, found)
+    });
 }
 
 fn read_state(
     rd: &mut dyn Read,
     rk: &Ranks,
-    head: [u64; 4],
+    head: &Head,
     wp: usize,
     found: &mut Vec<u16>,
 ) -> io::Result<Tier> {
-    ck::expect(rd, TAG, "section")?;
-    for (x, what) in head.into_iter().zip(["stacks", "radix", "windows", "play"]) {
-        ck::expect(rd, x, what)?;
-    }
-    let s = ck::get_len(rd, rk.smax.saturating_sub(1))?;
+    let s = head.read(rd, rk)?;
     let mut bits = vec![0u64; rk.tier_len(s) * wp];
     ck::get_u64s_into(rd, &mut bits)?;
     let n = ck::get_len(rd, sorted::classes(rk.m, rk.r) as usize * rk.m)?;
